@@ -1,0 +1,20 @@
+//! Case files: TOML text → a validated [`Case`].
+//!
+//! Input: the text of a case file (SPEC §2). Output: a [`Case`] whose every
+//! physical value is a [`Val`]: the expression as typed, its byte span in the
+//! file, its SI value at the case's parameter values and its dimension.
+//! On bad input, a [`SourceError`](crate::diag::SourceError) with every
+//! problem found (not only the first).
+//!
+//! Steps: parse TOML into a spanned tree (`toml::de::DeTable`); read
+//! `[parameters]` and evaluate them in dependency order (cycles are errors);
+//! read bodies, contacts, joints or the `[generalized]` form, claims, sweeps
+//! and `[verify]`, checking each value's dimension and range as it is read.
+//!
+//! This is the only module that knows TOML.
+
+mod read;
+mod types;
+
+pub use read::{load, parse_case};
+pub use types::*;

@@ -1,0 +1,381 @@
+//! The validated case: what a case file says, with spans and SI values.
+
+use crate::expr::{self, Expr, ExprError, Value};
+use crate::units::Dim;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// One physical value of a case file.
+#[derive(Clone, Debug)]
+pub struct Val {
+    /// The text as typed (`"m*(w^2 + h^2)/12"`, `"2 kg"`).
+    pub text: String,
+    /// The parsed expression.
+    pub expr: Expr,
+    /// Byte span of the value in the case file.
+    pub span: Range<usize>,
+    /// SI value at the case's parameter values.
+    pub si: f64,
+    /// Dimension the field requires.
+    pub dim: Dim,
+}
+
+/// Spatial setting of a body-form case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// One degree of freedom per particle, along a line.
+    Line,
+    /// In the plane: particles x, y; rigid bodies x, y, θ.
+    Planar,
+    /// Three dimensions: particles 3 dof, rigid bodies 6 dof.
+    ThreeD,
+}
+
+impl Space {
+    /// Number of components of a point or normal.
+    pub fn dim(self) -> usize {
+        match self {
+            Space::Line => 1,
+            Space::Planar => 2,
+            Space::ThreeD => 3,
+        }
+    }
+
+    /// The name used in case files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Line => "line",
+            Space::Planar => "planar",
+            Space::ThreeD => "3d",
+        }
+    }
+}
+
+/// A parameter: a named value that becomes a symbol of the derivation.
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    /// Name (an identifier).
+    pub name: String,
+    /// Span of the name in the file.
+    pub name_span: Range<usize>,
+    /// The value; its `dim` is the inferred dimension.
+    pub value: Val,
+    /// Optional description for the inputs table.
+    pub description: Option<String>,
+    /// Optional LaTeX symbol override.
+    pub symbol: Option<String>,
+}
+
+/// A rigid body's inertia as given.
+#[derive(Clone, Debug)]
+pub enum InertiaVal {
+    /// Planar: one scalar about the centre of mass.
+    Scalar(Val),
+    /// 3-d principal values in world axes: `[Ixx, Iyy, Izz]`.
+    Diagonal([Val; 3]),
+    /// 3-d full symmetric tensor in world axes.
+    Full([[Val; 3]; 3]),
+}
+
+/// What kind of body.
+#[derive(Clone, Debug)]
+pub enum BodyKind {
+    /// A point mass.
+    Particle {
+        /// Mass.
+        mass: Val,
+    },
+    /// A rigid body.
+    Rigid {
+        /// Mass.
+        mass: Val,
+        /// Inertia about the centre of mass.
+        inertia: InertiaVal,
+    },
+    /// Immovable (part of the world).
+    Fixed,
+}
+
+/// A body of a body-form case.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Unique name.
+    pub name: String,
+    /// Span of the `[[body]]` table.
+    pub span: Range<usize>,
+    /// Kind and inertial data.
+    pub kind: BodyKind,
+    /// Centre of mass in the world frame (`space.dim()` components).
+    pub position: Vec<Val>,
+}
+
+/// How a contact's gap rate is given.
+#[derive(Clone, Debug)]
+pub enum ContactGeometry {
+    /// Body form: point and unit normal in the world frame.
+    Point {
+        /// Index of the body whose gap opens along +normal.
+        body: usize,
+        /// Other body; `None` is the fixed world.
+        other: Option<usize>,
+        /// Contact point.
+        point: Vec<Val>,
+        /// Unit normal.
+        normal: Vec<Val>,
+    },
+    /// Generalized form: the Jacobian row `J_i`.
+    Jacobian(Vec<Val>),
+}
+
+/// A normal contact.
+#[derive(Clone, Debug)]
+pub struct Contact {
+    /// Unique name.
+    pub name: String,
+    /// Span of the `[[contact]]` table.
+    pub span: Range<usize>,
+    /// Geometry.
+    pub geometry: ContactGeometry,
+    /// Penalty stiffness (N/m).
+    pub stiffness: Val,
+    /// Optional damping (N s/m).
+    pub damping: Option<Val>,
+}
+
+/// A pin (planar) or ball (3-d) joint.
+#[derive(Clone, Debug)]
+pub struct Joint {
+    /// Span of the `[[joint]]` table.
+    pub span: Range<usize>,
+    /// First body.
+    pub body: usize,
+    /// Second body; `None` pins the first to the world.
+    pub other: Option<usize>,
+    /// The joint point in the world frame.
+    pub point: Vec<Val>,
+}
+
+/// A generalized coordinate.
+#[derive(Clone, Debug)]
+pub struct Coordinate {
+    /// Name.
+    pub name: String,
+    /// Unit as typed.
+    pub unit: String,
+    /// Dimension of the unit.
+    pub dim: Dim,
+}
+
+/// The system, in one of the two forms of SPEC §2.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// Bodies, joints.
+    Bodies {
+        /// Bodies in file order.
+        bodies: Vec<Body>,
+        /// Joints in file order.
+        joints: Vec<Joint>,
+    },
+    /// Generalized coordinates, mass matrix and constraint rows.
+    Generalized {
+        /// Coordinates.
+        coordinates: Vec<Coordinate>,
+        /// Mass matrix rows.
+        mass_matrix: Vec<Vec<Val>>,
+        /// Constraint rows `G_k`.
+        constraints: Vec<Vec<Val>>,
+    },
+}
+
+/// A result a claim or sweep can refer to (SPEC §2, `of`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// `a(c)`: inverse effective mass.
+    A(usize),
+    /// `m_eff(c)`.
+    MEff(usize),
+    /// `omega(c)`: single-contact penalty frequency.
+    Omega(usize),
+    /// `A(c1, c2)`: a Delassus matrix entry.
+    Delassus(usize, usize),
+    /// `mode_omega(i)`: the i-th fastest coupled mode (1-based).
+    ModeOmega(usize),
+}
+
+impl Quantity {
+    /// Dimension of the quantity.
+    pub fn dim(&self) -> Dim {
+        match self {
+            Quantity::A(_) | Quantity::Delassus(..) => Dim::INVERSE_MASS,
+            Quantity::MEff(_) => Dim::MASS,
+            Quantity::Omega(_) | Quantity::ModeOmega(_) => Dim::FREQUENCY,
+        }
+    }
+
+    /// SI unit text for display.
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Quantity::A(_) | Quantity::Delassus(..) => "1/kg",
+            Quantity::MEff(_) => "kg",
+            Quantity::Omega(_) | Quantity::ModeOmega(_) => "rad/s",
+        }
+    }
+}
+
+/// The right-hand side of a claim.
+#[derive(Clone, Debug)]
+pub enum ClaimRhs {
+    /// An expression over the parameters (symbolic or probed check).
+    Expression(Expr),
+    /// A quantity literal alone, compared numerically.
+    Literal {
+        /// The expression (a literal).
+        expr: Expr,
+        /// Significant decimals as written, giving the default tolerance:
+        /// half a unit in the last written place, in SI.
+        half_ulp: f64,
+    },
+}
+
+/// A hand derivation to check.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    /// `of` as typed.
+    pub of_text: String,
+    /// What is claimed about.
+    pub of: Quantity,
+    /// `equals` as typed.
+    pub equals_text: String,
+    /// Span of `equals` in the file.
+    pub equals_span: Range<usize>,
+    /// Parsed right-hand side.
+    pub rhs: ClaimRhs,
+    /// Optional relative tolerance.
+    pub rel_tol: Option<f64>,
+}
+
+/// A sweep: results against one parameter.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// Index into `Case::parameters`.
+    pub parameter: usize,
+    /// Start value (SI).
+    pub from: Val,
+    /// End value (SI).
+    pub to: Val,
+    /// Number of points (≥ 2).
+    pub points: usize,
+    /// Quantities to plot, with their text.
+    pub plot: Vec<(String, Quantity)>,
+}
+
+/// Settings of the time-domain verification; `None` fields take defaults
+/// chosen from the analysis.
+#[derive(Clone, Debug, Default)]
+pub struct Verify {
+    /// Impulse for the impulse test (N s).
+    pub impulse: Option<Val>,
+    /// Initial compression for free vibration (m).
+    pub compression: Option<Val>,
+    /// Periods simulated.
+    pub periods: Option<usize>,
+    /// Timestep halvings in the convergence study.
+    pub levels: Option<usize>,
+    /// Static preload per contact (N).
+    pub preload: Option<Val>,
+    /// First timestep of the convergence study (s).
+    pub dt0: Option<Val>,
+}
+
+/// A validated case.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Path as given.
+    pub path: String,
+    /// The file text (kept for diagnostics raised later).
+    pub source: String,
+    /// Title.
+    pub title: String,
+    /// Markdown description.
+    pub description: String,
+    /// Spatial setting (body form; `Planar` by default).
+    pub space: Space,
+    /// Parameters in file order.
+    pub parameters: Vec<Parameter>,
+    /// Indices into `parameters` in an order where every parameter comes
+    /// after those its expression uses.
+    pub param_order: Vec<usize>,
+    /// Bodies or generalized form.
+    pub form: Form,
+    /// Contacts in file order.
+    pub contacts: Vec<Contact>,
+    /// Claims in file order.
+    pub claims: Vec<Claim>,
+    /// Sweeps in file order.
+    pub sweeps: Vec<Sweep>,
+    /// `[verify]`, when present.
+    pub verify: Option<Verify>,
+}
+
+/// Parameter values by name: the environment expressions are evaluated in.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// SI values and dimensions by parameter name.
+    pub values: HashMap<String, Value>,
+}
+
+impl Env {
+    /// The environment of a case at its own parameter values.
+    pub fn of_case(case: &Case) -> Env {
+        Env {
+            values: case
+                .parameters
+                .iter()
+                .map(|p| (p.name.clone(), Value::new(p.value.si, p.value.dim)))
+                .collect(),
+        }
+    }
+
+    /// Re-evaluates every parameter after replacing some by new SI values
+    /// (for sweeps and probing). Parameters defined by expressions of the
+    /// replaced ones follow them.
+    pub fn with_overrides(case: &Case, overrides: &[(usize, f64)]) -> Result<Env, ExprError> {
+        let mut env = Env::default();
+        for &idx in &case.param_order {
+            let p = &case.parameters[idx];
+            let value = match overrides.iter().find(|o| o.0 == idx) {
+                Some(&(_, si)) => Value::new(si, p.value.dim),
+                None => env.eval(&p.value.expr)?,
+            };
+            env.values.insert(p.name.clone(), value);
+        }
+        Ok(env)
+    }
+
+    /// Evaluates an expression in this environment.
+    pub fn eval(&self, e: &Expr) -> Result<Value, ExprError> {
+        expr::eval(e, &|name| self.values.get(name).copied())
+    }
+
+    /// The SI value of a case value in this environment.
+    pub fn si(&self, v: &Val) -> Result<f64, ExprError> {
+        self.eval(&v.expr).map(|x| x.si)
+    }
+}
+
+impl Case {
+    /// Index of a contact by name.
+    pub fn contact_index(&self, name: &str) -> Option<usize> {
+        self.contacts.iter().position(|c| c.name == name)
+    }
+
+    /// Names of the contacts.
+    pub fn contact_names(&self) -> Vec<&str> {
+        self.contacts.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    /// True for a `[generalized]` case.
+    pub fn is_generalized(&self) -> bool {
+        matches!(self.form, Form::Generalized { .. })
+    }
+}
