@@ -1,9 +1,13 @@
 //! meff: the effective mass a normal contact sees in a multibody system.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod case;
 pub mod diag;
 pub mod expr;
+pub mod model;
+pub mod render;
+pub mod report;
 pub mod units;
 
 /// Errors that stop meff before any analysis: the input could not be read.
@@ -18,6 +22,13 @@ pub enum Error {
     },
     /// The case file has problems (each with a span).
     Input(diag::SourceError),
+    /// The case is valid but cannot be analysed.
+    Analysis {
+        /// Case path.
+        path: String,
+        /// Why.
+        error: analysis::AnalysisError,
+    },
 }
 
 impl std::fmt::Display for Error {
@@ -25,8 +36,47 @@ impl std::fmt::Display for Error {
         match self {
             Error::Io { path, message } => write!(f, "cannot read {path}: {message}"),
             Error::Input(e) => e.fmt(f),
+            Error::Analysis { path, error } => write!(f, "{path}: {error}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// A case taken through the whole pipeline.
+#[derive(Clone, Debug)]
+pub struct Evaluated {
+    /// The validated case.
+    pub case: case::Case,
+    /// Its model at the case's values.
+    pub model: model::Model<f64>,
+    /// The assembled system.
+    pub system: model::System<f64>,
+    /// The numeric analysis.
+    pub analysis: analysis::Analysis,
+    /// Claim results.
+    pub claims: Vec<analysis::claims::ClaimResult>,
+    /// The report data.
+    pub report: report::Report,
+}
+
+/// Runs the pipeline on a validated case: model → assembly → analysis →
+/// claims → report data.
+pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
+    let model = model::numeric(&case);
+    let system = model::assemble(&model);
+    let analysis = analysis::analyze_system(&model, &system).map_err(|error| Error::Analysis {
+        path: case.path.clone(),
+        error,
+    })?;
+    let claims = analysis::claims::check(&case, &analysis);
+    let report = report::build(&case, &analysis, &claims, system.n_dofs());
+    Ok(Evaluated {
+        case,
+        model,
+        system,
+        analysis,
+        claims,
+        report,
+    })
+}

@@ -14,6 +14,7 @@
 //! This is the only module that knows TOML.
 
 mod read;
+pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
 pub use read::{load, parse_case};

@@ -34,7 +34,10 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
             let msg = e.message().trim().to_string();
-            return Err(fail(vec![Diagnostic::new(span, format!("invalid TOML: {msg}"))]));
+            return Err(fail(vec![Diagnostic::new(
+                span,
+                format!("invalid TOML: {msg}"),
+            )]));
         }
     };
     let mut r = Reader {
@@ -51,7 +54,8 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         Ok(case)
     } else {
         if r.diags.is_empty() {
-            r.diags.push(Diagnostic::new(0..0, "the case could not be read"));
+            r.diags
+                .push(Diagnostic::new(0..0, "the case could not be read"));
         }
         Err(fail(r.diags))
     }
@@ -66,7 +70,10 @@ struct Reader<'s> {
 }
 
 fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<'i>> {
-    table.iter().find(|(k, _)| k.get_ref() == key).map(|(_, v)| v)
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref() == key)
+        .map(|(_, v)| v)
 }
 
 const ROOT_KEYS: &[&str] = &[
@@ -104,10 +111,19 @@ impl Reader<'_> {
         }
     }
 
-    fn required<'t, 'i>(&mut self, table: &'t DeTable<'i>, key: &str, what: &str, span: &Range<usize>) -> Option<&'t Node<'i>> {
+    fn required<'t, 'i>(
+        &mut self,
+        table: &'t DeTable<'i>,
+        key: &str,
+        what: &str,
+        span: &Range<usize>,
+    ) -> Option<&'t Node<'i>> {
         let node = get(table, key);
         if node.is_none() {
-            self.error(Diagnostic::new(header(span), format!("{what} is missing `{key}`")));
+            self.error(Diagnostic::new(
+                header(span),
+                format!("{what} is missing `{key}`"),
+            ));
         }
         node
     }
@@ -116,7 +132,10 @@ impl Reader<'_> {
         match node.get_ref() {
             DeValue::String(s) => Some(s.to_string()),
             other => {
-                self.error(Diagnostic::new(node.span(), format!("{what} must be a string, found {}", other.type_str())));
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!("{what} must be a string, found {}", other.type_str()),
+                ));
                 None
             }
         }
@@ -126,7 +145,10 @@ impl Reader<'_> {
         match node.get_ref() {
             DeValue::Table(t) => Some(t),
             other => {
-                self.error(Diagnostic::new(node.span(), format!("{what} must be a table, found {}", other.type_str())));
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!("{what} must be a table, found {}", other.type_str()),
+                ));
                 None
             }
         }
@@ -136,15 +158,25 @@ impl Reader<'_> {
         match node.get_ref() {
             DeValue::Array(a) => Some(a),
             other => {
-                self.error(Diagnostic::new(node.span(), format!("{what} must be an array, found {}", other.type_str())));
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!("{what} must be an array, found {}", other.type_str()),
+                ));
                 None
             }
         }
     }
 
-    fn integer(&mut self, node: &Node, what: &str, range: std::ops::RangeInclusive<i64>) -> Option<usize> {
+    fn integer(
+        &mut self,
+        node: &Node,
+        what: &str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> Option<usize> {
         let value = match node.get_ref() {
-            DeValue::Integer(i) => i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok(),
+            DeValue::Integer(i) => {
+                i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok()
+            }
             _ => None,
         };
         match value {
@@ -152,7 +184,11 @@ impl Reader<'_> {
             _ => {
                 self.error(Diagnostic::new(
                     node.span(),
-                    format!("{what} must be an integer from {} to {}", range.start(), range.end()),
+                    format!(
+                        "{what} must be an integer from {} to {}",
+                        range.start(),
+                        range.end()
+                    ),
                 ));
                 None
             }
@@ -168,7 +204,10 @@ impl Reader<'_> {
         match value {
             Some(v) if v.is_finite() && v > 0.0 => Some(v),
             _ => {
-                self.error(Diagnostic::new(node.span(), format!("{what} must be a positive number")));
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!("{what} must be a positive number"),
+                ));
                 None
             }
         }
@@ -200,7 +239,12 @@ impl Reader<'_> {
 
     /// Parses a value node (string, or a number where allowed) into an
     /// expression, with its file span and content offset.
-    fn parse_value(&mut self, node: &Node, what: &str, dim: Option<Dim>) -> Option<(String, Expr, Option<usize>)> {
+    fn parse_value(
+        &mut self,
+        node: &Node,
+        what: &str,
+        dim: Option<Dim>,
+    ) -> Option<(String, Expr, Option<usize>)> {
         let span = node.span();
         let (text, offset) = match node.get_ref() {
             DeValue::String(s) => {
@@ -227,7 +271,13 @@ impl Reader<'_> {
                 (raw, Some(span.start))
             }
             other => {
-                self.error(Diagnostic::new(span, format!("{what} must be a string such as \"2 kg\", found {}", other.type_str())));
+                self.error(Diagnostic::new(
+                    span,
+                    format!(
+                        "{what} must be a string such as \"2 kg\", found {}",
+                        other.type_str()
+                    ),
+                ));
                 return None;
             }
         };
@@ -283,8 +333,15 @@ impl Reader<'_> {
         if !v.fits(dim) {
             let got = v.dim.unwrap_or(Dim::NONE);
             self.error(
-                Diagnostic::new(span.clone(), format!("{what} must be in {dim}, but this is in {got}"))
-                    .hint(format!("expected a {} such as \"1 {}\"", dim_name(dim), example_unit(dim))),
+                Diagnostic::new(
+                    span.clone(),
+                    format!("{what} must be in {dim}, but this is in {got}"),
+                )
+                .hint(format!(
+                    "expected a {} such as \"1 {}\"",
+                    dim_name(dim),
+                    example_unit(dim)
+                )),
             );
             return None;
         }
@@ -302,7 +359,10 @@ impl Reader<'_> {
         if v.si > 0.0 {
             return Some(v);
         }
-        self.error(Diagnostic::new(v.span.clone(), format!("{what} must be positive, this is {}", v.si)));
+        self.error(Diagnostic::new(
+            v.span.clone(),
+            format!("{what} must be positive, this is {}", v.si),
+        ));
         None
     }
 
@@ -312,11 +372,18 @@ impl Reader<'_> {
         if items.len() != n {
             self.error(Diagnostic::new(
                 node.span(),
-                format!("{what} must have {n} component{}, found {}", if n == 1 { "" } else { "s" }, items.len()),
+                format!(
+                    "{what} must have {n} component{}, found {}",
+                    if n == 1 { "" } else { "s" },
+                    items.len()
+                ),
             ));
             return None;
         }
-        let vals: Vec<Option<Val>> = items.iter().map(|item| self.value(item, dim, what)).collect();
+        let vals: Vec<Option<Val>> = items
+            .iter()
+            .map(|item| self.value(item, dim, what))
+            .collect();
         vals.into_iter().collect()
     }
 
@@ -342,7 +409,10 @@ impl Reader<'_> {
                     "3d" | "3-d" | "3D" => Space::ThreeD,
                     _ => {
                         let d = Diagnostic::new(node.span(), format!("unknown space `{s}`"))
-                            .maybe_hint(closest(&s, ["line", "planar", "3d"]).map(|b| format!("did you mean `{b}`?")))
+                            .maybe_hint(
+                                closest(&s, ["line", "planar", "3d"])
+                                    .map(|b| format!("did you mean `{b}`?")),
+                            )
                             .hint("space is one of \"line\", \"planar\", \"3d\"");
                         self.error(d);
                         Space::Planar
@@ -362,8 +432,11 @@ impl Reader<'_> {
             for key in ["body", "joint"] {
                 if let Some(n) = get(root, key) {
                     self.error(
-                        Diagnostic::new(header(&n.span()), format!("`[[{key}]]` cannot be used with `[generalized]`"))
-                            .hint("a case is written either with bodies or in generalized coordinates"),
+                        Diagnostic::new(
+                            header(&n.span()),
+                            format!("`[[{key}]]` cannot be used with `[generalized]`"),
+                        )
+                        .hint("a case is written either with bodies or in generalized coordinates"),
                     );
                 }
             }
@@ -371,8 +444,11 @@ impl Reader<'_> {
         } else {
             if let Some(n) = get(root, "constraint") {
                 self.error(
-                    Diagnostic::new(header(&n.span()), "`[[constraint]]` rows belong to the `[generalized]` form")
-                        .hint("between bodies, use `[[joint]]`"),
+                    Diagnostic::new(
+                        header(&n.span()),
+                        "`[[constraint]]` rows belong to the `[generalized]` form",
+                    )
+                    .hint("between bodies, use `[[joint]]`"),
                 );
             }
             let bodies = self.bodies(get(root, "body"), space);
@@ -412,7 +488,9 @@ impl Reader<'_> {
         items
             .iter()
             .filter_map(|item| match item.get_ref() {
-                DeValue::Table(c) => get(c, "name").and_then(|n| n.get_ref().as_str()).map(str::to_string),
+                DeValue::Table(c) => get(c, "name")
+                    .and_then(|n| n.get_ref().as_str())
+                    .map(str::to_string),
                 _ => None,
             })
             .collect()
@@ -442,21 +520,36 @@ impl Reader<'_> {
             let name_span = key.span();
             if !is_identifier(&name) {
                 self.error(
-                    Diagnostic::new(name_span.clone(), format!("`{name}` cannot be a parameter name"))
-                        .hint("a name starts with a letter and has letters, digits and `_` only"),
+                    Diagnostic::new(
+                        name_span.clone(),
+                        format!("`{name}` cannot be a parameter name"),
+                    )
+                    .hint("a name starts with a letter and has letters, digits and `_` only"),
                 );
             } else if name == "pi" || expr::Func::from_name(&name).is_some() {
-                self.error(Diagnostic::new(name_span.clone(), format!("`{name}` is reserved (a constant or function)")));
+                self.error(Diagnostic::new(
+                    name_span.clone(),
+                    format!("`{name}` is reserved (a constant or function)"),
+                ));
             } else if self.coords.contains(&name) {
-                self.error(Diagnostic::new(name_span.clone(), format!("`{name}` is already a coordinate name")));
+                self.error(Diagnostic::new(
+                    name_span.clone(),
+                    format!("`{name}` is already a coordinate name"),
+                ));
             }
             self.params.push(name.clone());
             let (value_node, description, symbol) = match value.get_ref() {
                 DeValue::Table(t) => {
-                    self.keys(t, &["value", "description", "symbol"], &format!("parameter `{name}`"));
+                    self.keys(
+                        t,
+                        &["value", "description", "symbol"],
+                        &format!("parameter `{name}`"),
+                    );
                     let desc = get(t, "description").and_then(|n| self.string(n, "`description`"));
                     let sym = get(t, "symbol").and_then(|n| self.string(n, "`symbol`"));
-                    let Some(v) = self.required(t, "value", &format!("parameter `{name}`"), &value.span()) else {
+                    let Some(v) =
+                        self.required(t, "value", &format!("parameter `{name}`"), &value.span())
+                    else {
                         raws.push(None);
                         continue;
                     };
@@ -521,11 +614,22 @@ impl Reader<'_> {
                             }
                             if !reported_cycle[dep] {
                                 reported_cycle[dep] = true;
-                                let chain: Vec<&str> = cycle.iter().chain([&dep]).map(|&c| names[c].as_str()).collect();
+                                let chain: Vec<&str> = cycle
+                                    .iter()
+                                    .chain([&dep])
+                                    .map(|&c| names[c].as_str())
+                                    .collect();
                                 let span = raws[dep].as_ref().map_or(0..0, |r| r.name_span.clone());
                                 self.error(
-                                    Diagnostic::new(span, format!("parameter `{}` depends on itself: {}", names[dep], chain.join(" → ")))
-                                        .hint("define one of them by a value"),
+                                    Diagnostic::new(
+                                        span,
+                                        format!(
+                                            "parameter `{}` depends on itself: {}",
+                                            names[dep],
+                                            chain.join(" → ")
+                                        ),
+                                    )
+                                    .hint("define one of them by a value"),
                                 );
                             }
                         }
@@ -551,7 +655,9 @@ impl Reader<'_> {
             match self.env.eval(&raw.expr) {
                 Ok(v) => {
                     let dim = v.dim.unwrap_or(Dim::NONE);
-                    self.env.values.insert(raw.name.clone(), Value::new(v.si, dim));
+                    self.env
+                        .values
+                        .insert(raw.name.clone(), Value::new(v.si, dim));
                     values[i] = Some(Val {
                         text: raw.text.clone(),
                         expr: raw.expr.clone(),
@@ -580,12 +686,20 @@ impl Reader<'_> {
                 });
             }
         }
-        let param_order = order.into_iter().filter(|&i| index_of[i] != usize::MAX).map(|i| index_of[i]).collect();
+        let param_order = order
+            .into_iter()
+            .filter(|&i| index_of[i] != usize::MAX)
+            .map(|i| index_of[i])
+            .collect();
         // Duplicate names cannot occur: TOML rejects duplicate keys.
         (params, param_order)
     }
 
-    fn tables<'t, 'i>(&mut self, node: Option<&'t Node<'i>>, what: &str) -> Vec<(&'t DeTable<'i>, Range<usize>)> {
+    fn tables<'t, 'i>(
+        &mut self,
+        node: Option<&'t Node<'i>>,
+        what: &str,
+    ) -> Vec<(&'t DeTable<'i>, Range<usize>)> {
         let Some(node) = node else { return Vec::new() };
         let Some(items) = self.array(node, what) else {
             return Vec::new();
@@ -596,7 +710,13 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn name(&mut self, table: &DeTable, what: &str, span: &Range<usize>, seen: &mut Vec<(String, Range<usize>)>) -> Option<String> {
+    fn name(
+        &mut self,
+        table: &DeTable,
+        what: &str,
+        span: &Range<usize>,
+        seen: &mut Vec<(String, Range<usize>)>,
+    ) -> Option<String> {
         let node = self.required(table, "name", what, span)?;
         let name = self.string(node, "`name`")?;
         if name.is_empty() {
@@ -604,11 +724,17 @@ impl Reader<'_> {
             return None;
         }
         if name == "world" {
-            self.error(Diagnostic::new(node.span(), "`world` is reserved for the fixed world"));
+            self.error(Diagnostic::new(
+                node.span(),
+                "`world` is reserved for the fixed world",
+            ));
             return None;
         }
         if seen.iter().any(|(s, _)| *s == name) {
-            self.error(Diagnostic::new(node.span(), format!("duplicate name `{name}`")).hint("names must be unique"));
+            self.error(
+                Diagnostic::new(node.span(), format!("duplicate name `{name}`"))
+                    .hint("names must be unique"),
+            );
             return None;
         }
         seen.push((name.clone(), node.span()));
@@ -619,7 +745,11 @@ impl Reader<'_> {
         let mut seen = Vec::new();
         let mut bodies = Vec::new();
         for (t, span) in self.tables(node, "`[[body]]`") {
-            self.keys(t, &["name", "type", "mass", "inertia", "position", "description"], "`[[body]]`");
+            self.keys(
+                t,
+                &["name", "type", "mass", "inertia", "position", "description"],
+                "`[[body]]`",
+            );
             let name = self.name(t, "`[[body]]`", &span, &mut seen);
             let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
             let kind_node = self.required(t, "type", &what, &span);
@@ -636,20 +766,28 @@ impl Reader<'_> {
             let kind = match kind_text.as_deref() {
                 Some("particle") => {
                     if let Some(n) = get(t, "inertia") {
-                        self.error(Diagnostic::new(n.span(), "a particle has no inertia").hint("use type = \"rigid\" for a body that rotates"));
+                        self.error(
+                            Diagnostic::new(n.span(), "a particle has no inertia")
+                                .hint("use type = \"rigid\" for a body that rotates"),
+                        );
                     }
                     mass(self).map(|mass| BodyKind::Particle { mass })
                 }
                 Some("rigid") => {
                     if space == Space::Line {
                         self.error(
-                            Diagnostic::new(kind_node.map_or(span.clone(), |n| n.span()), "rigid bodies need space = \"planar\" or \"3d\"")
-                                .hint("in `line` space only particles and fixed bodies exist"),
+                            Diagnostic::new(
+                                kind_node.map_or(span.clone(), |n| n.span()),
+                                "rigid bodies need space = \"planar\" or \"3d\"",
+                            )
+                            .hint("in `line` space only particles and fixed bodies exist"),
                         );
                         None
                     } else {
                         let mass = mass(self);
-                        let inertia = self.required(t, "inertia", &what, &span).and_then(|n| self.inertia(n, space));
+                        let inertia = self
+                            .required(t, "inertia", &what, &span)
+                            .and_then(|n| self.inertia(n, space));
                         match (mass, inertia) {
                             (Some(mass), Some(inertia)) => Some(BodyKind::Rigid { mass, inertia }),
                             _ => None,
@@ -659,15 +797,24 @@ impl Reader<'_> {
                 Some("fixed") => {
                     for key in ["mass", "inertia"] {
                         if let Some(n) = get(t, key) {
-                            self.error(Diagnostic::new(n.span(), format!("a fixed body has no `{key}`")));
+                            self.error(Diagnostic::new(
+                                n.span(),
+                                format!("a fixed body has no `{key}`"),
+                            ));
                         }
                     }
                     Some(BodyKind::Fixed)
                 }
                 Some(other) => {
-                    let d = Diagnostic::new(kind_node.map_or(span.clone(), |n| n.span()), format!("unknown body type `{other}`"))
-                        .maybe_hint(closest(other, ["particle", "rigid", "fixed"]).map(|b| format!("did you mean `{b}`?")))
-                        .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
+                    let d = Diagnostic::new(
+                        kind_node.map_or(span.clone(), |n| n.span()),
+                        format!("unknown body type `{other}`"),
+                    )
+                    .maybe_hint(
+                        closest(other, ["particle", "rigid", "fixed"])
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
+                    .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
                     self.error(d);
                     None
                 }
@@ -690,14 +837,25 @@ impl Reader<'_> {
             let v = self.value(node, Dim::INERTIA, "an inertia");
             return self.positive(v, "an inertia").map(InertiaVal::Scalar);
         }
-        let Some(items) = self.array(node, "a 3-d inertia") else { return None };
-        let hint = "a 3-d inertia is [Ixx, Iyy, Izz] or a symmetric 3×3 [[..], [..], [..]] in world axes";
+        let Some(items) = self.array(node, "a 3-d inertia") else {
+            return None;
+        };
+        let hint =
+            "a 3-d inertia is [Ixx, Iyy, Izz] or a symmetric 3×3 [[..], [..], [..]] in world axes";
         if items.len() != 3 {
-            self.error(Diagnostic::new(node.span(), "a 3-d inertia must have 3 entries").hint(hint));
+            self.error(
+                Diagnostic::new(node.span(), "a 3-d inertia must have 3 entries").hint(hint),
+            );
             return None;
         }
-        if items.iter().all(|i| matches!(i.get_ref(), DeValue::Array(_))) {
-            let rows: Vec<Option<Vec<Val>>> = items.iter().map(|row| self.vector(row, 3, Dim::INERTIA, "an inertia")).collect();
+        if items
+            .iter()
+            .all(|i| matches!(i.get_ref(), DeValue::Array(_)))
+        {
+            let rows: Vec<Option<Vec<Val>>> = items
+                .iter()
+                .map(|row| self.vector(row, 3, Dim::INERTIA, "an inertia"))
+                .collect();
             let rows: Vec<Vec<Val>> = rows.into_iter().collect::<Option<_>>()?;
             let m: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rows[i][j].si));
             for i in 0..3 {
@@ -740,8 +898,14 @@ impl Reader<'_> {
             Some(i) => Some(Some(i)),
             None => {
                 let d = Diagnostic::new(node.span(), format!("unknown body `{name}`"))
-                    .maybe_hint(closest(&name, body_names.iter().map(String::as_str)).map(|b| format!("did you mean `{b}`?")))
-                    .maybe_hint((!body_names.is_empty()).then(|| format!("bodies: {}", body_names.join(", "))));
+                    .maybe_hint(
+                        closest(&name, body_names.iter().map(String::as_str))
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
+                    .maybe_hint(
+                        (!body_names.is_empty())
+                            .then(|| format!("bodies: {}", body_names.join(", "))),
+                    );
                 self.error(d);
                 None
             }
@@ -763,47 +927,90 @@ impl Reader<'_> {
             let point = self
                 .required(t, "point", "`[[joint]]`", &span)
                 .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a joint point"));
-            let Some(bnode) = self.required(t, "bodies", "`[[joint]]`", &span) else { continue };
-            let Some(items) = self.array(bnode, "`bodies`") else { continue };
+            let Some(bnode) = self.required(t, "bodies", "`[[joint]]`", &span) else {
+                continue;
+            };
+            let Some(items) = self.array(bnode, "`bodies`") else {
+                continue;
+            };
             if items.is_empty() || items.len() > 2 {
-                self.error(Diagnostic::new(bnode.span(), "a joint connects one body to the world or two bodies").hint("bodies = [\"a\", \"b\"] or [\"a\"]"));
+                self.error(
+                    Diagnostic::new(
+                        bnode.span(),
+                        "a joint connects one body to the world or two bodies",
+                    )
+                    .hint("bodies = [\"a\", \"b\"] or [\"a\"]"),
+                );
                 continue;
             }
-            let refs: Vec<Option<Option<usize>>> = items.iter().map(|i| self.body_ref(i, &names)).collect();
-            let (Some(a), Some(point)) = (refs[0], point) else { continue };
+            let refs: Vec<Option<Option<usize>>> =
+                items.iter().map(|i| self.body_ref(i, &names)).collect();
+            let (Some(a), Some(point)) = (refs[0], point) else {
+                continue;
+            };
             let b = refs.get(1).copied().unwrap_or(Some(None));
             let Some(b) = b else { continue };
-            let movable = |i: Option<usize>| i.is_some_and(|i| !matches!(bodies[i].kind, BodyKind::Fixed));
+            let movable =
+                |i: Option<usize>| i.is_some_and(|i| !matches!(bodies[i].kind, BodyKind::Fixed));
             let (body, other) = match (a, b) {
                 (Some(x), y) if movable(Some(x)) => (x, y.filter(|&y| movable(Some(y)))),
                 (x, Some(y)) if movable(Some(y)) => (y, x.filter(|&x| movable(Some(x)))),
                 _ => {
-                    self.error(Diagnostic::new(bnode.span(), "a joint between fixed bodies constrains nothing"));
+                    self.error(Diagnostic::new(
+                        bnode.span(),
+                        "a joint between fixed bodies constrains nothing",
+                    ));
                     continue;
                 }
             };
             if Some(body) == other {
-                self.error(Diagnostic::new(bnode.span(), "a joint needs two different bodies"));
+                self.error(Diagnostic::new(
+                    bnode.span(),
+                    "a joint needs two different bodies",
+                ));
                 continue;
             }
-            joints.push(Joint { span, body, other, point });
+            joints.push(Joint {
+                span,
+                body,
+                other,
+                point,
+            });
         }
         joints
     }
 
-    fn contacts(&mut self, node: Option<&Node>, form: &Form, body_names: &[String], space: Space) -> Vec<Contact> {
+    fn contacts(
+        &mut self,
+        node: Option<&Node>,
+        form: &Form,
+        body_names: &[String],
+        space: Space,
+    ) -> Vec<Contact> {
         let mut seen = Vec::new();
         let mut contacts = Vec::new();
         let tables = self.tables(node, "`[[contact]]`");
         if tables.is_empty() && node.is_none() {
-            self.error(Diagnostic::new(0..0, "the case has no `[[contact]]`").hint("add at least one contact"));
+            self.error(
+                Diagnostic::new(0..0, "the case has no `[[contact]]`")
+                    .hint("add at least one contact"),
+            );
         }
         for (t, span) in tables {
             let generalized = matches!(form, Form::Generalized { .. });
             let allowed: &[&str] = if generalized {
                 &["name", "jacobian", "stiffness", "damping", "description"]
             } else {
-                &["name", "body", "other", "point", "normal", "stiffness", "damping", "description"]
+                &[
+                    "name",
+                    "body",
+                    "other",
+                    "point",
+                    "normal",
+                    "stiffness",
+                    "damping",
+                    "description",
+                ]
             };
             self.keys(t, allowed, "`[[contact]]`");
             let name = self.name(t, "`[[contact]]`", &span, &mut seen);
@@ -816,7 +1023,10 @@ impl Reader<'_> {
             if let Some(d) = &damping
                 && d.si < 0.0
             {
-                self.error(Diagnostic::new(d.span.clone(), format!("a damping cannot be negative, this is {}", d.si)));
+                self.error(Diagnostic::new(
+                    d.span.clone(),
+                    format!("a damping cannot be negative, this is {}", d.si),
+                ));
             }
             let geometry = match form {
                 Form::Generalized { coordinates, .. } => {
@@ -824,19 +1034,35 @@ impl Reader<'_> {
                     self.required(t, "jacobian", &what, &span).and_then(|node| {
                         let items = self.array(node, "`jacobian`")?;
                         if items.len() != n {
-                            self.error(Diagnostic::new(node.span(), format!("`jacobian` must have one entry per coordinate ({n}), found {}", items.len())));
+                            self.error(Diagnostic::new(
+                                node.span(),
+                                format!(
+                                    "`jacobian` must have one entry per coordinate ({n}), found {}",
+                                    items.len()
+                                ),
+                            ));
                             return None;
                         }
                         let row: Vec<Option<Val>> = items
                             .iter()
                             .zip(coordinates)
-                            .map(|(item, c)| self.value(item, Dim::LENGTH.div(c.dim), &format!("a Jacobian entry for `{}`", c.name)))
+                            .map(|(item, c)| {
+                                self.value(
+                                    item,
+                                    Dim::LENGTH.div(c.dim),
+                                    &format!("a Jacobian entry for `{}`", c.name),
+                                )
+                            })
                             .collect();
-                        row.into_iter().collect::<Option<Vec<_>>>().map(ContactGeometry::Jacobian)
+                        row.into_iter()
+                            .collect::<Option<Vec<_>>>()
+                            .map(ContactGeometry::Jacobian)
                     })
                 }
                 Form::Bodies { bodies, .. } => {
-                    let body = self.required(t, "body", &what, &span).and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
+                    let body = self
+                        .required(t, "body", &what, &span)
+                        .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
                     let other = match get(t, "other") {
                         Some(n) => self.body_ref(n, body_names),
                         None => Some(None),
@@ -858,7 +1084,9 @@ impl Reader<'_> {
                     });
                     match (body, other, point, normal) {
                         (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
-                            let fixed = |i: Option<usize>| i.is_none_or(|i| matches!(bodies[i].kind, BodyKind::Fixed));
+                            let fixed = |i: Option<usize>| {
+                                i.is_none_or(|i| matches!(bodies[i].kind, BodyKind::Fixed))
+                            };
                             if fixed(Some(b)) && fixed(other) {
                                 self.error(
                                     Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
@@ -866,14 +1094,24 @@ impl Reader<'_> {
                                 );
                                 None
                             } else if other == Some(b) {
-                                self.error(Diagnostic::new(bspan, "a contact needs two different bodies"));
+                                self.error(Diagnostic::new(
+                                    bspan,
+                                    "a contact needs two different bodies",
+                                ));
                                 None
                             } else {
-                                Some(ContactGeometry::Point { body: b, other, point, normal })
+                                Some(ContactGeometry::Point {
+                                    body: b,
+                                    other,
+                                    point,
+                                    normal,
+                                })
                             }
                         }
                         (Some((None, bspan)), ..) => {
-                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint("name the movable body here and use `other` for the second body"));
+                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
+                                "name the movable body here and use `other` for the second body",
+                            ));
                             None
                         }
                         _ => None,
@@ -902,15 +1140,28 @@ impl Reader<'_> {
         let cnode = self.required(t, "coordinates", "`[generalized]`", &span)?;
         let items = self.array(cnode, "`coordinates`")?;
         if items.is_empty() {
-            self.error(Diagnostic::new(cnode.span(), "at least one coordinate is needed"));
+            self.error(Diagnostic::new(
+                cnode.span(),
+                "at least one coordinate is needed",
+            ));
             return None;
         }
         for item in items {
-            let Some(ct) = self.table(item, "a coordinate") else { continue };
+            let Some(ct) = self.table(item, "a coordinate") else {
+                continue;
+            };
             self.keys(ct, &["name", "unit", "description"], "a coordinate");
-            let Some(name) = self.name(ct, "a coordinate", &item.span(), &mut seen) else { continue };
-            let Some(unode) = self.required(ct, "unit", &format!("coordinate `{name}`"), &item.span()) else { continue };
-            let Some(unit_text) = self.string(unode, "`unit`") else { continue };
+            let Some(name) = self.name(ct, "a coordinate", &item.span(), &mut seen) else {
+                continue;
+            };
+            let Some(unode) =
+                self.required(ct, "unit", &format!("coordinate `{name}`"), &item.span())
+            else {
+                continue;
+            };
+            let Some(unit_text) = self.string(unode, "`unit`") else {
+                continue;
+            };
             match units::parse_unit(&unit_text, true) {
                 Ok(u) if u.scale.to_f64() == 1.0 => coordinates.push(Coordinate {
                     name,
@@ -918,8 +1169,11 @@ impl Reader<'_> {
                     dim: u.dim,
                 }),
                 Ok(_) => self.error(
-                    Diagnostic::new(unode.span(), format!("coordinate unit `{unit_text}` is not a coherent SI unit"))
-                        .hint("use m or rad; give the mass matrix and Jacobian in matching SI units"),
+                    Diagnostic::new(
+                        unode.span(),
+                        format!("coordinate unit `{unit_text}` is not a coherent SI unit"),
+                    )
+                    .hint("use m or rad; give the mass matrix and Jacobian in matching SI units"),
                 ),
                 Err(e) => {
                     let offset = self.content_offset(&unode.span(), &unit_text);
@@ -940,7 +1194,13 @@ impl Reader<'_> {
         let mnode = self.required(t, "mass_matrix", "`[generalized]`", &span)?;
         let rows = self.array(mnode, "`mass_matrix`")?;
         if rows.len() != n {
-            self.error(Diagnostic::new(mnode.span(), format!("`mass_matrix` must have {n} rows (one per coordinate), found {}", rows.len())));
+            self.error(Diagnostic::new(
+                mnode.span(),
+                format!(
+                    "`mass_matrix` must have {n} rows (one per coordinate), found {}",
+                    rows.len()
+                ),
+            ));
             return None;
         }
         let mut mass_matrix = Vec::new();
@@ -951,7 +1211,14 @@ impl Reader<'_> {
                 continue;
             };
             if items.len() != n {
-                self.error(Diagnostic::new(row.span(), format!("mass matrix row {} must have {n} entries, found {}", i + 1, items.len())));
+                self.error(Diagnostic::new(
+                    row.span(),
+                    format!(
+                        "mass matrix row {} must have {n} entries, found {}",
+                        i + 1,
+                        items.len()
+                    ),
+                ));
                 ok = false;
                 continue;
             }
@@ -960,7 +1227,11 @@ impl Reader<'_> {
                 .enumerate()
                 .map(|(j, item)| {
                     let dim = Dim::INERTIA.div(coordinates[i].dim).div(coordinates[j].dim);
-                    self.value(item, dim, &format!("M[{}][{}]", coordinates[i].name, coordinates[j].name))
+                    self.value(
+                        item,
+                        dim,
+                        &format!("M[{}][{}]", coordinates[i].name, coordinates[j].name),
+                    )
                 })
                 .collect();
             match vals.into_iter().collect::<Option<Vec<_>>>() {
@@ -992,13 +1263,23 @@ impl Reader<'_> {
                 }
             }
         }
-        let m: Vec<Vec<f64>> = mass_matrix.iter().map(|r| r.iter().map(|v| v.si).collect()).collect();
+        let m: Vec<Vec<f64>> = mass_matrix
+            .iter()
+            .map(|r| r.iter().map(|v| v.si).collect())
+            .collect();
         if let Some(k) = cholesky_failure(&m) {
             let names: Vec<&str> = coordinates[..=k].iter().map(|c| c.name.as_str()).collect();
             let msg = if k == 0 || m[k][k] <= 0.0 {
-                format!("the mass matrix is not positive definite: M[{c}][{c}] = {} is not positive", m[k][k], c = coordinates[k].name)
+                format!(
+                    "the mass matrix is not positive definite: M[{c}][{c}] = {} is not positive",
+                    m[k][k],
+                    c = coordinates[k].name
+                )
             } else {
-                format!("the mass matrix is not positive definite over the coordinates ({})", names.join(", "))
+                format!(
+                    "the mass matrix is not positive definite over the coordinates ({})",
+                    names.join(", ")
+                )
             };
             self.error(
                 Diagnostic::new(mnode.span(), msg)
@@ -1009,10 +1290,20 @@ impl Reader<'_> {
         let mut rows_g = Vec::new();
         for (ct, cspan) in self.tables(constraints, "`[[constraint]]`") {
             self.keys(ct, &["jacobian", "name", "description"], "`[[constraint]]`");
-            let Some(jn) = self.required(ct, "jacobian", "`[[constraint]]`", &cspan) else { continue };
-            let Some(items) = self.array(jn, "`jacobian`") else { continue };
+            let Some(jn) = self.required(ct, "jacobian", "`[[constraint]]`", &cspan) else {
+                continue;
+            };
+            let Some(items) = self.array(jn, "`jacobian`") else {
+                continue;
+            };
             if items.len() != n {
-                self.error(Diagnostic::new(jn.span(), format!("a constraint row must have one entry per coordinate ({n}), found {}", items.len())));
+                self.error(Diagnostic::new(
+                    jn.span(),
+                    format!(
+                        "a constraint row must have one entry per coordinate ({n}), found {}",
+                        items.len()
+                    ),
+                ));
                 continue;
             }
             // Each G_kj u_j must share one dimension: parse freely, then compare.
@@ -1020,7 +1311,8 @@ impl Reader<'_> {
             let mut common: Option<Dim> = None;
             let mut good = true;
             for (item, c) in items.iter().zip(&coordinates) {
-                let Some((text, e, offset)) = self.parse_value(item, "a constraint entry", None) else {
+                let Some((text, e, offset)) = self.parse_value(item, "a constraint entry", None)
+                else {
                     good = false;
                     continue;
                 };
@@ -1073,7 +1365,10 @@ impl Reader<'_> {
             None => span.clone(),
         };
         let bad = |r: &mut Self, msg: String| {
-            r.error(Diagnostic::new(span.clone(), msg).hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)"));
+            r.error(
+                Diagnostic::new(span.clone(), msg)
+                    .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)"),
+            );
             None
         };
         let trimmed = text.trim();
@@ -1104,8 +1399,14 @@ impl Reader<'_> {
                 Some(k) => Some(k),
                 None => {
                     let d = Diagnostic::new(at(range.clone()), format!("unknown contact `{name}`"))
-                        .maybe_hint(closest(name, contacts.iter().map(String::as_str)).map(|b| format!("did you mean `{b}`?")))
-                        .maybe_hint((!contacts.is_empty()).then(|| format!("contacts: {}", contacts.join(", "))));
+                        .maybe_hint(
+                            closest(name, contacts.iter().map(String::as_str))
+                                .map(|b| format!("did you mean `{b}`?")),
+                        )
+                        .maybe_hint(
+                            (!contacts.is_empty())
+                                .then(|| format!("contacts: {}", contacts.join(", "))),
+                        );
                     r.error(d);
                     None
                 }
@@ -1116,14 +1417,23 @@ impl Reader<'_> {
             "a" | "m_eff" | "omega" | "mode_omega" => 1,
             _ => {
                 let d = Diagnostic::new(at(lead..lead + open), format!("unknown result `{func}`"))
-                    .maybe_hint(closest(func, ["a", "m_eff", "omega", "A", "mode_omega"]).map(|b| format!("did you mean `{b}`?")))
+                    .maybe_hint(
+                        closest(func, ["a", "m_eff", "omega", "A", "mode_omega"])
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
                     .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)");
                 self.error(d);
                 return None;
             }
         };
         if args.len() != want {
-            return bad(self, format!("`{func}` takes {want} argument{}", if want == 1 { "" } else { "s" }));
+            return bad(
+                self,
+                format!(
+                    "`{func}` takes {want} argument{}",
+                    if want == 1 { "" } else { "s" }
+                ),
+            );
         }
         let q = match func {
             "a" => Quantity::A(contact(self, 0)?),
@@ -1137,7 +1447,10 @@ impl Reader<'_> {
             _ => match args[0].0.parse::<usize>() {
                 Ok(i) if i >= 1 => Quantity::ModeOmega(i),
                 _ => {
-                    self.error(Diagnostic::new(at(args[0].1.clone()), "a mode number is an integer from 1 (the fastest mode)"));
+                    self.error(Diagnostic::new(
+                        at(args[0].1.clone()),
+                        "a mode number is an integer from 1 (the fastest mode)",
+                    ));
                     return None;
                 }
             },
@@ -1148,11 +1461,21 @@ impl Reader<'_> {
     fn claims(&mut self, node: Option<&Node>, contacts: &[String]) -> Vec<Claim> {
         let mut claims = Vec::new();
         for (t, span) in self.tables(node, "`[[claim]]`") {
-            self.keys(t, &["of", "equals", "rel_tol", "description"], "`[[claim]]`");
-            let of = self.required(t, "of", "`[[claim]]`", &span).and_then(|n| self.quantity_ref(n, contacts));
+            self.keys(
+                t,
+                &["of", "equals", "rel_tol", "description"],
+                "`[[claim]]`",
+            );
+            let of = self
+                .required(t, "of", "`[[claim]]`", &span)
+                .and_then(|n| self.quantity_ref(n, contacts));
             let rel_tol = get(t, "rel_tol").and_then(|n| self.float(n, "`rel_tol`"));
-            let Some(enode) = self.required(t, "equals", "`[[claim]]`", &span) else { continue };
-            let Some((text, e, offset)) = self.parse_value(enode, "`equals`", None) else { continue };
+            let Some(enode) = self.required(t, "equals", "`[[claim]]`", &span) else {
+                continue;
+            };
+            let Some((text, e, offset)) = self.parse_value(enode, "`equals`", None) else {
+                continue;
+            };
             if !self.check_names(&e, &enode.span(), offset) {
                 continue;
             }
@@ -1174,24 +1497,42 @@ impl Reader<'_> {
         claims
     }
 
-    fn sweeps(&mut self, node: Option<&Node>, params: &[Parameter], contacts: &[String]) -> Vec<Sweep> {
+    fn sweeps(
+        &mut self,
+        node: Option<&Node>,
+        params: &[Parameter],
+        contacts: &[String],
+    ) -> Vec<Sweep> {
         let mut sweeps = Vec::new();
         for (t, span) in self.tables(node, "`[[sweep]]`") {
-            self.keys(t, &["parameter", "from", "to", "points", "plot"], "`[[sweep]]`");
-            let parameter = self.required(t, "parameter", "`[[sweep]]`", &span).and_then(|n| {
-                let name = self.string(n, "`parameter`")?;
-                let idx = params.iter().position(|p| p.name == name);
-                if idx.is_none() {
-                    let d = Diagnostic::new(n.span(), format!("unknown parameter `{name}`"))
-                        .maybe_hint(closest(&name, params.iter().map(|p| p.name.as_str())).map(|b| format!("did you mean `{b}`?")));
-                    self.error(d);
-                }
-                idx
-            });
+            self.keys(
+                t,
+                &["parameter", "from", "to", "points", "plot"],
+                "`[[sweep]]`",
+            );
+            let parameter = self
+                .required(t, "parameter", "`[[sweep]]`", &span)
+                .and_then(|n| {
+                    let name = self.string(n, "`parameter`")?;
+                    let idx = params.iter().position(|p| p.name == name);
+                    if idx.is_none() {
+                        let d = Diagnostic::new(n.span(), format!("unknown parameter `{name}`"))
+                            .maybe_hint(
+                                closest(&name, params.iter().map(|p| p.name.as_str()))
+                                    .map(|b| format!("did you mean `{b}`?")),
+                            );
+                        self.error(d);
+                    }
+                    idx
+                });
             let Some(parameter) = parameter else { continue };
             let dim = params[parameter].value.dim;
-            let from = self.required(t, "from", "`[[sweep]]`", &span).and_then(|n| self.value(n, dim, "`from`"));
-            let to = self.required(t, "to", "`[[sweep]]`", &span).and_then(|n| self.value(n, dim, "`to`"));
+            let from = self
+                .required(t, "from", "`[[sweep]]`", &span)
+                .and_then(|n| self.value(n, dim, "`from`"));
+            let to = self
+                .required(t, "to", "`[[sweep]]`", &span)
+                .and_then(|n| self.value(n, dim, "`to`"));
             let points = match get(t, "points") {
                 Some(n) => self.integer(n, "`points`", 2..=10_001),
                 None => Some(41),
@@ -1207,7 +1548,13 @@ impl Reader<'_> {
                 }
             }
             if let (Some(from), Some(to), Some(points)) = (from, to, points) {
-                sweeps.push(Sweep { parameter, from, to, points, plot });
+                sweeps.push(Sweep {
+                    parameter,
+                    from,
+                    to,
+                    points,
+                    plot,
+                });
             }
         }
         sweeps
@@ -1215,7 +1562,18 @@ impl Reader<'_> {
 
     fn verify(&mut self, node: &Node) -> Option<Verify> {
         let t = self.table(node, "`[verify]`")?;
-        self.keys(t, &["impulse", "compression", "periods", "levels", "preload", "dt0"], "`[verify]`");
+        self.keys(
+            t,
+            &[
+                "impulse",
+                "compression",
+                "periods",
+                "levels",
+                "preload",
+                "dt0",
+            ],
+            "`[verify]`",
+        );
         let mut v = Verify::default();
         if let Some(n) = get(t, "impulse") {
             let x = self.value(n, Dim::IMPULSE, "an impulse");
@@ -1250,7 +1608,8 @@ fn header(span: &Range<usize>) -> Range<usize> {
 
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 fn zero_val(dim: Dim) -> Val {

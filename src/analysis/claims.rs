@@ -1,0 +1,292 @@
+//! Checking `[[claim]]`s numerically.
+//!
+//! A quantity claim (`"316.2 rad/s"`) is compared with the computed value to
+//! the precision written, or to `rel_tol`. An expression claim is checked for
+//! dimension, then compared at the case's parameter values and at
+//! [`PROBES`] further points where every independent parameter is scaled by
+//! a seeded random factor in [0.5, 2]; the model is rebuilt and re-analysed
+//! at each point. (A symbolic check comes first when the symbolic engine
+//! can decide; see the `how` field.)
+
+use super::{Analysis, analyze};
+use crate::case::{Case, Claim, ClaimRhs, Env, Quantity};
+use crate::model;
+
+/// Probe points beyond the case point for expression claims.
+pub const PROBES: usize = 8;
+
+/// Default relative tolerance of an expression claim.
+pub const DEFAULT_REL_TOL: f64 = 1e-9;
+
+/// The outcome of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Holds.
+    Passed,
+    /// Does not hold.
+    Failed,
+    /// Could not be decided.
+    Undetermined,
+}
+
+/// How a claim was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Canonical forms compared.
+    Symbolic,
+    /// Compared at the case point and probe points.
+    Numeric,
+    /// A quantity compared with the computed number.
+    Quantity,
+    /// The dimensions differ.
+    Dimension,
+}
+
+impl Method {
+    /// Name used in JSON and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Symbolic => "symbolic",
+            Method::Numeric => "numeric",
+            Method::Quantity => "quantity",
+            Method::Dimension => "dimension",
+        }
+    }
+}
+
+/// The result of checking one claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClaimResult {
+    /// Verdict.
+    pub verdict: Verdict,
+    /// Method.
+    pub how: Method,
+    /// The computed value at the case point (SI), when there is one.
+    pub value: Option<f64>,
+    /// The claimed value at the case point (SI).
+    pub expected: Option<f64>,
+    /// Tolerance applied (absolute, SI).
+    pub tolerance: Option<f64>,
+    /// Why it failed or could not be decided.
+    pub message: Option<String>,
+    /// Parameter values (SI) where it fails, for a failed expression claim.
+    pub counterexample: Option<Vec<(String, f64)>>,
+}
+
+/// The value of a result quantity in an analysis.
+pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
+    match q {
+        Quantity::A(i) => Ok(an.contacts[*i].a),
+        Quantity::MEff(i) => an.contacts[*i]
+            .m_eff
+            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
+        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
+        Quantity::Delassus(i, j) => Ok(an.delassus[(*i, *j)]),
+        Quantity::ModeOmega(k) => an
+            .modes
+            .get(k - 1)
+            .map(|m| m.omega)
+            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
+    }
+}
+
+/// Checks every claim of a case against its analysis.
+pub fn check(case: &Case, an: &Analysis) -> Vec<ClaimResult> {
+    case.claims
+        .iter()
+        .enumerate()
+        .map(|(i, c)| check_one(case, an, c, i as u64))
+        .collect()
+}
+
+fn close(value: f64, expected: f64, rel: f64) -> bool {
+    (value - expected).abs() <= rel * value.abs().max(expected.abs())
+}
+
+fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResult {
+    let env = Env::of_case(case);
+    let rhs_expr = match &claim.rhs {
+        ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
+    };
+    let base = ClaimResult {
+        verdict: Verdict::Failed,
+        how: Method::Numeric,
+        value: None,
+        expected: None,
+        tolerance: None,
+        message: None,
+        counterexample: None,
+    };
+    let expected = match env.eval(rhs_expr) {
+        Ok(v) => v,
+        Err(e) => {
+            return ClaimResult {
+                verdict: Verdict::Undetermined,
+                message: Some(format!(
+                    "the claimed expression cannot be evaluated: {}",
+                    e.message
+                )),
+                ..base
+            };
+        }
+    };
+    let want = claim.of.dim();
+    if !expected.fits(want) {
+        let got = expected.dim.unwrap_or_default();
+        return ClaimResult {
+            how: Method::Dimension,
+            expected: Some(expected.si),
+            message: Some(format!(
+                "dimension mismatch: {} is in {want}, the claim is in {got}",
+                claim.of_text
+            )),
+            ..base
+        };
+    }
+    let value = match value_of(&claim.of, an) {
+        Ok(v) => v,
+        Err(msg) => {
+            return ClaimResult {
+                expected: Some(expected.si),
+                message: Some(msg),
+                ..base
+            };
+        }
+    };
+    if let ClaimRhs::Literal { half_ulp, .. } = &claim.rhs {
+        let tol = match claim.rel_tol {
+            Some(r) => r * expected.si.abs(),
+            None => *half_ulp,
+        };
+        let passed = (value - expected.si).abs() <= tol * (1.0 + 1e-12);
+        return ClaimResult {
+            verdict: if passed {
+                Verdict::Passed
+            } else {
+                Verdict::Failed
+            },
+            how: Method::Quantity,
+            value: Some(value),
+            expected: Some(expected.si),
+            tolerance: Some(tol),
+            message: (!passed)
+                .then(|| format!("computed {value}, claimed {} ± {tol}", expected.si)),
+            ..base
+        };
+    }
+    let rel = claim.rel_tol.unwrap_or(DEFAULT_REL_TOL);
+    let result = ClaimResult {
+        value: Some(value),
+        expected: Some(expected.si),
+        tolerance: Some(rel * value.abs().max(expected.si.abs())),
+        ..base
+    };
+    if !close(value, expected.si, rel) {
+        return ClaimResult {
+            message: Some(format!(
+                "at the case's values the result is {value}, the claim gives {}",
+                expected.si
+            )),
+            counterexample: Some(
+                case.parameters
+                    .iter()
+                    .map(|p| (p.name.clone(), p.value.si))
+                    .collect(),
+            ),
+            ..result
+        };
+    }
+    // Probe: scale the independent parameters and re-analyse.
+    let independent: Vec<usize> = (0..case.parameters.len())
+        .filter(|&i| case.parameters[i].value.expr.params().is_empty())
+        .collect();
+    let mut rng = SplitMix(0x6d65_6666 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut probed = 0;
+    for _ in 0..PROBES {
+        let overrides: Vec<(usize, f64)> = independent
+            .iter()
+            .map(|&i| (i, case.parameters[i].value.si * (0.5 + 1.5 * rng.unit())))
+            .collect();
+        let Some((v, e, env)) = probe(case, claim, &overrides) else {
+            continue;
+        };
+        probed += 1;
+        if !close(v, e, rel) {
+            let mut point: Vec<(String, f64)> =
+                env.values.iter().map(|(k, v)| (k.clone(), v.si)).collect();
+            point.sort_by(|a, b| a.0.cmp(&b.0));
+            return ClaimResult {
+                message: Some(format!(
+                    "holds at the case's values but not elsewhere: result {v}, claim {e}"
+                )),
+                counterexample: Some(
+                    case.parameters
+                        .iter()
+                        .map(|p| (p.name.clone(), env.values[&p.name].si))
+                        .collect(),
+                ),
+                ..result
+            };
+        }
+    }
+    ClaimResult {
+        verdict: Verdict::Passed,
+        message: (probed == 0).then(|| {
+            "checked at the case's values only (no probe point gave a valid model)".into()
+        }),
+        ..result
+    }
+}
+
+fn probe(case: &Case, claim: &Claim, overrides: &[(usize, f64)]) -> Option<(f64, f64, Env)> {
+    let env = Env::with_overrides(case, overrides).ok()?;
+    let m = model::build(case, &mut |v| env.si(v)).ok()?;
+    if !model_is_valid(&m) {
+        return None;
+    }
+    let an = analyze(&m).ok()?;
+    let value = value_of(&claim.of, &an).ok()?;
+    let rhs = match &claim.rhs {
+        ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
+    };
+    let expected = env.eval(rhs).ok()?.si;
+    Some((value, expected, env))
+}
+
+/// Re-checks what validation checked at the case point: unit normals,
+/// positive masses and stiffnesses.
+fn model_is_valid(m: &model::Model<f64>) -> bool {
+    let normals_ok = m.contacts.iter().all(|c| match &c.geometry {
+        model::Geometry::Point { normal, .. } => {
+            let len = normal.iter().map(|x| x * x).sum::<f64>().sqrt();
+            (len - 1.0).abs() <= crate::case::NORMAL_TOLERANCE
+        }
+        model::Geometry::Jacobian(_) => true,
+    });
+    let positive = m.contacts.iter().all(|c| c.stiffness > 0.0);
+    let masses = match &m.kind {
+        model::Kind::Bodies { bodies, .. } => {
+            bodies.iter().all(|b| b.mass().is_none_or(|x| x > 0.0))
+        }
+        model::Kind::Generalized { .. } => true,
+    };
+    normals_ok && positive && masses
+}
+
+/// A small seeded generator (SplitMix64) so probe points are reproducible.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}

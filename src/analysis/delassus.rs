@@ -1,0 +1,164 @@
+//! The Delassus matrix `A = J M⁻¹ Jᵀ`, with the constrained response when
+//! there are constraint rows.
+
+use super::AnalysisError;
+use crate::model::{SparseRow, System};
+use nalgebra::{DMatrix, DVector};
+
+/// Above this many contacts the dense c×c path is refused.
+pub const DENSE_CONTACT_LIMIT: usize = 4000;
+
+/// A contact is immobile when its constrained `a_i` is below this fraction
+/// of its unconstrained value (SPEC §1: round-off leaves ~1e-16, not 0).
+pub const IMMOBILE_RATIO: f64 = 1e-12;
+
+/// Relative singular-value threshold below which a whitened constraint
+/// direction counts as redundant.
+pub const CONSTRAINT_RANK_TOLERANCE: f64 = 1e-10;
+
+/// The Delassus matrix and what was learnt computing it.
+#[derive(Clone, Debug)]
+pub struct Delassus {
+    /// A (c×c), exactly symmetric; rows and columns of immobile contacts
+    /// are zero.
+    pub matrix: DMatrix<f64>,
+    /// `J_i M⁻¹ J_iᵀ` without constraints.
+    pub unconstrained: Vec<f64>,
+    /// Immobile contacts.
+    pub immobile: Vec<bool>,
+    /// Rank of the whitened constraint rows.
+    pub constraint_rank: usize,
+}
+
+/// Computes A for an assembled system.
+pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
+    let c = system.jacobian.len();
+    if c > DENSE_CONTACT_LIMIT {
+        return Err(AnalysisError::TooLarge { contacts: c });
+    }
+    let n = system.n_dofs();
+    // Cholesky factor of each block, and the block of each dof.
+    let mut factors = Vec::with_capacity(system.mass.len());
+    let mut block_of = vec![usize::MAX; n];
+    for (bi, b) in system.mass.iter().enumerate() {
+        let m = DMatrix::from_row_slice(b.size, b.size, &b.matrix);
+        let chol =
+            nalgebra::Cholesky::new(m).ok_or_else(|| AnalysisError::NotPositiveDefinite {
+                dofs: system.dofs[b.offset..b.offset + b.size]
+                    .iter()
+                    .map(|d| d.name.clone())
+                    .collect(),
+            })?;
+        factors.push(chol.l());
+        for slot in &mut block_of[b.offset..b.offset + b.size] {
+            *slot = bi;
+        }
+    }
+    // Whitening: row ↦ L⁻¹ rowᵀ per block, so that (J L⁻ᵀ)(J L⁻ᵀ)ᵀ = J M⁻¹ Jᵀ.
+    let whiten = |row: &SparseRow<f64>| -> SparseRow<f64> {
+        let mut out = Vec::with_capacity(row.len());
+        let mut i = 0;
+        while i < row.len() {
+            let bi = block_of[row[i].0];
+            let b = &system.mass[bi];
+            let mut x = DVector::zeros(b.size);
+            while i < row.len() && block_of[row[i].0] == bi {
+                x[row[i].0 - b.offset] += row[i].1;
+                i += 1;
+            }
+            let y = factors[bi]
+                .solve_lower_triangular(&x)
+                .expect("Cholesky factor has a positive diagonal");
+            out.extend(
+                y.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|(k, v)| (b.offset + k, *v)),
+            );
+        }
+        out
+    };
+    let jt: Vec<SparseRow<f64>> = system.jacobian.iter().map(whiten).collect();
+    let unconstrained: Vec<f64> = jt
+        .iter()
+        .map(|r| r.iter().map(|(_, v)| v * v).sum())
+        .collect();
+
+    let (mut matrix, constraint_rank) = if system.constraints.is_empty() {
+        (gram(&jt), 0)
+    } else {
+        let gt: Vec<SparseRow<f64>> = system.constraints.iter().map(whiten).collect();
+        let g = dense(&gt, n);
+        let svd = g.svd(false, true);
+        let v_t = svd.v_t.expect("requested V");
+        let smax = svd.singular_values.max();
+        let keep: Vec<usize> = (0..svd.singular_values.len())
+            .filter(|&i| smax > 0.0 && svd.singular_values[i] > CONSTRAINT_RANK_TOLERANCE * smax)
+            .collect();
+        let q = DMatrix::from_fn(keep.len(), n, |r, col| v_t[(keep[r], col)]);
+        let j = dense(&jt, n);
+        let projected = &j - (&j * q.transpose()) * &q;
+        (&projected * projected.transpose(), keep.len())
+    };
+    // Exact symmetry, and immobile contacts as exact zeros.
+    for i in 0..c {
+        for j in i + 1..c {
+            let v = 0.5 * (matrix[(i, j)] + matrix[(j, i)]);
+            matrix[(i, j)] = v;
+            matrix[(j, i)] = v;
+        }
+    }
+    let immobile: Vec<bool> = (0..c)
+        .map(|i| unconstrained[i] == 0.0 || matrix[(i, i)] <= IMMOBILE_RATIO * unconstrained[i])
+        .collect();
+    for i in (0..c).filter(|&i| immobile[i]) {
+        matrix.row_mut(i).fill(0.0);
+        matrix.column_mut(i).fill(0.0);
+    }
+    Ok(Delassus {
+        matrix,
+        unconstrained,
+        immobile,
+        constraint_rank,
+    })
+}
+
+fn dense(rows: &[SparseRow<f64>], n: usize) -> DMatrix<f64> {
+    let mut m = DMatrix::zeros(rows.len(), n);
+    for (i, row) in rows.iter().enumerate() {
+        for (j, v) in row {
+            m[(i, *j)] += v;
+        }
+    }
+    m
+}
+
+/// `R Rᵀ` for sparse rows with increasing columns.
+fn gram(rows: &[SparseRow<f64>]) -> DMatrix<f64> {
+    let c = rows.len();
+    let mut a = DMatrix::zeros(c, c);
+    for i in 0..c {
+        for j in i..c {
+            let v = sparse_dot(&rows[i], &rows[j]);
+            a[(i, j)] = v;
+            a[(j, i)] = v;
+        }
+    }
+    a
+}
+
+fn sparse_dot(x: &SparseRow<f64>, y: &SparseRow<f64>) -> f64 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < x.len() && j < y.len() {
+        match x[i].0.cmp(&y[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += x[i].1 * y[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
+}

@@ -1,0 +1,222 @@
+//! Analysis: Delassus matrix, effective masses, coupled modes, bounds,
+//! stable timesteps and damping (SPEC §1).
+//!
+//! Input: an assembled [`System<f64>`] and the model's stiffness, damping
+//! and naive masses. Output: an [`Analysis`], plain numbers with no
+//! formatting.
+//!
+//! Steps: [`delassus`] whitens J by the Cholesky factor of each mass block
+//! (J̃ = J L⁻ᵀ, so A = J̃ J̃ᵀ) and, with constraints, projects J̃ onto the
+//! complement of the whitened constraint rows found by an SVD (rank
+//! revealing, so redundant joints are fine); [`modes`] diagonalises
+//! S = K^½ A K^½; [`damped`] finds the eigenvalues of the frozen damped
+//! system. Claims are checked in [`claims`].
+//!
+//! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
+//! the c×c Delassus matrix and its eigenproblem).
+
+pub mod claims;
+mod delassus;
+mod modes;
+
+pub use delassus::{DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus};
+pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
+
+use crate::model::{self, Model, System};
+use nalgebra::DMatrix;
+
+/// Why an analysis could not be done.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnalysisError {
+    /// A mass block is not positive definite (its dofs named).
+    NotPositiveDefinite {
+        /// Names of the dofs of the block.
+        dofs: Vec<String>,
+    },
+    /// More contacts than the dense path handles.
+    TooLarge {
+        /// Number of contacts.
+        contacts: usize,
+    },
+}
+
+impl std::fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalysisError::NotPositiveDefinite { dofs } => {
+                write!(
+                    f,
+                    "the mass matrix is not positive definite over ({})",
+                    dofs.join(", ")
+                )
+            }
+            AnalysisError::TooLarge { contacts } => write!(
+                f,
+                "{contacts} contacts is more than the dense analysis handles ({DENSE_CONTACT_LIMIT}); the matrix-free path for large systems is not implemented yet"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// Results for one contact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactResult {
+    /// Inverse effective mass `A_ii` (0 when immobile).
+    pub a: f64,
+    /// `J_i M⁻¹ J_iᵀ` without constraints.
+    pub a_unconstrained: f64,
+    /// True when the contact cannot move (SPEC §1).
+    pub immobile: bool,
+    /// Effective mass, `None` when immobile.
+    pub m_eff: Option<f64>,
+    /// Stiffness.
+    pub stiffness: f64,
+    /// `sqrt(k a)`.
+    pub omega: f64,
+    /// Naive mass (body form only).
+    pub naive_mass: Option<f64>,
+    /// `sqrt(k / naive_mass)`.
+    pub omega_naive: Option<f64>,
+    /// Damping coefficient, when given.
+    pub damping: Option<f64>,
+    /// Damping ratio `c / (2 sqrt(k m_eff))`, when damping is given and the
+    /// contact moves.
+    pub zeta: Option<f64>,
+}
+
+/// Stable explicit timesteps (SPEC §1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StableDt {
+    /// `2/ω_max` from the coupled modes (`None` when nothing moves).
+    pub coupled: Option<f64>,
+    /// `2/max ω_i` from the independent estimate.
+    pub independent: Option<f64>,
+    /// Coupled limit with explicit damping, when damping is given.
+    pub coupled_damped: Option<f64>,
+    /// Independent limit with explicit damping, when damping is given.
+    pub independent_damped: Option<f64>,
+}
+
+/// Everything the numeric analysis finds.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Per contact, in case order.
+    pub contacts: Vec<ContactResult>,
+    /// The Delassus matrix A (c×c).
+    pub delassus: DMatrix<f64>,
+    /// Rank of the constraint rows (0 without constraints).
+    pub constraint_rank: usize,
+    /// Number of constraint rows.
+    pub constraint_rows: usize,
+    /// Nonzero coupled modes, fastest first.
+    pub modes: Vec<Mode>,
+    /// Modes with zero frequency (more contacts than independent motions).
+    pub zero_modes: usize,
+    /// `max_i ω_i`.
+    pub independent_omega_max: f64,
+    /// Fastest coupled mode.
+    pub coupled_omega_max: f64,
+    /// `sqrt(Σ k_i a_i)`, the trace bound.
+    pub coupled_omega_upper_bound: f64,
+    /// Stable timesteps.
+    pub stable_dt: StableDt,
+    /// Damped coupled modes, when any damping is given.
+    pub damped_modes: Option<Vec<DampedMode>>,
+}
+
+/// The stable explicit timestep of an undamped mode, `2/ω`.
+pub fn dt_undamped(omega: f64) -> Option<f64> {
+    (omega > 0.0).then(|| 2.0 / omega)
+}
+
+/// The stable explicit timestep with damping applied explicitly:
+/// `(2/ω)(√(1+ζ²) − ζ)`.
+pub fn dt_damped(omega: f64, zeta: f64) -> Option<f64> {
+    (omega > 0.0).then(|| 2.0 / omega * ((1.0 + zeta * zeta).sqrt() - zeta))
+}
+
+/// Runs the numeric analysis of a model.
+pub fn analyze(model: &Model<f64>) -> Result<Analysis, AnalysisError> {
+    let system = model::assemble(model);
+    analyze_system(model, &system)
+}
+
+/// Runs the numeric analysis of an assembled system.
+pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analysis, AnalysisError> {
+    let d = delassus(system)?;
+    let c = model.contacts.len();
+    let a = &d.matrix;
+    let mut contacts = Vec::with_capacity(c);
+    for (i, contact) in model.contacts.iter().enumerate() {
+        let k = contact.stiffness;
+        let ai = a[(i, i)];
+        let immobile = d.immobile[i];
+        let naive = model.naive_mass(i);
+        let zeta = match (contact.damping, immobile) {
+            (Some(cd), false) => Some(cd * ai.sqrt() / (2.0 * k.sqrt())),
+            _ => None,
+        };
+        contacts.push(ContactResult {
+            a: ai,
+            a_unconstrained: d.unconstrained[i],
+            immobile,
+            m_eff: (!immobile).then(|| 1.0 / ai),
+            stiffness: k,
+            omega: (k * ai).sqrt(),
+            naive_mass: naive,
+            omega_naive: naive.map(|m| (k / m).sqrt()),
+            damping: contact.damping,
+            zeta,
+        });
+    }
+    let stiffness: Vec<f64> = contacts.iter().map(|r| r.stiffness).collect();
+    let (modes, zero_modes) = modes(a, &stiffness);
+    let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
+    let coupled_omega_max = modes.first().map_or(0.0, |m| m.omega);
+    let coupled_omega_upper_bound = contacts
+        .iter()
+        .map(|r| r.stiffness * r.a)
+        .sum::<f64>()
+        .sqrt();
+    let any_damping = model.contacts.iter().any(|c| c.damping.is_some());
+    let damped = any_damping.then(|| {
+        let damping: Vec<f64> = model
+            .contacts
+            .iter()
+            .map(|c| c.damping.unwrap_or(0.0))
+            .collect();
+        damped_modes(a, &stiffness, &damping)
+    });
+    let stable_dt = StableDt {
+        coupled: dt_undamped(coupled_omega_max),
+        independent: dt_undamped(independent_omega_max),
+        coupled_damped: damped.as_ref().and_then(|ms| {
+            ms.iter()
+                .filter_map(|m| dt_damped(m.omega, m.zeta))
+                .min_by(f64::total_cmp)
+        }),
+        independent_damped: any_damping
+            .then(|| {
+                contacts
+                    .iter()
+                    .filter_map(|r| dt_damped(r.omega, r.zeta.unwrap_or(0.0)))
+                    .min_by(f64::total_cmp)
+            })
+            .flatten(),
+    };
+    Ok(Analysis {
+        contacts,
+        delassus: d.matrix,
+        constraint_rank: d.constraint_rank,
+        constraint_rows: system.constraints.len(),
+        modes,
+        zero_modes,
+        independent_omega_max,
+        coupled_omega_max,
+        coupled_omega_upper_bound,
+        stable_dt,
+        damped_modes: damped,
+    })
+}

@@ -1,0 +1,323 @@
+//! Assembly of the mass matrix, contact Jacobian and constraint rows.
+//!
+//! Velocities per body: a particle has one velocity component per axis of
+//! the space; a planar rigid body (vx, vy, ω); a 3-d rigid body (v, ω) in
+//! world axes. The velocity of a body point p along a direction n is
+//! `n·v + (r×n)·ω` with r = p − x, which gives both the contact rows
+//! (n = contact normal) and the joint rows (n = each world axis).
+
+use super::{Body, BodyKind, Geometry, Inertia, Kind, Model, Scalar};
+use crate::case::Space;
+
+/// One generalized velocity: its name (`block.x`, `block.θ`, `theta1`) and
+/// the unit of its coordinate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dof {
+    /// Name for reports.
+    pub name: String,
+    /// Coordinate unit (`m`, `rad`).
+    pub unit: String,
+}
+
+/// A diagonal block of the mass matrix: `size` dofs from `offset`, stored
+/// row-major.
+#[derive(Clone, Debug)]
+pub struct MassBlock<T> {
+    /// First dof of the block.
+    pub offset: usize,
+    /// Number of dofs.
+    pub size: usize,
+    /// `size × size` entries, row-major.
+    pub matrix: Vec<T>,
+}
+
+/// A sparse row: (dof index, coefficient), columns increasing.
+pub type SparseRow<T> = Vec<(usize, T)>;
+
+/// The assembled system: `M` (block diagonal), `J` (one row per contact),
+/// `G` (one row per constraint equation).
+#[derive(Clone, Debug)]
+pub struct System<T> {
+    /// Generalized velocities.
+    pub dofs: Vec<Dof>,
+    /// Mass matrix blocks, covering the dofs in order.
+    pub mass: Vec<MassBlock<T>>,
+    /// Contact Jacobian rows.
+    pub jacobian: Vec<SparseRow<T>>,
+    /// Constraint Jacobian rows.
+    pub constraints: Vec<SparseRow<T>>,
+}
+
+impl<T: Scalar> System<T> {
+    /// Number of generalized velocities.
+    pub fn n_dofs(&self) -> usize {
+        self.dofs.len()
+    }
+
+    /// The dense mass matrix (for small systems and reports).
+    pub fn dense_mass(&self) -> Vec<Vec<T>> {
+        let n = self.n_dofs();
+        let mut m = vec![vec![T::zero(); n]; n];
+        for b in &self.mass {
+            for i in 0..b.size {
+                for j in 0..b.size {
+                    m[b.offset + i][b.offset + j] = b.matrix[i * b.size + j].clone();
+                }
+            }
+        }
+        m
+    }
+
+    /// A sparse row as a dense vector.
+    pub fn dense_row(&self, row: &SparseRow<T>) -> Vec<T> {
+        let mut out = vec![T::zero(); self.n_dofs()];
+        for (j, v) in row {
+            out[*j] = v.clone();
+        }
+        out
+    }
+}
+
+/// Assembles M, J and G of a model.
+pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
+    match &model.kind {
+        Kind::Bodies { bodies, joints } => {
+            let mut dofs = Vec::new();
+            let mut mass = Vec::new();
+            let mut offsets = Vec::with_capacity(bodies.len());
+            for b in bodies {
+                offsets.push(dofs.len());
+                if let Some(block) = body_block(b, model.space, dofs.len()) {
+                    dofs.extend(body_dofs(b, model.space));
+                    mass.push(block);
+                }
+            }
+            let jacobian = model
+                .contacts
+                .iter()
+                .map(|c| match &c.geometry {
+                    Geometry::Point {
+                        body,
+                        other,
+                        point,
+                        normal,
+                    } => {
+                        let mut row = Vec::new();
+                        point_rate(
+                            &mut row,
+                            &bodies[*body],
+                            offsets[*body],
+                            model.space,
+                            point,
+                            normal,
+                            false,
+                        );
+                        if let Some(o) = other {
+                            point_rate(
+                                &mut row,
+                                &bodies[*o],
+                                offsets[*o],
+                                model.space,
+                                point,
+                                normal,
+                                true,
+                            );
+                        }
+                        tidy(row)
+                    }
+                    Geometry::Jacobian(_) => unreachable!("body-form contacts have points"),
+                })
+                .collect();
+            let mut constraints = Vec::new();
+            let dim = model.space.dim();
+            for joint in joints {
+                for axis in 0..dim {
+                    let e: Vec<T> = (0..dim)
+                        .map(|k| if k == axis { T::one() } else { T::zero() })
+                        .collect();
+                    let mut row = Vec::new();
+                    point_rate(
+                        &mut row,
+                        &bodies[joint.body],
+                        offsets[joint.body],
+                        model.space,
+                        &joint.point,
+                        &e,
+                        false,
+                    );
+                    if let Some(o) = joint.other {
+                        point_rate(
+                            &mut row,
+                            &bodies[o],
+                            offsets[o],
+                            model.space,
+                            &joint.point,
+                            &e,
+                            true,
+                        );
+                    }
+                    constraints.push(tidy(row));
+                }
+            }
+            System {
+                dofs,
+                mass,
+                jacobian,
+                constraints,
+            }
+        }
+        Kind::Generalized {
+            coordinates,
+            mass_matrix,
+            constraints,
+        } => {
+            let n = coordinates.len();
+            let dense_to_sparse = |row: &Vec<T>| -> SparseRow<T> {
+                row.iter()
+                    .cloned()
+                    .enumerate()
+                    .filter(|(_, v)| !v.is_zero())
+                    .collect()
+            };
+            System {
+                dofs: coordinates
+                    .iter()
+                    .map(|(name, unit)| Dof {
+                        name: name.clone(),
+                        unit: unit.clone(),
+                    })
+                    .collect(),
+                mass: vec![MassBlock {
+                    offset: 0,
+                    size: n,
+                    matrix: mass_matrix.iter().flatten().cloned().collect(),
+                }],
+                jacobian: model
+                    .contacts
+                    .iter()
+                    .map(|c| match &c.geometry {
+                        Geometry::Jacobian(row) => dense_to_sparse(row),
+                        Geometry::Point { .. } => {
+                            unreachable!("generalized contacts have Jacobian rows")
+                        }
+                    })
+                    .collect(),
+                constraints: constraints.iter().map(dense_to_sparse).collect(),
+            }
+        }
+    }
+}
+
+const AXES: [&str; 3] = ["x", "y", "z"];
+
+fn body_dofs<T>(b: &Body<T>, space: Space) -> Vec<Dof> {
+    let d = |suffix: &str, unit: &str| Dof {
+        name: format!("{}.{suffix}", b.name),
+        unit: unit.to_string(),
+    };
+    let translations = AXES[..space.dim()].iter().map(|a| d(a, "m"));
+    match (&b.kind, space) {
+        (BodyKind::Fixed, _) => Vec::new(),
+        (BodyKind::Particle { .. }, _) => translations.collect(),
+        (BodyKind::Rigid { .. }, Space::Planar) => translations.chain([d("θ", "rad")]).collect(),
+        (BodyKind::Rigid { .. }, _) => translations
+            .chain(["θx", "θy", "θz"].map(|a| d(a, "rad")))
+            .collect(),
+    }
+}
+
+fn body_block<T: Scalar>(b: &Body<T>, space: Space, offset: usize) -> Option<MassBlock<T>> {
+    let diag = |entries: Vec<T>| {
+        let n = entries.len();
+        let mut matrix = vec![T::zero(); n * n];
+        for (i, v) in entries.into_iter().enumerate() {
+            matrix[i * n + i] = v;
+        }
+        MassBlock {
+            offset,
+            size: n,
+            matrix,
+        }
+    };
+    match &b.kind {
+        BodyKind::Fixed => None,
+        BodyKind::Particle { mass } => Some(diag(vec![mass.clone(); space.dim()])),
+        BodyKind::Rigid { mass, inertia } => Some(match inertia {
+            Inertia::Scalar(i) => diag(vec![mass.clone(), mass.clone(), i.clone()]),
+            Inertia::Diagonal([a, b, c]) => diag(vec![
+                mass.clone(),
+                mass.clone(),
+                mass.clone(),
+                a.clone(),
+                b.clone(),
+                c.clone(),
+            ]),
+            Inertia::Full(rows) => {
+                let mut block = diag(vec![
+                    mass.clone(),
+                    mass.clone(),
+                    mass.clone(),
+                    T::zero(),
+                    T::zero(),
+                    T::zero(),
+                ]);
+                for i in 0..3 {
+                    for j in 0..3 {
+                        block.matrix[(3 + i) * 6 + 3 + j] = rows[i][j].clone();
+                    }
+                }
+                block
+            }
+        }),
+    }
+}
+
+/// Appends the coefficients of `n · (velocity of point p on body b)` to
+/// `row`, negated when `negate`.
+fn point_rate<T: Scalar>(
+    row: &mut SparseRow<T>,
+    b: &Body<T>,
+    offset: usize,
+    space: Space,
+    p: &[T],
+    n: &[T],
+    negate: bool,
+) {
+    let sign = |v: T| if negate { -v } else { v };
+    if matches!(b.kind, BodyKind::Fixed) {
+        return;
+    }
+    let dim = space.dim();
+    for k in 0..dim {
+        row.push((offset + k, sign(n[k].clone())));
+    }
+    if let BodyKind::Rigid { .. } = b.kind {
+        let r: Vec<T> = (0..dim)
+            .map(|k| p[k].clone() - b.position[k].clone())
+            .collect();
+        match space {
+            Space::Planar => row.push((
+                offset + 2,
+                sign(r[0].clone() * n[1].clone() - r[1].clone() * n[0].clone()),
+            )),
+            Space::ThreeD => {
+                let rxn = [
+                    r[1].clone() * n[2].clone() - r[2].clone() * n[1].clone(),
+                    r[2].clone() * n[0].clone() - r[0].clone() * n[2].clone(),
+                    r[0].clone() * n[1].clone() - r[1].clone() * n[0].clone(),
+                ];
+                for (k, v) in rxn.into_iter().enumerate() {
+                    row.push((offset + 3 + k, sign(v)));
+                }
+            }
+            Space::Line => {}
+        }
+    }
+}
+
+/// Sorts by column and drops exact zeros.
+fn tidy<T: Scalar>(mut row: SparseRow<T>) -> SparseRow<T> {
+    row.retain(|(_, v)| !v.is_zero());
+    row.sort_by_key(|(j, _)| *j);
+    row
+}

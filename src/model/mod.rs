@@ -1,0 +1,305 @@
+//! The model: a case's bodies, contacts and joints with values of one scalar
+//! type, and the assembly of M, J and G from it.
+//!
+//! Input: a validated [`Case`] and a way to turn each
+//! [`Val`] into a scalar `T` (its SI number, a value at other parameter
+//! values, or later a symbolic expression). Output: a [`Model<T>`], and from
+//! it a [`System<T>`]: the block-diagonal mass matrix, the contact Jacobian
+//! rows and the constraint rows, all sparse by row.
+//!
+//! Assembly is written once, generic over [`Scalar`], so the numeric and the
+//! symbolic analyses see the same M, J and G. It knows nothing about
+//! eigenvalues, reports or TOML.
+
+mod assemble;
+
+pub use assemble::{Dof, MassBlock, SparseRow, System, assemble};
+
+use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};
+use std::fmt::Debug;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+/// The arithmetic assembly needs. Implemented by `f64`; the symbolic engine
+/// implements it for its expressions.
+pub trait Scalar:
+    Clone
+    + Debug
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// Additive identity.
+    fn zero() -> Self;
+    /// Multiplicative identity.
+    fn one() -> Self;
+    /// True when the value is exactly zero (used to keep rows sparse).
+    fn is_zero(&self) -> bool;
+}
+
+impl Scalar for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0.0
+    }
+}
+
+/// Inertia of a rigid body about its centre of mass.
+#[derive(Clone, Debug)]
+pub enum Inertia<T> {
+    /// Planar moment of inertia.
+    Scalar(T),
+    /// 3-d principal moments along the world axes.
+    Diagonal([T; 3]),
+    /// 3-d symmetric tensor in world axes.
+    Full([[T; 3]; 3]),
+}
+
+/// Kind of a body with its inertial data.
+#[derive(Clone, Debug)]
+pub enum BodyKind<T> {
+    /// Point mass.
+    Particle {
+        /// Mass.
+        mass: T,
+    },
+    /// Rigid body.
+    Rigid {
+        /// Mass.
+        mass: T,
+        /// Inertia about the centre of mass.
+        inertia: Inertia<T>,
+    },
+    /// Immovable.
+    Fixed,
+}
+
+/// A body.
+#[derive(Clone, Debug)]
+pub struct Body<T> {
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub kind: BodyKind<T>,
+    /// Centre of mass, world frame.
+    pub position: Vec<T>,
+}
+
+impl<T: Clone> Body<T> {
+    /// Total mass, `None` for a fixed body.
+    pub fn mass(&self) -> Option<T> {
+        match &self.kind {
+            BodyKind::Particle { mass } | BodyKind::Rigid { mass, .. } => Some(mass.clone()),
+            BodyKind::Fixed => None,
+        }
+    }
+}
+
+/// Contact geometry.
+#[derive(Clone, Debug)]
+pub enum Geometry<T> {
+    /// Point and unit normal; `body`'s gap opens along +normal.
+    Point {
+        /// Body index.
+        body: usize,
+        /// Other body index, `None` for the world.
+        other: Option<usize>,
+        /// Contact point.
+        point: Vec<T>,
+        /// Unit normal.
+        normal: Vec<T>,
+    },
+    /// Jacobian row in generalized coordinates.
+    Jacobian(Vec<T>),
+}
+
+/// A contact.
+#[derive(Clone, Debug)]
+pub struct Contact<T> {
+    /// Name.
+    pub name: String,
+    /// Geometry.
+    pub geometry: Geometry<T>,
+    /// Stiffness k.
+    pub stiffness: T,
+    /// Damping c, if given.
+    pub damping: Option<T>,
+}
+
+/// A pin/ball joint: the point on `body` and on `other` (or the world) keep
+/// the same velocity.
+#[derive(Clone, Debug)]
+pub struct Joint<T> {
+    /// Body index.
+    pub body: usize,
+    /// Other body, `None` for the world.
+    pub other: Option<usize>,
+    /// Joint point.
+    pub point: Vec<T>,
+}
+
+/// The system in one of the two forms.
+#[derive(Clone, Debug)]
+pub enum Kind<T> {
+    /// Bodies and joints.
+    Bodies {
+        /// Bodies.
+        bodies: Vec<Body<T>>,
+        /// Joints.
+        joints: Vec<Joint<T>>,
+    },
+    /// Generalized coordinates.
+    Generalized {
+        /// Coordinate names and units.
+        coordinates: Vec<(String, String)>,
+        /// Mass matrix.
+        mass_matrix: Vec<Vec<T>>,
+        /// Constraint rows.
+        constraints: Vec<Vec<T>>,
+    },
+}
+
+/// A case with values of type `T`.
+#[derive(Clone, Debug)]
+pub struct Model<T> {
+    /// Spatial setting.
+    pub space: Space,
+    /// Bodies or generalized form.
+    pub kind: Kind<T>,
+    /// Contacts.
+    pub contacts: Vec<Contact<T>>,
+}
+
+/// Builds the model of a case, turning each value into a `T` with `f`.
+pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Result<Model<T>, E> {
+    let vec = |vals: &[Val], f: &mut dyn FnMut(&Val) -> Result<T, E>| {
+        vals.iter().map(f).collect::<Result<Vec<T>, E>>()
+    };
+    let kind = match &case.form {
+        Form::Bodies { bodies, joints } => {
+            let mut out = Vec::with_capacity(bodies.len());
+            for b in bodies {
+                let kind = match &b.kind {
+                    case::BodyKind::Particle { mass } => BodyKind::Particle { mass: f(mass)? },
+                    case::BodyKind::Rigid { mass, inertia } => BodyKind::Rigid {
+                        mass: f(mass)?,
+                        inertia: match inertia {
+                            InertiaVal::Scalar(i) => Inertia::Scalar(f(i)?),
+                            InertiaVal::Diagonal([a, b, c]) => {
+                                Inertia::Diagonal([f(a)?, f(b)?, f(c)?])
+                            }
+                            InertiaVal::Full([r0, r1, r2]) => Inertia::Full([
+                                [f(&r0[0])?, f(&r0[1])?, f(&r0[2])?],
+                                [f(&r1[0])?, f(&r1[1])?, f(&r1[2])?],
+                                [f(&r2[0])?, f(&r2[1])?, f(&r2[2])?],
+                            ]),
+                        },
+                    },
+                    case::BodyKind::Fixed => BodyKind::Fixed,
+                };
+                out.push(Body {
+                    name: b.name.clone(),
+                    kind,
+                    position: vec(&b.position, f)?,
+                });
+            }
+            let mut js = Vec::with_capacity(joints.len());
+            for j in joints {
+                js.push(Joint {
+                    body: j.body,
+                    other: j.other,
+                    point: vec(&j.point, f)?,
+                });
+            }
+            Kind::Bodies {
+                bodies: out,
+                joints: js,
+            }
+        }
+        Form::Generalized {
+            coordinates,
+            mass_matrix,
+            constraints,
+        } => {
+            let mut mm = Vec::with_capacity(mass_matrix.len());
+            for row in mass_matrix {
+                mm.push(vec(row, f)?);
+            }
+            let mut gs = Vec::with_capacity(constraints.len());
+            for row in constraints {
+                gs.push(vec(row, f)?);
+            }
+            Kind::Generalized {
+                coordinates: coordinates
+                    .iter()
+                    .map(|c| (c.name.clone(), c.unit.clone()))
+                    .collect(),
+                mass_matrix: mm,
+                constraints: gs,
+            }
+        }
+    };
+    let mut contacts = Vec::with_capacity(case.contacts.len());
+    for c in &case.contacts {
+        let geometry = match &c.geometry {
+            ContactGeometry::Point {
+                body,
+                other,
+                point,
+                normal,
+            } => Geometry::Point {
+                body: *body,
+                other: *other,
+                point: vec(point, f)?,
+                normal: vec(normal, f)?,
+            },
+            ContactGeometry::Jacobian(row) => Geometry::Jacobian(vec(row, f)?),
+        };
+        contacts.push(Contact {
+            name: c.name.clone(),
+            geometry,
+            stiffness: f(&c.stiffness)?,
+            damping: c.damping.as_ref().map(&mut *f).transpose()?,
+        });
+    }
+    Ok(Model {
+        space: case.space,
+        kind,
+        contacts,
+    })
+}
+
+/// The model at the case's own parameter values.
+pub fn numeric(case: &Case) -> Model<f64> {
+    build(case, &mut |v: &Val| {
+        Ok::<f64, std::convert::Infallible>(v.si)
+    })
+    .unwrap_or_else(|e| match e {})
+}
+
+impl<T: Scalar> Model<T> {
+    /// The naive mass estimate for a contact (SPEC §1): the total mass of the
+    /// moving body, or the reduced mass of two bodies' total masses. `None`
+    /// in generalized form.
+    pub fn naive_mass(&self, contact: usize) -> Option<T> {
+        let Kind::Bodies { bodies, .. } = &self.kind else {
+            return None;
+        };
+        let Geometry::Point { body, other, .. } = &self.contacts[contact].geometry else {
+            return None;
+        };
+        let m1 = bodies[*body].mass();
+        let m2 = other.and_then(|o| bodies[o].mass());
+        match (m1, m2) {
+            (Some(a), Some(b)) => Some(a.clone() * b.clone() / (a + b)),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Rendering: report data → text for people (and JSON for programs).
+//!
+//! Input: a [`Report`](crate::report::Report). Output: strings. Renderers
+//! format numbers and lay out tables; they compute no physics.
+
+pub mod number;
+pub mod text;
+
+/// The report as pretty-printed JSON (SPEC §4), with a final newline.
+pub fn json(report: &crate::report::Report) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("report data serializes");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,69 @@
+//! Number formatting: significant figures, engineering notation outside a
+//! readable range, and time in s/ms/µs.
+
+/// Formats `x` with `digits` significant figures: plain decimals for
+/// 1e-3 ≤ |x| < 1e6, otherwise `1.234e-05` style.
+pub fn sig(x: f64, digits: usize) -> String {
+    let digits = digits.clamp(1, 17);
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "NaN".into()
+        } else if x > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let ax = x.abs();
+    // Round first so that 999.96 → 1000 picks the right exponent.
+    let rounded: f64 = format!("{:.*e}", digits - 1, x).parse().unwrap_or(x);
+    let exp = rounded.abs().log10().floor() as i32;
+    if (1e-3..1e6).contains(&ax) {
+        let decimals = (digits as i32 - 1 - exp).max(0) as usize;
+        format!("{rounded:.decimals$}")
+    } else {
+        let s = format!("{:.*e}", digits - 1, x);
+        // Rust writes 1.234e-5; pad the exponent to two digits.
+        match s.split_once('e') {
+            Some((m, e)) => {
+                let (sign, num) = e.strip_prefix('-').map_or(("", e), |n| ("-", n));
+                format!("{m}e{sign}{num:0>2}")
+            }
+            None => s,
+        }
+    }
+}
+
+/// A time with a readable unit: s, ms or µs.
+pub fn time(t: f64, digits: usize) -> String {
+    let at = t.abs();
+    if at >= 1.0 || at == 0.0 {
+        format!("{} s", sig(t, digits))
+    } else if at >= 1e-3 {
+        format!("{} ms", sig(t * 1e3, digits))
+    } else if at >= 1e-6 {
+        format!("{} µs", sig(t * 1e6, digits))
+    } else {
+        format!("{} s", sig(t, digits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_figures() {
+        assert_eq!(sig(316.227766, 4), "316.2");
+        assert_eq!(sig(1.0, 4), "1.000");
+        assert_eq!(sig(0.625, 4), "0.6250");
+        assert_eq!(sig(1e5, 4), "1.000e05");
+        assert_eq!(sig(999.96, 4), "1000");
+        assert_eq!(sig(-2.5e-5, 3), "-2.50e-05");
+        assert_eq!(time(0.0063245, 4), "6.325 ms");
+        assert_eq!(time(0.008, 3), "8.00 ms");
+    }
+}

@@ -1,0 +1,310 @@
+//! Report data: the results of one case as a serializable document.
+//!
+//! Input: a [`Case`], its [`Analysis`] and claim results. Output: a
+//! [`Report`] whose serde form *is* the JSON output of SPEC §4 (keys fixed;
+//! all values SI; `null` for what does not exist, such as the effective mass
+//! of an immobile contact). Renderers format it; they compute nothing.
+
+use crate::analysis::claims::{ClaimResult, Verdict};
+use crate::analysis::{Analysis, DampedMode, Mode};
+use crate::case::Case;
+use serde::Serialize;
+
+/// One case's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Case title.
+    pub title: String,
+    /// Markdown description.
+    pub description: String,
+    /// `line`, `planar`, `3d` or `generalized`.
+    pub space: String,
+    /// Number of generalized velocities.
+    pub dofs: usize,
+    /// Per contact.
+    pub contacts: Vec<ContactReport>,
+    /// The Delassus matrix.
+    pub delassus: DelassusReport,
+    /// Nonzero coupled modes, fastest first.
+    pub modes: Vec<ModeReport>,
+    /// Number of zero modes.
+    pub zero_modes: usize,
+    /// `max_i ω_i`.
+    pub independent_omega_max: f64,
+    /// Fastest coupled mode.
+    pub coupled_omega_max: f64,
+    /// Trace bound `sqrt(Σ k_i a_i)`.
+    pub coupled_omega_upper_bound: f64,
+    /// `coupled_omega_max / independent_omega_max` (≥ 1).
+    pub coupled_to_independent_ratio: Option<f64>,
+    /// Stable explicit timesteps.
+    pub stable_dt: StableDtReport,
+    /// Damped coupled modes (only when damping is given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damped_modes: Option<Vec<DampedModeReport>>,
+    /// Constraint rows and their rank.
+    pub constraints: ConstraintReport,
+    /// Claims.
+    pub claims: Vec<ClaimReport>,
+}
+
+/// A contact's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContactReport {
+    /// Name.
+    pub name: String,
+    /// Inverse effective mass (1/kg).
+    pub a: f64,
+    /// Effective mass (kg); `null` when immobile.
+    pub m_eff: Option<f64>,
+    /// True when the contact cannot move.
+    pub immobile: bool,
+    /// Stiffness (N/m).
+    pub stiffness: f64,
+    /// `sqrt(k a)` (rad/s).
+    pub omega: f64,
+    /// Naive mass (kg); `null` in generalized form.
+    pub naive_mass: Option<f64>,
+    /// `sqrt(k/naive_mass)` (rad/s).
+    pub omega_naive: Option<f64>,
+    /// `m_eff / naive_mass`.
+    pub mass_ratio: Option<f64>,
+    /// Damping (N s/m), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damping: Option<f64>,
+    /// Damping ratio, when damping is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zeta: Option<f64>,
+    /// Closed form of `a` (filled by the symbolic engine).
+    pub a_symbolic: Option<SymbolicForm>,
+}
+
+/// A closed form as text and LaTeX.
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolicForm {
+    /// Plain text meff parses back.
+    pub text: String,
+    /// LaTeX.
+    pub latex: String,
+}
+
+/// The Delassus matrix.
+#[derive(Clone, Debug, Serialize)]
+pub struct DelassusReport {
+    /// Contact names (row and column order).
+    pub contacts: Vec<String>,
+    /// A (1/kg), row-major.
+    pub matrix: Option<Vec<Vec<f64>>>,
+    /// Coupling coefficients `A_ij / sqrt(A_ii A_jj)` (0 where a contact is
+    /// immobile).
+    pub coupling: Option<Vec<Vec<f64>>>,
+}
+
+/// A coupled mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModeReport {
+    /// rad/s.
+    pub omega: f64,
+    /// Gap-space shape, largest component +1.
+    pub shape: Vec<f64>,
+}
+
+/// A damped coupled mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct DampedModeReport {
+    /// rad/s.
+    pub omega: f64,
+    /// Damping ratio.
+    pub zeta: f64,
+}
+
+/// Stable explicit timesteps (s).
+#[derive(Clone, Debug, Serialize)]
+pub struct StableDtReport {
+    /// From the coupled modes.
+    pub coupled: Option<f64>,
+    /// From the independent estimate.
+    pub independent: Option<f64>,
+    /// `independent / coupled`: how much too large the independent estimate is.
+    pub independent_over_coupled: Option<f64>,
+    /// Coupled, with explicit damping.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coupled_damped: Option<f64>,
+    /// Independent, with explicit damping.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub independent_damped: Option<f64>,
+}
+
+/// Constraint bookkeeping.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConstraintReport {
+    /// Constraint rows (joint equations or `[[constraint]]` rows).
+    pub rows: usize,
+    /// Their rank; `rows − rank` are redundant.
+    pub rank: usize,
+}
+
+/// A claim's verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimReport {
+    /// `of` as typed.
+    pub of: String,
+    /// `equals` as typed.
+    pub equals: String,
+    /// `true`/`false`; `null` when undetermined.
+    pub passed: Option<bool>,
+    /// `passed`, `failed` or `undetermined`.
+    pub verdict: &'static str,
+    /// `symbolic`, `numeric`, `quantity` or `dimension`.
+    pub how: &'static str,
+    /// Computed value (SI).
+    pub value: Option<f64>,
+    /// Claimed value (SI).
+    pub expected: Option<f64>,
+    /// Absolute tolerance applied (SI).
+    pub tolerance: Option<f64>,
+    /// Explanation of a failure.
+    pub message: Option<String>,
+    /// Parameter values (SI) where the claim fails.
+    pub counterexample: Option<Vec<ParameterValue>>,
+}
+
+/// A parameter's SI value at some point.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParameterValue {
+    /// Parameter name.
+    pub name: String,
+    /// SI value.
+    pub value: f64,
+}
+
+impl Report {
+    /// True when any claim failed.
+    pub fn any_claim_failed(&self) -> bool {
+        self.claims.iter().any(|c| c.passed == Some(false))
+    }
+}
+
+/// Builds the report of a case.
+pub fn build(case: &Case, an: &Analysis, claims: &[ClaimResult], dofs: usize) -> Report {
+    let c = an.contacts.len();
+    let a = &an.delassus;
+    let contacts = case
+        .contacts
+        .iter()
+        .zip(&an.contacts)
+        .map(|(cc, r)| ContactReport {
+            name: cc.name.clone(),
+            a: r.a,
+            m_eff: r.m_eff,
+            immobile: r.immobile,
+            stiffness: r.stiffness,
+            omega: r.omega,
+            naive_mass: r.naive_mass,
+            omega_naive: r.omega_naive,
+            mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
+            damping: r.damping,
+            zeta: r.zeta,
+            a_symbolic: None,
+        })
+        .collect();
+    let matrix: Vec<Vec<f64>> = (0..c)
+        .map(|i| (0..c).map(|j| a[(i, j)]).collect())
+        .collect();
+    let coupling = (0..c)
+        .map(|i| {
+            (0..c)
+                .map(|j| {
+                    let d = (a[(i, i)] * a[(j, j)]).sqrt();
+                    if d > 0.0 { a[(i, j)] / d } else { 0.0 }
+                })
+                .collect()
+        })
+        .collect();
+    let ratio =
+        (an.independent_omega_max > 0.0).then(|| an.coupled_omega_max / an.independent_omega_max);
+    Report {
+        title: case.title.clone(),
+        description: case.description.clone(),
+        space: if case.is_generalized() {
+            "generalized".into()
+        } else {
+            case.space.name().into()
+        },
+        dofs,
+        contacts,
+        delassus: DelassusReport {
+            contacts: case.contacts.iter().map(|c| c.name.clone()).collect(),
+            matrix: Some(matrix),
+            coupling: Some(coupling),
+        },
+        modes: an
+            .modes
+            .iter()
+            .map(|Mode { omega, shape }| ModeReport {
+                omega: *omega,
+                shape: shape.clone(),
+            })
+            .collect(),
+        zero_modes: an.zero_modes,
+        independent_omega_max: an.independent_omega_max,
+        coupled_omega_max: an.coupled_omega_max,
+        coupled_omega_upper_bound: an.coupled_omega_upper_bound,
+        coupled_to_independent_ratio: ratio,
+        stable_dt: StableDtReport {
+            coupled: an.stable_dt.coupled,
+            independent: an.stable_dt.independent,
+            independent_over_coupled: an
+                .stable_dt
+                .independent
+                .zip(an.stable_dt.coupled)
+                .map(|(i, c)| i / c),
+            coupled_damped: an.stable_dt.coupled_damped,
+            independent_damped: an.stable_dt.independent_damped,
+        },
+        damped_modes: an.damped_modes.as_ref().map(|ms| {
+            ms.iter()
+                .map(|DampedMode { omega, zeta }| DampedModeReport {
+                    omega: *omega,
+                    zeta: *zeta,
+                })
+                .collect()
+        }),
+        constraints: ConstraintReport {
+            rows: an.constraint_rows,
+            rank: an.constraint_rank,
+        },
+        claims: case
+            .claims
+            .iter()
+            .zip(claims)
+            .map(|(c, r)| ClaimReport {
+                of: c.of_text.clone(),
+                equals: c.equals_text.clone(),
+                passed: match r.verdict {
+                    Verdict::Passed => Some(true),
+                    Verdict::Failed => Some(false),
+                    Verdict::Undetermined => None,
+                },
+                verdict: match r.verdict {
+                    Verdict::Passed => "passed",
+                    Verdict::Failed => "failed",
+                    Verdict::Undetermined => "undetermined",
+                },
+                how: r.how.name(),
+                value: r.value,
+                expected: r.expected,
+                tolerance: r.tolerance,
+                message: r.message.clone(),
+                counterexample: r.counterexample.as_ref().map(|pts| {
+                    pts.iter()
+                        .map(|(name, value)| ParameterValue {
+                            name: name.clone(),
+                            value: *value,
+                        })
+                        .collect()
+                }),
+            })
+            .collect(),
+    }
+}
