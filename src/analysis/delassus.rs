@@ -88,17 +88,10 @@ pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
         (gram(&jt), 0)
     } else {
         let gt: Vec<SparseRow<f64>> = system.constraints.iter().map(whiten).collect();
-        let g = dense(&gt, n);
-        let svd = g.svd(false, true);
-        let v_t = svd.v_t.expect("requested V");
-        let smax = svd.singular_values.max();
-        let keep: Vec<usize> = (0..svd.singular_values.len())
-            .filter(|&i| smax > 0.0 && svd.singular_values[i] > CONSTRAINT_RANK_TOLERANCE * smax)
-            .collect();
-        let q = DMatrix::from_fn(keep.len(), n, |r, col| v_t[(keep[r], col)]);
+        let q = row_space_basis(&dense(&gt, n));
         let j = dense(&jt, n);
         let projected = &j - (&j * q.transpose()) * &q;
-        (&projected * projected.transpose(), keep.len())
+        (&projected * projected.transpose(), q.nrows())
     };
     // Exact symmetry, and immobile contacts as exact zeros.
     for i in 0..c {
@@ -161,4 +154,37 @@ fn sparse_dot(x: &SparseRow<f64>, y: &SparseRow<f64>) -> f64 {
         }
     }
     sum
+}
+
+/// An orthonormal basis (as rows) of the span of the rows of `g`, by
+/// Gram–Schmidt with pivoting on the largest remaining norm and a second
+/// orthogonalisation pass (Businger–Golub). A row whose remaining norm is
+/// below [`CONSTRAINT_RANK_TOLERANCE`] times the largest row norm is
+/// redundant. (nalgebra 0.34's SVD was tried first: on rank-deficient input
+/// its singular vectors did not always span the rows, which the property
+/// test `constraints_two_ways_agree` caught.)
+pub fn row_space_basis(g: &DMatrix<f64>) -> DMatrix<f64> {
+    let n = g.ncols();
+    let mut rest: Vec<DVector<f64>> = g.row_iter().map(|r| r.transpose()).collect();
+    let scale = rest.iter().map(|r| r.norm()).fold(0.0, f64::max);
+    let mut basis: Vec<DVector<f64>> = Vec::new();
+    while !rest.is_empty() && basis.len() < n {
+        let (pick, norm) = rest
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i, r.norm()))
+            .fold((0, -1.0), |best, cur| if cur.1 > best.1 { cur } else { best });
+        if scale == 0.0 || norm <= CONSTRAINT_RANK_TOLERANCE * scale {
+            break;
+        }
+        let q = rest.swap_remove(pick) / norm;
+        for r in &mut rest {
+            for _ in 0..2 {
+                let d = q.dot(r);
+                r.axpy(-d, &q, 1.0);
+            }
+        }
+        basis.push(q);
+    }
+    DMatrix::from_fn(basis.len(), n, |i, j| basis[i][j])
 }

@@ -257,7 +257,12 @@ impl Reader<'_> {
                     DeValue::Float(f) => f.as_str().replace('_', ""),
                     _ => unreachable!(),
                 };
-                let zero = raw.parse::<f64>().is_ok_and(|v| v == 0.0);
+                let parsed = raw.parse::<f64>();
+                if parsed.as_ref().is_ok_and(|v| !v.is_finite()) {
+                    self.error(Diagnostic::new(span, format!("{what} must be a finite number, this is `{raw}`")));
+                    return None;
+                }
+                let zero = parsed.is_ok_and(|v| v == 0.0);
                 if let Some(d) = dim
                     && !d.is_none()
                     && !zero

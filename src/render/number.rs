@@ -2,7 +2,7 @@
 //! readable range, and time in s/ms/µs.
 
 /// Formats `x` with `digits` significant figures: plain decimals for
-/// 1e-3 ≤ |x| < 1e6, otherwise `1.234e-05` style.
+/// 1e-3 ≤ |x| < 10^digits, otherwise `1.234e-05` style.
 pub fn sig(x: f64, digits: usize) -> String {
     let digits = digits.clamp(1, 17);
     if x == 0.0 {
@@ -17,11 +17,10 @@ pub fn sig(x: f64, digits: usize) -> String {
             "−∞".into()
         };
     }
-    let ax = x.abs();
     // Round first so that 999.96 → 1000 picks the right exponent.
     let rounded: f64 = format!("{:.*e}", digits - 1, x).parse().unwrap_or(x);
     let exp = rounded.abs().log10().floor() as i32;
-    if (1e-3..1e6).contains(&ax) {
+    if (1e-3..10f64.powi(digits as i32)).contains(&rounded.abs()) {
         let decimals = (digits as i32 - 1 - exp).max(0) as usize;
         format!("{rounded:.decimals$}")
     } else {

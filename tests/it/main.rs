@@ -1,1 +1,39 @@
+//! meff's integration tests: one binary, one module per concern.
 
+mod bad_input;
+mod cli;
+mod physics;
+mod properties;
+mod snapshots;
+
+use std::path::{Path, PathBuf};
+
+/// The project root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Loads and evaluates a bundled case by file name.
+pub fn bundled(name: &str) -> meff::Evaluated {
+    let path = root().join("cases").join(name);
+    evaluate_path(&path)
+}
+
+/// Loads and evaluates a case file, panicking with the diagnostics on error.
+pub fn evaluate_path(path: &Path) -> meff::Evaluated {
+    let case = meff::case::load(path).unwrap_or_else(|e| panic!("{e}"));
+    meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Evaluates case text.
+pub fn evaluate_str(source: &str) -> meff::Evaluated {
+    let case = meff::case::parse_case("test.toml", source).unwrap_or_else(|e| panic!("{e}"));
+    meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Asserts |a − b| ≤ rel·max(|a|, |b|) (or ≤ rel when both are tiny).
+#[track_caller]
+pub fn assert_close(a: f64, b: f64, rel: f64) {
+    let scale = a.abs().max(b.abs()).max(1e-300);
+    assert!((a - b).abs() <= rel * scale, "{a} vs {b} (rel {rel})");
+}

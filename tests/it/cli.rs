@@ -1,0 +1,61 @@
+//! The command line: exit statuses and outputs.
+
+use crate::root;
+use std::process::Command;
+
+fn meff(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_meff")).args(args).current_dir(root()).output().unwrap()
+}
+
+#[test]
+fn eval_prints_table_and_json() {
+    let out = meff(&["eval", "cases/two-corners.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("316.2") && text.contains("158.1") && text.contains("250.0"), "{text}");
+    assert!(text.contains("6.325 ms") && text.contains("8.000 ms"), "{text}");
+
+    let out = meff(&["eval", "--json", "cases/two-corners.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["modes"].as_array().unwrap().len(), 2);
+
+    let out = meff(&["eval", "--digits", "6", "cases/offcentre.toml"]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("316.228"));
+}
+
+#[test]
+fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
+    let out = meff(&["check", "cases/offcentre.toml", "cases/two-corners.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+
+    let dir = std::env::temp_dir().join(format!("meff-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let wrong = dir.join("wrong.toml");
+    std::fs::write(&wrong, source.replace("equals = \"316.2 rad/s\"", "equals = \"300 rad/s\"")).unwrap();
+    let out = meff(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"));
+    // eval writes its output, then exits 1.
+    let out = meff(&["eval", wrong.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!out.stdout.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn usage_errors_and_missing_files_exit_2() {
+    assert_eq!(meff(&["eval"]).status.code(), Some(2));
+    assert_eq!(meff(&["frobnicate"]).status.code(), Some(2));
+    let out = meff(&["eval", "no/such/case.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/case.toml"));
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
+    let b = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
+    assert_eq!(a, b);
+}
