@@ -1,11 +1,14 @@
 //! meff: the effective mass a normal contact sees in a multibody system.
 #![warn(missing_docs)]
+// Index loops mirror the matrix formulas they implement.
+#![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
 pub mod case;
 pub mod diag;
 pub mod expr;
 pub mod model;
+pub mod output;
 pub mod render;
 pub mod report;
 pub mod units;

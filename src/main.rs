@@ -30,12 +30,47 @@ enum Command {
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
     },
+    /// Write a report per case (Markdown and JSON) into a directory.
+    Report {
+        /// Case files, or directories of `*.toml` case files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(short = 'o', long = "out", default_value = "reports")]
+        out: PathBuf,
+        /// Comma-separated formats: md, json (html arrives with the templates).
+        #[arg(long, default_value = "md,json", value_delimiter = ',')]
+        format: Vec<Format>,
+        /// Write nothing; exit 1 when any output is missing or would change.
+        #[arg(long)]
+        check: bool,
+        /// Significant figures in Markdown tables.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        digits: u8,
+    },
     /// Check the claims of one or more cases; exit status 1 when any fails.
     Check {
         /// Case files.
         #[arg(required = true)]
         cases: Vec<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Markdown.
+    Md,
+    /// JSON (SPEC §4).
+    Json,
+}
+
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Md => "md",
+            Format::Json => "json",
+        }
+    }
 }
 
 const EXIT_CLAIM_FAILED: u8 = 1;
@@ -46,6 +81,13 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Eval { case, json, digits } => eval(&case, json, digits as usize),
         Command::Check { cases } => check(&cases),
+        Command::Report {
+            paths,
+            out,
+            format,
+            check,
+            digits,
+        } => report(&paths, &out, &format, check, digits as usize),
     }
 }
 
@@ -121,6 +163,90 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     if bad_input {
         ExitCode::from(EXIT_BAD_INPUT)
     } else if failed {
+        ExitCode::from(EXIT_CLAIM_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn report(
+    paths: &[PathBuf],
+    out: &std::path::Path,
+    formats: &[Format],
+    check: bool,
+    digits: usize,
+) -> ExitCode {
+    let files = match meff::output::case_files(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot list cases: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    if files.is_empty() {
+        eprintln!(
+            "error: no case files (*.toml) in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    if !check && let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let mut bad_input = false;
+    let mut failed_claims = false;
+    let mut stale = 0;
+    for file in &files {
+        let evaluated = match load_and_evaluate(file) {
+            Ok(e) => e,
+            Err(e) => {
+                print_error(&e);
+                bad_input = true;
+                continue;
+            }
+        };
+        failed_claims |= evaluated.report.any_claim_failed();
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for format in formats {
+            let bytes = match format {
+                Format::Md => render::markdown::document(&evaluated.report, digits),
+                Format::Json => render::json(&evaluated.report),
+            };
+            let target = out.join(format!("{stem}.{}", format.extension()));
+            if check {
+                match meff::output::freshness(&target, bytes.as_bytes()) {
+                    meff::output::Freshness::Current => {}
+                    meff::output::Freshness::Stale => {
+                        println!("stale: {}", target.display());
+                        stale += 1;
+                    }
+                    meff::output::Freshness::Missing => {
+                        println!("missing: {}", target.display());
+                        stale += 1;
+                    }
+                }
+            } else if let Err(e) = meff::output::write_atomic(&target, bytes.as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", target.display());
+                return ExitCode::from(EXIT_BAD_INPUT);
+            } else {
+                println!("wrote {}", target.display());
+            }
+        }
+    }
+    if bad_input {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if stale > 0 || failed_claims {
+        if stale > 0 {
+            eprintln!("{stale} report file(s) out of date: run `meff report` without --check");
+        }
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {
         ExitCode::SUCCESS

@@ -119,6 +119,16 @@ fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResul
     };
     let expected = match env.eval(rhs_expr) {
         Ok(v) => v,
+        Err(e) if e.message.contains("dimension") => {
+            return ClaimResult {
+                how: Method::Dimension,
+                message: Some(format!(
+                    "the claimed expression is not dimensionally consistent: {}",
+                    e.message
+                )),
+                ..base
+            };
+        }
         Err(e) => {
             return ClaimResult {
                 verdict: Verdict::Undetermined,

@@ -169,11 +169,14 @@ pub fn row_space_basis(g: &DMatrix<f64>) -> DMatrix<f64> {
     let scale = rest.iter().map(|r| r.norm()).fold(0.0, f64::max);
     let mut basis: Vec<DVector<f64>> = Vec::new();
     while !rest.is_empty() && basis.len() < n {
-        let (pick, norm) = rest
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (i, r.norm()))
-            .fold((0, -1.0), |best, cur| if cur.1 > best.1 { cur } else { best });
+        let (pick, norm) =
+            rest.iter()
+                .enumerate()
+                .map(|(i, r)| (i, r.norm()))
+                .fold(
+                    (0, -1.0),
+                    |best, cur| if cur.1 > best.1 { cur } else { best },
+                );
         if scale == 0.0 || norm <= CONSTRAINT_RANK_TOLERANCE * scale {
             break;
         }

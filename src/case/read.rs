@@ -46,6 +46,7 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         env: Env::default(),
         params: Vec::new(),
         coords: Vec::new(),
+        declared_bodies: Vec::new(),
     };
     let case = r.case(path, root.get_ref(), root.span());
     if r.diags.is_empty()
@@ -67,6 +68,9 @@ struct Reader<'s> {
     env: Env,
     params: Vec<String>,
     coords: Vec<String>,
+    /// Every body name declared, valid or not, so that a bad body does not
+    /// also make each contact naming it an error.
+    declared_bodies: Vec<String>,
 }
 
 fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<'i>> {
@@ -259,7 +263,10 @@ impl Reader<'_> {
                 };
                 let parsed = raw.parse::<f64>();
                 if parsed.as_ref().is_ok_and(|v| !v.is_finite()) {
-                    self.error(Diagnostic::new(span, format!("{what} must be a finite number, this is `{raw}`")));
+                    self.error(Diagnostic::new(
+                        span,
+                        format!("{what} must be a finite number, this is `{raw}`"),
+                    ));
                     return None;
                 }
                 let zero = parsed.is_ok_and(|v| v == 0.0);
@@ -756,6 +763,7 @@ impl Reader<'_> {
                 "`[[body]]`",
             );
             let name = self.name(t, "`[[body]]`", &span, &mut seen);
+            self.declared_bodies.extend(name.clone());
             let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
             let kind_node = self.required(t, "type", &what, &span);
             let kind_text = kind_node.and_then(|n| self.string(n, "`type`"));
@@ -842,9 +850,7 @@ impl Reader<'_> {
             let v = self.value(node, Dim::INERTIA, "an inertia");
             return self.positive(v, "an inertia").map(InertiaVal::Scalar);
         }
-        let Some(items) = self.array(node, "a 3-d inertia") else {
-            return None;
-        };
+        let items = self.array(node, "a 3-d inertia")?;
         let hint =
             "a 3-d inertia is [Ixx, Iyy, Izz] or a symmetric 3×3 [[..], [..], [..]] in world axes";
         if items.len() != 3 {
@@ -901,6 +907,7 @@ impl Reader<'_> {
         }
         match body_names.iter().position(|b| *b == name) {
             Some(i) => Some(Some(i)),
+            None if self.declared_bodies.contains(&name) => None,
             None => {
                 let d = Diagnostic::new(node.span(), format!("unknown body `{name}`"))
                     .maybe_hint(
@@ -1054,7 +1061,7 @@ impl Reader<'_> {
                             .map(|(item, c)| {
                                 self.value(
                                     item,
-                                    Dim::LENGTH.div(c.dim),
+                                    Dim::LENGTH.per(c.dim),
                                     &format!("a Jacobian entry for `{}`", c.name),
                                 )
                             })
@@ -1231,7 +1238,7 @@ impl Reader<'_> {
                 .iter()
                 .enumerate()
                 .map(|(j, item)| {
-                    let dim = Dim::INERTIA.div(coordinates[i].dim).div(coordinates[j].dim);
+                    let dim = Dim::INERTIA.per(coordinates[i].dim).per(coordinates[j].dim);
                     self.value(
                         item,
                         dim,
@@ -1327,7 +1334,7 @@ impl Reader<'_> {
                 }
                 match self.env.eval(&e) {
                     Ok(v) => {
-                        let dim = v.dim.map(|d| d.mul(c.dim));
+                        let dim = v.dim.map(|d| d.times(c.dim));
                         if let (Some(d), Some(cd)) = (dim, common)
                             && d != cd
                         {

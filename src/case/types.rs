@@ -67,6 +67,7 @@ pub struct Parameter {
 }
 
 /// A rigid body's inertia as given.
+#[allow(clippy::large_enum_variant)] // a handful per case
 #[derive(Clone, Debug)]
 pub enum InertiaVal {
     /// Planar: one scalar about the centre of mass.
@@ -78,6 +79,7 @@ pub enum InertiaVal {
 }
 
 /// What kind of body.
+#[allow(clippy::large_enum_variant)] // a handful per case
 #[derive(Clone, Debug)]
 pub enum BodyKind {
     /// A point mass.

@@ -275,7 +275,7 @@ fn binary(
         }
         BinOp::Mul => Value {
             si: x.si * y.si,
-            dim: combine(Dim::mul),
+            dim: combine(Dim::times),
         },
         BinOp::Div => {
             if y.si == 0.0 {
@@ -283,7 +283,7 @@ fn binary(
             }
             Value {
                 si: x.si / y.si,
-                dim: combine(Dim::div),
+                dim: combine(Dim::per),
             }
         }
         BinOp::Pow => {

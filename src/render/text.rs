@@ -41,195 +41,247 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "—".to_string(), |v| sig(v, digits))
 }
 
-/// Renders the analysis summary with `digits` significant figures.
+/// One block of the summary: a heading, a table and notes under it.
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    /// Heading.
+    pub title: String,
+    /// Column headers (empty for a section of notes only).
+    pub header: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<String>>,
+    /// Lines of text under the table.
+    pub notes: Vec<String>,
+}
+
+fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
+    cells.map(String::from).to_vec()
+}
+
+/// The summary of a report as sections, with `digits` significant figures.
+/// Both the text and the Markdown layouts are built from these.
+pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
+    let d = digits;
+    let mut out = Vec::new();
+    out.push(Section {
+        title: "Effective mass per contact".into(),
+        header: strings([
+            "contact",
+            "a (1/kg)",
+            "m_eff (kg)",
+            "naive (kg)",
+            "m_eff/naive",
+            "k (N/m)",
+            "ω (rad/s)",
+            "ω naive (rad/s)",
+        ]),
+        rows: report
+            .contacts
+            .iter()
+            .map(|c| {
+                vec![
+                    c.name.clone(),
+                    sig(c.a, d),
+                    if c.immobile {
+                        "∞ (immobile)".into()
+                    } else {
+                        opt(c.m_eff, d)
+                    },
+                    opt(c.naive_mass, d),
+                    opt(c.mass_ratio, d),
+                    sig(c.stiffness, d),
+                    sig(c.omega, d),
+                    opt(c.omega_naive, d),
+                ]
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    if report.contacts.iter().any(|c| c.damping.is_some()) {
+        out.push(Section {
+            title: "Damping".into(),
+            header: strings(["contact", "c (N s/m)", "ζ"]),
+            rows: report
+                .contacts
+                .iter()
+                .map(|c| vec![c.name.clone(), opt(c.damping, d), opt(c.zeta, d)])
+                .collect(),
+            notes: Vec::new(),
+        });
+    }
+    if let Some(matrix) = &report.delassus.matrix
+        && matrix.len() > 1
+    {
+        let names = &report.delassus.contacts;
+        out.push(Section {
+            title: "Delassus matrix A (1/kg)".into(),
+            header: std::iter::once(String::new())
+                .chain(names.iter().cloned())
+                .collect(),
+            rows: names
+                .iter()
+                .zip(matrix)
+                .map(|(n, row)| {
+                    std::iter::once(n.clone())
+                        .chain(row.iter().map(|v| sig(*v, d)))
+                        .collect()
+                })
+                .collect(),
+            notes: Vec::new(),
+        });
+    }
+    out.push(Section {
+        title: "Coupled modes".into(),
+        header: strings(["mode", "ω (rad/s)", "f (Hz)", "shape"]),
+        rows: report
+            .modes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let shape: Vec<String> = m.shape.iter().map(|v| sig(*v, 3.min(d))).collect();
+                vec![
+                    (i + 1).to_string(),
+                    sig(m.omega, d),
+                    sig(m.omega / std::f64::consts::TAU, d),
+                    format!("[{}]", shape.join(", ")),
+                ]
+            })
+            .collect(),
+        notes: if report.zero_modes > 0 {
+            vec![format!(
+                "zero modes: {} (more contacts than independent motions)",
+                report.zero_modes
+            )]
+        } else {
+            Vec::new()
+        },
+    });
+    if let Some(damped) = &report.damped_modes {
+        out.push(Section {
+            title: "Damped coupled modes".into(),
+            header: strings(["mode", "ω (rad/s)", "ζ"]),
+            rows: damped
+                .iter()
+                .enumerate()
+                .map(|(i, m)| vec![(i + 1).to_string(), sig(m.omega, d), sig(m.zeta, d)])
+                .collect(),
+            notes: Vec::new(),
+        });
+    }
+    let ratio = report
+        .coupled_to_independent_ratio
+        .map_or(String::new(), |r| format!("×{}", sig(r, d)));
+    out.push(Section {
+        title: "Fastest frequency".into(),
+        header: strings(["estimate", "ω (rad/s)", "vs independent"]),
+        rows: vec![
+            vec![
+                "independent, max ω_i (Rayleigh lower bound)".into(),
+                sig(report.independent_omega_max, d),
+                String::new(),
+            ],
+            vec![
+                "coupled ω_max".into(),
+                sig(report.coupled_omega_max, d),
+                ratio,
+            ],
+            vec![
+                "trace upper bound √(Σ k_i a_i)".into(),
+                sig(report.coupled_omega_upper_bound, d),
+                String::new(),
+            ],
+        ],
+        notes: Vec::new(),
+    });
+    let dt = &report.stable_dt;
+    let t = |x: Option<f64>| x.map_or_else(|| "— (nothing moves)".to_string(), |v| time(v, d));
+    let mut rows = vec![
+        vec!["coupled, 2/ω_max".into(), t(dt.coupled)],
+        vec!["independent, 2/max ω_i".into(), t(dt.independent)],
+    ];
+    if dt.coupled_damped.is_some() || dt.independent_damped.is_some() {
+        rows.push(vec![
+            "coupled, damping explicit".into(),
+            t(dt.coupled_damped),
+        ]);
+        rows.push(vec![
+            "independent, damping explicit".into(),
+            t(dt.independent_damped),
+        ]);
+    }
+    let mut notes = Vec::new();
+    if let Some(r) = dt.independent_over_coupled
+        && r > 1.0 + 1e-9
+    {
+        notes.push(format!(
+            "The independent estimate is {}× too large: unsafe.",
+            sig(r, d)
+        ));
+    }
+    out.push(Section {
+        title: "Stable explicit timestep".into(),
+        header: strings(["estimate", "Δt"]),
+        rows,
+        notes,
+    });
+    if report.constraints.rows > 0 {
+        out.push(Section {
+            title: "Constraints".into(),
+            notes: vec![format!(
+                "{} constraint rows of rank {} ({} redundant)",
+                report.constraints.rows,
+                report.constraints.rank,
+                report.constraints.rows - report.constraints.rank
+            )],
+            ..Section::default()
+        });
+    }
+    if !report.claims.is_empty() {
+        out.push(Section {
+            title: "Claims".into(),
+            header: strings(["", "claim", "how", "note"]),
+            rows: report
+                .claims
+                .iter()
+                .map(|c| {
+                    let mark = match c.passed {
+                        Some(true) => "PASS",
+                        Some(false) => "FAIL",
+                        None => "????",
+                    };
+                    vec![
+                        mark.into(),
+                        format!("{} = {}", c.of, c.equals),
+                        c.how.into(),
+                        c.message.clone().unwrap_or_default(),
+                    ]
+                })
+                .collect(),
+            notes: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Renders the analysis summary as aligned plain text.
 pub fn summary(report: &Report, digits: usize) -> String {
     let mut out = String::new();
-    let d = digits;
     let _ = writeln!(out, "{}", report.title);
     let _ = writeln!(
         out,
-        "{} · {} generalized velocities · {} contact{}{}\n",
+        "{} · {} generalized velocities · {} contact{}",
         report.space,
         report.dofs,
         report.contacts.len(),
         if report.contacts.len() == 1 { "" } else { "s" },
-        if report.constraints.rows > 0 {
-            format!(
-                " · {} constraint rows (rank {})",
-                report.constraints.rows, report.constraints.rank
-            )
-        } else {
-            String::new()
+    );
+    for section in sections(report, digits) {
+        let _ = writeln!(out, "\n{}", section.title);
+        if !section.header.is_empty() {
+            out.push_str(&table(&section.header, &section.rows));
         }
-    );
-
-    out.push_str("Effective mass per contact\n");
-    let header: Vec<String> = [
-        "contact",
-        "a (1/kg)",
-        "m_eff (kg)",
-        "naive (kg)",
-        "m_eff/naive",
-        "k (N/m)",
-        "ω (rad/s)",
-        "ω naive (rad/s)",
-    ]
-    .map(String::from)
-    .to_vec();
-    let rows: Vec<Vec<String>> = report
-        .contacts
-        .iter()
-        .map(|c| {
-            vec![
-                c.name.clone(),
-                sig(c.a, d),
-                if c.immobile {
-                    "∞ (immobile)".into()
-                } else {
-                    opt(c.m_eff, d)
-                },
-                opt(c.naive_mass, d),
-                opt(c.mass_ratio, d),
-                sig(c.stiffness, d),
-                sig(c.omega, d),
-                opt(c.omega_naive, d),
-            ]
-        })
-        .collect();
-    out.push_str(&table(&header, &rows));
-    if report
-        .contacts
-        .iter()
-        .any(|c| c.zeta.is_some() || c.damping.is_some())
-    {
-        out.push('\n');
-        let header: Vec<String> = ["contact", "c (N s/m)", "ζ"].map(String::from).to_vec();
-        let rows: Vec<Vec<String>> = report
-            .contacts
-            .iter()
-            .map(|c| vec![c.name.clone(), opt(c.damping, d), opt(c.zeta, d)])
-            .collect();
-        out.push_str(&table(&header, &rows));
-    }
-
-    if let Some(matrix) = &report.delassus.matrix
-        && matrix.len() > 1
-    {
-        out.push_str("\nDelassus matrix A (1/kg)\n");
-        let names = &report.delassus.contacts;
-        let header: Vec<String> = std::iter::once(String::new())
-            .chain(names.iter().cloned())
-            .collect();
-        let rows: Vec<Vec<String>> = names
-            .iter()
-            .zip(matrix)
-            .map(|(n, row)| {
-                std::iter::once(n.clone())
-                    .chain(row.iter().map(|v| sig(*v, d)))
-                    .collect()
-            })
-            .collect();
-        out.push_str(&table(&header, &rows));
-    }
-
-    out.push_str("\nCoupled modes\n");
-    let header: Vec<String> = ["mode", "ω (rad/s)", "f (Hz)", "shape"]
-        .map(String::from)
-        .to_vec();
-    let rows: Vec<Vec<String>> = report
-        .modes
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let shape: Vec<String> = m.shape.iter().map(|v| sig(*v, 3.min(d))).collect();
-            vec![
-                (i + 1).to_string(),
-                sig(m.omega, d),
-                sig(m.omega / std::f64::consts::TAU, d),
-                format!("[{}]", shape.join(", ")),
-            ]
-        })
-        .collect();
-    out.push_str(&table(&header, &rows));
-    if report.zero_modes > 0 {
-        let _ = writeln!(
-            out,
-            "  zero modes: {} (more contacts than independent motions)",
-            report.zero_modes
-        );
-    }
-    if let Some(damped) = &report.damped_modes {
-        out.push_str("\nDamped coupled modes\n");
-        let header: Vec<String> = ["mode", "ω (rad/s)", "ζ"].map(String::from).to_vec();
-        let rows: Vec<Vec<String>> = damped
-            .iter()
-            .enumerate()
-            .map(|(i, m)| vec![(i + 1).to_string(), sig(m.omega, d), sig(m.zeta, d)])
-            .collect();
-        out.push_str(&table(&header, &rows));
-    }
-
-    out.push_str("\nFastest frequency\n");
-    let ratio = report
-        .coupled_to_independent_ratio
-        .map_or(String::new(), |r| {
-            format!("  (×{} the independent estimate)", sig(r, d))
-        });
-    let _ = writeln!(
-        out,
-        "  independent max_i ω_i      {} rad/s",
-        sig(report.independent_omega_max, d)
-    );
-    let _ = writeln!(
-        out,
-        "  coupled ω_max              {} rad/s{ratio}",
-        sig(report.coupled_omega_max, d)
-    );
-    let _ = writeln!(
-        out,
-        "  trace bound √(Σ k_i a_i)   {} rad/s",
-        sig(report.coupled_omega_upper_bound, d)
-    );
-
-    out.push_str("\nStable explicit timestep (2/ω_max)\n");
-    let dt = &report.stable_dt;
-    let t = |x: Option<f64>| x.map_or_else(|| "— (nothing moves)".to_string(), |v| time(v, d));
-    let _ = writeln!(out, "  coupled       {}", t(dt.coupled));
-    let _ = writeln!(out, "  independent   {}", t(dt.independent));
-    if let Some(r) = dt.independent_over_coupled
-        && r > 1.0 + 1e-9
-    {
-        let _ = writeln!(
-            out,
-            "  the independent estimate is {}× too large: unsafe",
-            sig(r, d)
-        );
-    }
-    if dt.coupled_damped.is_some() || dt.independent_damped.is_some() {
-        let _ = writeln!(
-            out,
-            "  coupled, damping explicit       {}",
-            t(dt.coupled_damped)
-        );
-        let _ = writeln!(
-            out,
-            "  independent, damping explicit   {}",
-            t(dt.independent_damped)
-        );
-    }
-
-    if !report.claims.is_empty() {
-        out.push_str("\nClaims\n");
-        for c in &report.claims {
-            let mark = match c.passed {
-                Some(true) => "PASS",
-                Some(false) => "FAIL",
-                None => "????",
-            };
-            let _ = writeln!(out, "  {mark}  {} = {}  [{}]", c.of, c.equals, c.how);
-            if let Some(msg) = &c.message {
-                let _ = writeln!(out, "        {msg}");
-            }
+        for note in &section.notes {
+            let _ = writeln!(out, "  {note}");
         }
     }
     out

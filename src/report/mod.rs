@@ -21,6 +21,10 @@ pub struct Report {
     pub space: String,
     /// Number of generalized velocities.
     pub dofs: usize,
+    /// SHA-256 of the case file's bytes (identifies the input of a report).
+    pub case_sha256: String,
+    /// The parameters as typed, with their SI values.
+    pub inputs: Vec<InputReport>,
     /// Per contact.
     pub contacts: Vec<ContactReport>,
     /// The Delassus matrix.
@@ -46,6 +50,21 @@ pub struct Report {
     pub constraints: ConstraintReport,
     /// Claims.
     pub claims: Vec<ClaimReport>,
+}
+
+/// A parameter of the case.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputReport {
+    /// Name.
+    pub name: String,
+    /// Value as typed.
+    pub value: String,
+    /// SI value.
+    pub si: f64,
+    /// SI unit of the value.
+    pub si_unit: String,
+    /// Description, when given.
+    pub description: Option<String>,
 }
 
 /// A contact's results.
@@ -232,6 +251,28 @@ pub fn build(case: &Case, an: &Analysis, claims: &[ClaimResult], dofs: usize) ->
             case.space.name().into()
         },
         dofs,
+        case_sha256: {
+            use sha2::Digest;
+            sha2::Sha256::digest(case.source.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
+        inputs: case
+            .parameters
+            .iter()
+            .map(|p| InputReport {
+                name: p.name.clone(),
+                value: p.value.text.clone(),
+                si: p.value.si,
+                si_unit: if p.value.dim.is_none() {
+                    String::new()
+                } else {
+                    p.value.dim.to_string()
+                },
+                description: p.description.clone(),
+            })
+            .collect(),
         contacts,
         delassus: DelassusReport {
             contacts: case.contacts.iter().map(|c| c.name.clone()).collect(),

@@ -45,12 +45,12 @@ impl Dim {
     pub const FREQUENCY: Dim = Dim([0, 0, -1]);
 
     /// Product of two dimensions.
-    pub fn mul(self, other: Dim) -> Dim {
+    pub fn times(self, other: Dim) -> Dim {
         Dim(std::array::from_fn(|i| self.0[i] + other.0[i]))
     }
 
     /// Quotient of two dimensions.
-    pub fn div(self, other: Dim) -> Dim {
+    pub fn per(self, other: Dim) -> Dim {
         Dim(std::array::from_fn(|i| self.0[i] - other.0[i]))
     }
 
@@ -430,7 +430,7 @@ pub fn parse_unit(text: &str, star_joins: bool) -> Result<Unit, UnitError> {
             power = -power;
         }
         let overflow = || err(start..end, "unit power out of range".into(), None);
-        dim = dim.mul(word_dim.powi(power).ok_or_else(overflow)?);
+        dim = dim.times(word_dim.powi(power).ok_or_else(overflow)?);
         scale = scale
             .mul(word_scale.powi(power).ok_or_else(overflow)?)
             .ok_or_else(overflow)?;

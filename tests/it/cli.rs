@@ -4,7 +4,11 @@ use crate::root;
 use std::process::Command;
 
 fn meff(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_meff")).args(args).current_dir(root()).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -12,8 +16,14 @@ fn eval_prints_table_and_json() {
     let out = meff(&["eval", "cases/two-corners.toml"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("316.2") && text.contains("158.1") && text.contains("250.0"), "{text}");
-    assert!(text.contains("6.325 ms") && text.contains("8.000 ms"), "{text}");
+    assert!(
+        text.contains("316.2") && text.contains("158.1") && text.contains("250.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("6.325 ms") && text.contains("8.000 ms"),
+        "{text}"
+    );
 
     let out = meff(&["eval", "--json", "cases/two-corners.toml"]);
     assert_eq!(out.status.code(), Some(0));
@@ -27,13 +37,22 @@ fn eval_prints_table_and_json() {
 #[test]
 fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
     let out = meff(&["check", "cases/offcentre.toml", "cases/two-corners.toml"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 
     let dir = std::env::temp_dir().join(format!("meff-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let source = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
     let wrong = dir.join("wrong.toml");
-    std::fs::write(&wrong, source.replace("equals = \"316.2 rad/s\"", "equals = \"300 rad/s\"")).unwrap();
+    std::fs::write(
+        &wrong,
+        source.replace("equals = \"316.2 rad/s\"", "equals = \"300 rad/s\""),
+    )
+    .unwrap();
     let out = meff(&["check", wrong.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"));
@@ -58,4 +77,72 @@ fn output_is_deterministic() {
     let a = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
     let b = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
     assert_eq!(a, b);
+}
+
+#[test]
+fn report_check_detects_stale_and_missing_outputs() {
+    let dir = std::env::temp_dir().join(format!("meff-report-{}", std::process::id()));
+    let cases = dir.join("cases");
+    let out = dir.join("reports");
+    std::fs::create_dir_all(&cases).unwrap();
+    let source = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    std::fs::write(cases.join("seed.toml"), &source).unwrap();
+    let (c, o) = (cases.to_str().unwrap(), out.to_str().unwrap());
+
+    assert_eq!(
+        meff(&["report", c, "-o", o, "--check"]).status.code(),
+        Some(1),
+        "missing outputs"
+    );
+    assert_eq!(meff(&["report", c, "-o", o]).status.code(), Some(0));
+    let first = std::fs::read(out.join("seed.json")).unwrap();
+    assert_eq!(
+        meff(&["report", c, "-o", o, "--check"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(meff(&["report", c, "-o", o]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(out.join("seed.json")).unwrap(),
+        first,
+        "same case, same bytes"
+    );
+
+    std::fs::write(
+        cases.join("seed.toml"),
+        source.replace("\"0.10 m\"", "\"0.12 m\""),
+    )
+    .unwrap();
+    let check = meff(&["report", c, "-o", o, "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&check.stdout).contains("stale"));
+    assert_eq!(
+        std::fs::read(out.join("seed.json")).unwrap(),
+        first,
+        "--check writes nothing"
+    );
+    assert_eq!(
+        meff(&["report", c, "-o", o]).status.code(),
+        Some(1),
+        "the 316.2 rad/s claim now fails"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn failed_write_leaves_no_partial_file() {
+    let dir = std::env::temp_dir().join(format!("meff-atomic-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("target.json")).unwrap();
+    // Renaming a file over a directory fails: the directory stays, no temp file remains.
+    assert!(meff::output::write_atomic(&dir.join("target.json"), b"{}").is_err());
+    assert!(dir.join("target.json").is_dir());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    meff::output::write_atomic(&dir.join("ok.json"), b"{}").unwrap();
+    assert_eq!(std::fs::read(dir.join("ok.json")).unwrap(), b"{}");
+    std::fs::remove_dir_all(&dir).ok();
 }

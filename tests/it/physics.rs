@@ -9,7 +9,10 @@ fn seed_offcentre_and_centre() {
     assert_close(off.contacts[0].omega, 1e5f64.sqrt(), 1e-12);
     assert_eq!(format!("{:.1}", off.contacts[0].omega), "316.2");
     assert_close(off.contacts[0].naive_mass.unwrap(), 2.0, 1e-15);
-    assert_eq!(format!("{:.1}", off.contacts[0].omega_naive.unwrap()), "223.6");
+    assert_eq!(
+        format!("{:.1}", off.contacts[0].omega_naive.unwrap()),
+        "223.6"
+    );
 
     let centre = bundled("centre.toml").analysis;
     assert_close(centre.contacts[0].m_eff.unwrap(), 2.0, 1e-12);
@@ -43,8 +46,14 @@ fn two_corner_block_couples() {
     // Bouncing mode: both corners together; rocking: opposite.
     assert_eq!(an.modes[0].shape, vec![1.0, 1.0]);
     assert_close(an.modes[1].shape[1], -1.0, 1e-12);
-    assert_eq!(format!("{:.2}", an.stable_dt.coupled.unwrap() * 1e3), "6.32");
-    assert_eq!(format!("{:.2}", an.stable_dt.independent.unwrap() * 1e3), "8.00");
+    assert_eq!(
+        format!("{:.2}", an.stable_dt.coupled.unwrap() * 1e3),
+        "6.32"
+    );
+    assert_eq!(
+        format!("{:.2}", an.stable_dt.independent.unwrap() * 1e3),
+        "8.00"
+    );
     // Rayleigh bound below, trace bound above.
     assert!(an.coupled_omega_max >= an.independent_omega_max);
     assert!(an.coupled_omega_max <= an.coupled_omega_upper_bound * (1.0 + 1e-12));
@@ -76,7 +85,8 @@ fn box_on_four_corners_matches_hand_computation() {
 #[test]
 fn two_bodies_sum_their_terms() {
     let an = bundled("two-bodies-3d.toml").analysis;
-    let hand = 1.0 + 0.02f64.powi(2) / 0.004 + 0.5 + 0.01f64.powi(2) / 0.010 + 0.01f64.powi(2) / 0.020;
+    let hand =
+        1.0 + 0.02f64.powi(2) / 0.004 + 0.5 + 0.01f64.powi(2) / 0.010 + 0.01f64.powi(2) / 0.020;
     assert_close(an.contacts[0].a, hand, 1e-12);
     assert_close(an.contacts[0].naive_mass.unwrap(), 2.0 / 3.0, 1e-12);
 }
@@ -92,7 +102,10 @@ fn chain_with_pins_equals_generalized_form() {
             assert_close(pins.delassus[(i, j)], gen_.delassus[(i, j)], 1e-10);
         }
     }
-    assert!(gen_.contacts[0].naive_mass.is_none(), "no naive mass in generalized form");
+    assert!(
+        gen_.contacts[0].naive_mass.is_none(),
+        "no naive mass in generalized form"
+    );
 }
 
 #[test]
@@ -115,7 +128,11 @@ fn damping_ratios_and_damped_timestep() {
         assert_close(d.zeta, 40.0 * m.omega / 2e5, 1e-9);
     }
     let (w, z) = (damped[0].omega, damped[0].zeta);
-    assert_close(an.stable_dt.coupled_damped.unwrap(), 2.0 / w * ((1.0 + z * z).sqrt() - z), 1e-12);
+    assert_close(
+        an.stable_dt.coupled_damped.unwrap(),
+        2.0 / w * ((1.0 + z * z).sqrt() - z),
+        1e-12,
+    );
     assert!(an.stable_dt.coupled_damped.unwrap() < an.stable_dt.coupled.unwrap());
 }
 

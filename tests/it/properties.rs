@@ -20,15 +20,29 @@ fn random_spd(rng: &mut StdRng, n: usize) -> DMatrix<f64> {
 
 fn rows(m: &DMatrix<f64>) -> Vec<SparseRow<f64>> {
     (0..m.nrows())
-        .map(|i| (0..m.ncols()).map(|j| (j, m[(i, j)])).filter(|(_, v)| *v != 0.0).collect())
+        .map(|i| {
+            (0..m.ncols())
+                .map(|j| (j, m[(i, j)]))
+                .filter(|(_, v)| *v != 0.0)
+                .collect()
+        })
         .collect()
 }
 
 fn system(m: &DMatrix<f64>, j: &DMatrix<f64>, g: Option<&DMatrix<f64>>) -> System<f64> {
     let n = m.nrows();
     System {
-        dofs: (0..n).map(|i| Dof { name: format!("q{i}"), unit: "m".into() }).collect(),
-        mass: vec![MassBlock { offset: 0, size: n, matrix: m.transpose().iter().copied().collect() }],
+        dofs: (0..n)
+            .map(|i| Dof {
+                name: format!("q{i}"),
+                unit: "m".into(),
+            })
+            .collect(),
+        mass: vec![MassBlock {
+            offset: 0,
+            size: n,
+            matrix: m.transpose().iter().copied().collect(),
+        }],
         jacobian: rows(j),
         constraints: g.map(rows).unwrap_or_default(),
     }
@@ -42,7 +56,10 @@ fn max_abs(m: &DMatrix<f64>) -> f64 {
 fn assert_matrix_close(a: &DMatrix<f64>, b: &DMatrix<f64>, rel: f64) {
     let scale = max_abs(a).max(max_abs(b)).max(1e-300);
     let diff = max_abs(&(a - b));
-    assert!(diff <= rel * scale, "matrices differ by {diff} (scale {scale})\n{a}\n{b}");
+    assert!(
+        diff <= rel * scale,
+        "matrices differ by {diff} (scale {scale})\n{a}\n{b}"
+    );
 }
 
 #[test]
@@ -91,15 +108,22 @@ fn fastest_mode_lies_between_rayleigh_and_trace_bounds() {
         let c = rng.random_range(1..7);
         let m = random_spd(&mut rng, n);
         let j = random_matrix(&mut rng, c, n);
-        let k: Vec<f64> = (0..c).map(|_| 10f64.powf(rng.random_range(2.0..7.0))).collect();
+        let k: Vec<f64> = (0..c)
+            .map(|_| 10f64.powf(rng.random_range(2.0..7.0)))
+            .collect();
         let a = delassus(&system(&m, &j, None)).unwrap().matrix;
         let (ms, zero) = modes(&a, &k);
         assert_eq!(ms.len() + zero, c);
         assert_eq!(zero, c.saturating_sub(n), "rank of a random J is min(c, n)");
-        let independent = (0..c).map(|i| (k[i] * a[(i, i)]).sqrt()).fold(0.0, f64::max);
+        let independent = (0..c)
+            .map(|i| (k[i] * a[(i, i)]).sqrt())
+            .fold(0.0, f64::max);
         let trace = (0..c).map(|i| k[i] * a[(i, i)]).sum::<f64>().sqrt();
         let fastest = ms[0].omega;
-        assert!(fastest >= independent * (1.0 - 1e-12), "{fastest} < {independent}");
+        assert!(
+            fastest >= independent * (1.0 - 1e-12),
+            "{fastest} < {independent}"
+        );
         assert!(fastest <= trace * (1.0 + 1e-12), "{fastest} > {trace}");
         for mode in &ms {
             let big = mode.shape.iter().fold(0.0f64, |x, v| x.max(v.abs()));
@@ -124,7 +148,11 @@ fn constraints_two_ways_agree() {
         let constrained = delassus(&system(&m, &j, Some(&g))).unwrap();
         assert_eq!(constrained.constraint_rank, g_rows);
 
-        let full = nalgebra::SVD::new(DMatrix::<f64>::from_fn(n, n, |r, col| if r < g_rows { g[(r, col)] } else { 0.0 }), false, true);
+        let full = nalgebra::SVD::new(
+            DMatrix::<f64>::from_fn(n, n, |r, col| if r < g_rows { g[(r, col)] } else { 0.0 }),
+            false,
+            true,
+        );
         // Null-space basis: right singular vectors with zero singular value.
         let vt = full.v_t.unwrap();
         let sv = full.singular_values;
@@ -143,7 +171,9 @@ fn constraints_two_ways_agree() {
         assert_matrix_close(&constrained.matrix, &expect, 1e-8);
 
         // The same constraints written twice: rank unchanged, A unchanged.
-        let doubled = DMatrix::from_fn(2 * g_rows, n, |r, col| g[(r % g_rows, col)] * if r >= g_rows { 2.0 } else { 1.0 });
+        let doubled = DMatrix::from_fn(2 * g_rows, n, |r, col| {
+            g[(r % g_rows, col)] * if r >= g_rows { 2.0 } else { 1.0 }
+        });
         let again = delassus(&system(&m, &j, Some(&doubled))).unwrap();
         assert_eq!(again.constraint_rank, g_rows);
         assert_matrix_close(&again.matrix, &constrained.matrix, 1e-9);

@@ -41,7 +41,16 @@ fn json_has_the_spec_keys() {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     let c = &v["contacts"][0];
-    for key in ["name", "a", "m_eff", "stiffness", "omega", "naive_mass", "omega_naive", "a_symbolic"] {
+    for key in [
+        "name",
+        "a",
+        "m_eff",
+        "stiffness",
+        "omega",
+        "naive_mass",
+        "omega_naive",
+        "a_symbolic",
+    ] {
         assert!(c.get(key).is_some(), "contact misses {key}");
     }
     assert_eq!(v["delassus"]["contacts"][0], "offcentre");
