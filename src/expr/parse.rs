@@ -55,6 +55,9 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
 fn literal_alone(text: &str) -> Option<Result<Expr, ExprError>> {
     let trimmed_start = text.len() - text.trim_start().len();
     let body = text.trim_end();
+    if trimmed_start >= body.len() {
+        return None;
+    }
     let mut p = Parser {
         text: body,
         pos: trimmed_start,
@@ -97,7 +100,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+        self.text.get(self.pos..).and_then(|s| s.chars().next())
     }
 
     fn peek_at(&self, pos: usize) -> Option<char> {
@@ -348,7 +351,11 @@ impl<'a> Parser<'a> {
     /// A number and, if a unit word follows, its unit.
     fn literal(&mut self) -> Result<Expr, ExprError> {
         let start = self.pos;
-        let number = self.number().expect("caller saw a digit")?;
+        let Some(number) = self.number() else {
+            return Err(ExprError::new(start..start + 1, "expected a number")
+                .hint("write decimals with a digit after the point, such as `0.5`"));
+        };
+        let number = number?;
         let num_end = self.pos;
         // Look for a unit: a word after optional spaces.
         let mut q = num_end;

@@ -4,6 +4,7 @@ mod bad_input;
 mod cli;
 mod physics;
 mod properties;
+mod robustness;
 mod snapshots;
 
 use std::path::{Path, PathBuf};
