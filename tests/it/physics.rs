@@ -184,12 +184,8 @@ fn redundant_joints_and_immobile_contact() {
     assert!(json.contains("\"immobile\": true"), "{json}");
 }
 
-#[test]
-fn claims_pass_and_fail_honestly() {
-    let ok = bundled("offcentre.toml");
-    assert!(ok.report.claims.iter().all(|c| c.passed == Some(true)));
-    let bad = evaluate_str(
-        r#"
+/// The seed block with one off-centre contact `c`, for claim tests.
+const SEED: &str = r#"
 [parameters]
 m = "2 kg"
 I = "0.020 kg m^2"
@@ -205,7 +201,14 @@ body = "block"
 point = ["r", "0 m"]
 normal = [0, 1]
 stiffness = "1e5 N/m"
-[[claim]]
+"#;
+
+#[test]
+fn claims_pass_and_fail_honestly() {
+    let ok = bundled("offcentre.toml");
+    assert!(ok.report.claims.iter().all(|c| c.passed == Some(true)));
+    let bad = evaluate_str(&format!(
+        r#"{SEED}[[claim]]
 of = "m_eff(c)"
 equals = "m*I/(I + r^2)"
 [[claim]]
@@ -217,8 +220,8 @@ equals = "316.3 rad/s"
 [[claim]]
 of = "mode_omega(2)"
 equals = "1 rad/s"
-"#,
-    );
+"#
+    ));
     let c = &bad.report.claims;
     assert_eq!(c[0].passed, Some(false));
     assert_eq!(c[0].how, "dimension");
@@ -232,28 +235,12 @@ equals = "1 rad/s"
 fn claim_holding_only_at_the_case_point_is_caught_by_probing() {
     // At r = 0.1 m, m = 2 kg, I = 0.02: 1/m + r^2/I = 1 and 10*r*r^... pick a
     // wrong formula that happens to agree at the case point: a = 10 r (1/m).
-    let ev = evaluate_str(
-        r#"
-[parameters]
-m = "2 kg"
-I = "0.020 kg m^2"
-r = "0.10 m"
-[[body]]
-name = "block"
-type = "rigid"
-mass = "m"
-inertia = "I"
-[[contact]]
-name = "c"
-body = "block"
-point = ["r", "0 m"]
-normal = [0, 1]
-stiffness = "1e5 N/m"
-[[claim]]
+    let ev = evaluate_str(&format!(
+        r#"{SEED}[[claim]]
 of = "a(c)"
 equals = "20*r/(m*(1 m))"
-"#,
-    );
+"#
+    ));
     let c = &ev.report.claims[0];
     assert_eq!(c.passed, Some(false), "{c:?}");
     assert!(c.message.as_ref().unwrap().contains("not elsewhere"));
