@@ -4,7 +4,8 @@ use super::number::{sig, time};
 use crate::report::Report;
 use std::fmt::Write;
 
-/// Lays out rows as aligned columns: first column left, others right.
+/// Lays out rows as aligned columns: numeric columns right-aligned, text
+/// columns left-aligned.
 fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let n = header.len();
     let width = |j: usize| {
@@ -15,18 +16,27 @@ fn table(header: &[String], rows: &[Vec<String>]) -> String {
             .unwrap_or(0)
     };
     let widths: Vec<usize> = (0..n).map(width).collect();
+    let numeric: Vec<bool> = (0..n)
+        .map(|j| {
+            !rows.is_empty()
+                && rows
+                    .iter()
+                    .all(|r| r[j].parse::<f64>().is_ok() || r[j] == "—" || r[j].is_empty())
+        })
+        .collect();
     let line = |cells: &[String]| {
-        let mut s = String::from("  ");
+        let mut s = String::from(" ");
         for (j, cell) in cells.iter().enumerate() {
-            let pad = widths[j] - cell.chars().count();
-            if j == 0 {
+            let pad = " ".repeat(widths[j] - cell.chars().count());
+            s.push(' ');
+            if numeric[j] {
+                s.push_str(&pad);
                 s.push_str(cell);
-                s.push_str(&" ".repeat(pad));
             } else {
-                s.push_str("  ");
-                s.push_str(&" ".repeat(pad));
                 s.push_str(cell);
+                s.push_str(&pad);
             }
+            s.push(' ');
         }
         s.trim_end().to_string() + "\n"
     };
