@@ -334,6 +334,14 @@ impl Reader<'_> {
         if !self.check_names(&e, &span, offset) {
             return None;
         }
+        // A parameter that was declared but is itself invalid has already
+        // been reported; do not report every use of it again.
+        if e.params()
+            .iter()
+            .any(|(name, _)| !self.env.values.contains_key(*name))
+        {
+            return None;
+        }
         let v = match self.env.eval(&e) {
             Ok(v) => v,
             Err(err) => {
@@ -911,7 +919,7 @@ impl Reader<'_> {
             None => {
                 let d = Diagnostic::new(node.span(), format!("unknown body `{name}`"))
                     .maybe_hint(
-                        closest(&name, body_names.iter().map(String::as_str))
+                        closest(&name, self.declared_bodies.iter().map(String::as_str))
                             .map(|b| format!("did you mean `{b}`?")),
                     )
                     .maybe_hint(

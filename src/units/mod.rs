@@ -462,25 +462,25 @@ pub fn is_word_char(ch: char) -> bool {
 /// A "did you mean" for an unknown unit word: a product written without a
 /// space (`Nm`), or the closest known unit.
 pub fn unknown_unit_hint(word: &str) -> Option<String> {
-    for split in 1..word.len() {
-        if !word.is_char_boundary(split) {
-            continue;
-        }
-        let (a, b) = word.split_at(split);
-        if is_unit_word(a) && is_unit_word(b) {
-            return Some(format!(
-                "did you mean `{a} {b}`? Units in a product are separated by spaces"
-            ));
-        }
-    }
     let known: Vec<&str> = BASE_UNITS
         .iter()
         .map(|b| b.name)
         .chain(["kg", "mm", "cm", "ms", "kN", "MPa", "GPa", "kHz", "mrad"])
         .collect();
-    crate::diag::closest(word, known.iter().copied())
-        .map(|best| format!("did you mean `{best}`?"))
-        .or_else(|| Some("known units: m, g, s, N, Pa, J, W, Hz, rad, deg, in, ft, lb, lbf with prefixes G M k c m u n".into()))
+    let nearest = crate::diag::closest(word, known.iter().copied());
+    let split = (1..word.len())
+        .filter(|&i| word.is_char_boundary(i))
+        .find_map(|i| {
+            let (a, b) = word.split_at(i);
+            (is_unit_word(a) && is_unit_word(b))
+                .then(|| format!("`{a} {b}` (units in a product are separated by spaces)"))
+        });
+    match (nearest, split) {
+        (Some(best), Some(product)) => Some(format!("did you mean `{best}`, or {product}?")),
+        (None, Some(product)) => Some(format!("did you mean {product}?")),
+        (Some(best), None) => Some(format!("did you mean `{best}`?")),
+        (None, None) => Some("known units: m, g, s, N, Pa, J, W, Hz, rad, deg, in, ft, lb, lbf with prefixes G M k c m u n".into()),
+    }
 }
 
 #[cfg(test)]

@@ -136,3 +136,16 @@ fn binary_exits_2_with_location_and_no_panic() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_invalid_declaration_is_reported_once_not_at_every_use() {
+    let source = "[parameters]\nm = \"2 kgg\"\n[[body]]\nname = \"block\"\ntype = \"particle\"\nmass = \"m\"\n[[contact]]\nname = \"c\"\nbody = \"block\"\npoint = [\"0 m\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"1e5 N/m\"\n";
+    let err = meff::case::parse_case("bad.toml", source).unwrap_err();
+    let messages: Vec<&str> = err.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        vec!["unknown unit `kgg`"],
+        "cascading errors: {messages:?}"
+    );
+    assert!(err.diagnostics[0].hints[0].contains("`kg`"));
+}
