@@ -198,8 +198,7 @@ impl Expr {
 /// Evaluates an expression numerically, inferring and checking dimensions.
 /// `lookup` gives the value of a parameter (or `None` for an unknown name).
 pub fn eval(expr: &Expr, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Value, ExprError> {
-    let v = eval_inner(expr, lookup)?;
-    Ok(v)
+    eval_inner(expr, lookup)
 }
 
 fn eval_inner(expr: &Expr, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Value, ExprError> {
@@ -224,7 +223,7 @@ fn eval_inner(expr: &Expr, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Val
         ExprKind::Binary(op, a, b) => {
             let x = eval_inner(a, lookup)?;
             let y = eval_inner(b, lookup)?;
-            binary(*op, x, y, a, b, &span)?
+            binary(*op, x, y, b, &span)?
         }
         ExprKind::Call(func, a) => {
             let x = eval_inner(a, lookup)?;
@@ -244,7 +243,6 @@ fn binary(
     op: BinOp,
     x: Value,
     y: Value,
-    a: &Expr,
     b: &Expr,
     span: &Range<usize>,
 ) -> Result<Value, ExprError> {
@@ -318,7 +316,6 @@ fn binary(
             } else {
                 x.si.powf(y.si)
             };
-            let _ = a;
             Value { si, dim }
         }
     })

@@ -71,7 +71,6 @@ fn literal_alone(text: &str) -> Option<Result<Expr, ExprError>> {
         Some(Err(e)) => return Some(Err(e)),
         None => return None,
     };
-    let num_end = p.pos;
     p.skip_ws();
     let unit_start = p.pos;
     if unit_start == body.len() || !p.peek().is_some_and(is_word_char) {
@@ -82,7 +81,6 @@ fn literal_alone(text: &str) -> Option<Result<Expr, ExprError>> {
         kind: ExprKind::Quantity(number, unit),
         span: num_start..body.len(),
     };
-    let _ = num_end;
     Some(Ok(if neg {
         Expr {
             kind: ExprKind::Neg(Box::new(lit)),

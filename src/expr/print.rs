@@ -25,7 +25,7 @@ fn prec(e: &Expr) -> u8 {
 
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_expr(self, f, true)
+        write_expr(self, f)
     }
 }
 
@@ -33,18 +33,17 @@ fn write_child(e: &Expr, f: &mut fmt::Formatter<'_>, parens: bool) -> fmt::Resul
     let parens = parens || matches!(e.kind, ExprKind::Quantity(..));
     if parens {
         f.write_str("(")?;
-        write_expr(e, f, false)?;
+        write_expr(e, f)?;
         f.write_str(")")
     } else {
-        write_expr(e, f, false)
+        write_expr(e, f)
     }
 }
 
-fn write_expr(e: &Expr, f: &mut fmt::Formatter<'_>, top: bool) -> fmt::Result {
+fn write_expr(e: &Expr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     match &e.kind {
         ExprKind::Number(n) => f.write_str(&n.text),
         ExprKind::Quantity(n, u) => {
-            let _ = top;
             write!(f, "{} {}", n.text, u.text)
         }
         ExprKind::Param(name) => f.write_str(name),
@@ -55,7 +54,7 @@ fn write_expr(e: &Expr, f: &mut fmt::Formatter<'_>, top: bool) -> fmt::Result {
         }
         ExprKind::Call(func, a) => {
             write!(f, "{}(", func.name())?;
-            write_expr(a, f, false)?;
+            write_expr(a, f)?;
             f.write_str(")")
         }
         ExprKind::Binary(op, a, b) => {

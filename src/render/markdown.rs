@@ -16,14 +16,7 @@ pub fn document(report: &Report, digits: usize) -> String {
     if !report.description.trim().is_empty() {
         let _ = writeln!(out, "{}\n", report.description.trim());
     }
-    let _ = writeln!(
-        out,
-        "*{} · {} generalized velocities · {} contact{}*\n",
-        report.space,
-        report.dofs,
-        report.contacts.len(),
-        if report.contacts.len() == 1 { "" } else { "s" }
-    );
+    let _ = writeln!(out, "*{}*\n", super::text::headline(report));
     if !report.inputs.is_empty() {
         out.push_str("## Inputs\n\n| symbol | value | SI | description |\n|---|---|---|---|\n");
         for p in &report.inputs {

@@ -273,18 +273,22 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     out
 }
 
+/// One line saying what the system is: `planar · 3 generalized velocities · 2 contacts`.
+pub fn headline(report: &Report) -> String {
+    let c = report.contacts.len();
+    format!(
+        "{} · {} generalized velocities · {c} contact{}",
+        report.space,
+        report.dofs,
+        if c == 1 { "" } else { "s" }
+    )
+}
+
 /// Renders the analysis summary as aligned plain text.
 pub fn summary(report: &Report, digits: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", report.title);
-    let _ = writeln!(
-        out,
-        "{} · {} generalized velocities · {} contact{}",
-        report.space,
-        report.dofs,
-        report.contacts.len(),
-        if report.contacts.len() == 1 { "" } else { "s" },
-    );
+    let _ = writeln!(out, "{}", headline(report));
     for section in sections(report, digits) {
         let _ = writeln!(out, "\n{}", section.title);
         if !section.header.is_empty() {
