@@ -11,10 +11,12 @@
 //!    checked, every problem reported with its span, see [`diag`]).
 //! 2. [`model`]: case → [`model::Model<T>`] for any scalar `T`, and
 //!    [`model::assemble`] → M, J, G.
-//! 3. [`analysis`]: Delassus matrix, effective masses, coupled modes,
+//! 3. [`symbolic`]: the same assembly over exact rational functions of the
+//!    parameters: closed forms and derivation lines.
+//! 4. [`analysis`]: Delassus matrix, effective masses, coupled modes,
 //!    bounds, stable timesteps, damping; [`analysis::claims`] checks claims.
-//! 4. [`report`]: results → the serializable [`report::Report`].
-//! 5. [`render`]: report → text, Markdown, JSON. [`output`] writes files.
+//! 5. [`report`]: results → the serializable [`report::Report`].
+//! 6. [`render`]: report → text, Markdown, JSON. [`output`] writes files.
 //!
 //! ```
 //! let case = meff::case::parse_case("seed.toml", r#"
@@ -50,6 +52,7 @@ pub mod model;
 pub mod output;
 pub mod render;
 pub mod report;
+pub mod symbolic;
 pub mod units;
 
 /// Errors that stop meff before any analysis: the input could not be read.
@@ -96,6 +99,8 @@ pub struct Evaluated {
     pub system: model::System<f64>,
     /// The numeric analysis.
     pub analysis: analysis::Analysis,
+    /// The symbolic derivation, or why there is none.
+    pub derivation: Result<symbolic::Derivation, symbolic::Unsupported>,
     /// Claim results.
     pub claims: Vec<analysis::claims::ClaimResult>,
     /// The report data.
@@ -111,13 +116,31 @@ pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
         path: case.path.clone(),
         error,
     })?;
-    let claims = analysis::claims::check(&case, &analysis);
-    let report = report::build(&case, &analysis, &claims, system.n_dofs());
+    let derivation = symbolic::derive(&case, &system);
+    let verdicts: Vec<_> = case
+        .claims
+        .iter()
+        .map(|c| {
+            derivation
+                .as_ref()
+                .ok()
+                .and_then(|d| symbolic::claim_verdict(&case, d, c))
+        })
+        .collect();
+    let claims = analysis::claims::check(&case, &analysis, &verdicts);
+    let report = report::build(
+        &case,
+        &analysis,
+        &claims,
+        system.n_dofs(),
+        derivation.as_ref(),
+    );
     Ok(Evaluated {
         case,
         model,
         system,
         analysis,
+        derivation,
         claims,
         report,
     })

@@ -91,19 +91,44 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
 }
 
 /// Checks every claim of a case against its analysis.
-pub fn check(case: &Case, an: &Analysis) -> Vec<ClaimResult> {
+///
+/// `symbolic` holds, per claim, what the symbolic engine found (`None` where
+/// it could not decide or did not run).
+pub fn check(case: &Case, an: &Analysis, symbolic: &[Option<SymbolicVerdict>]) -> Vec<ClaimResult> {
     case.claims
         .iter()
         .enumerate()
-        .map(|(i, c)| check_one(case, an, c, i as u64))
+        .map(|(i, c)| check_one(case, an, c, i as u64, symbolic.get(i).cloned().flatten()))
         .collect()
+}
+
+/// What the symbolic engine says about an expression claim.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SymbolicVerdict {
+    /// Both sides have the same canonical form.
+    Equal,
+    /// The canonical difference is not zero.
+    Differs {
+        /// The simplified difference, as text.
+        difference: String,
+        /// True when the difference contains opaque atoms (trigonometric
+        /// and other functions), so that it may still be zero by an
+        /// identity the canonical form does not know: probing decides.
+        opaque: bool,
+    },
 }
 
 fn close(value: f64, expected: f64, rel: f64) -> bool {
     (value - expected).abs() <= rel * value.abs().max(expected.abs())
 }
 
-fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResult {
+fn check_one(
+    case: &Case,
+    an: &Analysis,
+    claim: &Claim,
+    seed: u64,
+    symbolic: Option<SymbolicVerdict>,
+) -> ClaimResult {
     let env = Env::of_case(case);
     let rhs_expr = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
@@ -185,17 +210,72 @@ fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResul
         };
     }
     let rel = claim.rel_tol.unwrap_or(DEFAULT_REL_TOL);
-    let result = ClaimResult {
+    let numeric = ClaimResult {
         value: Some(value),
         expected: Some(expected.si),
         tolerance: Some(rel * value.abs().max(expected.si.abs())),
         ..base
     };
-    if !close(value, expected.si, rel) {
+    let numeric = probe_claim(case, claim, numeric, value, expected.si, rel, seed);
+    match symbolic {
+        Some(SymbolicVerdict::Equal) => ClaimResult {
+            verdict: Verdict::Passed,
+            how: Method::Symbolic,
+            message: None,
+            counterexample: None,
+            ..numeric
+        },
+        Some(SymbolicVerdict::Differs {
+            difference,
+            opaque: false,
+        }) => ClaimResult {
+            verdict: Verdict::Failed,
+            how: Method::Symbolic,
+            message: Some(format!(
+                "the difference simplifies to {difference}, not 0{}",
+                numeric
+                    .message
+                    .as_ref()
+                    .map_or(String::new(), |m| format!("; {m}"))
+            )),
+            counterexample: numeric.counterexample.clone().or_else(|| {
+                Some(
+                    case.parameters
+                        .iter()
+                        .map(|p| (p.name.clone(), p.value.si))
+                        .collect(),
+                )
+            }),
+            ..numeric
+        },
+        Some(SymbolicVerdict::Differs {
+            difference,
+            opaque: true,
+        }) if numeric.verdict == Verdict::Failed => ClaimResult {
+            message: Some(format!(
+                "{}; the difference simplifies to {difference}",
+                numeric.message.clone().unwrap_or_default()
+            )),
+            ..numeric
+        },
+        _ => numeric,
+    }
+}
+
+/// Compares at the case point, then at seeded probe points.
+fn probe_claim(
+    case: &Case,
+    claim: &Claim,
+    result: ClaimResult,
+    value: f64,
+    expected: f64,
+    rel: f64,
+    seed: u64,
+) -> ClaimResult {
+    if !close(value, expected, rel) {
         return ClaimResult {
             message: Some(format!(
-                "at the case's values the result is {value}, the claim gives {}",
-                expected.si
+                "at the case's values the result is {value}, the claim gives {expected}"
             )),
             counterexample: Some(
                 case.parameters
@@ -206,7 +286,6 @@ fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResul
             ..result
         };
     }
-    // Probe: scale the independent parameters and re-analyse.
     let independent: Vec<usize> = (0..case.parameters.len())
         .filter(|&i| case.parameters[i].value.expr.params().is_empty())
         .collect();
@@ -222,9 +301,6 @@ fn check_one(case: &Case, an: &Analysis, claim: &Claim, seed: u64) -> ClaimResul
         };
         probed += 1;
         if !close(v, e, rel) {
-            let mut point: Vec<(String, f64)> =
-                env.values.iter().map(|(k, v)| (k.clone(), v.si)).collect();
-            point.sort_by(|a, b| a.0.cmp(&b.0));
             return ClaimResult {
                 message: Some(format!(
                     "holds at the case's values but not elsewhere: result {v}, claim {e}"

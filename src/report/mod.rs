@@ -48,8 +48,28 @@ pub struct Report {
     pub damped_modes: Option<Vec<DampedModeReport>>,
     /// Constraint rows and their rank.
     pub constraints: ConstraintReport,
+    /// Closed forms from the symbolic engine, or why there are none.
+    pub symbolic: SymbolicReport,
     /// Claims.
     pub claims: Vec<ClaimReport>,
+}
+
+/// The symbolic derivation for reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolicReport {
+    /// False when the symbolic engine skipped this case.
+    pub available: bool,
+    /// Why it was skipped.
+    pub note: Option<String>,
+    /// Names of the generalized velocities.
+    pub dofs: Vec<String>,
+    /// Mass matrix (small systems only).
+    pub mass: Option<Vec<Vec<SymbolicForm>>>,
+    /// A, row-major, in readable form.
+    pub delassus: Option<Vec<Vec<SymbolicForm>>>,
+    /// Per contact: Jacobian entries, a (readable, one fraction,
+    /// substituted) and m_eff.
+    pub contacts: Vec<crate::symbolic::ContactDerivation>,
 }
 
 /// A parameter of the case.
@@ -205,7 +225,17 @@ impl Report {
 }
 
 /// Builds the report of a case.
-pub fn build(case: &Case, an: &Analysis, claims: &[ClaimResult], dofs: usize) -> Report {
+pub fn build(
+    case: &Case,
+    an: &Analysis,
+    claims: &[ClaimResult],
+    dofs: usize,
+    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
+) -> Report {
+    let form = |f: &crate::symbolic::SymForm| SymbolicForm {
+        text: f.text.clone(),
+        latex: f.latex.clone(),
+    };
     let c = an.contacts.len();
     let a = &an.delassus;
     let contacts = case
@@ -225,6 +255,11 @@ pub fn build(case: &Case, an: &Analysis, claims: &[ClaimResult], dofs: usize) ->
             damping: r.damping,
             zeta: r.zeta,
             a_symbolic: None,
+        })
+        .enumerate()
+        .map(|(i, mut c)| {
+            c.a_symbolic = derivation.ok().map(|d| form(&d.contacts[i].a));
+            c
         })
         .collect();
     let matrix: Vec<Vec<f64>> = (0..c)
@@ -314,6 +349,34 @@ pub fn build(case: &Case, an: &Analysis, claims: &[ClaimResult], dofs: usize) ->
         constraints: ConstraintReport {
             rows: an.constraint_rows,
             rank: an.constraint_rank,
+        },
+        symbolic: match derivation {
+            Ok(d) => SymbolicReport {
+                available: true,
+                note: None,
+                dofs: d.dofs.clone(),
+                mass: d
+                    .mass
+                    .as_ref()
+                    .map(|m| m.iter().map(|row| row.iter().map(form).collect()).collect()),
+                delassus: Some(
+                    d.delassus_forms
+                        .iter()
+                        .map(|row| row.iter().map(form).collect())
+                        .collect(),
+                ),
+                contacts: d.contacts.clone(),
+            },
+            Err(why) => SymbolicReport {
+                available: false,
+                note: Some(format!(
+                    "no closed forms for this case: {why}; the numeric results stand"
+                )),
+                dofs: Vec::new(),
+                mass: None,
+                delassus: None,
+                contacts: Vec::new(),
+            },
         },
         claims: case
             .claims

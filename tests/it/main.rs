@@ -6,6 +6,7 @@ mod physics;
 mod properties;
 mod robustness;
 mod snapshots;
+mod symbolic;
 
 use std::path::{Path, PathBuf};
 

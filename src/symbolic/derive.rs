@@ -1,0 +1,531 @@
+//! Symbolic assembly and the exact Delassus matrix, with the derivation
+//! lines a report shows.
+
+use super::poly::{Poly, Q, gcd};
+use super::{Converter, Frac, Printer, Symbols, Unsupported, symbols_of};
+use crate::analysis::row_space_basis;
+use crate::case::{Case, Val};
+use crate::model::{self, SparseRow, System};
+use nalgebra::DMatrix;
+use num_traits::One;
+
+/// Above this many generalized velocities a system with constraints (or a
+/// dense generalized mass matrix) is not eliminated symbolically.
+pub const MAX_DOFS: usize = 12;
+/// Above this many contacts no symbolic Delassus matrix is formed.
+pub const MAX_CONTACTS: usize = 8;
+/// Largest number of polynomial terms (numerator + denominator) allowed in
+/// any entry before the symbolic path gives up.
+pub const TERM_BUDGET: usize = 2000;
+/// Work units (coefficient operations) one derivation may spend.
+pub const WORK_BUDGET: u64 = 1_000_000;
+
+/// A closed form as plain text and LaTeX.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SymForm {
+    /// Plain text meff's parser reads back.
+    pub text: String,
+    /// LaTeX.
+    pub latex: String,
+}
+
+/// The derivation for one contact.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ContactDerivation {
+    /// Contact name.
+    pub name: String,
+    /// Nonzero Jacobian entries: (dof name, entry).
+    pub jacobian: Vec<(String, SymForm)>,
+    /// `a` in readable form (a sum of simple terms where the denominator
+    /// allows).
+    pub a: SymForm,
+    /// `a` as one fraction.
+    pub a_fraction: SymForm,
+    /// `m_eff = 1/a` as one fraction (`None` when a = 0).
+    pub m_eff: Option<SymForm>,
+    /// `a` with every parameter replaced by its value and unit.
+    pub a_substituted: SymForm,
+}
+
+/// Everything the symbolic engine derived for a case.
+#[derive(Clone, Debug)]
+pub struct Derivation {
+    /// The atoms (parameters, π, function calls).
+    pub symbols: Symbols,
+    /// A over the parameters as the case names them.
+    pub delassus: Vec<Vec<Frac>>,
+    /// A with derived parameters replaced by their definitions (over the
+    /// independent parameters): what claims are compared with.
+    pub expanded: Vec<Vec<Frac>>,
+    /// Stiffness of each contact, expanded.
+    pub stiffness_expanded: Vec<Frac>,
+    /// Readable forms of A (row-major).
+    pub delassus_forms: Vec<Vec<SymForm>>,
+    /// Per contact.
+    pub contacts: Vec<ContactDerivation>,
+    /// Mass matrix entries (dense; only for up to [`MAX_DOFS`] velocities).
+    pub mass: Option<Vec<Vec<SymForm>>>,
+    /// Dof names.
+    pub dofs: Vec<String>,
+}
+
+/// Derives A and the per-contact forms for a case. `numeric` is the numeric
+/// system, used to pick a set of independent constraint rows.
+pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
+    super::poly::with_budget(WORK_BUDGET, || derive_within_budget(case, numeric)).unwrap_or_else(
+        || {
+            Err(Unsupported(
+                "the expressions grew too large for the symbolic engine".into(),
+            ))
+        },
+    )
+}
+
+fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
+    let c = case.contacts.len();
+    if c > MAX_CONTACTS {
+        return Err(Unsupported(format!(
+            "{c} contacts (the symbolic limit is {MAX_CONTACTS})"
+        )));
+    }
+    let (mut symbols, definitions) = symbols_of(case);
+    let independent_rows = independent_constraints(numeric);
+
+    let build =
+        |expand: bool, symbols: &mut Symbols| -> Result<(System<Frac>, Vec<Frac>), Unsupported> {
+            let mut conv = Converter {
+                symbols,
+                definitions: &definitions,
+                expand,
+            };
+            let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
+            let stiffness = model.contacts.iter().map(|c| c.stiffness.clone()).collect();
+            Ok((model::assemble(&model), stiffness))
+        };
+    let (system, _) = build(false, &mut symbols)?;
+    let (system_expanded, stiffness_expanded) = build(true, &mut symbols)?;
+    let tidy = |a: Vec<Vec<Frac>>, symbols: &Symbols| -> Vec<Vec<Frac>> {
+        a.iter()
+            .map(|row| row.iter().map(|f| super::reduce_trig(f, symbols)).collect())
+            .collect()
+    };
+    let delassus = tidy(exact_delassus(&system, &independent_rows)?, &symbols);
+    let expanded = tidy(
+        exact_delassus(&system_expanded, &independent_rows)?,
+        &symbols,
+    );
+
+    let overrides: Vec<(String, String)> = case
+        .parameters
+        .iter()
+        .filter_map(|p| p.symbol.clone().map(|s| (p.name.clone(), s)))
+        .collect();
+    let names = Printer::names(&symbols, &overrides);
+    let values: Vec<(String, String, String)> = case
+        .parameters
+        .iter()
+        .map(|p| {
+            let text = if p.value.expr.params().is_empty() {
+                p.value.text.trim().to_string()
+            } else {
+                let unit = if p.value.dim.is_none() {
+                    String::new()
+                } else {
+                    format!(" {}", p.value.dim)
+                };
+                let mut number = crate::render::number::sig(p.value.si, 4);
+                if number.contains('.') && !number.contains('e') {
+                    number = number
+                        .trim_end_matches('0')
+                        .trim_end_matches('.')
+                        .to_string();
+                }
+                format!("{number}{unit}")
+            };
+            let latex = latex_quantity(&text);
+            (p.name.clone(), text, latex)
+        })
+        .collect();
+    let substituted = Printer::values(&symbols, &values);
+    let form = |p: &Printer, f: &Frac| SymForm {
+        text: p.text(f),
+        latex: p.latex(f),
+    };
+    let contacts = case
+        .contacts
+        .iter()
+        .enumerate()
+        .map(|(i, contact)| {
+            let a = &delassus[i][i];
+            ContactDerivation {
+                name: contact.name.clone(),
+                jacobian: system.jacobian[i]
+                    .iter()
+                    .map(|(j, v)| (system.dofs[*j].name.clone(), form(&names, v)))
+                    .collect(),
+                a: form(&names, a),
+                a_fraction: single_fraction(&names, a),
+                m_eff: Frac::int(1)
+                    .checked_div(a)
+                    .map(|m| single_fraction(&names, &m)),
+                a_substituted: form(&substituted, a),
+            }
+        })
+        .collect();
+    let delassus_forms = delassus
+        .iter()
+        .map(|row| row.iter().map(|f| form(&names, f)).collect())
+        .collect();
+    let mass = (system.n_dofs() <= MAX_DOFS).then(|| {
+        system
+            .dense_mass()
+            .iter()
+            .map(|row| row.iter().map(|f| form(&names, f)).collect())
+            .collect()
+    });
+    Ok(Derivation {
+        dofs: system.dofs.iter().map(|d| d.name.clone()).collect(),
+        symbols,
+        delassus,
+        expanded,
+        stiffness_expanded,
+        delassus_forms,
+        contacts,
+        mass,
+    })
+}
+
+/// A fraction printed as `num/den` even when the denominator is a monomial.
+fn single_fraction(p: &Printer, f: &Frac) -> SymForm {
+    if f.den().len() > 1 || f.num().len() <= 1 {
+        return SymForm {
+            text: p.text(f),
+            latex: p.latex(f),
+        };
+    }
+    let num = Frac::poly(f.num().clone());
+    let den = Frac::poly(f.den().clone());
+    let wrap = |s: String| {
+        if den.num().len() == 1 && !s.contains('*') {
+            s
+        } else {
+            format!("({s})")
+        }
+    };
+    SymForm {
+        text: format!("({})/{}", p.text(&num), wrap(p.text(&den))),
+        latex: format!("\\frac{{{}}}{{{}}}", p.latex(&num), p.latex(&den)),
+    }
+}
+
+/// Rows of G that are independent (greedy, in order), by the numeric rank.
+fn independent_constraints(system: &System<f64>) -> Vec<usize> {
+    let n = system.n_dofs();
+    let mut kept: Vec<usize> = Vec::new();
+    for (r, _) in system.constraints.iter().enumerate() {
+        let trial: Vec<usize> = kept.iter().copied().chain([r]).collect();
+        let g = DMatrix::from_fn(trial.len(), n, |i, j| {
+            system.constraints[trial[i]]
+                .iter()
+                .find(|(c, _)| *c == j)
+                .map_or(0.0, |(_, v)| *v)
+        });
+        if row_space_basis(&g).nrows() == trial.len() {
+            kept.push(r);
+        }
+    }
+    kept
+}
+
+fn budget(f: Frac) -> Result<Frac, Unsupported> {
+    if f.size() > TERM_BUDGET || super::poly::exhausted() {
+        return Err(Unsupported(format!(
+            "an expression grew beyond {TERM_BUDGET} terms"
+        )));
+    }
+    Ok(f)
+}
+
+fn dense_row(row: &SparseRow<Frac>, n: usize) -> Vec<Frac> {
+    let mut out = vec![Frac::zero(); n];
+    for (j, v) in row {
+        out[*j] = v.clone();
+    }
+    out
+}
+
+/// The lcm of the denominators in a row (monomials combine by maximum
+/// exponents; otherwise through a gcd).
+fn row_lcm(row: &[Frac]) -> Poly {
+    let mut l = Poly::one();
+    for f in row {
+        let d = f.den();
+        if d.as_constant().is_some() {
+            continue;
+        }
+        l = if l.len() == 1 && d.len() == 1 {
+            let (a, _) = l.leading().expect("nonzero");
+            let (b, _) = d.leading().expect("nonzero");
+            let n = a.len().max(b.len());
+            let m: Vec<u32> = (0..n)
+                .map(|i| {
+                    a.get(i)
+                        .copied()
+                        .unwrap_or(0)
+                        .max(b.get(i).copied().unwrap_or(0))
+                })
+                .collect();
+            Poly::from_term(m, Q::one())
+        } else {
+            let g = gcd(&l, d);
+            l.mul(&d.div_exact(&g).unwrap_or_else(|| d.clone()))
+        };
+    }
+    l
+}
+
+/// Minus the Schur complement of the leading `lead × lead` block of `k`,
+/// by fraction-free (Bareiss) elimination: rows are first scaled to
+/// polynomials, every division in the elimination is exact, and only the
+/// final entries are put in canonical form. The leading principal minors
+/// must not vanish (true for the KKT matrices built here: M is positive
+/// definite and the constraint rows are independent).
+fn neg_schur(k: &[Vec<Frac>], lead: usize) -> Result<Vec<Vec<Frac>>, Unsupported> {
+    let n = k.len();
+    let scales: Vec<Poly> = k.iter().map(|row| row_lcm(row)).collect();
+    let mut p: Vec<Vec<Poly>> = k
+        .iter()
+        .zip(&scales)
+        .map(|(row, l)| {
+            row.iter()
+                .map(|f| {
+                    if f.is_zero() {
+                        Poly::zero()
+                    } else {
+                        f.num().mul(
+                            &l.div_exact(f.den())
+                                .expect("the lcm is a multiple of each denominator"),
+                        )
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut prev = Poly::one();
+    for step in 0..lead {
+        if p[step][step].is_zero() {
+            return Err(Unsupported("a vanishing pivot in the elimination".into()));
+        }
+        let pivot = p[step][step].clone();
+        for i in step + 1..n {
+            for j in step + 1..n {
+                let t = pivot.mul(&p[i][j]).sub(&p[i][step].mul(&p[step][j]));
+                p[i][j] = t
+                    .div_exact(&prev)
+                    .ok_or_else(|| Unsupported("an inexact division in the elimination".into()))?;
+                if super::poly::exhausted() {
+                    return Err(Unsupported(
+                        "the expressions grew too large for the symbolic engine".into(),
+                    ));
+                }
+            }
+            p[i][step] = Poly::zero();
+        }
+        prev = pivot;
+    }
+    let m = n - lead;
+    let mut out = vec![vec![Frac::zero(); m]; m];
+    for a in 0..m {
+        let den = prev.mul(&scales[lead + a]);
+        for b in 0..m {
+            out[a][b] = budget(Frac::new(p[lead + a][lead + b].neg(), den.clone()))?;
+        }
+    }
+    // The exact result is symmetric; keep the upper triangle's form.
+    for a in 0..m {
+        for b in 0..a {
+            out[a][b] = out[b][a].clone();
+        }
+    }
+    Ok(out)
+}
+
+fn is_diagonal(b: &crate::model::MassBlock<Frac>) -> bool {
+    (0..b.size).all(|i| (0..b.size).all(|j| i == j || b.matrix[i * b.size + j].is_zero()))
+}
+
+/// The exact A. Without constraints, body by body: a diagonal block adds
+/// `Σ_k J_ik J_jk / M_kk`, a full block minus the Schur complement of
+/// `[[M_b, J_bᵀ], [J_b, 0]]`. With the independent constraint rows G, minus
+/// the Schur complement of the leading (n+g) block of
+/// `[[M, Gᵀ, Jᵀ], [G, 0, 0], [J, 0, 0]]`, which is
+/// `J M⁻¹ Jᵀ − J M⁻¹ Gᵀ (G M⁻¹ Gᵀ)⁻¹ G M⁻¹ Jᵀ`.
+fn exact_delassus(
+    system: &System<Frac>,
+    independent: &[usize],
+) -> Result<Vec<Vec<Frac>>, Unsupported> {
+    let n = system.n_dofs();
+    let c = system.jacobian.len();
+    let j: Vec<Vec<Frac>> = system.jacobian.iter().map(|r| dense_row(r, n)).collect();
+    if !independent.is_empty() {
+        if n > MAX_DOFS {
+            return Err(Unsupported(format!(
+                "{n} generalized velocities with constraints (the symbolic limit is {MAX_DOFS})"
+            )));
+        }
+        let g: Vec<Vec<Frac>> = independent
+            .iter()
+            .map(|&r| dense_row(&system.constraints[r], n))
+            .collect();
+        let size = n + g.len() + c;
+        let mut k = vec![vec![Frac::zero(); size]; size];
+        for b in &system.mass {
+            for r in 0..b.size {
+                for col in 0..b.size {
+                    k[b.offset + r][b.offset + col] = b.matrix[r * b.size + col].clone();
+                }
+            }
+        }
+        for (row, rhs) in g.iter().chain(&j).enumerate() {
+            for col in 0..n {
+                k[n + row][col] = rhs[col].clone();
+                k[col][n + row] = rhs[col].clone();
+            }
+        }
+        let s = neg_schur(&k, n + g.len())?;
+        return Ok(s);
+    }
+    let mut a = vec![vec![Frac::zero(); c]; c];
+    for b in &system.mass {
+        let range = b.offset..b.offset + b.size;
+        let touching: Vec<usize> = (0..c)
+            .filter(|&i| range.clone().any(|d| !j[i][d].is_zero()))
+            .collect();
+        if touching.is_empty() {
+            continue;
+        }
+        if b.size > MAX_DOFS {
+            return Err(Unsupported(format!(
+                "a dense mass block of {} velocities (the symbolic limit is {MAX_DOFS})",
+                b.size
+            )));
+        }
+        if is_diagonal(b) {
+            for (x, &p) in touching.iter().enumerate() {
+                for &q in &touching[x..] {
+                    let mut sum = a[p][q].clone();
+                    for d in range.clone() {
+                        if !j[p][d].is_zero() && !j[q][d].is_zero() {
+                            sum = budget(
+                                sum + j[p][d].clone() * j[q][d].clone()
+                                    / b.matrix[(d - b.offset) * (b.size + 1)].clone(),
+                            )?;
+                        }
+                    }
+                    a[p][q] = sum.clone();
+                    a[q][p] = sum;
+                }
+            }
+            continue;
+        }
+        let t = touching.len();
+        let size = b.size + t;
+        let mut k = vec![vec![Frac::zero(); size]; size];
+        for r in 0..b.size {
+            for col in 0..b.size {
+                k[r][col] = b.matrix[r * b.size + col].clone();
+            }
+        }
+        for (x, &p) in touching.iter().enumerate() {
+            for d in 0..b.size {
+                k[b.size + x][d] = j[p][b.offset + d].clone();
+                k[d][b.size + x] = j[p][b.offset + d].clone();
+            }
+        }
+        let s = neg_schur(&k, b.size)?;
+        for (x, &p) in touching.iter().enumerate() {
+            for (y, &q) in touching.iter().enumerate() {
+                a[p][q] = budget(a[p][q].clone() + s[x][y].clone())?;
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// A quantity as typed (`"0.10 m"`, `"1e5 N/m"`) in LaTeX.
+pub fn latex_quantity(text: &str) -> String {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| c.is_whitespace() || c.is_alphabetic() && c != 'e' && c != 'E')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number = number.trim();
+    let num_latex = match super::decimal(number) {
+        Some(_) => match number.to_ascii_lowercase().split_once('e') {
+            Some((m, e)) => {
+                let e = e.trim_start_matches('+');
+                if m == "1" {
+                    format!("10^{{{e}}}")
+                } else {
+                    format!("{m}\\times10^{{{e}}}")
+                }
+            }
+            None => number.to_string(),
+        },
+        None => return format!("\\mathrm{{{text}}}"),
+    };
+    let unit = unit.trim();
+    if unit.is_empty() {
+        return num_latex;
+    }
+    if unit == "deg" {
+        return format!("{num_latex}^{{\\circ}}");
+    }
+    format!("{num_latex}\\,{}", latex_unit(unit))
+}
+
+/// A unit string in LaTeX: `kg m^2` → `\mathrm{kg}\,\mathrm{m}^{2}`.
+pub fn latex_unit(unit: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut chars = unit.chars().peekable();
+    let flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() {
+            if !out.is_empty() && !out.ends_with('/') {
+                out.push_str("\\,");
+            }
+            let w = if word == "deg" {
+                "{}^{\\circ}".to_string()
+            } else {
+                format!("\\mathrm{{{}}}", word.replace('µ', "\\mu "))
+            };
+            out.push_str(&w);
+            word.clear();
+        }
+    };
+    while let Some(ch) = chars.next() {
+        match ch {
+            '^' => {
+                flush(&mut word, &mut out);
+                let mut exp = String::new();
+                while let Some(&d) = chars.peek() {
+                    if d.is_ascii_digit() || (exp.is_empty() && (d == '-' || d == '+')) {
+                        exp.push(d);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push_str(&format!("^{{{exp}}}"));
+            }
+            '/' => {
+                flush(&mut word, &mut out);
+                out.push('/');
+            }
+            c if c.is_whitespace() || c == '·' || c == '*' => flush(&mut word, &mut out),
+            c => word.push(c),
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}

@@ -1,0 +1,417 @@
+//! The symbolic engine: closed forms over the case's parameter symbols.
+//!
+//! Input: a validated case. Output: [`Derivation`]: the Delassus matrix as
+//! canonical rational functions, a readable form per contact, and the
+//! "formula → numbers substituted → result" lines a report shows; plus
+//! symbolic claim checks.
+//!
+//! Steps: every parameter becomes an *atom* (a variable of the polynomials);
+//! `sqrt`, trigonometric functions, `exp`, `ln` and π are opaque atoms of
+//! their canonicalised arguments ([`Symbols`]). Values become [`Frac`]s,
+//! rational functions with exact rational coefficients kept in canonical
+//! form by a multivariate polynomial GCD ([`poly`]). The model is assembled
+//! by the *same* generic code as the numeric one (`Frac` implements
+//! [`Scalar`](crate::model::Scalar)), then A is formed by exact elimination
+//! ([`derive`]).
+//!
+//! The core is written here rather than taken from a CAS crate: symbolica
+//! needs a per-user runtime licence and restricts commercial use, and the
+//! permissive alternatives are not maintained or lack a multivariate GCD.
+//! It is built on num-rational/num-bigint (MIT/Apache).
+
+mod derive;
+mod frac;
+pub mod poly;
+mod print;
+
+pub use derive::{
+    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, SymForm, TERM_BUDGET, derive,
+    latex_quantity, latex_unit,
+};
+pub use frac::Frac;
+pub use print::{Printer, latex_symbol};
+
+use crate::case::Case;
+use crate::expr::{BinOp, Expr, ExprKind, Func};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use poly::Q;
+
+/// The largest integer power expanded symbolically.
+pub const MAX_POWER: i64 = 64;
+
+/// What an atom stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Atom {
+    /// A parameter of the case.
+    Param(String),
+    /// π.
+    Pi,
+    /// A function of a canonical argument.
+    Call(Func, Frac),
+}
+
+/// The atoms of one derivation. Parameters are registered first, in file
+/// order, so printed terms follow the order the case introduces symbols.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    atoms: Vec<Atom>,
+    /// Per atom: its numeric value at the case point.
+    values: Vec<f64>,
+}
+
+/// Why a value has no symbolic form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unsupported(pub String);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Symbols {
+    /// The atoms.
+    pub fn atoms(&self) -> &[Atom] {
+        &self.atoms
+    }
+
+    /// Index of an atom, interning it.
+    pub fn intern(&mut self, atom: Atom, value: f64) -> usize {
+        if let Some(i) = self.atoms.iter().position(|a| *a == atom) {
+            return i;
+        }
+        self.atoms.push(atom);
+        self.values.push(value);
+        self.atoms.len() - 1
+    }
+
+    /// Index of a parameter atom.
+    pub fn param(&self, name: &str) -> Option<usize> {
+        self.atoms
+            .iter()
+            .position(|a| matches!(a, Atom::Param(p) if p == name))
+    }
+
+    /// Numeric value of a rational function at the case point.
+    pub fn eval(&self, f: &Frac) -> f64 {
+        self.eval_with(f, &self.values)
+    }
+
+    /// Numeric value with the given atom values.
+    pub fn eval_with(&self, f: &Frac, values: &[f64]) -> f64 {
+        eval_poly(f.num(), values) / eval_poly(f.den(), values)
+    }
+
+    /// Atom values at the case point.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+}
+
+fn eval_poly(p: &poly::Poly, values: &[f64]) -> f64 {
+    p.terms()
+        .map(|(m, q)| {
+            let mut t = q.to_f64().unwrap_or(f64::NAN);
+            for (i, &e) in m.iter().enumerate() {
+                t *= values[i].powi(e as i32);
+            }
+            t
+        })
+        .sum()
+}
+
+/// Converts expressions to rational functions over a symbol table.
+pub struct Converter<'a> {
+    /// The atoms.
+    pub symbols: &'a mut Symbols,
+    /// Parameter definitions by name, used when `expand` is set: then a
+    /// parameter defined by an expression of others is replaced by it, so
+    /// that equality is decided over the independent parameters.
+    pub definitions: &'a [(String, Expr)],
+    /// Replace derived parameters by their definitions.
+    pub expand: bool,
+}
+
+/// Exact value of a decimal literal such as `1e5`, `0.020`, `2.5E-3`.
+pub fn decimal(text: &str) -> Option<Q> {
+    let lower = text.to_ascii_lowercase();
+    let (mantissa, exp) = match lower.split_once('e') {
+        Some((m, e)) => (m.to_string(), e.parse::<i32>().ok()?),
+        None => (lower.clone(), 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let n: BigInt = if digits.is_empty() {
+        BigInt::zero()
+    } else {
+        digits.parse().ok()?
+    };
+    let scale = exp - frac.len() as i32;
+    Some(Q::from_integer(n) * pow10(scale))
+}
+
+fn pow10(e: i32) -> Q {
+    let p = Q::from_integer(BigInt::from(10).pow(e.unsigned_abs()));
+    if e >= 0 { p } else { p.recip() }
+}
+
+impl Converter<'_> {
+    /// The rational function of an expression.
+    pub fn convert(&mut self, e: &Expr) -> Result<Frac, Unsupported> {
+        Ok(match &e.kind {
+            ExprKind::Number(n) => Frac::constant(
+                decimal(&n.text).ok_or_else(|| Unsupported(format!("number {}", n.text)))?,
+            ),
+            ExprKind::Quantity(n, unit) => {
+                let v =
+                    decimal(&n.text).ok_or_else(|| Unsupported(format!("number {}", n.text)))?;
+                let s = unit.scale;
+                let rational = Q::new(s.num.into(), s.den.into()) * pow10(s.pow10);
+                let pi = self
+                    .pi()
+                    .powi(s.pi.into())
+                    .ok_or_else(|| Unsupported("π power".into()))?;
+                Frac::constant(v * rational) * pi
+            }
+            ExprKind::Param(name) => self.param(name)?,
+            ExprKind::Pi => self.pi(),
+            ExprKind::Neg(a) => -self.convert(a)?,
+            ExprKind::Binary(op, a, b) => {
+                let x = self.convert(a)?;
+                if *op == BinOp::Pow {
+                    return self.power(x, b);
+                }
+                let y = self.convert(b)?;
+                match op {
+                    BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
+                    BinOp::Mul => x * y,
+                    BinOp::Div => x
+                        .checked_div(&y)
+                        .ok_or_else(|| Unsupported("division by zero".into()))?,
+                    BinOp::Pow => unreachable!(),
+                }
+            }
+            ExprKind::Call(func, a) => {
+                let arg = self.convert(a)?;
+                self.call(*func, arg)
+            }
+        })
+    }
+
+    fn pi(&mut self) -> Frac {
+        Frac::var(self.symbols.intern(Atom::Pi, std::f64::consts::PI))
+    }
+
+    fn param(&mut self, name: &str) -> Result<Frac, Unsupported> {
+        if self.expand
+            && let Some((_, def)) = self.definitions.iter().find(|(n, _)| n == name)
+            && !def.params().is_empty()
+        {
+            let def = def.clone();
+            return self.convert(&def);
+        }
+        match self.symbols.param(name) {
+            Some(i) => Ok(Frac::var(i)),
+            None => Err(Unsupported(format!("unknown parameter {name}"))),
+        }
+    }
+
+    fn power(&mut self, base: Frac, exp: &Expr) -> Result<Frac, Unsupported> {
+        let e = self.convert(exp)?;
+        let q = e
+            .as_constant()
+            .ok_or_else(|| Unsupported("a power with a symbolic exponent".into()))?;
+        if q.abs() > Q::from_integer(MAX_POWER.into()) {
+            return Err(Unsupported(format!("a power above {MAX_POWER}")));
+        }
+        if q.is_integer() {
+            let n = q
+                .to_integer()
+                .to_i64()
+                .ok_or_else(|| Unsupported("huge power".into()))?;
+            return base
+                .powi(n)
+                .ok_or_else(|| Unsupported("zero to a negative power".into()));
+        }
+        if (&q * Q::from_integer(2.into())).is_integer() {
+            // x^(k/2) = sqrt(x)^k
+            let k = (q * Q::from_integer(2.into()))
+                .to_integer()
+                .to_i64()
+                .ok_or_else(|| Unsupported("huge power".into()))?;
+            let root = self.call(Func::Sqrt, base);
+            return root
+                .powi(k)
+                .ok_or_else(|| Unsupported("zero to a negative power".into()));
+        }
+        Err(Unsupported("a non-integer power".into()))
+    }
+
+    /// `func(arg)`, exact where the value is rational (√ of a square, sin 0…),
+    /// otherwise an atom.
+    pub fn call(&mut self, func: Func, arg: Frac) -> Frac {
+        if let Some(c) = arg.as_constant() {
+            if c.is_zero() {
+                match func {
+                    Func::Sqrt | Func::Sin | Func::Tan => return Frac::zero(),
+                    Func::Cos | Func::Exp => return Frac::int(1),
+                    Func::Ln => {}
+                }
+            }
+            if func == Func::Ln && c.is_one() {
+                return Frac::zero();
+            }
+            if func == Func::Sqrt
+                && !c.is_negative()
+                && let (Some(n), Some(d)) = (exact_sqrt(c.numer()), exact_sqrt(c.denom()))
+            {
+                return Frac::constant(Q::new(n, d));
+            }
+        }
+        let x = self.symbols.eval(&arg);
+        let value = match func {
+            Func::Sqrt => x.sqrt(),
+            Func::Sin => x.sin(),
+            Func::Cos => x.cos(),
+            Func::Tan => x.tan(),
+            Func::Exp => x.exp(),
+            Func::Ln => x.ln(),
+        };
+        Frac::var(self.symbols.intern(Atom::Call(func, arg), value))
+    }
+}
+
+fn exact_sqrt(n: &BigInt) -> Option<BigInt> {
+    if n.is_negative() {
+        return None;
+    }
+    let r = n.sqrt();
+    (&r * &r == *n).then_some(r)
+}
+
+/// A symbol table with every parameter of a case registered (file order),
+/// and the parameter definitions.
+pub fn symbols_of(case: &Case) -> (Symbols, Vec<(String, Expr)>) {
+    let mut symbols = Symbols::default();
+    for p in &case.parameters {
+        symbols.intern(Atom::Param(p.name.clone()), p.value.si);
+    }
+    let defs = case
+        .parameters
+        .iter()
+        .map(|p| (p.name.clone(), p.value.expr.clone()))
+        .collect();
+    (symbols, defs)
+}
+
+/// True when the value is exactly one.
+pub fn is_one(f: &Frac) -> bool {
+    f.as_constant().is_some_and(|q| q.is_one())
+}
+
+/// The symbolic verdict on an expression claim: compares canonical forms
+/// over the independent parameters. `None` when the claim is about a
+/// quantity without a closed form here (coupled modes) or cannot be
+/// converted.
+pub fn claim_verdict(
+    case: &Case,
+    d: &Derivation,
+    claim: &crate::case::Claim,
+) -> Option<crate::analysis::claims::SymbolicVerdict> {
+    use crate::analysis::claims::SymbolicVerdict;
+    use crate::case::{ClaimRhs, Quantity};
+    let ClaimRhs::Expression(expr) = &claim.rhs else {
+        return None;
+    };
+    let mut symbols = d.symbols.clone();
+    let (_, definitions) = symbols_of(case);
+    let mut conv = Converter {
+        symbols: &mut symbols,
+        definitions: &definitions,
+        expand: true,
+    };
+    let lhs = match claim.of {
+        Quantity::A(i) => d.expanded[i][i].clone(),
+        Quantity::Delassus(i, j) => d.expanded[i][j].clone(),
+        Quantity::MEff(i) => Frac::int(1).checked_div(&d.expanded[i][i])?,
+        Quantity::Omega(i) => conv.call(
+            Func::Sqrt,
+            d.stiffness_expanded[i].clone() * d.expanded[i][i].clone(),
+        ),
+        Quantity::ModeOmega(_) => return None,
+    };
+    let rhs = conv.convert(expr).ok()?;
+    let difference = reduce_trig(&(lhs - rhs), &symbols);
+    if difference.is_zero() {
+        return Some(SymbolicVerdict::Equal);
+    }
+    let opaque = difference
+        .vars()
+        .iter()
+        .any(|&v| matches!(symbols.atoms()[v], Atom::Call(..)));
+    let text = Printer::names(&symbols, &[]).text(&difference);
+    Some(SymbolicVerdict::Differs {
+        difference: text,
+        opaque,
+    })
+}
+
+/// Pairs `(sin u, cos u)` of atoms with the same argument.
+fn trig_pairs(symbols: &Symbols) -> Vec<(usize, usize)> {
+    let atoms = symbols.atoms();
+    let mut pairs = Vec::new();
+    for (s, a) in atoms.iter().enumerate() {
+        if let Atom::Call(Func::Sin, u) = a
+            && let Some(c) = atoms
+                .iter()
+                .position(|b| matches!(b, Atom::Call(Func::Cos, v) if v == u))
+        {
+            pairs.push((s, c));
+        }
+    }
+    pairs
+}
+
+fn reduce_poly(p: &poly::Poly, pairs: &[(usize, usize)]) -> poly::Poly {
+    let mut out = poly::Poly::zero();
+    let mut work: Vec<(poly::Mono, Q)> = p.terms().map(|(m, q)| (m.clone(), q.clone())).collect();
+    while let Some((m, q)) = work.pop() {
+        let hit = pairs
+            .iter()
+            .find(|(s, _)| m.get(*s).copied().unwrap_or(0) >= 2);
+        match hit {
+            None => out = out.add(&poly::Poly::from_term(m, q)),
+            Some(&(s, c)) => {
+                // sin² u = 1 − cos² u
+                let mut base = m.clone();
+                base[s] -= 2;
+                work.push((base.clone(), q.clone()));
+                let mut with_cos = base;
+                if with_cos.len() <= c {
+                    with_cos.resize(c + 1, 0);
+                }
+                with_cos[c] += 2;
+                work.push((with_cos, -q));
+            }
+        }
+    }
+    out
+}
+
+/// Rewrites `sin² u` as `1 − cos² u` wherever both atoms occur, so that
+/// expressions equal by Pythagoras' identity print (and usually compare)
+/// alike.
+pub fn reduce_trig(f: &Frac, symbols: &Symbols) -> Frac {
+    let pairs = trig_pairs(symbols);
+    if pairs.is_empty() {
+        return f.clone();
+    }
+    let num = reduce_poly(f.num(), &pairs);
+    let den = reduce_poly(f.den(), &pairs);
+    if den.is_zero() {
+        return f.clone();
+    }
+    Frac::new(num, den)
+}

@@ -1,0 +1,345 @@
+//! Printing rational functions as plain text (which meff's parser reads
+//! back) and as LaTeX.
+//!
+//! A fraction whose denominator is a single monomial is printed as a sum of
+//! simple terms (`1/m + r^2/I`: the physics' sum of inverse inertias);
+//! otherwise as one fraction (`m*I/(I + m*r^2)`). Terms come in increasing
+//! lexicographic order of their monomials, so the order follows the order in
+//! which the case introduces its parameters.
+
+use super::poly::{Mono, Poly, Q};
+use super::{Atom, Frac, Symbols};
+use crate::expr::Func;
+use num_traits::{One, Signed};
+
+/// How to print each atom, in text and LaTeX.
+pub struct Printer<'a> {
+    symbols: &'a Symbols,
+    text_names: Vec<String>,
+    latex_names: Vec<String>,
+    /// True when atom names are substituted values (printed in parentheses
+    /// when raised to a power or multiplied).
+    substituted: bool,
+}
+
+/// One monomial term with signed exponents: coefficient × Π atom^e.
+struct Term {
+    coeff: Q,
+    exps: Vec<i64>,
+}
+
+impl<'a> Printer<'a> {
+    /// A printer that writes parameters by name; `latex_overrides` gives a
+    /// LaTeX symbol per parameter name where the case sets one.
+    pub fn names(symbols: &'a Symbols, latex_overrides: &[(String, String)]) -> Self {
+        let text_names = symbols
+            .atoms()
+            .iter()
+            .map(|a| match a {
+                Atom::Param(p) => p.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        let latex_names = symbols
+            .atoms()
+            .iter()
+            .map(|a| match a {
+                Atom::Param(p) => latex_overrides
+                    .iter()
+                    .find(|(n, _)| n == p)
+                    .map_or_else(|| latex_symbol(p), |(_, s)| s.clone()),
+                _ => String::new(),
+            })
+            .collect();
+        Printer {
+            symbols,
+            text_names,
+            latex_names,
+            substituted: false,
+        }
+    }
+
+    /// A printer that writes each parameter as the given value (text, LaTeX).
+    pub fn values(symbols: &'a Symbols, values: &[(String, String, String)]) -> Self {
+        let lookup = |p: &str, latex: bool| {
+            values
+                .iter()
+                .find(|(n, _, _)| n == p)
+                .map(|(_, t, l)| if latex { l.clone() } else { t.clone() })
+                .unwrap_or_else(|| p.to_string())
+        };
+        let text_names = symbols
+            .atoms()
+            .iter()
+            .map(|a| match a {
+                Atom::Param(p) => lookup(p, false),
+                _ => String::new(),
+            })
+            .collect();
+        let latex_names = symbols
+            .atoms()
+            .iter()
+            .map(|a| match a {
+                Atom::Param(p) => lookup(p, true),
+                _ => String::new(),
+            })
+            .collect();
+        Printer {
+            symbols,
+            text_names,
+            latex_names,
+            substituted: true,
+        }
+    }
+
+    /// Plain text.
+    pub fn text(&self, f: &Frac) -> String {
+        self.render(f, false)
+    }
+
+    /// LaTeX.
+    pub fn latex(&self, f: &Frac) -> String {
+        self.render(f, true)
+    }
+
+    fn render(&self, f: &Frac, latex: bool) -> String {
+        if let Some((m, q)) = single(f.den()) {
+            // Monomial denominator: a sum of simple terms.
+            let terms: Vec<Term> = f
+                .num()
+                .terms()
+                .map(|(n, c)| Term {
+                    coeff: c / q,
+                    exps: signed_exps(n, m),
+                })
+                .collect();
+            return self.sum(&terms, latex);
+        }
+        let mut num = poly_terms(f.num());
+        let mut den = poly_terms(f.den());
+        // Print the denominator with a positive first term.
+        let first = den
+            .iter()
+            .min_by_key(|t| sort_key(t))
+            .map(|t| t.coeff.is_negative());
+        if first == Some(true) {
+            for t in num.iter_mut().chain(den.iter_mut()) {
+                t.coeff = -t.coeff.clone();
+            }
+        }
+        if latex {
+            return format!(
+                "\\frac{{{}}}{{{}}}",
+                self.sum(&num, true),
+                self.sum(&den, true)
+            );
+        }
+        let n = self.sum(&num, false);
+        let n = if num.len() > 1 || n.starts_with('-') {
+            format!("({n})")
+        } else {
+            n
+        };
+        format!("{n}/({})", self.sum(&den, false))
+    }
+
+    fn sum(&self, terms: &[Term], latex: bool) -> String {
+        if terms.is_empty() {
+            return "0".into();
+        }
+        let mut order: Vec<&Term> = terms.iter().collect();
+        order.sort_by_key(|t| sort_key(t));
+        let mut out = String::new();
+        for (i, t) in order.into_iter().enumerate() {
+            let negative = t.coeff.is_negative();
+            let body = self.term(
+                &Term {
+                    coeff: t.coeff.abs(),
+                    exps: t.exps.clone(),
+                },
+                latex,
+            );
+            match (i, negative) {
+                (0, true) => out.push('-'),
+                (0, false) => {}
+                (_, true) => out.push_str(" - "),
+                (_, false) => out.push_str(" + "),
+            }
+            out.push_str(&body);
+        }
+        out
+    }
+
+    /// One positive term.
+    fn term(&self, t: &Term, latex: bool) -> String {
+        let (p, q) = (t.coeff.numer().clone(), t.coeff.denom().clone());
+        let mut up: Vec<String> = Vec::new();
+        let mut down: Vec<String> = Vec::new();
+        if !p.is_one() {
+            up.push(p.to_string());
+        }
+        if !q.is_one() {
+            down.push(q.to_string());
+        }
+        for (i, &e) in t.exps.iter().enumerate() {
+            if e > 0 {
+                up.push(self.power(i, e, latex));
+            } else if e < 0 {
+                down.push(self.power(i, -e, latex));
+            }
+        }
+        let sep = if latex { "\\," } else { "*" };
+        let top = if up.is_empty() {
+            "1".to_string()
+        } else {
+            up.join(sep)
+        };
+        if down.is_empty() {
+            return top;
+        }
+        if latex {
+            return format!("\\frac{{{top}}}{{{}}}", down.join(sep));
+        }
+        let bottom = if down.len() > 1 {
+            format!("({})", down.join("*"))
+        } else {
+            down.join("*")
+        };
+        format!("{top}/{bottom}")
+    }
+
+    fn power(&self, atom: usize, e: i64, latex: bool) -> String {
+        let base = self.atom(atom, latex);
+        let compound = self.substituted && matches!(self.symbols.atoms()[atom], Atom::Param(_));
+        if e == 1 {
+            return if compound { paren(&base, latex) } else { base };
+        }
+        let base = if compound { paren(&base, latex) } else { base };
+        if latex {
+            format!("{base}^{{{e}}}")
+        } else {
+            format!("{base}^{e}")
+        }
+    }
+
+    fn atom(&self, i: usize, latex: bool) -> String {
+        match &self.symbols.atoms()[i] {
+            Atom::Param(_) => {
+                if latex {
+                    self.latex_names[i].clone()
+                } else {
+                    self.text_names[i].clone()
+                }
+            }
+            Atom::Pi => (if latex { "\\pi" } else { "pi" }).into(),
+            Atom::Call(func, arg) => {
+                let inner = self.render(arg, latex);
+                if latex {
+                    match func {
+                        Func::Sqrt => format!("\\sqrt{{{inner}}}"),
+                        _ => format!("\\{}\\left({inner}\\right)", func.name()),
+                    }
+                } else {
+                    format!("{}({inner})", func.name())
+                }
+            }
+        }
+    }
+}
+
+/// Simplest terms first; among equals, the one whose symbols the case
+/// introduced first (`I + m*r^2`, `q1 - q2`, `1/m1 + 1/m2`).
+fn sort_key(t: &Term) -> (i64, Vec<usize>, Vec<i64>) {
+    let degree: i64 = t.exps.iter().map(|e| e.abs()).sum();
+    let vars: Vec<usize> = (0..t.exps.len()).filter(|&i| t.exps[i] != 0).collect();
+    (degree, vars, t.exps.iter().map(|e| -e).collect())
+}
+
+fn paren(s: &str, latex: bool) -> String {
+    if latex {
+        format!("\\left({s}\\right)")
+    } else {
+        format!("({s})")
+    }
+}
+
+fn single(p: &Poly) -> Option<(&Mono, &Q)> {
+    if p.len() == 1 { p.leading() } else { None }
+}
+
+fn signed_exps(num: &Mono, den: &Mono) -> Vec<i64> {
+    let n = num.len().max(den.len());
+    (0..n)
+        .map(|i| {
+            i64::from(num.get(i).copied().unwrap_or(0))
+                - i64::from(den.get(i).copied().unwrap_or(0))
+        })
+        .collect()
+}
+
+fn poly_terms(p: &Poly) -> Vec<Term> {
+    p.terms()
+        .map(|(m, q)| Term {
+            coeff: q.clone(),
+            exps: m.iter().map(|&e| i64::from(e)).collect(),
+        })
+        .collect()
+}
+
+const GREEK: &[&str] = &[
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
+    "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
+];
+
+fn latex_base(base: &str) -> String {
+    if GREEK.contains(&base) {
+        return format!("\\{base}");
+    }
+    let mut chars = base.chars();
+    match (chars.next(), chars.as_str()) {
+        (Some(c), "") => c.to_string(),
+        (Some(c), rest) if rest.chars().all(|x| matches!(x, 'x' | 'y' | 'z')) => {
+            format!("{c}_{{{rest}}}")
+        }
+        _ => format!("\\mathrm{{{base}}}"),
+    }
+}
+
+/// The LaTeX symbol for a parameter name: `m1` → `m_{1}`, `theta` →
+/// `\theta`, `I_b` → `I_{b}`, `m_eff` → `m_{\mathrm{eff}}`, `Ixx` → `I_{xx}`.
+pub fn latex_symbol(name: &str) -> String {
+    if let Some((base, sub)) = name.split_once('_') {
+        let sub_latex = if sub.chars().count() == 1 || sub.chars().all(|c| c.is_ascii_digit()) {
+            sub.to_string()
+        } else if GREEK.contains(&sub) {
+            format!("\\{sub}")
+        } else {
+            format!("\\mathrm{{{sub}}}")
+        };
+        return format!("{}_{{{sub_latex}}}", latex_base(base));
+    }
+    let digits_at = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits_at > 0 && digits_at < name.len() {
+        let (base, digits) = name.split_at(digits_at);
+        return format!("{}_{{{digits}}}", latex_base(base));
+    }
+    latex_base(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols() {
+        assert_eq!(latex_symbol("m1"), "m_{1}");
+        assert_eq!(latex_symbol("theta"), "\\theta");
+        assert_eq!(latex_symbol("theta2"), "\\theta_{2}");
+        assert_eq!(latex_symbol("I_b"), "I_{b}");
+        assert_eq!(latex_symbol("m_eff"), "m_{\\mathrm{eff}}");
+        assert_eq!(latex_symbol("Ixx"), "I_{xx}");
+        assert_eq!(latex_symbol("k"), "k");
+        assert_eq!(latex_symbol("mass"), "\\mathrm{mass}");
+    }
+}
