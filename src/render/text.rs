@@ -8,6 +8,11 @@ use std::fmt::Write;
 /// columns left-aligned.
 fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let n = header.len();
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| shorten(c)).collect())
+        .collect();
+    let rows = &rows;
     let width = |j: usize| {
         rows.iter()
             .map(|r| r[j].chars().count())
@@ -45,6 +50,17 @@ fn table(header: &[String], rows: &[Vec<String>]) -> String {
         out.push_str(&line(r));
     }
     out
+}
+
+/// Cells longer than a terminal line are cut (the JSON and Markdown
+/// reports keep them whole).
+fn shorten(cell: &str) -> String {
+    const MAX: usize = 60;
+    if cell.chars().count() <= MAX {
+        return cell.to_string();
+    }
+    let cut: String = cell.chars().take(MAX - 1).collect();
+    format!("{cut}…")
 }
 
 fn opt(x: Option<f64>, digits: usize) -> String {
@@ -117,6 +133,55 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 .map(|c| vec![c.name.clone(), opt(c.damping, d), opt(c.zeta, d)])
                 .collect(),
             notes: Vec::new(),
+        });
+    }
+    let sym = &report.symbolic;
+    if sym.available {
+        out.push(Section {
+            title: "Closed forms".into(),
+            header: strings(["contact", "a", "m_eff", "a with the numbers", "a (1/kg)"]),
+            rows: sym
+                .contacts
+                .iter()
+                .zip(&report.contacts)
+                .map(|(d, c)| {
+                    vec![
+                        d.name.clone(),
+                        d.a.text.clone(),
+                        d.m_eff
+                            .as_ref()
+                            .map_or_else(|| "∞ (immobile)".into(), |m| m.text.clone()),
+                        d.a_substituted.text.clone(),
+                        sig(c.a, digits),
+                    ]
+                })
+                .collect(),
+            notes: Vec::new(),
+        });
+        if !sym.sensitivities.is_empty() {
+            out.push(Section {
+                title: "Sensitivities (elasticities)".into(),
+                header: strings(["contact", "parameter", "∂ln m_eff/∂ln p", "∂ln ω/∂ln p"]),
+                rows: sym
+                    .sensitivities
+                    .iter()
+                    .map(|s| {
+                        vec![
+                            s.contact.clone(),
+                            s.parameter.clone(),
+                            sig(s.m_eff, 3.min(digits)),
+                            sig(s.omega, 3.min(digits)),
+                        ]
+                    })
+                    .collect(),
+                notes: Vec::new(),
+            });
+        }
+    } else if let Some(note) = &sym.note {
+        out.push(Section {
+            title: "Closed forms".into(),
+            notes: vec![note.clone()],
+            ..Section::default()
         });
     }
     if let Some(matrix) = &report.delassus.matrix

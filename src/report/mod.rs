@@ -70,6 +70,9 @@ pub struct SymbolicReport {
     /// Per contact: Jacobian entries, a (readable, one fraction,
     /// substituted) and m_eff.
     pub contacts: Vec<crate::symbolic::ContactDerivation>,
+    /// Elasticities of m_eff and ω with respect to each independent
+    /// parameter.
+    pub sensitivities: Vec<crate::symbolic::Sensitivity>,
 }
 
 /// A parameter of the case.
@@ -366,6 +369,7 @@ pub fn build(
                         .collect(),
                 ),
                 contacts: d.contacts.clone(),
+                sensitivities: crate::symbolic::sensitivities(case, d),
             },
             Err(why) => SymbolicReport {
                 available: false,
@@ -376,6 +380,7 @@ pub fn build(
                 mass: None,
                 delassus: None,
                 contacts: Vec::new(),
+                sensitivities: Vec::new(),
             },
         },
         claims: case

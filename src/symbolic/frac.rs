@@ -148,7 +148,8 @@ impl Frac {
     }
 }
 
-fn poly_derivative(p: &Poly, v: usize) -> Poly {
+/// Partial derivative of a polynomial with respect to atom `v`.
+pub fn poly_derivative(p: &Poly, v: usize) -> Poly {
     let mut out = Poly::zero();
     for (m, q) in p.terms() {
         let e = m.get(v).copied().unwrap_or(0);

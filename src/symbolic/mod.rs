@@ -23,13 +23,15 @@ mod derive;
 mod frac;
 pub mod poly;
 mod print;
+mod sensitivity;
 
 pub use derive::{
     ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, SymForm, TERM_BUDGET, derive,
     latex_quantity, latex_unit,
 };
-pub use frac::Frac;
+pub use frac::{Frac, poly_derivative};
 pub use print::{Printer, latex_symbol};
+pub use sensitivity::{Sensitivity, derivative, sensitivities};
 
 use crate::case::Case;
 use crate::expr::{BinOp, Expr, ExprKind, Func};

@@ -135,11 +135,7 @@ impl<'a> Printer<'a> {
             );
         }
         let n = self.sum(&num, false);
-        let n = if num.len() > 1 || n.starts_with('-') {
-            format!("({n})")
-        } else {
-            n
-        };
+        let n = if num.len() > 1 { format!("({n})") } else { n };
         format!("{n}/({})", self.sum(&den, false))
     }
 

@@ -1,0 +1,53 @@
+//! Benchmarks (not tests): the symbolic derivation and the numeric analysis
+//! of every bundled case. Run with `cargo bench --bench pipeline`.
+//! Target (issue 3): deriving every bundled case takes < 1 s in total in a
+//! release build.
+
+use std::path::PathBuf;
+
+fn main() {
+    divan::main();
+}
+
+fn bundled() -> Vec<meff::case::Case> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| meff::case::load(p).unwrap()).collect()
+}
+
+/// Symbolic derivation (A, closed forms, derivation lines) of all cases.
+#[divan::bench(sample_count = 10)]
+fn derive_all_bundled_cases(bencher: divan::Bencher) {
+    let cases = bundled();
+    let systems: Vec<_> = cases
+        .iter()
+        .map(|c| meff::model::assemble(&meff::model::numeric(c)))
+        .collect();
+    bencher.bench(|| {
+        for (case, system) in cases.iter().zip(&systems) {
+            divan::black_box(meff::symbolic::derive(case, system).ok());
+        }
+    });
+}
+
+/// The whole pipeline (analysis, symbolic, claims with probes, report data)
+/// of all cases.
+#[divan::bench(sample_count = 10)]
+fn evaluate_all_bundled_cases(bencher: divan::Bencher) {
+    let cases = bundled();
+    bencher.bench(|| {
+        for case in &cases {
+            divan::black_box(meff::evaluate(case.clone()).ok());
+        }
+    });
+}
+
+/// Parsing and validating every case file.
+#[divan::bench]
+fn load_all_bundled_cases() -> usize {
+    bundled().len()
+}

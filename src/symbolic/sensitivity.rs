@@ -1,0 +1,189 @@
+//! Sensitivities: the elasticities `∂ln m_eff/∂ln p` and `∂ln ω/∂ln p` of
+//! every contact with respect to every independent parameter.
+//!
+//! Values come from differentiating the closed forms and evaluating the
+//! derivatives numerically (chain rule through function atoms, no
+//! canonicalisation, so this is cheap even for long expressions). The
+//! simplified closed form of the elasticity is added when it fits in a
+//! small work budget.
+
+use super::poly::{Poly, with_budget};
+use super::{
+    Atom, Converter, Derivation, Frac, Printer, SymForm, Symbols, poly_derivative, symbols_of,
+};
+use crate::case::Case;
+use crate::expr::Func;
+
+/// Work budget for one simplified elasticity form.
+pub const FORM_BUDGET: u64 = 20_000;
+
+/// One contact's sensitivity to one parameter.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Sensitivity {
+    /// Contact name.
+    pub contact: String,
+    /// Parameter name.
+    pub parameter: String,
+    /// `∂ln m_eff/∂ln p` at the case point.
+    pub m_eff: f64,
+    /// `∂ln ω/∂ln p` at the case point.
+    pub omega: f64,
+    /// `∂ln m_eff/∂ln p` in closed form, when it simplifies within budget.
+    pub m_eff_symbolic: Option<SymForm>,
+}
+
+/// `d poly / d atom p` at the case point, through the chain rule.
+fn poly_rate(poly: &Poly, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>) -> f64 {
+    let values = symbols.values();
+    let mut total = 0.0;
+    for v in poly.vars() {
+        let r = atom_rate(v, p, symbols, rates);
+        if r != 0.0 {
+            total += eval_poly(&poly_derivative(poly, v), values) * r;
+        }
+    }
+    total
+}
+
+fn eval_poly(p: &Poly, values: &[f64]) -> f64 {
+    symbols_eval(p, values)
+}
+
+fn symbols_eval(p: &Poly, values: &[f64]) -> f64 {
+    use num_traits::ToPrimitive;
+    p.terms()
+        .map(|(m, q)| {
+            let mut t = q.to_f64().unwrap_or(f64::NAN);
+            for (i, &e) in m.iter().enumerate() {
+                t *= values[i].powi(e as i32);
+            }
+            t
+        })
+        .sum()
+}
+
+/// `d f / d atom p` at the case point.
+fn frac_rate(f: &Frac, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>) -> f64 {
+    let values = symbols.values();
+    let (n, d) = (eval_poly(f.num(), values), eval_poly(f.den(), values));
+    let dn = poly_rate(f.num(), p, symbols, rates);
+    let dd = poly_rate(f.den(), p, symbols, rates);
+    (dn * d - n * dd) / (d * d)
+}
+
+/// `d atom v / d atom p` at the case point (memoised in `rates`).
+fn atom_rate(v: usize, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>) -> f64 {
+    if v == p {
+        return 1.0;
+    }
+    if let Some(Some(r)) = rates.get(v) {
+        return *r;
+    }
+    let r = match &symbols.atoms()[v] {
+        Atom::Param(_) | Atom::Pi => 0.0,
+        Atom::Call(func, arg) => {
+            let du = frac_rate(arg, p, symbols, rates);
+            if du == 0.0 {
+                0.0
+            } else {
+                let u = symbols.eval(arg);
+                let dfdu = match func {
+                    Func::Sin => u.cos(),
+                    Func::Cos => -u.sin(),
+                    Func::Tan => 1.0 + u.tan().powi(2),
+                    Func::Exp => u.exp(),
+                    Func::Ln => 1.0 / u,
+                    Func::Sqrt => 0.5 / u.sqrt(),
+                };
+                dfdu * du
+            }
+        }
+    };
+    if rates.len() <= v {
+        rates.resize(v + 1, None);
+    }
+    rates[v] = Some(r);
+    r
+}
+
+/// The derivative of `f` with respect to atom `p` as a closed form,
+/// following the chain rule through function atoms whose arguments depend on
+/// `p` (new atoms such as `sin u` for `d cos u` are interned as needed).
+pub fn derivative(f: &Frac, p: usize, conv: &mut Converter) -> Frac {
+    let mut total = f.derivative(p);
+    for v in f.vars() {
+        let Atom::Call(func, arg) = conv.symbols.atoms()[v].clone() else {
+            continue;
+        };
+        if !arg.vars().contains(&p) {
+            continue;
+        }
+        let du = derivative(&arg, p, conv);
+        let atom = Frac::var(v);
+        let d_atom = match func {
+            Func::Sin => conv.call(Func::Cos, arg.clone()),
+            Func::Cos => -conv.call(Func::Sin, arg.clone()),
+            Func::Tan => Frac::int(1) + atom.clone() * atom.clone(),
+            Func::Exp => atom.clone(),
+            Func::Ln => Frac::int(1) / arg.clone(),
+            Func::Sqrt => Frac::int(1) / (Frac::int(2) * atom.clone()),
+        };
+        total = total + f.derivative(v) * d_atom * du;
+    }
+    total
+}
+
+/// Elasticities for every contact and independent parameter.
+pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
+    let (_, definitions) = symbols_of(case);
+    let mut out = Vec::new();
+    for (i, contact) in case.contacts.iter().enumerate() {
+        let a = &d.expanded[i][i];
+        let k = &d.stiffness_expanded[i];
+        if a.is_zero() {
+            continue;
+        }
+        for param in case
+            .parameters
+            .iter()
+            .filter(|p| p.value.expr.params().is_empty())
+        {
+            let Some(v) = d.symbols.param(&param.name) else {
+                continue;
+            };
+            let pv = param.value.si;
+            let mut rates = Vec::new();
+            let eps_a = pv * frac_rate(a, v, &d.symbols, &mut rates) / d.symbols.eval(a);
+            let eps_k = pv * frac_rate(k, v, &d.symbols, &mut rates) / d.symbols.eval(k);
+            let form = with_budget(FORM_BUDGET, || {
+                let mut symbols = d.symbols.clone();
+                let mut conv = Converter {
+                    symbols: &mut symbols,
+                    definitions: &definitions,
+                    expand: true,
+                };
+                let da = derivative(a, v, &mut conv);
+                let eps = -(Frac::var(v) * da / a.clone());
+                let eps = super::reduce_trig(&eps, conv.symbols);
+                let printer = Printer::names(conv.symbols, &[]);
+                SymForm {
+                    text: printer.text(&eps),
+                    latex: printer.latex(&eps),
+                }
+            });
+            out.push(Sensitivity {
+                contact: contact.name.clone(),
+                parameter: param.name.clone(),
+                m_eff: clean(-eps_a),
+                omega: clean(0.5 * (eps_k + eps_a)),
+                m_eff_symbolic: form,
+            });
+        }
+    }
+    out
+}
+
+/// Round-off residue is not a sensitivity.
+fn clean(x: f64) -> f64 {
+    if x.abs() < 1e-14 { 0.0 } else { x }
+}
