@@ -15,8 +15,10 @@
 //!    parameters: closed forms and derivation lines.
 //! 4. [`analysis`]: Delassus matrix, effective masses, coupled modes,
 //!    bounds, stable timesteps, damping; [`analysis::claims`] checks claims.
-//! 5. [`report`]: results → the serializable [`report::Report`].
-//! 6. [`render`]: report → text, Markdown, JSON. [`output`] writes files.
+//! 5. [`verify`]: an independent simulator checks the analysis (impulse
+//!    test, free vibration, timestep convergence, stability).
+//! 6. [`report`]: results → the serializable [`report::Report`].
+//! 7. [`render`]: report → text, Markdown, JSON. [`output`] writes files.
 //!
 //! ```
 //! let case = meff::case::parse_case("seed.toml", r#"
@@ -54,6 +56,7 @@ pub mod render;
 pub mod report;
 pub mod symbolic;
 pub mod units;
+pub mod verify;
 
 /// Errors that stop meff before any analysis: the input could not be read.
 #[derive(Debug)]
@@ -103,13 +106,29 @@ pub struct Evaluated {
     pub derivation: Result<symbolic::Derivation, symbolic::Unsupported>,
     /// Claim results.
     pub claims: Vec<analysis::claims::ClaimResult>,
+    /// The time-domain verification, when it was run.
+    pub verification: Option<verify::Verification>,
     /// The report data.
     pub report: report::Report,
 }
 
+/// What to run beyond the analysis.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Run the time-domain verification.
+    pub verify: bool,
+    /// Called with a stage name and the fraction done.
+    pub progress: Option<verify::Progress<'a>>,
+}
+
 /// Runs the pipeline on a validated case: model → assembly → analysis →
-/// claims → report data.
+/// symbolic derivation → claims → report data (no verification).
 pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
+    evaluate_with(case, Options::default())
+}
+
+/// Runs the pipeline with options (verification, progress).
+pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let model = model::numeric(&case);
     let system = model::assemble(&model);
     let analysis = analysis::analyze_system(&model, &system).map_err(|error| Error::Analysis {
@@ -128,13 +147,18 @@ pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
         })
         .collect();
     let claims = analysis::claims::check(&case, &analysis, &verdicts);
-    let report = report::build(
+    let verification = options.verify.then(|| {
+        let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
+        verify::verify(&case, &model, &analysis, progress)
+    });
+    let mut report = report::build(
         &case,
         &analysis,
         &claims,
         system.n_dofs(),
         derivation.as_ref(),
     );
+    report.verification = verification.clone();
     Ok(Evaluated {
         case,
         model,
@@ -142,6 +166,7 @@ pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
         analysis,
         derivation,
         claims,
+        verification,
         report,
     })
 }

@@ -29,6 +29,9 @@ enum Command {
         /// Significant figures in the table.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
+        /// Skip the time-domain verification.
+        #[arg(long)]
+        no_verify: bool,
     },
     /// Write a report per case (Markdown and JSON) into a directory.
     Report {
@@ -47,6 +50,9 @@ enum Command {
         /// Significant figures in Markdown tables.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
+        /// Skip the time-domain verification.
+        #[arg(long)]
+        no_verify: bool,
     },
     /// Check the claims of one or more cases; exit status 1 when any fails.
     Check {
@@ -79,7 +85,12 @@ const EXIT_BAD_INPUT: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval { case, json, digits } => eval(&case, json, digits as usize),
+        Command::Eval {
+            case,
+            json,
+            digits,
+            no_verify,
+        } => eval(&case, json, digits as usize, !no_verify),
         Command::Check { cases } => check(&cases),
         Command::Report {
             paths,
@@ -87,7 +98,8 @@ fn main() -> ExitCode {
             format,
             check,
             digits,
-        } => report(&paths, &out, &format, check, digits as usize),
+            no_verify,
+        } => report(&paths, &out, &format, check, digits as usize, !no_verify),
     }
 }
 
@@ -102,13 +114,37 @@ fn print_error(e: &meff::Error) {
     }
 }
 
-fn load_and_evaluate(path: &std::path::Path) -> Result<meff::Evaluated, meff::Error> {
+fn load_and_evaluate(path: &std::path::Path, verify: bool) -> Result<meff::Evaluated, meff::Error> {
     let case = meff::case::load(path)?;
-    meff::evaluate(case)
+    if !verify {
+        return meff::evaluate(case);
+    }
+    // A progress bar on stderr while the simulations run (hidden when
+    // stderr is not a terminal).
+    let bar = indicatif::ProgressBar::new(100);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(path.display().to_string());
+    let progress = |stage: &str, done: f64| {
+        bar.set_message(stage.to_string());
+        bar.set_position((done * 100.0) as u64);
+    };
+    let result = meff::evaluate_with(
+        case,
+        meff::Options {
+            verify: true,
+            progress: Some(&progress),
+        },
+    );
+    bar.finish_and_clear();
+    result
 }
 
-fn eval(path: &std::path::Path, json: bool, digits: usize) -> ExitCode {
-    let evaluated = match load_and_evaluate(path) {
+fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool) -> ExitCode {
+    let evaluated = match load_and_evaluate(path, verify) {
         Ok(e) => e,
         Err(e) => {
             print_error(&e);
@@ -132,7 +168,7 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     let mut bad_input = false;
     let mut failed = false;
     for path in paths {
-        let evaluated = match load_and_evaluate(path) {
+        let evaluated = match load_and_evaluate(path, false) {
             Ok(e) => e,
             Err(e) => {
                 print_error(&e);
@@ -175,6 +211,7 @@ fn report(
     formats: &[Format],
     check: bool,
     digits: usize,
+    verify: bool,
 ) -> ExitCode {
     let files = match meff::output::case_files(paths) {
         Ok(f) => f,
@@ -202,7 +239,7 @@ fn report(
     let mut failed_claims = false;
     let mut stale = 0;
     for file in &files {
-        let evaluated = match load_and_evaluate(file) {
+        let evaluated = match load_and_evaluate(file, verify) {
             Ok(e) => e,
             Err(e) => {
                 print_error(&e);

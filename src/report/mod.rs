@@ -52,6 +52,9 @@ pub struct Report {
     pub symbolic: SymbolicReport,
     /// Claims.
     pub claims: Vec<ClaimReport>,
+    /// Verification by simulation, when run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<crate::verify::Verification>,
 }
 
 /// The symbolic derivation for reports.
@@ -383,6 +386,7 @@ pub fn build(
                 sensitivities: Vec::new(),
             },
         },
+        verification: None,
         claims: case
             .claims
             .iter()

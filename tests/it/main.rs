@@ -7,6 +7,7 @@ mod properties;
 mod robustness;
 mod snapshots;
 mod symbolic;
+mod verification;
 
 use std::path::{Path, PathBuf};
 
