@@ -51,3 +51,23 @@ fn evaluate_all_bundled_cases(bencher: divan::Bencher) {
 fn load_all_bundled_cases() -> usize {
     bundled().len()
 }
+
+/// The time-domain verification of all cases (target, issue 5: < 10 s
+/// in a release build).
+#[divan::bench(sample_count = 3)]
+fn verify_all_bundled_cases(bencher: divan::Bencher) {
+    let cases = bundled();
+    let prepared: Vec<_> = cases
+        .iter()
+        .map(|c| {
+            let model = meff::model::numeric(c);
+            let an = meff::analysis::analyze(&model).unwrap();
+            (model, an)
+        })
+        .collect();
+    bencher.bench(|| {
+        for (case, (model, an)) in cases.iter().zip(&prepared) {
+            divan::black_box(meff::verify::verify(case, model, an, &|_, _| {}));
+        }
+    });
+}
