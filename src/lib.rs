@@ -151,13 +151,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
         verify::verify(&case, &model, &analysis, progress)
     });
-    let mut report = report::build(
-        &case,
-        &analysis,
-        &claims,
-        system.n_dofs(),
-        derivation.as_ref(),
-    );
+    let mut report = report::build(&case, &analysis, &claims, &system, derivation.as_ref());
     report.verification = verification.clone();
     Ok(Evaluated {
         case,

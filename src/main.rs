@@ -41,9 +41,13 @@ enum Command {
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "reports")]
         out: PathBuf,
-        /// Comma-separated formats: md, json (html arrives with the templates).
-        #[arg(long, default_value = "md,json", value_delimiter = ',')]
+        /// Comma-separated formats: md, html, json.
+        #[arg(long, default_value = "md,html,json", value_delimiter = ',')]
         format: Vec<Format>,
+        /// A directory of templates replacing the built-in ones file by file
+        /// (report.md, report.html, index.md, index.html, style.css).
+        #[arg(long)]
+        templates: Option<PathBuf>,
         /// Write nothing; exit 1 when any output is missing or would change.
         #[arg(long)]
         check: bool,
@@ -66,6 +70,8 @@ enum Command {
 enum Format {
     /// Markdown.
     Md,
+    /// Self-contained HTML (MathML, inline SVG; the math font beside it).
+    Html,
     /// JSON (SPEC §4).
     Json,
 }
@@ -74,6 +80,7 @@ impl Format {
     fn extension(self) -> &'static str {
         match self {
             Format::Md => "md",
+            Format::Html => "html",
             Format::Json => "json",
         }
     }
@@ -99,7 +106,16 @@ fn main() -> ExitCode {
             check,
             digits,
             no_verify,
-        } => report(&paths, &out, &format, check, digits as usize, !no_verify),
+            templates,
+        } => report(
+            &paths,
+            &out,
+            &format,
+            check,
+            digits as usize,
+            !no_verify,
+            templates.as_deref(),
+        ),
     }
 }
 
@@ -212,7 +228,15 @@ fn report(
     check: bool,
     digits: usize,
     verify: bool,
+    templates_dir: Option<&std::path::Path>,
 ) -> ExitCode {
+    let templates = match meff::render::templates::Templates::load(templates_dir) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: templates: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     let files = match meff::output::case_files(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -231,13 +255,11 @@ fn report(
         );
         return ExitCode::from(EXIT_BAD_INPUT);
     }
-    if !check && let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create {}: {e}", out.display());
-        return ExitCode::from(EXIT_BAD_INPUT);
-    }
     let mut bad_input = false;
     let mut failed_claims = false;
-    let mut stale = 0;
+    // Every output as (path, bytes): written or checked in one place.
+    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut index = Vec::new();
     for file in &files {
         let evaluated = match load_and_evaluate(file, verify) {
             Ok(e) => e,
@@ -247,36 +269,77 @@ fn report(
                 continue;
             }
         };
-        failed_claims |= evaluated.report.any_claim_failed();
+        let report = &evaluated.report;
+        failed_claims |= report.any_claim_failed();
         let stem = file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        index.push(meff::render::templates::index_entry(report, &stem));
         for format in formats {
-            let bytes = match format {
-                Format::Md => render::markdown::document(&evaluated.report, digits),
-                Format::Json => render::json(&evaluated.report),
+            let text = match format {
+                Format::Md => templates.report_md(report, digits),
+                Format::Html => templates.report_html(report, digits),
+                Format::Json => Ok(render::json(report)),
             };
-            let target = out.join(format!("{stem}.{}", format.extension()));
-            if check {
-                match meff::output::freshness(&target, bytes.as_bytes()) {
-                    meff::output::Freshness::Current => {}
-                    meff::output::Freshness::Stale => {
-                        println!("stale: {}", target.display());
-                        stale += 1;
-                    }
-                    meff::output::Freshness::Missing => {
-                        println!("missing: {}", target.display());
-                        stale += 1;
-                    }
+            match text {
+                Ok(t) => outputs.push((
+                    out.join(format!("{stem}.{}", format.extension())),
+                    t.into_bytes(),
+                )),
+                Err(e) => {
+                    eprintln!("error: rendering {}: {e}", file.display());
+                    return ExitCode::from(EXIT_BAD_INPUT);
                 }
-            } else if let Err(e) = meff::output::write_atomic(&target, bytes.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", target.display());
-                return ExitCode::from(EXIT_BAD_INPUT);
-            } else {
-                println!("wrote {}", target.display());
             }
         }
+    }
+    if files.len() > 1 {
+        for (format, html) in [(Format::Md, false), (Format::Html, true)] {
+            if formats.contains(&format) {
+                match templates.index(&index, html) {
+                    Ok(t) => outputs.push((
+                        out.join(format!("index.{}", format.extension())),
+                        t.into_bytes(),
+                    )),
+                    Err(e) => {
+                        eprintln!("error: rendering the index: {e}");
+                        return ExitCode::from(EXIT_BAD_INPUT);
+                    }
+                }
+            }
+        }
+    }
+    if formats.contains(&Format::Html) {
+        for (name, bytes) in meff::render::templates::ASSETS {
+            outputs.push((out.join("assets").join(name), bytes.to_vec()));
+        }
+    }
+    let mut stale = 0;
+    for (target, bytes) in &outputs {
+        if check {
+            match meff::output::freshness(target, bytes) {
+                meff::output::Freshness::Current => {}
+                meff::output::Freshness::Stale => {
+                    println!("stale: {}", target.display());
+                    stale += 1;
+                }
+                meff::output::Freshness::Missing => {
+                    println!("missing: {}", target.display());
+                    stale += 1;
+                }
+            }
+            continue;
+        }
+        let written = target
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| meff::output::write_atomic(target, bytes));
+        if let Err(e) = written {
+            eprintln!("error: cannot write {}: {e}", target.display());
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+        println!("wrote {}", target.display());
     }
     if bad_input {
         ExitCode::from(EXIT_BAD_INPUT)

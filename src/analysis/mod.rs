@@ -18,6 +18,7 @@
 pub mod claims;
 mod delassus;
 mod modes;
+pub mod sweep;
 
 pub use delassus::{DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis};
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};

@@ -3,8 +3,9 @@
 //! Input: a [`Report`](crate::report::Report). Output: strings. Renderers
 //! format numbers and lay out tables; they compute no physics.
 
-pub mod markdown;
 pub mod number;
+pub mod plot;
+pub mod templates;
 pub mod text;
 
 /// The report as pretty-printed JSON (SPEC §4), with a final newline.

@@ -48,14 +48,42 @@ pub struct Report {
     pub damped_modes: Option<Vec<DampedModeReport>>,
     /// Constraint rows and their rank.
     pub constraints: ConstraintReport,
+    /// The assembled model, numerically (small systems).
+    pub model: ModelReport,
     /// Closed forms from the symbolic engine, or why there are none.
     pub symbolic: SymbolicReport,
+    /// Sweeps (`[[sweep]]`).
+    pub sweeps: Vec<crate::analysis::sweep::SweepResult>,
     /// Claims.
     pub claims: Vec<ClaimReport>,
     /// Verification by simulation, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Verification>,
 }
+
+/// The assembled matrices, numerically.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelReport {
+    /// Generalized velocities: name and coordinate unit.
+    pub dofs: Vec<DofReport>,
+    /// M (row-major), when there are at most [`MATRIX_LIMIT`] velocities.
+    pub mass: Option<Vec<Vec<f64>>>,
+    /// J (one row per contact), when it has at most [`MATRIX_LIMIT`] rows
+    /// and columns.
+    pub jacobian: Option<Vec<Vec<f64>>>,
+}
+
+/// A generalized velocity.
+#[derive(Clone, Debug, Serialize)]
+pub struct DofReport {
+    /// Name.
+    pub name: String,
+    /// Coordinate unit.
+    pub unit: String,
+}
+
+/// Largest matrix dimension written out in full.
+pub const MATRIX_LIMIT: usize = 12;
 
 /// The symbolic derivation for reports.
 #[derive(Clone, Debug, Serialize)]
@@ -91,6 +119,8 @@ pub struct InputReport {
     pub si_unit: String,
     /// Description, when given.
     pub description: Option<String>,
+    /// LaTeX symbol (the case's `symbol`, or derived from the name).
+    pub symbol_latex: String,
 }
 
 /// A contact's results.
@@ -150,6 +180,8 @@ pub struct DelassusReport {
 pub struct ModeReport {
     /// rad/s.
     pub omega: f64,
+    /// Hz.
+    pub frequency: f64,
     /// Gap-space shape, largest component +1.
     pub shape: Vec<f64>,
 }
@@ -235,7 +267,7 @@ pub fn build(
     case: &Case,
     an: &Analysis,
     claims: &[ClaimResult],
-    dofs: usize,
+    system: &crate::model::System<f64>,
     derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
 ) -> Report {
     let form = |f: &crate::symbolic::SymForm| SymbolicForm {
@@ -291,7 +323,34 @@ pub fn build(
         } else {
             case.space.name().into()
         },
-        dofs,
+        dofs: system.n_dofs(),
+        model: {
+            let n = system.n_dofs();
+            let c = system.jacobian.len();
+            ModelReport {
+                dofs: system
+                    .dofs
+                    .iter()
+                    .map(|d| DofReport {
+                        name: d.name.clone(),
+                        unit: d.unit.clone(),
+                    })
+                    .collect(),
+                mass: (n <= MATRIX_LIMIT).then(|| system.dense_mass()),
+                jacobian: (n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
+                    system
+                        .jacobian
+                        .iter()
+                        .map(|r| system.dense_row(r))
+                        .collect()
+                }),
+            }
+        },
+        sweeps: case
+            .sweeps
+            .iter()
+            .map(|s| crate::analysis::sweep::run(case, s))
+            .collect(),
         case_sha256: {
             use sha2::Digest;
             sha2::Sha256::digest(case.source.as_bytes())
@@ -312,6 +371,10 @@ pub fn build(
                     p.value.dim.to_string()
                 },
                 description: p.description.clone(),
+                symbol_latex: p
+                    .symbol
+                    .clone()
+                    .unwrap_or_else(|| crate::symbolic::latex_symbol(&p.name)),
             })
             .collect(),
         contacts,
@@ -325,6 +388,7 @@ pub fn build(
             .iter()
             .map(|Mode { omega, shape }| ModeReport {
                 omega: *omega,
+                frequency: omega / std::f64::consts::TAU,
                 shape: shape.clone(),
             })
             .collect(),

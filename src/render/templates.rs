@@ -1,0 +1,379 @@
+//! Markdown and HTML reports from templates.
+//!
+//! Steps: 1. the [`Report`] is serialized into a tera context together with
+//! the plots (inline SVG strings, drawn by [`plot`](super::plot)); 2. the
+//! templates (`templates/` — embedded in the binary, each replaceable by a
+//! file of the same name in a user's `--templates DIR`) lay it out, using
+//! only formatting filters: `sig`, `time`, `tex_num`, `math`, `math_block`,
+//! `markdown`; 3. `math` turns LaTeX into MathML with math-core (no
+//! JavaScript is needed to read the formulas), `markdown` turns the case's
+//! description into HTML with pulldown-cmark, math included.
+//!
+//! Templates compute nothing: every number comes from the report data.
+
+use super::number::{sig, time};
+use super::plot::{self, Scale, Series};
+use crate::report::Report;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The built-in templates, by name.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("report.html", include_str!("../../templates/report.html")),
+    ("report.md", include_str!("../../templates/report.md")),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("index.md", include_str!("../../templates/index.md")),
+    ("style.css", include_str!("../../templates/style.css")),
+];
+
+/// Files written beside the reports (the math font and its licence).
+pub const ASSETS: &[(&str, &[u8])] = &[
+    (
+        "STIXMath-Regular.otf",
+        include_bytes!("../../assets/STIXMath-Regular.otf"),
+    ),
+    ("OFL.txt", include_bytes!("../../assets/OFL.txt")),
+];
+
+/// A template set: the built-in ones with a user's overrides applied.
+pub struct Templates {
+    tera: tera::Tera,
+}
+
+/// Why templates could not be loaded or rendered.
+#[derive(Debug)]
+pub struct TemplateError(pub String);
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+fn err(e: tera::Error) -> TemplateError {
+    use std::error::Error;
+    let mut msg = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    TemplateError(msg)
+}
+
+fn num(v: &Value) -> Option<f64> {
+    v.as_f64()
+}
+
+fn digits(args: &HashMap<String, Value>) -> usize {
+    args.get("d")
+        .and_then(Value::as_u64)
+        .map_or(4, |d| d as usize)
+}
+
+/// A number in LaTeX: `1.000\times10^{5}`.
+pub fn tex_number(x: f64, d: usize) -> String {
+    let s = sig(x, d);
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let e: i32 = e.parse().unwrap_or(0);
+            format!("{m}\\times10^{{{e}}}")
+        }
+        None => s,
+    }
+}
+
+/// LaTeX → MathML; on failure the LaTeX is shown as code (never an error
+/// page). `\boxed{…}` (which math-core does not know) becomes a CSS box.
+pub fn math(latex: &str, block: bool) -> String {
+    let trimmed = latex.trim();
+    if let Some(inner) = trimmed
+        .strip_prefix("\\boxed{")
+        .and_then(|s| s.strip_suffix('}'))
+    {
+        return format!("<span class=\"boxed\">{}</span>", math(inner, block));
+    }
+    let config = math_core::MathCoreConfig::default();
+    let display = if block {
+        math_core::MathDisplay::Block
+    } else {
+        math_core::MathDisplay::Inline
+    };
+    match math_core::LatexToMathML::new(config)
+        .ok()
+        .and_then(|c| c.convert_with_local_state(trimmed, display).ok())
+    {
+        Some(r) => r.mathml,
+        None => format!("<code class=\"latex\">{}</code>", html_escape(trimmed)),
+    }
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Markdown (with `$…$` math) → HTML.
+pub fn markdown(text: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser};
+    let options = Options::ENABLE_TABLES | Options::ENABLE_MATH | Options::ENABLE_STRIKETHROUGH;
+    let events = Parser::new_ext(text, options).map(|e| match e {
+        Event::InlineMath(m) => Event::InlineHtml(math(&m, false).into()),
+        Event::DisplayMath(m) => Event::Html(math(&m, true).into()),
+        // No raw HTML from case files: shown as text.
+        Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+        other => other,
+    });
+    let mut out = String::new();
+    pulldown_cmark::html::push_html(&mut out, events);
+    out
+}
+
+impl Templates {
+    /// The built-in templates, with files from `dir` replacing those of the
+    /// same name.
+    pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        for (name, builtin) in BUILTIN {
+            let text = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
+                Some(path) => std::fs::read_to_string(&path)
+                    .map_err(|e| TemplateError(format!("{}: {e}", path.display())))?,
+                None => (*builtin).to_string(),
+            };
+            tera.add_raw_template(name, &text).map_err(err)?;
+        }
+        tera.register_filter("sig", |v: &Value, a: &HashMap<String, Value>| {
+            Ok(Value::String(
+                num(v).map_or_else(|| "—".into(), |x| sig(x, digits(a))),
+            ))
+        });
+        tera.register_filter("time", |v: &Value, a: &HashMap<String, Value>| {
+            Ok(Value::String(
+                num(v).map_or_else(|| "—".into(), |x| time(x, digits(a))),
+            ))
+        });
+        tera.register_filter("tex_num", |v: &Value, a: &HashMap<String, Value>| {
+            Ok(Value::String(num(v).map_or_else(
+                || "\\infty".into(),
+                |x| tex_number(x, digits(a)),
+            )))
+        });
+        tera.register_filter("math", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(math(v.as_str().unwrap_or(""), false)))
+        });
+        tera.register_filter("math_block", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(math(v.as_str().unwrap_or(""), true)))
+        });
+        tera.register_filter("markdown", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(markdown(v.as_str().unwrap_or(""))))
+        });
+        Ok(Templates { tera })
+    }
+
+    fn render(&self, name: &str, context: &Value) -> Result<String, TemplateError> {
+        let ctx = tera::Context::from_serialize(context).map_err(err)?;
+        self.tera.render(name, &ctx).map_err(err)
+    }
+
+    /// The HTML report of one case.
+    pub fn report_html(&self, report: &Report, digits: usize) -> Result<String, TemplateError> {
+        self.render("report.html", &context(report, digits, true))
+    }
+
+    /// The Markdown report of one case.
+    pub fn report_md(&self, report: &Report, digits: usize) -> Result<String, TemplateError> {
+        self.render("report.md", &context(report, digits, false))
+    }
+
+    /// The index of several reports (`entries` from [`index_entry`]).
+    pub fn index(&self, entries: &[Value], html: bool) -> Result<String, TemplateError> {
+        let ctx = json!({ "cases": entries, "version": env!("CARGO_PKG_VERSION") });
+        self.render(if html { "index.html" } else { "index.md" }, &ctx)
+    }
+}
+
+/// One row of the index: what a reader scans for across cases.
+pub fn index_entry(report: &Report, stem: &str) -> Value {
+    let worst = report
+        .contacts
+        .iter()
+        .filter_map(|c| c.mass_ratio)
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.min(r))));
+    let passed = report
+        .claims
+        .iter()
+        .filter(|c| c.passed == Some(true))
+        .count();
+    let verified = report.verification.as_ref().map(|v| {
+        let freq_ok = v
+            .free_vibration
+            .iter()
+            .filter(|f| f.amplitude == v.settings.compression)
+            .all(|f| f.rel_error < 1e-3);
+        let impulse_ok = v.impulse.iter().all(|i| i.max_rel_error < 1e-6);
+        freq_ok && impulse_ok
+    });
+    json!({
+        "stem": stem,
+        "title": report.title,
+        "contacts": report.contacts.len(),
+        "worst_mass_ratio": worst,
+        "coupled_ratio": report.coupled_to_independent_ratio,
+        "claims_passed": passed,
+        "claims_total": report.claims.len(),
+        "verified": verified,
+    })
+}
+
+fn context(report: &Report, digits: usize, plots: bool) -> Value {
+    let mut plots_v = serde_json::Map::new();
+    if plots {
+        let names: Vec<String> = report.contacts.iter().map(|c| c.name.clone()).collect();
+        plots_v.insert(
+            "modes".into(),
+            json!(
+                report
+                    .modes
+                    .iter()
+                    .map(|m| plot::shape_bars(&m.shape, &names))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        let sweeps: Vec<Vec<String>> = report
+            .sweeps
+            .iter()
+            .map(|s| {
+                s.series
+                    .iter()
+                    .map(|series| {
+                        let mut lines = vec![Series {
+                            label: series.of.clone(),
+                            points: s
+                                .x
+                                .iter()
+                                .zip(&series.values)
+                                .filter_map(|(x, y)| Some((*x, (*y)?)))
+                                .collect(),
+                            dashed: false,
+                            markers: false,
+                        }];
+                        if let Some(naive) = &series.naive {
+                            lines.push(Series {
+                                label: "naive (total mass)".into(),
+                                points: s
+                                    .x
+                                    .iter()
+                                    .zip(naive)
+                                    .filter_map(|(x, y)| Some((*x, (*y)?)))
+                                    .collect(),
+                                dashed: true,
+                                markers: false,
+                            });
+                        }
+                        let x_label = if s.unit.is_empty() {
+                            s.parameter.clone()
+                        } else {
+                            format!("{} ({})", s.parameter, s.unit)
+                        };
+                        plot::line_plot(
+                            &lines,
+                            &x_label,
+                            &format!("{} ({})", series.of, series.unit),
+                            Scale::Linear,
+                            Scale::Linear,
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        plots_v.insert("sweeps".into(), json!(sweeps));
+        if let Some(v) = &report.verification {
+            if !v.convergence_all.is_empty() {
+                let lines: Vec<Series> = v
+                    .convergence_all
+                    .iter()
+                    .map(|c| Series {
+                        label: c.integrator.to_string(),
+                        points: c.dt.iter().zip(&c.error).map(|(d, e)| (*d, *e)).collect(),
+                        dashed: false,
+                        markers: true,
+                    })
+                    .collect();
+                plots_v.insert(
+                    "convergence".into(),
+                    json!(plot::line_plot(
+                        &lines,
+                        "Δt (s)",
+                        "|ω − ω_ref| (rad/s)",
+                        Scale::Log,
+                        Scale::Log
+                    )),
+                );
+            }
+            if let Some(st) = &v.stability {
+                let lines = vec![
+                    Series {
+                        label: format!(
+                            "Δt = {} (0.98 × 2/max ω_i)",
+                            time(st.dt_run_independent, 3)
+                        ),
+                        points: st.energy_independent.clone(),
+                        dashed: false,
+                        markers: false,
+                    },
+                    Series {
+                        label: format!("Δt = {} (0.9 × 2/ω_max)", time(st.dt_run_coupled, 3)),
+                        points: st.energy_coupled.clone(),
+                        dashed: false,
+                        markers: false,
+                    },
+                ];
+                plots_v.insert(
+                    "energy".into(),
+                    json!(plot::line_plot(
+                        &lines,
+                        "step",
+                        "energy / initial energy",
+                        Scale::Linear,
+                        Scale::Log
+                    )),
+                );
+            }
+        }
+    }
+    json!({
+        "report": report,
+        "plots": plots_v,
+        "digits": digits,
+        "version": env!("CARGO_PKG_VERSION"),
+        "assets": "assets",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn math_and_markdown() {
+        let m = math("\\frac{1}{m} + \\frac{r^{2}}{I}", false);
+        assert!(m.starts_with("<math") && m.contains("<mfrac>"), "{m}");
+        let boxed = math("\\boxed{m_{\\rm eff}=\\frac1{JM^{-1}J^{\\mathsf T}}}", true);
+        assert!(boxed.starts_with("<span class=\"boxed\"><math"), "{boxed}");
+        let bad = math("\\frac{", false);
+        assert!(bad.starts_with("<code"), "{bad}");
+        let md = markdown("A *block* with $a = 1/m$ and <script>x</script>.");
+        assert!(
+            md.contains("<math") && md.contains("<em>block</em>") && !md.contains("<script>"),
+            "{md}"
+        );
+        assert_eq!(tex_number(1e5, 4), "1.000\\times10^{5}");
+    }
+}

@@ -1,0 +1,209 @@
+//! What users see: every HTML report parses as HTML5 without errors, has no
+//! script and no network URL, and — in headless Chromium, when available —
+//! lays out every formula with a nonzero width, draws its SVG plots and
+//! logs no console error. A PNG screenshot of each report is kept under
+//! `target/report-shots/`.
+//!
+//! Chromium is optional on a developer machine (the browser part is then
+//! skipped with a message); CI installs it and sets `MEFF_BROWSER_TESTS=1`,
+//! which makes its absence a failure.
+
+use crate::root;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn reports_dir() -> PathBuf {
+    let dir = root().join("target").join("browser-reports");
+    let out = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["report", "cases", "--format", "html", "-o"])
+        .arg(&dir)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "html")
+                && !p
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("check-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn html_reports_parse_and_are_self_contained() {
+    use html5ever::tendril::TendrilSink;
+    let dir = reports_dir();
+    let files = html_files(&dir);
+    assert!(files.len() >= 11, "{files:?}");
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let dom =
+            html5ever::parse_document(markup5ever_rcdom::RcDom::default(), Default::default())
+                .one(text.clone());
+        let errors = dom.errors.borrow();
+        assert!(
+            errors.is_empty(),
+            "{}: {:?}",
+            file.display(),
+            &errors[..errors.len().min(5)]
+        );
+        assert!(
+            !text.contains("<script"),
+            "{}: has a script",
+            file.display()
+        );
+        assert!(
+            !text.contains("http:") && !text.contains("https:"),
+            "{}: has a network URL",
+            file.display()
+        );
+    }
+    assert!(dir.join("assets/STIXMath-Regular.otf").is_file());
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MEFF_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join(name))
+                    .find(|p| p.is_file())
+            })
+        })
+}
+
+fn chrome(browser: &Path, profile: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--allow-file-access-from-files",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A page that loads a report in a frame and reports, in its own DOM, the
+/// formulas laid out with zero width and the SVGs drawn.
+const CHECKER: &str = r#"<!DOCTYPE html><html><body><pre id="result">pending</pre>
+<iframe id="f" src="REPORT" style="width:1100px;height:2000px"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument;
+  var maths = Array.from(d.querySelectorAll('math'));
+  var zero = maths.filter(function (m) { return m.getBoundingClientRect().width === 0; }).length;
+  var svgs = Array.from(d.querySelectorAll('svg'));
+  var empty = svgs.filter(function (s) { var r = s.getBoundingClientRect(); return r.width === 0 || r.height === 0; }).length;
+  document.getElementById('result').textContent = 'math=' + maths.length + ' zero=' + zero + ' svg=' + svgs.length + ' empty=' + empty;
+});
+</script></body></html>"#;
+
+#[test]
+fn reports_render_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var_os("MEFF_BROWSER_TESTS").is_none(),
+            "MEFF_BROWSER_TESTS is set but no Chromium was found"
+        );
+        eprintln!(
+            "skipping the browser check: no chromium on PATH (set MEFF_CHROMIUM to point at one)"
+        );
+        return;
+    };
+    let dir = reports_dir();
+    let shots = root().join("target").join("report-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let profile = root().join("target").join("chromium-profile");
+    for file in html_files(&dir) {
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let url = format!("file://{}", file.display());
+        // Screenshot, with console messages on stderr.
+        let shot = shots.join(format!("{name}.png"));
+        let out = chrome(
+            &browser,
+            &profile,
+            &[
+                "--enable-logging=stderr",
+                "--v=0",
+                "--window-size=1100,4000",
+                &format!("--screenshot={}", shot.display()),
+                &url,
+            ],
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        let console_errors: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("CONSOLE") && (l.contains("rror") || l.contains("Failed")))
+            .collect();
+        assert!(
+            console_errors.is_empty(),
+            "{name}: console errors: {console_errors:?}"
+        );
+        assert!(shot.is_file(), "{name}: no screenshot\n{log}");
+        // Layout checks through the checker page.
+        let checker = dir.join(format!("check-{name}.html"));
+        std::fs::write(&checker, CHECKER.replace("REPORT", &format!("{name}.html"))).unwrap();
+        let out = chrome(
+            &browser,
+            &profile,
+            &[
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                &format!("file://{}", checker.display()),
+            ],
+        );
+        let dom = String::from_utf8_lossy(&out.stdout);
+        std::fs::remove_file(&checker).ok();
+        let result = dom
+            .split("<pre id=\"result\">")
+            .nth(1)
+            .and_then(|r| r.split("</pre>").next())
+            .unwrap_or("")
+            .to_string();
+        let field = |key: &str| -> usize {
+            result
+                .split_whitespace()
+                .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{name}: checker said {result:?}"))
+        };
+        if name != "index" {
+            assert!(field("math") > 0, "{name}: no formulas ({result})");
+            assert!(field("svg") > 0, "{name}: no SVG ({result})");
+        }
+        assert_eq!(
+            field("zero"),
+            0,
+            "{name}: formulas laid out with zero width ({result})"
+        );
+        assert_eq!(field("empty"), 0, "{name}: empty SVG ({result})");
+    }
+}
