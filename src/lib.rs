@@ -54,6 +54,7 @@ pub mod model;
 pub mod output;
 pub mod render;
 pub mod report;
+pub mod starter;
 pub mod symbolic;
 pub mod units;
 pub mod verify;

@@ -58,6 +58,14 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// Write a commented example case to start from.
+    New {
+        /// File to create (`.toml` is added when missing); never overwritten.
+        name: PathBuf,
+        /// Which example.
+        #[arg(long, value_enum, default_value_t = meff::starter::Starter::Planar)]
+        template: meff::starter::Starter,
+    },
     /// Check the claims of one or more cases; exit status 1 when any fails.
     Check {
         /// Case files.
@@ -99,6 +107,7 @@ fn main() -> ExitCode {
             no_verify,
         } => eval(&case, json, digits as usize, !no_verify),
         Command::Check { cases } => check(&cases),
+        Command::New { name, template } => new_case(&name, template),
         Command::Report {
             paths,
             out,
@@ -350,5 +359,41 @@ fn report(
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn new_case(name: &std::path::Path, template: meff::starter::Starter) -> ExitCode {
+    let path = if name.extension().is_some() {
+        name.to_path_buf()
+    } else {
+        name.with_extension("toml")
+    };
+    if path.exists() {
+        eprintln!(
+            "error: {} exists; meff new never overwrites a file",
+            path.display()
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // create_new refuses to replace a file that appears meanwhile.
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, template.text().as_bytes()));
+    match written {
+        Ok(()) => {
+            println!(
+                "wrote {} ({}); try: meff eval {}",
+                path.display(),
+                template.describe(),
+                path.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
     }
 }

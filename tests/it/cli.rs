@@ -146,3 +146,34 @@ fn failed_write_leaves_no_partial_file() {
     assert_eq!(std::fs::read(dir.join("ok.json")).unwrap(), b"{}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn new_writes_working_examples_and_never_overwrites() {
+    let dir = std::env::temp_dir().join(format!("meff-new-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for starter in meff::starter::Starter::ALL {
+        let name = format!("{starter:?}").to_lowercase();
+        let path = dir.join(&name);
+        let out = meff(&["new", path.to_str().unwrap(), "--template", &name]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = path.with_extension("toml");
+        let ev = crate::evaluate_path(&file);
+        assert!(!ev.report.claims.is_empty());
+        assert!(
+            ev.report.claims.iter().all(|c| c.passed == Some(true)),
+            "{name}: {:?}",
+            ev.report.claims
+        );
+        // A second time: refused, file unchanged.
+        std::fs::write(&file, "# mine\n").unwrap();
+        let again = meff(&["new", file.to_str().unwrap(), "--template", &name]);
+        assert_eq!(again.status.code(), Some(2));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "# mine\n");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

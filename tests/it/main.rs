@@ -5,6 +5,7 @@ mod browser;
 mod cli;
 mod physics;
 mod properties;
+mod reports;
 mod robustness;
 mod snapshots;
 mod symbolic;

@@ -1,0 +1,102 @@
+//! Report content: what the seed and two-corner reports must say, the
+//! index, template overrides.
+
+use crate::root;
+use meff::render::templates::Templates;
+
+fn verified(name: &str) -> meff::Evaluated {
+    let case = meff::case::load(&root().join("cases").join(name)).unwrap();
+    meff::evaluate_with(
+        case,
+        meff::Options {
+            verify: true,
+            progress: None,
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn seed_report_reads_as_a_calculation() {
+    let ev = verified("offcentre.toml");
+    let t = Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    // a = 1/m + r²/I = 1/(2 kg) + (0.10 m)²/(0.020 kg m²) = 1 kg⁻¹
+    let line = "a = J M^{-1} J^{\\mathsf{T}} = \\frac{1}{m} + \\frac{r^{2}}{I} = \\frac{1}{\\left(2\\,\\mathrm{kg}\\right)} + \\frac{\\left(0.10\\,\\mathrm{m}\\right)^{2}}{\\left(0.020\\,\\mathrm{kg}\\,\\mathrm{m}^{2}\\right)} = 1.000\\,\\mathrm{kg}^{-1}";
+    assert!(md.contains(line), "{md}");
+    assert!(
+        md.contains("| offcentre | 1.000 | 2.000 | 0.5000 | 316.2 | 223.6 |"),
+        "{md}"
+    );
+    let html = t.report_html(&ev.report, 4).unwrap();
+    assert!(
+        html.contains("<math display=\"block\">"),
+        "formulas are MathML"
+    );
+    assert!(html.contains("316.2") && html.contains("223.6"));
+    // The same line, typeset: the fraction 1/(2 kg) is there as MathML.
+    assert!(html.contains("<mfrac>"));
+}
+
+#[test]
+fn two_corner_report_shows_coupling_and_timesteps() {
+    let ev = verified("two-corners.toml");
+    let t = Templates::load(None).unwrap();
+    for text in [
+        t.report_md(&ev.report, 4).unwrap(),
+        t.report_html(&ev.report, 4).unwrap(),
+    ] {
+        for needle in ["316.2", "158.1", "250.0", "6.325 ms", "8.000 ms", "1.265"] {
+            assert!(text.contains(needle), "missing {needle}");
+        }
+    }
+}
+
+#[test]
+fn templates_can_be_overridden_file_by_file() {
+    let dir = std::env::temp_dir().join(format!("meff-templates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("report.md"),
+        "# {{ report.title }}\nm_eff = {{ report.contacts[0].m_eff | sig(d=3) }} kg\n",
+    )
+    .unwrap();
+    let t = Templates::load(Some(&dir)).unwrap();
+    let ev =
+        meff::evaluate(meff::case::load(&root().join("cases/offcentre.toml")).unwrap()).unwrap();
+    assert_eq!(
+        t.report_md(&ev.report, 4).unwrap(),
+        "# Planar block on a floor, off-centre contact\nm_eff = 1.00 kg\n"
+    );
+    // The HTML template was not overridden.
+    assert!(
+        t.report_html(&ev.report, 4)
+            .unwrap()
+            .starts_with("<!DOCTYPE html>")
+    );
+    std::fs::write(dir.join("report.md"), "{{ broken").unwrap();
+    assert!(Templates::load(Some(&dir)).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn index_lists_every_case() {
+    let t = Templates::load(None).unwrap();
+    let entries: Vec<_> = ["offcentre.toml", "two-corners.toml"]
+        .iter()
+        .map(|n| {
+            meff::render::templates::index_entry(&verified(n).report, n.trim_end_matches(".toml"))
+        })
+        .collect();
+    let md = t.index(&entries, false).unwrap();
+    assert!(
+        md.contains("[Planar block on a floor, off-centre contact](offcentre.md)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 2 | 0.800 | 1.265 | 5 / 5 | agrees |"),
+        "{md}"
+    );
+    let html = t.index(&entries, true).unwrap();
+    assert!(html.contains("href=\"two-corners.html\""));
+}
