@@ -81,7 +81,7 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
             .m_eff
             .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
         Quantity::Omega(i) => Ok(an.contacts[*i].omega),
-        Quantity::Delassus(i, j) => Ok(an.delassus[(*i, *j)]),
+        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
         Quantity::ModeOmega(k) => an
             .modes
             .get(k - 1)

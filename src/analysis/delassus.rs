@@ -5,8 +5,9 @@ use super::AnalysisError;
 use crate::model::{SparseRow, System};
 use nalgebra::{DMatrix, DVector};
 
-/// Above this many contacts the dense c×c path is refused.
-pub const DENSE_CONTACT_LIMIT: usize = 4000;
+/// Above this many contacts the dense c×c path gives way to the sparse,
+/// matrix-free one ([`large`](super::large)).
+pub const DENSE_CONTACT_LIMIT: usize = 2000;
 
 /// A contact is immobile when its constrained `a_i` is below this fraction
 /// of its unconstrained value (SPEC §1: round-off leaves ~1e-16, not 0).
@@ -30,14 +31,22 @@ pub struct Delassus {
     pub constraint_rank: usize,
 }
 
-/// Computes A for an assembled system.
-pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
-    let c = system.jacobian.len();
-    if c > DENSE_CONTACT_LIMIT {
-        return Err(AnalysisError::TooLarge { contacts: c });
-    }
+/// The whitened Jacobian rows `J L⁻ᵀ` (L the Cholesky factor of each mass
+/// block), sparse: `J̃ J̃ᵀ = J M⁻¹ Jᵀ`.
+pub fn whitened_rows(system: &System<f64>) -> Result<Vec<SparseRow<f64>>, AnalysisError> {
+    let (factors, block_of) = factor_blocks(system)?;
+    Ok(system
+        .jacobian
+        .iter()
+        .map(|r| whiten(system, &factors, &block_of, r))
+        .collect())
+}
+
+type Factors = (Vec<DMatrix<f64>>, Vec<usize>);
+
+/// Cholesky factor of each block, and the block of each dof.
+fn factor_blocks(system: &System<f64>) -> Result<Factors, AnalysisError> {
     let n = system.n_dofs();
-    // Cholesky factor of each block, and the block of each dof.
     let mut factors = Vec::with_capacity(system.mass.len());
     let mut block_of = vec![usize::MAX; n];
     for (bi, b) in system.mass.iter().enumerate() {
@@ -54,30 +63,48 @@ pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
             *slot = bi;
         }
     }
-    // Whitening: row ↦ L⁻¹ rowᵀ per block, so that (J L⁻ᵀ)(J L⁻ᵀ)ᵀ = J M⁻¹ Jᵀ.
-    let whiten = |row: &SparseRow<f64>| -> SparseRow<f64> {
-        let mut out = Vec::with_capacity(row.len());
-        let mut i = 0;
-        while i < row.len() {
-            let bi = block_of[row[i].0];
-            let b = &system.mass[bi];
-            let mut x = DVector::zeros(b.size);
-            while i < row.len() && block_of[row[i].0] == bi {
-                x[row[i].0 - b.offset] += row[i].1;
-                i += 1;
-            }
-            let y = factors[bi]
-                .solve_lower_triangular(&x)
-                .expect("Cholesky factor has a positive diagonal");
-            out.extend(
-                y.iter()
-                    .enumerate()
-                    .filter(|(_, v)| **v != 0.0)
-                    .map(|(k, v)| (b.offset + k, *v)),
-            );
+    Ok((factors, block_of))
+}
+
+/// Whitening: row ↦ L⁻¹ rowᵀ per block, so that (J L⁻ᵀ)(J L⁻ᵀ)ᵀ = J M⁻¹ Jᵀ.
+fn whiten(
+    system: &System<f64>,
+    factors: &[DMatrix<f64>],
+    block_of: &[usize],
+    row: &SparseRow<f64>,
+) -> SparseRow<f64> {
+    let mut out = Vec::with_capacity(row.len());
+    let mut i = 0;
+    while i < row.len() {
+        let bi = block_of[row[i].0];
+        let b = &system.mass[bi];
+        let mut x = DVector::zeros(b.size);
+        while i < row.len() && block_of[row[i].0] == bi {
+            x[row[i].0 - b.offset] += row[i].1;
+            i += 1;
         }
-        out
-    };
+        let y = factors[bi]
+            .solve_lower_triangular(&x)
+            .expect("Cholesky factor has a positive diagonal");
+        out.extend(
+            y.iter()
+                .enumerate()
+                .filter(|(_, v)| **v != 0.0)
+                .map(|(k, v)| (b.offset + k, *v)),
+        );
+    }
+    out
+}
+
+/// Computes A for an assembled system.
+pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
+    let c = system.jacobian.len();
+    if c > DENSE_CONTACT_LIMIT {
+        return Err(AnalysisError::TooLarge { contacts: c });
+    }
+    let n = system.n_dofs();
+    let (factors, block_of) = factor_blocks(system)?;
+    let whiten = |row: &SparseRow<f64>| whiten(system, &factors, &block_of, row);
     let jt: Vec<SparseRow<f64>> = system.jacobian.iter().map(whiten).collect();
     let unconstrained: Vec<f64> = jt
         .iter()

@@ -17,10 +17,13 @@
 
 pub mod claims;
 mod delassus;
+pub mod large;
 mod modes;
 pub mod sweep;
 
-pub use delassus::{DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis};
+pub use delassus::{
+    DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis, whitened_rows,
+};
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
 
 use crate::model::{self, Model, System};
@@ -105,16 +108,22 @@ pub struct StableDt {
 pub struct Analysis {
     /// Per contact, in case order.
     pub contacts: Vec<ContactResult>,
-    /// The Delassus matrix A (c×c).
+    /// The Delassus matrix A (c×c); empty (0×0) on the large-system path,
+    /// where [`Analysis::sparse`] holds it.
     pub delassus: DMatrix<f64>,
+    /// A as a sparse matrix (large-system path only).
+    pub sparse: Option<large::SparseSym>,
+    /// Facts about the large-system path, when it was taken.
+    pub large: Option<large::LargeInfo>,
     /// Rank of the constraint rows (0 without constraints).
     pub constraint_rank: usize,
     /// Number of constraint rows.
     pub constraint_rows: usize,
     /// Nonzero coupled modes, fastest first.
     pub modes: Vec<Mode>,
-    /// Modes with zero frequency (more contacts than independent motions).
-    pub zero_modes: usize,
+    /// Modes with zero frequency (more contacts than independent motions);
+    /// `None` when the rank was not computed (large-system path).
+    pub zero_modes: Option<usize>,
     /// `max_i ω_i`.
     pub independent_omega_max: f64,
     /// Fastest coupled mode.
@@ -125,6 +134,19 @@ pub struct Analysis {
     pub stable_dt: StableDt,
     /// Damped coupled modes, when any damping is given.
     pub damped_modes: Option<Vec<DampedMode>>,
+}
+
+/// Default number of fastest modes found on the large-system path.
+pub const LARGE_MODES: usize = 6;
+
+impl Analysis {
+    /// Entry (i, j) of A, from the dense or the sparse matrix.
+    pub fn a(&self, i: usize, j: usize) -> f64 {
+        match &self.sparse {
+            Some(s) => s.get(i, j),
+            None => self.delassus[(i, j)],
+        }
+    }
 }
 
 /// The stable explicit timestep of an undamped mode, `2/ω`.
@@ -146,6 +168,19 @@ pub fn analyze(model: &Model<f64>) -> Result<Analysis, AnalysisError> {
 
 /// Runs the numeric analysis of an assembled system.
 pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analysis, AnalysisError> {
+    analyze_system_with(model, system, LARGE_MODES)
+}
+
+/// The numeric analysis; `large_modes` fastest modes are sought on the
+/// large-system path.
+pub fn analyze_system_with(
+    model: &Model<f64>,
+    system: &System<f64>,
+    large_modes: usize,
+) -> Result<Analysis, AnalysisError> {
+    if system.jacobian.len() > DENSE_CONTACT_LIMIT {
+        return analyze_large(model, system, large_modes);
+    }
     let d = delassus(system)?;
     let c = model.contacts.len();
     let a = &d.matrix;
@@ -174,6 +209,7 @@ pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analys
     }
     let stiffness: Vec<f64> = contacts.iter().map(|r| r.stiffness).collect();
     let (modes, zero_modes) = modes(a, &stiffness);
+    let zero_modes = Some(zero_modes);
     let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
     let coupled_omega_max = modes.first().map_or(0.0, |m| m.omega);
     let coupled_omega_upper_bound = contacts
@@ -210,6 +246,8 @@ pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analys
     Ok(Analysis {
         contacts,
         delassus: d.matrix,
+        sparse: None,
+        large: None,
         constraint_rank: d.constraint_rank,
         constraint_rows: system.constraints.len(),
         modes,
@@ -219,5 +257,80 @@ pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analys
         coupled_omega_upper_bound,
         stable_dt,
         damped_modes: damped,
+    })
+}
+
+fn contact_results(
+    model: &Model<f64>,
+    a_diag: &[f64],
+    unconstrained: &[f64],
+    immobile: &[bool],
+) -> Vec<ContactResult> {
+    model
+        .contacts
+        .iter()
+        .enumerate()
+        .map(|(i, contact)| {
+            let k = contact.stiffness;
+            let ai = a_diag[i];
+            let naive = model.naive_mass(i);
+            ContactResult {
+                a: ai,
+                a_unconstrained: unconstrained[i],
+                immobile: immobile[i],
+                m_eff: (!immobile[i]).then(|| 1.0 / ai),
+                stiffness: k,
+                omega: (k * ai).sqrt(),
+                naive_mass: naive,
+                omega_naive: naive.map(|m| (k / m).sqrt()),
+                damping: contact.damping,
+                zeta: match (contact.damping, immobile[i]) {
+                    (Some(cd), false) => Some(cd * ai.sqrt() / (2.0 * k.sqrt())),
+                    _ => None,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The large-system path: sparse A, matrix-free fastest modes, Gershgorin
+/// bound (see [`large`]).
+fn analyze_large(
+    model: &Model<f64>,
+    system: &System<f64>,
+    want: usize,
+) -> Result<Analysis, AnalysisError> {
+    let (sparse, diag) = large::sparse_delassus(system)?;
+    let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
+    let contacts = contact_results(model, &diag, &diag, &immobile);
+    let stiffness: Vec<f64> = contacts.iter().map(|r| r.stiffness).collect();
+    let (modes, info) = large::fastest_modes(&sparse, &stiffness, want);
+    let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
+    // Never an unconverged Lanczos value: the Gershgorin bound is safe.
+    let coupled_omega_max = modes.first().map_or(info.gershgorin_omega, |m| m.omega);
+    let coupled_omega_upper_bound = contacts
+        .iter()
+        .map(|r| r.stiffness * r.a)
+        .sum::<f64>()
+        .sqrt();
+    Ok(Analysis {
+        stable_dt: StableDt {
+            coupled: dt_undamped(coupled_omega_max),
+            independent: dt_undamped(independent_omega_max),
+            coupled_damped: None,
+            independent_damped: None,
+        },
+        contacts,
+        delassus: DMatrix::zeros(0, 0),
+        sparse: Some(sparse),
+        large: Some(info),
+        constraint_rank: 0,
+        constraint_rows: 0,
+        modes,
+        zero_modes: None,
+        independent_omega_max,
+        coupled_omega_max,
+        coupled_omega_upper_bound,
+        damped_modes: None,
     })
 }

@@ -93,6 +93,7 @@ const ROOT_KEYS: &[&str] = &[
     "claim",
     "sweep",
     "verify",
+    "analysis",
 ];
 
 impl Reader<'_> {
@@ -482,6 +483,11 @@ impl Reader<'_> {
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
+        let large_modes = get(root, "analysis").and_then(|n| {
+            let t = self.table(n, "`[analysis]`")?;
+            self.keys(t, &["modes"], "`[analysis]`");
+            get(t, "modes").and_then(|m| self.integer(m, "`modes`", 1..=100))
+        });
         Some(Case {
             path: path.to_string(),
             source: self.source.to_string(),
@@ -495,6 +501,7 @@ impl Reader<'_> {
             claims,
             sweeps,
             verify,
+            large_modes,
         })
     }
 

@@ -317,6 +317,8 @@ pub struct Case {
     pub sweeps: Vec<Sweep>,
     /// `[verify]`, when present.
     pub verify: Option<Verify>,
+    /// `[analysis] modes`: fastest modes sought on the large-system path.
+    pub large_modes: Option<usize>,
 }
 
 /// Parameter values by name: the environment expressions are evaluated in.

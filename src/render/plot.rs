@@ -302,6 +302,82 @@ pub fn line_plot(
     s
 }
 
+
+/// A histogram as an SVG bar chart (`edges` has one more entry than
+/// `counts`).
+pub fn histogram(edges: &[f64], counts: &[usize], x_label: &str) -> String {
+    let (w, h) = (520.0, 220.0);
+    let (left, right, top, bottom) = (50.0, 16.0, 12.0, 44.0);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg class="plot" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
+        w = c(w),
+        h = c(h),
+        label = esc(&format!("histogram of {x_label}"))
+    );
+    if counts.is_empty() || edges.len() != counts.len() + 1 {
+        s.push_str(r#"<text x="20" y="40" class="tick">no data</text></svg>"#);
+        return s;
+    }
+    let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let pw = w - left - right;
+    let ph = h - top - bottom;
+    let bw = pw / counts.len() as f64;
+    let _ = write!(
+        s,
+        r#"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>"#,
+        l = c(left),
+        t = c(top),
+        pw = c(pw),
+        ph = c(ph)
+    );
+    for (k, &n) in counts.iter().enumerate() {
+        let bh = n as f64 / most * ph;
+        let _ = write!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{bw}" height="{bh}" fill="{col}"><title>{a} to {b}: {n}</title></rect>"#,
+            x = c(left + k as f64 * bw + 0.5),
+            y = c(top + ph - bh),
+            bw = c((bw - 1.0).max(0.5)),
+            bh = c(bh),
+            col = COLORS[0],
+            a = sig(edges[k], 3),
+            b = sig(edges[k + 1], 3)
+        );
+    }
+    for (k, e) in [
+        (0, edges[0]),
+        (counts.len() / 2, edges[counts.len() / 2]),
+        (counts.len(), edges[counts.len()]),
+    ] {
+        let x = left + k as f64 * bw;
+        let _ = write!(
+            s,
+            r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{l}</text>"#,
+            x = c(x),
+            y = c(h - bottom + 14.0),
+            l = sig(e, 3)
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text x="{x}" y="{y}" class="tick" text-anchor="end">{n}</text>"#,
+        x = c(left - 4.0),
+        y = c(top + 8.0),
+        n = most as usize
+    );
+    let _ = write!(
+        s,
+        r#"<text x="{x}" y="{y}" class="label" text-anchor="middle">{l}</text>"#,
+        x = c(left + pw / 2.0),
+        y = c(h - 8.0),
+        l = esc(x_label)
+    );
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -294,6 +294,15 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             })
             .collect();
         plots_v.insert("sweeps".into(), json!(sweeps));
+        if let Some(l) = &report.large {
+            plots_v.insert(
+                "histograms".into(),
+                json!([
+                    plot::histogram(&l.mass_ratio.edges, &l.mass_ratio.counts, "m_eff / naive"),
+                    plot::histogram(&l.omega.edges, &l.omega.counts, "single-contact ω (rad/s)"),
+                ]),
+            );
+        }
         if let Some(v) = &report.verification {
             if !v.convergence_all.is_empty() {
                 let lines: Vec<Series> = v

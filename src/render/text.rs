@@ -101,8 +101,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             "ω (rad/s)",
             "ω naive (rad/s)",
         ]),
-        rows: report
-            .contacts
+        rows: shown_contacts(report)
             .iter()
             .map(|c| {
                 vec![
@@ -121,14 +120,22 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 ]
             })
             .collect(),
-        notes: Vec::new(),
+        notes: report.large.as_ref().map_or_else(Vec::new, |l| {
+            vec![format!(
+                "{} contacts: the {} with the lowest m_eff/naive are listed; m_eff/naive ranges over [{}, {}] (mean {})",
+                report.contacts.len(),
+                l.most_affected.len(),
+                sig(l.mass_ratio.min, 3),
+                sig(l.mass_ratio.max, 3),
+                sig(l.mass_ratio.mean, 3)
+            )]
+        }),
     });
     if report.contacts.iter().any(|c| c.damping.is_some()) {
         out.push(Section {
             title: "Damping".into(),
             header: strings(["contact", "c (N s/m)", "ζ"]),
-            rows: report
-                .contacts
+            rows: shown_contacts(report)
                 .iter()
                 .map(|c| vec![c.name.clone(), opt(c.damping, d), opt(c.zeta, d)])
                 .collect(),
@@ -222,13 +229,17 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 ]
             })
             .collect(),
-        notes: if report.zero_modes > 0 {
-            vec![format!(
-                "zero modes: {} (more contacts than independent motions)",
-                report.zero_modes
-            )]
-        } else {
-            Vec::new()
+        notes: match (report.zero_modes, &report.large) {
+            (Some(z), _) if z > 0 => vec![format!("zero modes: {z} (more contacts than independent motions)")],
+            (None, Some(l)) => vec![format!(
+                "large system: the fastest {} of {} requested modes converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
+                l.modes_converged,
+                l.modes_requested,
+                l.lanczos_steps,
+                sig(l.gershgorin_omega, d),
+                if l.omega_max_is_bound { " (used as ω_max: the fastest mode did not converge)" } else { "" }
+            )],
+            _ => Vec::new(),
         },
     });
     if let Some(damped) = &report.damped_modes {
@@ -439,6 +450,15 @@ fn verification_sections(v: &crate::verify::Verification, d: usize, out: &mut Ve
             ],
             notes: vec!["Velocity Verlet, fastest mode excited; diverged = the gap grew past 100× the initial amplitude within 2000 steps.".into()],
         });
+    }
+}
+
+/// The contacts a table lists: all of them, or for a large system the
+/// most affected ones.
+fn shown_contacts(report: &Report) -> Vec<&crate::report::ContactReport> {
+    match &report.large {
+        Some(l) => l.most_affected.iter().collect(),
+        None => report.contacts.iter().collect(),
     }
 }
 

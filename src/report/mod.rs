@@ -31,8 +31,12 @@ pub struct Report {
     pub delassus: DelassusReport,
     /// Nonzero coupled modes, fastest first.
     pub modes: Vec<ModeReport>,
-    /// Number of zero modes.
-    pub zero_modes: usize,
+    /// Number of zero modes; `null` when the rank was not computed (large
+    /// systems).
+    pub zero_modes: Option<usize>,
+    /// The large-system path: how the modes were found, and distributions
+    /// instead of matrices. `null` for ordinary systems.
+    pub large: Option<LargeReport>,
     /// `max_i ω_i`.
     pub independent_omega_max: f64,
     /// Fastest coupled mode.
@@ -154,6 +158,84 @@ pub struct ContactReport {
     pub a_symbolic: Option<SymbolicForm>,
 }
 
+/// Summaries of a large system.
+#[derive(Clone, Debug, Serialize)]
+pub struct LargeReport {
+    /// Lanczos steps taken.
+    pub lanczos_steps: usize,
+    /// Fastest modes asked for.
+    pub modes_requested: usize,
+    /// Of those, converged (only converged modes are listed).
+    pub modes_converged: usize,
+    /// Gershgorin upper bound on ω_max (rad/s).
+    pub gershgorin_omega: f64,
+    /// True when ω_max is the Gershgorin bound (the fastest mode did not
+    /// converge); the stable timestep is then conservative.
+    pub omega_max_is_bound: bool,
+    /// Stored entries of the sparse A.
+    pub nnz: usize,
+    /// Distribution of m_eff / naive over the contacts.
+    pub mass_ratio: Histogram,
+    /// Distribution of the single-contact ω over the contacts (rad/s).
+    pub omega: Histogram,
+    /// The contacts with the lowest m_eff / naive (up to 10).
+    pub most_affected: Vec<ContactReport>,
+}
+
+/// A histogram with equal bins.
+#[derive(Clone, Debug, Serialize)]
+pub struct Histogram {
+    /// Bin edges (one more than counts).
+    pub edges: Vec<f64>,
+    /// Counts per bin.
+    pub counts: Vec<usize>,
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Mean.
+    pub mean: f64,
+}
+
+/// Bins for a histogram.
+pub const HISTOGRAM_BINS: usize = 20;
+
+/// A histogram of the finite values.
+pub fn histogram(values: &[f64]) -> Histogram {
+    let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    let (min, max) = v
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(*x), b.max(*x))
+        });
+    if v.is_empty() {
+        return Histogram {
+            edges: Vec::new(),
+            counts: Vec::new(),
+            min: 0.0,
+            max: 0.0,
+            mean: 0.0,
+        };
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let span = if max > min { max - min } else { 1.0 };
+    let edges: Vec<f64> = (0..=HISTOGRAM_BINS)
+        .map(|k| min + span * k as f64 / HISTOGRAM_BINS as f64)
+        .collect();
+    let mut counts = vec![0usize; HISTOGRAM_BINS];
+    for x in &v {
+        let k = (((x - min) / span) * HISTOGRAM_BINS as f64).floor() as usize;
+        counts[k.min(HISTOGRAM_BINS - 1)] += 1;
+    }
+    Histogram {
+        edges,
+        counts,
+        min,
+        max,
+        mean,
+    }
+}
+
 /// A closed form as text and LaTeX.
 #[derive(Clone, Debug, Serialize)]
 pub struct SymbolicForm {
@@ -168,8 +250,11 @@ pub struct SymbolicForm {
 pub struct DelassusReport {
     /// Contact names (row and column order).
     pub contacts: Vec<String>,
-    /// A (1/kg), row-major.
+    /// A (1/kg), row-major; `null` for large systems.
     pub matrix: Option<Vec<Vec<f64>>>,
+    /// Why the matrix is left out (`"size"`), when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<&'static str>,
     /// Coupling coefficients `A_ij / sqrt(A_ii A_jj)` (0 where a contact is
     /// immobile).
     pub coupling: Option<Vec<Vec<f64>>>,
@@ -276,7 +361,7 @@ pub fn build(
     };
     let c = an.contacts.len();
     let a = &an.delassus;
-    let contacts = case
+    let contacts: Vec<ContactReport> = case
         .contacts
         .iter()
         .zip(&an.contacts)
@@ -300,10 +385,11 @@ pub fn build(
             c
         })
         .collect();
-    let matrix: Vec<Vec<f64>> = (0..c)
+    let dense = an.sparse.is_none();
+    let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| (0..c).map(|j| a[(i, j)]).collect())
         .collect();
-    let coupling = (0..c)
+    let coupling: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| {
             (0..c)
                 .map(|j| {
@@ -315,6 +401,30 @@ pub fn build(
         .collect();
     let ratio =
         (an.independent_omega_max > 0.0).then(|| an.coupled_omega_max / an.independent_omega_max);
+    let large = an.large.as_ref().map(|info| {
+        let ratios: Vec<f64> = an
+            .contacts
+            .iter()
+            .map(|r| r.m_eff.zip(r.naive_mass).map_or(f64::NAN, |(m, n)| m / n))
+            .collect();
+        let mut order: Vec<usize> = (0..c).filter(|&i| ratios[i].is_finite()).collect();
+        order.sort_by(|&x, &y| ratios[x].total_cmp(&ratios[y]).then(x.cmp(&y)));
+        LargeReport {
+            lanczos_steps: info.lanczos_steps,
+            modes_requested: info.modes_requested,
+            modes_converged: info.modes_converged,
+            gershgorin_omega: info.gershgorin_omega,
+            omega_max_is_bound: an.modes.is_empty(),
+            nnz: info.nnz,
+            mass_ratio: histogram(&ratios),
+            omega: histogram(&an.contacts.iter().map(|r| r.omega).collect::<Vec<_>>()),
+            most_affected: order
+                .iter()
+                .take(10)
+                .map(|&i| contacts[i].clone())
+                .collect(),
+        }
+    });
     Report {
         title: case.title.clone(),
         description: case.description.clone(),
@@ -380,8 +490,9 @@ pub fn build(
         contacts,
         delassus: DelassusReport {
             contacts: case.contacts.iter().map(|c| c.name.clone()).collect(),
-            matrix: Some(matrix),
-            coupling: Some(coupling),
+            matrix: dense.then_some(matrix),
+            omitted: (!dense).then_some("size"),
+            coupling: dense.then_some(coupling),
         },
         modes: an
             .modes
@@ -393,6 +504,7 @@ pub fn build(
             })
             .collect(),
         zero_modes: an.zero_modes,
+        large,
         independent_omega_max: an.independent_omega_max,
         coupled_omega_max: an.coupled_omega_max,
         coupled_omega_upper_bound: an.coupled_omega_upper_bound,

@@ -280,7 +280,7 @@ fn impulse_tests(
         .filter(|&i| !an.contacts[i].immobile && s.impulse[i] > 0.0)
         .map(|i| {
             let p = s.impulse[i];
-            let predicted: Vec<f64> = (0..c).map(|j| an.delassus[(j, i)] * p).collect();
+            let predicted: Vec<f64> = (0..c).map(|j| an.a(j, i) * p).collect();
             let mut sim = fresh();
             let before = sim.gap_rates();
             sim.impulse(i, p);
