@@ -132,7 +132,14 @@ fn nice_ticks(lo: f64, hi: f64, scale: Scale) -> Vec<f64> {
 fn tick_label(t: f64, scale: Scale) -> String {
     match scale {
         Scale::Log => format!("1e{}", t.round() as i32),
-        Scale::Linear => sig(t, 3),
+        Scale::Linear => {
+            let s = sig(t, 3);
+            if s.contains('.') && !s.contains('e') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s
+            }
+        }
     }
 }
 
@@ -248,6 +255,8 @@ pub fn line_plot(
         y = c(top + (h - top - bottom) / 2.0),
         l = esc(y_label)
     );
+    let mut legend = String::new();
+    let n_series = series.len();
     for (k, (series, p)) in series.iter().zip(&pts).enumerate() {
         let col = COLORS[k % COLORS.len()];
         if p.len() > 1 {
@@ -276,8 +285,20 @@ pub fn line_plot(
                 );
             }
         }
+        // Legend in the top-right corner, on a backing so curves stay
+        // legible; drawn after every line.
+        let s = &mut legend;
         let ly = top + 14.0 + 16.0 * k as f64;
-        let lx = left + 10.0;
+        let lx = w - right - 190.0;
+        if k == 0 {
+            let _ = write!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="186" height="{hh}" class="legend-box"/>"#,
+                x = c(lx - 4.0),
+                y = c(top + 2.0),
+                hh = c(16.0 * n_series as f64 + 4.0)
+            );
+        }
         let dash = if series.dashed {
             r#" stroke-dasharray="6 4""#
         } else {
@@ -298,10 +319,10 @@ pub fn line_plot(
             l = esc(&series.label)
         );
     }
+    s.push_str(&legend);
     s.push_str("</svg>");
     s
 }
-
 
 /// A histogram as an SVG bar chart (`edges` has one more entry than
 /// `counts`).
