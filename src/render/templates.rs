@@ -304,6 +304,24 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             );
         }
         if let Some(v) = &report.verification {
+            if let Some(g) = &v.gap_history {
+                let lines = vec![Series {
+                    label: format!("gap of {} (mode {})", g.contact, g.mode),
+                    points: g.t.iter().zip(&g.gap).map(|(t, y)| (*t, *y)).collect(),
+                    dashed: false,
+                    markers: false,
+                }];
+                plots_v.insert(
+                    "gap_history".into(),
+                    json!(plot::line_plot(
+                        &lines,
+                        "t (s)",
+                        "gap (m)",
+                        Scale::Linear,
+                        Scale::Linear
+                    )),
+                );
+            }
             if !v.convergence_all.is_empty() {
                 let lines: Vec<Series> = v
                     .convergence_all

@@ -100,6 +100,19 @@ pub struct FreeVibration {
     pub amplitude: f64,
 }
 
+/// A recorded gap signal.
+#[derive(Clone, Debug, Serialize)]
+pub struct GapHistory {
+    /// The contact whose gap is recorded.
+    pub contact: String,
+    /// The mode excited.
+    pub mode: usize,
+    /// Times (s).
+    pub t: Vec<f64>,
+    /// Gap minus its equilibrium value (m).
+    pub gap: Vec<f64>,
+}
+
 /// The timestep convergence study for one integrator.
 #[derive(Clone, Debug, Serialize)]
 pub struct Convergence {
@@ -154,6 +167,9 @@ pub struct Verification {
     pub impulse: Vec<ImpulseResult>,
     /// Free-vibration runs.
     pub free_vibration: Vec<FreeVibration>,
+    /// The gap of the fastest mode's first free-vibration run over its
+    /// first three periods (for the report's time-history plot).
+    pub gap_history: Option<GapHistory>,
     /// Convergence study with velocity Verlet (SPEC §4 key).
     pub convergence: Option<Convergence>,
     /// Convergence studies for every integrator.
@@ -220,7 +236,8 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
     progress("impulse test", 0.0);
     let impulse = impulse_tests(case, an, &settings, &fresh);
     progress("free vibration", 0.25);
-    let free_vibration = free_vibrations(case, an, &settings, &fresh);
+    let mut gap_history = None;
+    let free_vibration = free_vibrations(case, an, &settings, &fresh, &mut gap_history);
     progress("timestep convergence", 0.5);
     let convergence_all: Vec<Convergence> = if an.modes.is_empty() || settings.dt0 <= 0.0 {
         Vec::new()
@@ -246,6 +263,7 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
         settings,
         impulse,
         free_vibration,
+        gap_history,
         convergence_all,
         stability,
     }
@@ -340,6 +358,18 @@ fn measure(
     steps: usize,
     integrator: Integrator,
 ) -> Option<f64> {
+    measure_recording(sim, pivot, h, steps, integrator, None)
+}
+
+/// [`measure`], also recording (t, gap) for the first `record.1` steps.
+fn measure_recording(
+    sim: &mut dyn Simulator,
+    pivot: usize,
+    h: f64,
+    steps: usize,
+    integrator: Integrator,
+    mut record: Option<(&mut Vec<(f64, f64)>, usize)>,
+) -> Option<f64> {
     let mut t = 0.0;
     let (mut y0, mut d0) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
     let mut crossings: Vec<f64> = Vec::new();
@@ -348,6 +378,11 @@ fn measure(
         let (y1, d1) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
         if (y0 < 0.0 && y1 >= 0.0) || (y0 > 0.0 && y1 <= 0.0) {
             crossings.push(t + h * hermite_root(y0, d0 * h, y1, d1 * h));
+        }
+        if let Some((history, n)) = record.as_mut()
+            && history.len() < *n
+        {
+            history.push((t + h, y1));
         }
         t += h;
         (y0, d0) = (y1, d1);
@@ -403,6 +438,7 @@ fn free_vibrations(
     an: &Analysis,
     s: &Settings,
     fresh: &dyn Fn() -> Box<dyn Simulator>,
+    gap_history: &mut Option<GapHistory>,
 ) -> Vec<FreeVibration> {
     let mut out = Vec::new();
     for (k, mode) in an.modes.iter().enumerate().take(MAX_MODES) {
@@ -414,10 +450,27 @@ fn free_vibrations(
             let amplitude = s.compression * factor;
             let mut sim = fresh();
             excite(sim.as_mut(), an, k, amplitude);
-            let Some(measured) = measure(sim.as_mut(), pivot, h, steps, Integrator::VelocityVerlet)
-            else {
+            let mut history = Vec::new();
+            let record =
+                (k == 0 && factor == 1.0).then_some((&mut history, 3 * STEPS_PER_PERIOD as usize));
+            let Some(measured) = measure_recording(
+                sim.as_mut(),
+                pivot,
+                h,
+                steps,
+                Integrator::VelocityVerlet,
+                record,
+            ) else {
                 continue;
             };
+            if !history.is_empty() {
+                *gap_history = Some(GapHistory {
+                    contact: case.contacts[pivot].name.clone(),
+                    mode: k + 1,
+                    t: history.iter().map(|p| p.0).collect(),
+                    gap: history.iter().map(|p| p.1).collect(),
+                });
+            }
             let excites = if an.contacts.len() == 1 {
                 case.contacts[0].name.clone()
             } else {
