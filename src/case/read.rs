@@ -94,6 +94,7 @@ const ROOT_KEYS: &[&str] = &[
     "sweep",
     "verify",
     "analysis",
+    "display",
 ];
 
 impl Reader<'_> {
@@ -483,6 +484,7 @@ impl Reader<'_> {
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
+        let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let large_modes = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
             self.keys(t, &["modes"], "`[analysis]`");
@@ -502,6 +504,7 @@ impl Reader<'_> {
             sweeps,
             verify,
             large_modes,
+            display,
         })
     }
 
@@ -1585,6 +1588,55 @@ impl Reader<'_> {
             }
         }
         sweeps
+    }
+
+    fn display(&mut self, node: &Node) -> Display {
+        let mut out = Display::default();
+        let Some(t) = self.table(node, "`[display]`") else {
+            return out;
+        };
+        self.keys(t, &["omega", "mass", "time"], "`[display]`");
+        for key in ["omega", "mass", "time"] {
+            let Some(n) = get(t, key) else { continue };
+            let Some(text) = self.string(n, &format!("`{key}`")) else {
+                continue;
+            };
+            let found = DISPLAY_UNITS
+                .iter()
+                .find(|(q, u, _)| *q == key && *u == text);
+            match found {
+                Some((_, u, f)) => {
+                    let choice = UnitChoice {
+                        unit: if *u == "us" {
+                            "µs".to_string()
+                        } else {
+                            u.to_string()
+                        },
+                        factor: *f,
+                    };
+                    match key {
+                        "omega" => out.omega = choice,
+                        "mass" => out.mass = choice,
+                        _ => out.time = Some(choice),
+                    }
+                }
+                None => {
+                    let known: Vec<&str> = DISPLAY_UNITS
+                        .iter()
+                        .filter(|(q, _, _)| *q == key)
+                        .map(|(_, u, _)| *u)
+                        .collect();
+                    self.error(
+                        Diagnostic::new(
+                            n.span(),
+                            format!("unknown display unit `{text}` for {key}"),
+                        )
+                        .hint(format!("one of: {}", known.join(", "))),
+                    );
+                }
+            }
+        }
+        out
     }
 
     fn verify(&mut self, node: &Node) -> Option<Verify> {

@@ -319,7 +319,59 @@ pub struct Case {
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.
     pub large_modes: Option<usize>,
+    /// `[display]`: units for results in the Markdown and HTML reports.
+    pub display: Display,
 }
+
+/// Display units chosen in `[display]` (reports only; JSON stays SI).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Display {
+    /// Angular frequencies: `rad/s`, `Hz` or `rpm`.
+    pub omega: UnitChoice,
+    /// Masses: `kg`, `g` or `lb`.
+    pub mass: UnitChoice,
+    /// Timesteps: `s`, `ms` or `us`; `None` picks s/ms/µs by size.
+    pub time: Option<UnitChoice>,
+}
+
+/// A display unit: its label and the factor from SI.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UnitChoice {
+    /// Label.
+    pub unit: String,
+    /// Multiply an SI value by this.
+    pub factor: f64,
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        Display {
+            omega: UnitChoice {
+                unit: "rad/s".into(),
+                factor: 1.0,
+            },
+            mass: UnitChoice {
+                unit: "kg".into(),
+                factor: 1.0,
+            },
+            time: None,
+        }
+    }
+}
+
+/// The display units meff knows, per quantity: (name, label, factor from SI).
+pub const DISPLAY_UNITS: &[(&str, &str, f64)] = &[
+    ("omega", "rad/s", 1.0),
+    ("omega", "Hz", 1.0 / std::f64::consts::TAU),
+    ("omega", "rpm", 60.0 / std::f64::consts::TAU),
+    ("mass", "kg", 1.0),
+    ("mass", "g", 1000.0),
+    ("mass", "lb", 1.0 / 0.453_592_37),
+    ("time", "s", 1.0),
+    ("time", "ms", 1e3),
+    ("time", "us", 1e6),
+    ("time", "µs", 1e6),
+];
 
 /// Parameter values by name: the environment expressions are evaluated in.
 #[derive(Clone, Debug, Default)]

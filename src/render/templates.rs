@@ -155,9 +155,24 @@ impl Templates {
             ))
         });
         tera.register_filter("time", |v: &Value, a: &HashMap<String, Value>| {
-            Ok(Value::String(
-                num(v).map_or_else(|| "—".into(), |x| time(x, digits(a))),
-            ))
+            // `unit`: a display unit object {unit, factor}, or null for automatic.
+            let fixed = a.get("unit").and_then(|u| {
+                Some((
+                    u.get("unit")?.as_str()?.to_string(),
+                    u.get("factor")?.as_f64()?,
+                ))
+            });
+            Ok(Value::String(num(v).map_or_else(
+                || "—".into(),
+                |x| match &fixed {
+                    Some((label, f)) => format!("{} {label}", sig(x * f, digits(a))),
+                    None => time(x, digits(a)),
+                },
+            )))
+        });
+        tera.register_filter("scale", |v: &Value, a: &HashMap<String, Value>| {
+            let by = a.get("by").and_then(Value::as_f64).unwrap_or(1.0);
+            Ok(num(v).map_or(Value::Null, |x| json!(x * by)))
         });
         tera.register_filter("tex_num", |v: &Value, a: &HashMap<String, Value>| {
             Ok(Value::String(num(v).map_or_else(

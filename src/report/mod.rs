@@ -21,6 +21,8 @@ pub struct Report {
     pub space: String,
     /// Number of generalized velocities.
     pub dofs: usize,
+    /// Display units for the Markdown and HTML reports (values here are SI).
+    pub display: crate::case::Display,
     /// SHA-256 of the case file's bytes (identifies the input of a report).
     pub case_sha256: String,
     /// The parameters as typed, with their SI values.
@@ -461,6 +463,7 @@ pub fn build(
             .iter()
             .map(|s| crate::analysis::sweep::run(case, s))
             .collect(),
+        display: case.display.clone(),
         case_sha256: {
             use sha2::Digest;
             sha2::Sha256::digest(case.source.as_bytes())

@@ -100,3 +100,23 @@ fn index_lists_every_case() {
     let html = t.index(&entries, true).unwrap();
     assert!(html.contains("href=\"two-corners.html\""));
 }
+
+#[test]
+fn display_units_apply_to_reports_not_json() {
+    let source = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let with = format!("{source}\n[display]\nomega = \"Hz\"\nmass = \"g\"\ntime = \"us\"\n");
+    let ev = crate::evaluate_str(&with);
+    let t = Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    // 316.2 rad/s = 50.33 Hz; 1 kg = 1000 g; 6.325 ms = 6325 µs.
+    assert!(
+        md.contains("| offcentre | 1000 | 2000 | 0.5000 | 50.33 | 35.59 |"),
+        "{md}"
+    );
+    assert!(md.contains("6325 µs"), "{md}");
+    let json = meff::render::json(&ev.report);
+    assert!(json.contains("\"m_eff\": 1.0"), "JSON stays SI");
+    let bad = format!("{source}\n[display]\nomega = \"rev/s\"\n");
+    let err = meff::case::parse_case("bad.toml", &bad).unwrap_err();
+    assert!(err.diagnostics[0].message.contains("unknown display unit"));
+}
