@@ -111,7 +111,8 @@ impl Symbols {
     }
 }
 
-fn eval_poly(p: &poly::Poly, values: &[f64]) -> f64 {
+/// A polynomial's value for the given atom values.
+pub fn eval_poly(p: &poly::Poly, values: &[f64]) -> f64 {
     p.terms()
         .map(|(m, q)| {
             let mut t = q.to_f64().unwrap_or(f64::NAN);

@@ -32,63 +32,44 @@ impl<'a> Printer<'a> {
     /// A printer that writes parameters by name; `latex_overrides` gives a
     /// LaTeX symbol per parameter name where the case sets one.
     pub fn names(symbols: &'a Symbols, latex_overrides: &[(String, String)]) -> Self {
-        let text_names = symbols
-            .atoms()
-            .iter()
-            .map(|a| match a {
-                Atom::Param(p) => p.clone(),
-                _ => String::new(),
-            })
-            .collect();
-        let latex_names = symbols
-            .atoms()
-            .iter()
-            .map(|a| match a {
-                Atom::Param(p) => latex_overrides
-                    .iter()
-                    .find(|(n, _)| n == p)
-                    .map_or_else(|| latex_symbol(p), |(_, s)| s.clone()),
-                _ => String::new(),
-            })
-            .collect();
-        Printer {
-            symbols,
-            text_names,
-            latex_names,
-            substituted: false,
-        }
+        Self::with(symbols, false, |p| {
+            let latex = latex_overrides
+                .iter()
+                .find(|(n, _)| n == p)
+                .map_or_else(|| latex_symbol(p), |(_, s)| s.clone());
+            (p.to_string(), latex)
+        })
     }
 
     /// A printer that writes each parameter as the given value (text, LaTeX).
     pub fn values(symbols: &'a Symbols, values: &[(String, String, String)]) -> Self {
-        let lookup = |p: &str, latex: bool| {
-            values
-                .iter()
-                .find(|(n, _, _)| n == p)
-                .map(|(_, t, l)| if latex { l.clone() } else { t.clone() })
-                .unwrap_or_else(|| p.to_string())
-        };
-        let text_names = symbols
+        Self::with(symbols, true, |p| {
+            values.iter().find(|(n, _, _)| n == p).map_or_else(
+                || (p.to_string(), p.to_string()),
+                |(_, t, l)| (t.clone(), l.clone()),
+            )
+        })
+    }
+
+    /// A printer with (text, LaTeX) for each parameter from `name_of`.
+    fn with(
+        symbols: &'a Symbols,
+        substituted: bool,
+        name_of: impl Fn(&str) -> (String, String),
+    ) -> Self {
+        let (text_names, latex_names) = symbols
             .atoms()
             .iter()
             .map(|a| match a {
-                Atom::Param(p) => lookup(p, false),
-                _ => String::new(),
+                Atom::Param(p) => name_of(p),
+                _ => (String::new(), String::new()),
             })
-            .collect();
-        let latex_names = symbols
-            .atoms()
-            .iter()
-            .map(|a| match a {
-                Atom::Param(p) => lookup(p, true),
-                _ => String::new(),
-            })
-            .collect();
+            .unzip();
         Printer {
             symbols,
             text_names,
             latex_names,
-            substituted: true,
+            substituted,
         }
     }
 

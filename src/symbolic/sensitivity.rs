@@ -7,6 +7,7 @@
 //! simplified closed form of the elasticity is added when it fits in a
 //! small work budget.
 
+use super::eval_poly;
 use super::poly::{Poly, with_budget};
 use super::{
     Atom, Converter, Derivation, Frac, Printer, SymForm, Symbols, poly_derivative, symbols_of,
@@ -43,23 +44,6 @@ fn poly_rate(poly: &Poly, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f6
         }
     }
     total
-}
-
-fn eval_poly(p: &Poly, values: &[f64]) -> f64 {
-    symbols_eval(p, values)
-}
-
-fn symbols_eval(p: &Poly, values: &[f64]) -> f64 {
-    use num_traits::ToPrimitive;
-    p.terms()
-        .map(|(m, q)| {
-            let mut t = q.to_f64().unwrap_or(f64::NAN);
-            for (i, &e) in m.iter().enumerate() {
-                t *= values[i].powi(e as i32);
-            }
-            t
-        })
-        .sum()
 }
 
 /// `d f / d atom p` at the case point.

@@ -43,3 +43,16 @@ pub fn assert_close(a: f64, b: f64, rel: f64) {
     let scale = a.abs().max(b.abs()).max(1e-300);
     assert!((a - b).abs() <= rel * scale, "{a} vs {b} (rel {rel})");
 }
+
+/// Loads a bundled case and evaluates it with the time-domain verification.
+pub fn verified(name: &str) -> meff::Evaluated {
+    let case = meff::case::load(&root().join("cases").join(name)).unwrap();
+    meff::evaluate_with(
+        case,
+        meff::Options {
+            verify: true,
+            progress: None,
+        },
+    )
+    .unwrap()
+}

@@ -1,20 +1,8 @@
 //! Report content: what the seed and two-corner reports must say, the
 //! index, template overrides.
 
-use crate::root;
+use crate::{root, verified};
 use meff::render::templates::Templates;
-
-fn verified(name: &str) -> meff::Evaluated {
-    let case = meff::case::load(&root().join("cases").join(name)).unwrap();
-    meff::evaluate_with(
-        case,
-        meff::Options {
-            verify: true,
-            progress: None,
-        },
-    )
-    .unwrap()
-}
 
 #[test]
 fn seed_report_reads_as_a_calculation() {

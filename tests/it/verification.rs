@@ -1,19 +1,7 @@
 //! Verification by simulation: the acceptance points of the verification
 //! issue, and a wrong analysis that the simulation must catch.
 
-use crate::root;
-
-fn verified(name: &str) -> meff::Evaluated {
-    let case = meff::case::load(&root().join("cases").join(name)).unwrap();
-    meff::evaluate_with(
-        case,
-        meff::Options {
-            verify: true,
-            progress: None,
-        },
-    )
-    .unwrap()
-}
+use crate::{root, verified};
 
 #[test]
 fn seed_frequencies_are_measured() {
