@@ -46,7 +46,8 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         env: Env::default(),
         params: Vec::new(),
         coords: Vec::new(),
-        declared_bodies: Vec::new(),
+        declared_bodies: Default::default(),
+        body_index: Default::default(),
     };
     let case = r.case(path, root.get_ref(), root.span());
     if r.diags.is_empty()
@@ -70,7 +71,9 @@ struct Reader<'s> {
     coords: Vec<String>,
     /// Every body name declared, valid or not, so that a bad body does not
     /// also make each contact naming it an error.
-    declared_bodies: Vec<String>,
+    declared_bodies: std::collections::HashSet<String>,
+    /// Valid bodies by name (lookups are by hash: cases have up to 10⁵ bodies).
+    body_index: std::collections::HashMap<String, usize>,
 }
 
 fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<'i>> {
@@ -475,6 +478,7 @@ impl Reader<'_> {
             }
             let bodies = self.bodies(get(root, "body"), space);
             body_names = bodies.iter().map(|b| b.name.clone()).collect();
+            self.body_index = body_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
             let joints = self.joints(get(root, "joint"), &bodies, space);
             Some(Form::Bodies { bodies, joints })
         };
@@ -745,7 +749,7 @@ impl Reader<'_> {
         table: &DeTable,
         what: &str,
         span: &Range<usize>,
-        seen: &mut Vec<(String, Range<usize>)>,
+        seen: &mut std::collections::HashSet<String>,
     ) -> Option<String> {
         let node = self.required(table, "name", what, span)?;
         let name = self.string(node, "`name`")?;
@@ -760,19 +764,19 @@ impl Reader<'_> {
             ));
             return None;
         }
-        if seen.iter().any(|(s, _)| *s == name) {
+        if seen.contains(&name) {
             self.error(
                 Diagnostic::new(node.span(), format!("duplicate name `{name}`"))
                     .hint("names must be unique"),
             );
             return None;
         }
-        seen.push((name.clone(), node.span()));
+        seen.insert(name.clone());
         Some(name)
     }
 
     fn bodies(&mut self, node: Option<&Node>, space: Space) -> Vec<Body> {
-        let mut seen = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut bodies = Vec::new();
         for (t, span) in self.tables(node, "`[[body]]`") {
             self.keys(
@@ -923,7 +927,7 @@ impl Reader<'_> {
         if name == "world" {
             return Some(None);
         }
-        match body_names.iter().position(|b| *b == name) {
+        match self.body_index.get(&name).copied() {
             Some(i) => Some(Some(i)),
             None if self.declared_bodies.contains(&name) => None,
             None => {
@@ -933,7 +937,7 @@ impl Reader<'_> {
                             .map(|b| format!("did you mean `{b}`?")),
                     )
                     .maybe_hint(
-                        (!body_names.is_empty())
+                        (!body_names.is_empty() && body_names.len() <= 20)
                             .then(|| format!("bodies: {}", body_names.join(", "))),
                     );
                 self.error(d);
@@ -1017,7 +1021,7 @@ impl Reader<'_> {
         body_names: &[String],
         space: Space,
     ) -> Vec<Contact> {
-        let mut seen = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut contacts = Vec::new();
         let tables = self.tables(node, "`[[contact]]`");
         if tables.is_empty() && node.is_none() {
@@ -1166,7 +1170,7 @@ impl Reader<'_> {
         let span = node.span();
         self.keys(t, &["coordinates", "mass_matrix"], "`[generalized]`");
         let mut coordinates = Vec::new();
-        let mut seen: Vec<(String, Range<usize>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let cnode = self.required(t, "coordinates", "`[generalized]`", &span)?;
         let items = self.array(cnode, "`coordinates`")?;
         if items.is_empty() {
@@ -1434,7 +1438,7 @@ impl Reader<'_> {
                                 .map(|b| format!("did you mean `{b}`?")),
                         )
                         .maybe_hint(
-                            (!contacts.is_empty())
+                            (!contacts.is_empty() && contacts.len() <= 20)
                                 .then(|| format!("contacts: {}", contacts.join(", "))),
                         );
                     r.error(d);
