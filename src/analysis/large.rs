@@ -156,7 +156,7 @@ pub fn fastest_modes(a: &SparseSym, stiffness: &[f64], want: usize) -> (Vec<Mode
     });
     q /= q.norm();
     let mut basis: Vec<DVector<f64>> = vec![q];
-    let (mut alphas, mut betas) = (Vec::new(), Vec::new());
+    let (mut alphas, mut betas): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     let max_steps = LANCZOS_MAX_STEPS.min(c);
     let mut result: (Vec<Mode>, usize) = (Vec::new(), 0);
     for step in 0..max_steps {
@@ -164,12 +164,26 @@ pub fn fastest_modes(a: &SparseSym, stiffness: &[f64], want: usize) -> (Vec<Mode
         let mut w = matvec(a, &sk, v);
         let alpha = w.dot(v);
         alphas.push(alpha);
-        // Full reorthogonalisation (twice) against the whole basis.
+        // The three-term recurrence first, so that reorthogonalisation only
+        // removes round-off.
+        w.axpy(-alpha, v, 1.0);
+        if step > 0 {
+            w.axpy(-betas[step - 1], &basis[step - 1], 1.0);
+        }
+        // Full reorthogonalisation against the whole basis, repeated only
+        // when cancellation was severe ("twice is enough", Kahan–Parlett):
+        // the basis is the memory traffic of this loop.
+        let mut before = w.norm();
         for _ in 0..2 {
             for b in &basis {
                 let d = w.dot(b);
                 w.axpy(-d, b, 1.0);
             }
+            let after = w.norm();
+            if after > 0.7 * before {
+                break;
+            }
+            before = after;
         }
         let beta = w.norm();
         info.lanczos_steps = step + 1;

@@ -478,7 +478,11 @@ impl Reader<'_> {
             }
             let bodies = self.bodies(get(root, "body"), space);
             body_names = bodies.iter().map(|b| b.name.clone()).collect();
-            self.body_index = body_names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+            self.body_index = body_names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.clone(), i))
+                .collect();
             let joints = self.joints(get(root, "joint"), &bodies, space);
             Some(Form::Bodies { bodies, joints })
         };
