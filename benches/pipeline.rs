@@ -71,3 +71,27 @@ fn verify_all_bundled_cases(bencher: divan::Bencher) {
         }
     });
 }
+
+/// A chain of `n` contacts between `n + 1` particles (a large-system case).
+fn chain(n: usize) -> meff::case::Case {
+    let mut s = String::from("space = \"line\"\n[parameters]\nk = \"1e5 N/m\"\n");
+    for i in 0..=n {
+        s.push_str(&format!(
+            "[[body]]\nname = \"p{i}\"\ntype = \"particle\"\nmass = \"{} kg\"\n",
+            1.0 + (i % 7) as f64 * 0.25
+        ));
+    }
+    for i in 1..=n {
+        s.push_str(&format!("[[contact]]\nname = \"c{i}\"\nbody = \"p{i}\"\nother = \"p{}\"\npoint = [\"0 m\"]\nnormal = [1]\nstiffness = \"k\"\n", i - 1));
+    }
+    meff::case::parse_case("chain.toml", &s).unwrap()
+}
+
+/// The large-system path (sparse A, Lanczos, Gershgorin) on 10⁴ contacts.
+#[divan::bench(sample_count = 5)]
+fn analyze_chain_of_10k_contacts(bencher: divan::Bencher) {
+    let case = chain(10_000);
+    let model = meff::model::numeric(&case);
+    let system = meff::model::assemble(&model);
+    bencher.bench(|| divan::black_box(meff::analysis::analyze_system(&model, &system).unwrap()));
+}
