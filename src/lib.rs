@@ -158,7 +158,23 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
         verify::verify(&case, &model, &analysis, progress)
     });
-    let mut report = report::build(&case, &analysis, &claims, &system, derivation.as_ref());
+    let mut report = report::build(
+        &case,
+        report::Results {
+            analysis: &analysis,
+            claims: &claims,
+            system: &system,
+            derivation: derivation.as_ref(),
+            sensitivities: derivation
+                .as_ref()
+                .map_or_else(|_| Vec::new(), |d| symbolic::sensitivities(&case, d)),
+            sweeps: case
+                .sweeps
+                .iter()
+                .map(|s| analysis::sweep::run(&case, s))
+                .collect(),
+        },
+    );
     report.verification = verification.clone();
     Ok(Evaluated {
         case,

@@ -46,6 +46,17 @@ fn c(x: f64) -> String {
     format!("{x:.2}")
 }
 
+/// The opening `<svg>` tag of a plot.
+fn svg_open(s: &mut String, class: &str, w: f64, h: f64, label: &str) {
+    let _ = write!(
+        s,
+        r#"<svg class="{class}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
+        w = c(w),
+        h = c(h),
+        label = esc(label)
+    );
+}
+
 /// A small bar chart of a mode shape (one bar per contact, ±1 range).
 pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
     let n = shape.len().max(1);
@@ -55,12 +66,7 @@ pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
     let height = 70.0;
     let mid = 30.0;
     let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg class="bars" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="mode shape">"#,
-        w = c(width),
-        h = c(height)
-    );
+    svg_open(&mut s, "bars", width, height, "mode shape");
     let _ = write!(
         s,
         r#"<line x1="0" y1="{m}" x2="{w}" y2="{m}" class="axis"/>"#,
@@ -164,12 +170,12 @@ pub fn line_plot(
         .collect();
     let all: Vec<(f64, f64)> = pts.iter().flatten().copied().collect();
     let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg class="plot" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
-        w = c(w),
-        h = c(h),
-        label = esc(&format!("{y_label} against {x_label}"))
+    svg_open(
+        &mut s,
+        "plot",
+        w,
+        h,
+        &format!("{y_label} against {x_label}"),
     );
     if all.is_empty() {
         s.push_str(r#"<text x="20" y="40" class="tick">no data</text></svg>"#);
@@ -330,13 +336,7 @@ pub fn histogram(edges: &[f64], counts: &[usize], x_label: &str) -> String {
     let (w, h) = (520.0, 220.0);
     let (left, right, top, bottom) = (50.0, 16.0, 12.0, 44.0);
     let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg class="plot" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
-        w = c(w),
-        h = c(h),
-        label = esc(&format!("histogram of {x_label}"))
-    );
+    svg_open(&mut s, "plot", w, h, &format!("histogram of {x_label}"));
     if counts.is_empty() || edges.len() != counts.len() + 1 {
         s.push_str(r#"<text x="20" y="40" class="tick">no data</text></svg>"#);
         return s;

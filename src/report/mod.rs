@@ -350,13 +350,32 @@ impl Report {
 }
 
 /// Builds the report of a case.
-pub fn build(
-    case: &Case,
-    an: &Analysis,
-    claims: &[ClaimResult],
-    system: &crate::model::System<f64>,
-    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
-) -> Report {
+/// The results the report is built from, beside the case.
+pub struct Results<'a> {
+    /// Numeric analysis.
+    pub analysis: &'a Analysis,
+    /// Claim verdicts, in case order.
+    pub claims: &'a [ClaimResult],
+    /// The assembled system.
+    pub system: &'a crate::model::System<f64>,
+    /// The symbolic derivation, or why there is none.
+    pub derivation: Result<&'a crate::symbolic::Derivation, &'a crate::symbolic::Unsupported>,
+    /// Elasticities (empty without a derivation).
+    pub sensitivities: Vec<crate::symbolic::Sensitivity>,
+    /// Evaluated sweeps, in case order.
+    pub sweeps: Vec<crate::analysis::sweep::SweepResult>,
+}
+
+/// Builds the report of a case from results computed elsewhere.
+pub fn build(case: &Case, results: Results) -> Report {
+    let Results {
+        analysis: an,
+        claims,
+        system,
+        derivation,
+        sensitivities,
+        sweeps,
+    } = results;
     let form = |f: &crate::symbolic::SymForm| SymbolicForm {
         text: f.text.clone(),
         latex: f.latex.clone(),
@@ -458,11 +477,7 @@ pub fn build(
                 }),
             }
         },
-        sweeps: case
-            .sweeps
-            .iter()
-            .map(|s| crate::analysis::sweep::run(case, s))
-            .collect(),
+        sweeps,
         display: case.display.clone(),
         case_sha256: {
             use sha2::Digest;
@@ -551,7 +566,7 @@ pub fn build(
                         .collect(),
                 ),
                 contacts: d.contacts.clone(),
-                sensitivities: crate::symbolic::sensitivities(case, d),
+                sensitivities,
             },
             Err(why) => SymbolicReport {
                 available: false,
