@@ -78,14 +78,91 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// A control character as it is shown to a person: `\e`, `\u{9b}`, …
+pub fn escape_char(c: char) -> String {
+    match c {
+        '\t' => "\\t".into(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\u{1b}' => "\\e".into(),
+        c => format!("\\u{{{:x}}}", c as u32),
+    }
+}
+
+/// True for characters that must not reach a terminal raw: C0 and C1
+/// controls, DEL, and the bidirectional overrides that reorder text.
+fn is_unsafe_char(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every control character (line breaks included) shown escaped,
+/// so that names and paths from a case cannot drive a terminal.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if is_unsafe_char(c) {
+                    escape_char(c)
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Text for a terminal: control characters escaped except line breaks.
+pub fn terminal_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.split('\n')
+            .map(|l| escape_controls(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// The source with control characters (other than line breaks and tabs)
+/// escaped, and a map from byte offsets in the original to the copy.
+fn displayable(source: &str) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::with_capacity(source.len());
+    // (original offset, shown offset) at each change of shift.
+    let mut shifts = vec![(0, 0)];
+    for (i, c) in source.char_indices() {
+        if c != '\n' && c != '\t' && is_unsafe_char(c) {
+            out.push_str(&escape_char(c));
+            shifts.push((i + c.len_utf8(), out.len()));
+        } else {
+            out.push(c);
+        }
+    }
+    (out, shifts)
+}
+
+fn shifted(shifts: &[(usize, usize)], offset: usize) -> usize {
+    let k = shifts
+        .partition_point(|&(o, _)| o <= offset)
+        .saturating_sub(1);
+    let (o, d) = shifts[k];
+    d + (offset - o)
+}
+
 /// Renders diagnostics as `error: message`, ` --> file:line:col`, the source
-/// line and a caret under the span, then the hints.
+/// line and a caret under the span, then the hints. Control characters in
+/// the path, the source and the messages are shown escaped.
 pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic], color: bool) -> String {
     use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
     use codespan_reporting::files::SimpleFile;
     use codespan_reporting::term::{self, Config, termcolor::Buffer};
 
-    let file = SimpleFile::new(path, source);
+    let (shown, shifts) = displayable(source);
+    let path = escape_controls(path);
+    let file = SimpleFile::new(path.as_ref(), shown.as_str());
     let mut buffer = if color {
         Buffer::ansi()
     } else {
@@ -95,10 +172,16 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic], color: bool)
     for d in diagnostics {
         let start = floor_char_boundary(source, d.span.start.min(source.len()));
         let end = floor_char_boundary(source, d.span.end.clamp(start, source.len()));
+        let (start, end) = (shifted(&shifts, start), shifted(&shifts, end));
         let cs = CsDiagnostic::error()
-            .with_message(&d.message)
+            .with_message(escape_controls(&d.message))
             .with_labels(vec![Label::primary((), start..end)])
-            .with_notes(d.hints.iter().map(|h| format!("help: {h}")).collect());
+            .with_notes(
+                d.hints
+                    .iter()
+                    .map(|h| format!("help: {}", escape_controls(h)))
+                    .collect(),
+            );
         // Writing to an in-memory buffer cannot fail for a span inside the file.
         let _ = term::emit(&mut buffer, &config, &file, &cs);
     }
@@ -143,6 +226,23 @@ mod tests {
         assert_eq!(line_col(src, 6), (2, 1));
         let x = src.find('"').unwrap();
         assert_eq!(line_col(src, x), (2, 6));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let src = "name = \"a\u{1b}[31mb\"\nx = 1\n";
+        let at = src.find('b').unwrap();
+        let out = render(
+            "f\u{1b}.toml",
+            src,
+            &[Diagnostic::new(at..at + 1, "bad \u{1b}[2J")],
+            false,
+        );
+        assert!(!out.contains('\u{1b}'), "{out}");
+        assert!(
+            out.contains("f\\e.toml:1:") && out.contains("a\\e[31mb"),
+            "{out}"
+        );
     }
 
     #[test]

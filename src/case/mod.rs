@@ -13,7 +13,12 @@
 //!
 //! This is the only module that knows TOML.
 
+mod bodies;
+mod claims;
+mod generalized;
+mod parameters;
 mod read;
+mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 

@@ -5,6 +5,7 @@
 
 pub mod number;
 pub mod plot;
+pub mod safe;
 pub mod templates;
 pub mod text;
 

@@ -35,10 +35,7 @@ const COLORS: [&str; 6] = [
 ];
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    super::safe::html_escape(s)
 }
 
 /// Coordinates are written with 2 decimals so output is stable.
@@ -77,7 +74,8 @@ pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
         let x = gap + i as f64 * (bar + gap);
         let h = v.clamp(-1.0, 1.0) * 25.0;
         let (y, hh) = if h >= 0.0 { (mid - h, h) } else { (mid, -h) };
-        let label = labels.get(i).map_or(String::new(), |l| esc(l));
+        let raw = labels.get(i).map_or("", String::as_str);
+        let label = esc(raw);
         let _ = write!(
             s,
             r#"<rect x="{x}" y="{y}" width="{b}" height="{hh}" fill="{col}"><title>{label}: {v}</title></rect>"#,
@@ -88,7 +86,8 @@ pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
             col = COLORS[0],
             v = sig(*v, 3)
         );
-        let short: String = label.chars().take(6).collect();
+        // Shortened before escaping, so that no entity is cut.
+        let short = esc(&raw.chars().take(6).collect::<String>());
         let _ = write!(
             s,
             r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{short}</text>"#,

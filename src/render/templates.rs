@@ -65,6 +65,15 @@ fn err(e: tera::Error) -> TemplateError {
     TemplateError(msg)
 }
 
+/// A value as plain text (strings without quotes).
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
 fn num(v: &Value) -> Option<f64> {
     v.as_f64()
 }
@@ -107,28 +116,74 @@ pub fn math(latex: &str, block: bool) -> String {
         .ok()
         .and_then(|c| c.convert_with_local_state(trimmed, display).ok())
     {
-        Some(r) => r.mathml,
+        // Whatever the converter returns is re-emitted from an allow-list:
+        // a formula can never carry a script into the page.
+        Some(r) => safe::sanitize_mathml(&r.mathml),
         None => format!("<code class=\"latex\">{}</code>", html_escape(trimmed)),
     }
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use super::safe::{self, html_escape};
 
-/// Markdown (with `$…$` math) → HTML.
+/// Markdown (with `$…$` math) → HTML. Raw HTML is shown as text; links
+/// and images whose URL is not allowed ([`safe::allowed_url`]) become their
+/// text; images are never loaded (a report makes no requests), they become
+/// links to the image.
 pub fn markdown(text: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser};
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
     let options = Options::ENABLE_TABLES | Options::ENABLE_MATH | Options::ENABLE_STRIKETHROUGH;
-    let events = Parser::new_ext(text, options).map(|e| match e {
-        Event::InlineMath(m) => Event::InlineHtml(math(&m, false).into()),
-        Event::DisplayMath(m) => Event::Html(math(&m, true).into()),
-        // No raw HTML from case files: shown as text.
-        Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
-        other => other,
+    // Per open link or image: whether its tags are kept.
+    let mut kept: Vec<bool> = Vec::new();
+    let events = Parser::new_ext(text, options).filter_map(|e| {
+        Some(match e {
+            Event::InlineMath(m) => Event::InlineHtml(math(&m, false).into()),
+            Event::DisplayMath(m) => Event::Html(math(&m, true).into()),
+            // No raw HTML from case files: shown as text.
+            Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let ok = safe::allowed_url(&dest_url);
+                kept.push(ok);
+                if !ok {
+                    return None;
+                }
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let ok = safe::allowed_url(&dest_url);
+                kept.push(ok);
+                if !ok {
+                    return None;
+                }
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if !kept.pop().unwrap_or(false) {
+                    return None;
+                }
+                Event::End(TagEnd::Link)
+            }
+            other => other,
+        })
     });
     let mut out = String::new();
     pulldown_cmark::html::push_html(&mut out, events);
@@ -189,6 +244,22 @@ impl Templates {
         tera.register_filter("markdown", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(markdown(v.as_str().unwrap_or(""))))
         });
+        // Markdown output: text escaped, code spans fenced, descriptions
+        // with raw HTML and unsafe links neutralised.
+        tera.register_filter("md", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(safe::markdown_text(&plain(v))))
+        });
+        tera.register_filter("md_math", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(safe::markdown_math(&plain(v))))
+        });
+        tera.register_filter("md_code", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(safe::markdown_code(&plain(v))))
+        });
+        tera.register_filter("md_description", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(safe::markdown_description(
+                v.as_str().unwrap_or(""),
+            )))
+        });
         Ok(Templates { tera })
     }
 
@@ -237,6 +308,8 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
     });
     json!({
         "stem": stem,
+        // A relative link without extension: percent-encoded, `./` first.
+        "href": safe::url_segment(stem),
         "title": report.title,
         "contacts": report.contacts.len(),
         "worst_mass_ratio": worst,

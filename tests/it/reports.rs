@@ -78,7 +78,7 @@ fn index_lists_every_case() {
         .collect();
     let md = t.index(&entries, false).unwrap();
     assert!(
-        md.contains("[Planar block on a floor, off-centre contact](offcentre.md)"),
+        md.contains("[Planar block on a floor, off-centre contact](./offcentre.md)"),
         "{md}"
     );
     assert!(
@@ -86,7 +86,7 @@ fn index_lists_every_case() {
         "{md}"
     );
     let html = t.index(&entries, true).unwrap();
-    assert!(html.contains("href=\"two-corners.html\""));
+    assert!(html.contains("href=\"./two-corners.html\""));
 }
 
 #[test]

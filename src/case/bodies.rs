@@ -1,0 +1,447 @@
+//! `[[body]]`, `[[joint]]` and `[[contact]]` tables.
+
+use super::read::*;
+use super::types::*;
+
+impl Reader<'_> {
+    pub(super) fn tables<'t, 'i>(
+        &mut self,
+        node: Option<&'t Node<'i>>,
+        what: &str,
+    ) -> Vec<(&'t DeTable<'i>, Range<usize>)> {
+        let Some(node) = node else { return Vec::new() };
+        let Some(items) = self.array(node, what) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|item| self.table(item, what).map(|t| (t, item.span())))
+            .collect()
+    }
+
+    pub(super) fn name(
+        &mut self,
+        table: &DeTable,
+        what: &str,
+        span: &Range<usize>,
+        seen: &mut std::collections::HashSet<String>,
+    ) -> Option<String> {
+        let node = self.required(table, "name", what, span)?;
+        let name = self.string(node, "`name`")?;
+        if name.is_empty() {
+            self.error(Diagnostic::new(node.span(), "a name cannot be empty"));
+            return None;
+        }
+        if name == "world" {
+            self.error(Diagnostic::new(
+                node.span(),
+                "`world` is reserved for the fixed world",
+            ));
+            return None;
+        }
+        if seen.contains(&name) {
+            self.error(
+                Diagnostic::new(node.span(), format!("duplicate name `{name}`"))
+                    .hint("names must be unique"),
+            );
+            return None;
+        }
+        seen.insert(name.clone());
+        Some(name)
+    }
+
+    pub(super) fn bodies(&mut self, node: Option<&Node>, space: Space) -> Vec<Body> {
+        let mut seen = std::collections::HashSet::new();
+        let mut bodies = Vec::new();
+        for (t, span) in self.tables(node, "`[[body]]`") {
+            self.keys(
+                t,
+                &["name", "type", "mass", "inertia", "position", "description"],
+                "`[[body]]`",
+            );
+            let name = self.name(t, "`[[body]]`", &span, &mut seen);
+            self.declared_bodies.extend(name.clone());
+            let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
+            let kind_node = self.required(t, "type", &what, &span);
+            let kind_text = kind_node.and_then(|n| self.string(n, "`type`"));
+            let position = match get(t, "position") {
+                Some(p) => self.vector(p, space.dim(), Dim::LENGTH, "a position"),
+                None => Some(vec![zero_val(Dim::LENGTH); space.dim()]),
+            };
+            let mass = |r: &mut Self| {
+                let m = r.required(t, "mass", &what, &span)?;
+                let v = r.value(m, Dim::MASS, "a mass");
+                r.positive(v, "a mass")
+            };
+            let kind = match kind_text.as_deref() {
+                Some("particle") => {
+                    if let Some(n) = get(t, "inertia") {
+                        self.error(
+                            Diagnostic::new(n.span(), "a particle has no inertia")
+                                .hint("use type = \"rigid\" for a body that rotates"),
+                        );
+                    }
+                    mass(self).map(|mass| BodyKind::Particle { mass })
+                }
+                Some("rigid") => {
+                    if space == Space::Line {
+                        self.error(
+                            Diagnostic::new(
+                                kind_node.map_or(span.clone(), |n| n.span()),
+                                "rigid bodies need space = \"planar\" or \"3d\"",
+                            )
+                            .hint("in `line` space only particles and fixed bodies exist"),
+                        );
+                        None
+                    } else {
+                        let mass = mass(self);
+                        let inertia = self
+                            .required(t, "inertia", &what, &span)
+                            .and_then(|n| self.inertia(n, space));
+                        match (mass, inertia) {
+                            (Some(mass), Some(inertia)) => Some(BodyKind::Rigid { mass, inertia }),
+                            _ => None,
+                        }
+                    }
+                }
+                Some("fixed") => {
+                    for key in ["mass", "inertia"] {
+                        if let Some(n) = get(t, key) {
+                            self.error(Diagnostic::new(
+                                n.span(),
+                                format!("a fixed body has no `{key}`"),
+                            ));
+                        }
+                    }
+                    Some(BodyKind::Fixed)
+                }
+                Some(other) => {
+                    let d = Diagnostic::new(
+                        kind_node.map_or(span.clone(), |n| n.span()),
+                        format!("unknown body type `{other}`"),
+                    )
+                    .maybe_hint(
+                        closest(other, ["particle", "rigid", "fixed"])
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
+                    .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
+                    self.error(d);
+                    None
+                }
+                None => None,
+            };
+            if let (Some(name), Some(kind), Some(position)) = (name, kind, position) {
+                bodies.push(Body {
+                    name,
+                    span,
+                    kind,
+                    position,
+                });
+            }
+        }
+        bodies
+    }
+
+    pub(super) fn inertia(&mut self, node: &Node, space: Space) -> Option<InertiaVal> {
+        if space == Space::Planar {
+            let v = self.value(node, Dim::INERTIA, "an inertia");
+            return self.positive(v, "an inertia").map(InertiaVal::Scalar);
+        }
+        let items = self.array(node, "a 3-d inertia")?;
+        let hint =
+            "a 3-d inertia is [Ixx, Iyy, Izz] or a symmetric 3×3 [[..], [..], [..]] in world axes";
+        if items.len() != 3 {
+            self.error(
+                Diagnostic::new(node.span(), "a 3-d inertia must have 3 entries").hint(hint),
+            );
+            return None;
+        }
+        if items
+            .iter()
+            .all(|i| matches!(i.get_ref(), DeValue::Array(_)))
+        {
+            let rows: Vec<Option<Vec<Val>>> = items
+                .iter()
+                .map(|row| self.vector(row, 3, Dim::INERTIA, "an inertia"))
+                .collect();
+            let rows: Vec<Vec<Val>> = rows.into_iter().collect::<Option<_>>()?;
+            let m: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rows[i][j].si));
+            for i in 0..3 {
+                for j in i + 1..3 {
+                    let scale = m[i][j].abs().max(m[j][i].abs()).max(f64::MIN_POSITIVE);
+                    if (m[i][j] - m[j][i]).abs() > 1e-12 * scale {
+                        self.error(Diagnostic::new(
+                            rows[i][j].span.start..rows[j][i].span.end.max(rows[i][j].span.end),
+                            format!("the inertia tensor is not symmetric: entry ({},{}) is {} but ({},{}) is {}", i + 1, j + 1, m[i][j], j + 1, i + 1, m[j][i]),
+                        ));
+                        return None;
+                    }
+                }
+            }
+            if let Some(k) = cholesky_failure(&m.iter().map(|r| r.to_vec()).collect::<Vec<_>>()) {
+                self.error(
+                    Diagnostic::new(node.span(), format!("the inertia tensor is not positive definite (its leading {}×{} block is not)", k + 1, k + 1))
+                        .hint("principal moments must be positive and satisfy the triangle inequality"),
+                );
+                return None;
+            }
+            let mut it = rows.into_iter().map(|r| <[Val; 3]>::try_from(r).ok());
+            let rows: [[Val; 3]; 3] = [it.next()??, it.next()??, it.next()??];
+            return Some(InertiaVal::Full(rows));
+        }
+        let v = self.vector(node, 3, Dim::INERTIA, "an inertia")?;
+        let mut out = Vec::new();
+        for x in v {
+            out.push(self.positive(Some(x), "a principal inertia")?);
+        }
+        Some(InertiaVal::Diagonal(out.try_into().ok()?))
+    }
+
+    pub(super) fn body_ref(&mut self, node: &Node, body_names: &[String]) -> Option<Option<usize>> {
+        let name = self.string(node, "a body name")?;
+        if name == "world" {
+            return Some(None);
+        }
+        match self.body_index.get(&name).copied() {
+            Some(i) => Some(Some(i)),
+            None if self.declared_bodies.contains(&name) => None,
+            None => {
+                let d = Diagnostic::new(node.span(), format!("unknown body `{name}`"))
+                    .maybe_hint(
+                        closest(&name, self.declared_bodies.iter().map(String::as_str))
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
+                    .maybe_hint(
+                        (!body_names.is_empty() && body_names.len() <= 20)
+                            .then(|| format!("bodies: {}", body_names.join(", "))),
+                    );
+                self.error(d);
+                None
+            }
+        }
+    }
+
+    pub(super) fn joints(
+        &mut self,
+        node: Option<&Node>,
+        bodies: &[Body],
+        space: Space,
+    ) -> Vec<Joint> {
+        let names: Vec<String> = bodies.iter().map(|b| b.name.clone()).collect();
+        let mut joints = Vec::new();
+        for (t, span) in self.tables(node, "`[[joint]]`") {
+            self.keys(t, &["type", "bodies", "point", "name"], "`[[joint]]`");
+            if let Some(n) = self.required(t, "type", "`[[joint]]`", &span)
+                && let Some(kind) = self.string(n, "`type`")
+                && kind != "pin"
+                && kind != "ball"
+            {
+                self.error(Diagnostic::new(n.span(), format!("unknown joint type `{kind}`")).hint("joint types: \"pin\" (planar) or \"ball\" (3-d); both keep two points together"));
+            }
+            let point = self
+                .required(t, "point", "`[[joint]]`", &span)
+                .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a joint point"));
+            let Some(bnode) = self.required(t, "bodies", "`[[joint]]`", &span) else {
+                continue;
+            };
+            let Some(items) = self.array(bnode, "`bodies`") else {
+                continue;
+            };
+            if items.is_empty() || items.len() > 2 {
+                self.error(
+                    Diagnostic::new(
+                        bnode.span(),
+                        "a joint connects one body to the world or two bodies",
+                    )
+                    .hint("bodies = [\"a\", \"b\"] or [\"a\"]"),
+                );
+                continue;
+            }
+            let refs: Vec<Option<Option<usize>>> =
+                items.iter().map(|i| self.body_ref(i, &names)).collect();
+            let (Some(a), Some(point)) = (refs[0], point) else {
+                continue;
+            };
+            let b = refs.get(1).copied().unwrap_or(Some(None));
+            let Some(b) = b else { continue };
+            let movable =
+                |i: Option<usize>| i.is_some_and(|i| !matches!(bodies[i].kind, BodyKind::Fixed));
+            let (body, other) = match (a, b) {
+                (Some(x), y) if movable(Some(x)) => (x, y.filter(|&y| movable(Some(y)))),
+                (x, Some(y)) if movable(Some(y)) => (y, x.filter(|&x| movable(Some(x)))),
+                _ => {
+                    self.error(Diagnostic::new(
+                        bnode.span(),
+                        "a joint between fixed bodies constrains nothing",
+                    ));
+                    continue;
+                }
+            };
+            if Some(body) == other {
+                self.error(Diagnostic::new(
+                    bnode.span(),
+                    "a joint needs two different bodies",
+                ));
+                continue;
+            }
+            joints.push(Joint {
+                span,
+                body,
+                other,
+                point,
+            });
+        }
+        joints
+    }
+
+    pub(super) fn contacts(
+        &mut self,
+        node: Option<&Node>,
+        form: &Form,
+        body_names: &[String],
+        space: Space,
+    ) -> Vec<Contact> {
+        let mut seen = std::collections::HashSet::new();
+        let mut contacts = Vec::new();
+        let tables = self.tables(node, "`[[contact]]`");
+        if tables.is_empty() && node.is_none() {
+            self.error(
+                Diagnostic::new(0..0, "the case has no `[[contact]]`")
+                    .hint("add at least one contact"),
+            );
+        }
+        for (t, span) in tables {
+            let generalized = matches!(form, Form::Generalized { .. });
+            let allowed: &[&str] = if generalized {
+                &["name", "jacobian", "stiffness", "damping", "description"]
+            } else {
+                &[
+                    "name",
+                    "body",
+                    "other",
+                    "point",
+                    "normal",
+                    "stiffness",
+                    "damping",
+                    "description",
+                ]
+            };
+            self.keys(t, allowed, "`[[contact]]`");
+            let name = self.name(t, "`[[contact]]`", &span, &mut seen);
+            let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
+            let stiffness = self
+                .required(t, "stiffness", &what, &span)
+                .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
+            let stiffness = self.positive(stiffness, "a stiffness");
+            let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
+            if let Some(d) = &damping
+                && d.si < 0.0
+            {
+                self.error(Diagnostic::new(
+                    d.span.clone(),
+                    format!("a damping cannot be negative, this is {}", d.si),
+                ));
+            }
+            let geometry = match form {
+                Form::Generalized { coordinates, .. } => {
+                    let n = coordinates.len();
+                    self.required(t, "jacobian", &what, &span).and_then(|node| {
+                        let items = self.array(node, "`jacobian`")?;
+                        if items.len() != n {
+                            self.error(Diagnostic::new(
+                                node.span(),
+                                format!(
+                                    "`jacobian` must have one entry per coordinate ({n}), found {}",
+                                    items.len()
+                                ),
+                            ));
+                            return None;
+                        }
+                        let row: Vec<Option<Val>> = items
+                            .iter()
+                            .zip(coordinates)
+                            .map(|(item, c)| {
+                                self.value(
+                                    item,
+                                    Dim::LENGTH.per(c.dim),
+                                    &format!("a Jacobian entry for `{}`", c.name),
+                                )
+                            })
+                            .collect();
+                        row.into_iter()
+                            .collect::<Option<Vec<_>>>()
+                            .map(ContactGeometry::Jacobian)
+                    })
+                }
+                Form::Bodies { bodies, .. } => {
+                    let body = self
+                        .required(t, "body", &what, &span)
+                        .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
+                    let other = match get(t, "other") {
+                        Some(n) => self.body_ref(n, body_names),
+                        None => Some(None),
+                    };
+                    let point = self
+                        .required(t, "point", &what, &span)
+                        .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
+                    let normal = self.required(t, "normal", &what, &span).and_then(|n| {
+                        let v = self.vector(n, space.dim(), Dim::NONE, "a normal component")?;
+                        let len = v.iter().map(|x| x.si * x.si).sum::<f64>().sqrt();
+                        if (len - 1.0).abs() > NORMAL_TOLERANCE {
+                            self.error(
+                                Diagnostic::new(n.span(), format!("a normal must be a unit vector, this one has length {len}"))
+                                    .hint("a non-unit normal would rescale the gap and change the effective mass; normalise it"),
+                            );
+                            return None;
+                        }
+                        Some(v)
+                    });
+                    match (body, other, point, normal) {
+                        (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
+                            let fixed = |i: Option<usize>| {
+                                i.is_none_or(|i| matches!(bodies[i].kind, BodyKind::Fixed))
+                            };
+                            if fixed(Some(b)) && fixed(other) {
+                                self.error(
+                                    Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                                        .hint("put the contact on a movable body"),
+                                );
+                                None
+                            } else if other == Some(b) {
+                                self.error(Diagnostic::new(
+                                    bspan,
+                                    "a contact needs two different bodies",
+                                ));
+                                None
+                            } else {
+                                Some(ContactGeometry::Point {
+                                    body: b,
+                                    other,
+                                    point,
+                                    normal,
+                                })
+                            }
+                        }
+                        (Some((None, bspan)), ..) => {
+                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
+                                "name the movable body here and use `other` for the second body",
+                            ));
+                            None
+                        }
+                        _ => None,
+                    }
+                }
+            };
+            if let (Some(name), Some(geometry), Some(stiffness)) = (name, geometry, stiffness) {
+                contacts.push(Contact {
+                    name,
+                    span,
+                    geometry,
+                    stiffness,
+                    damping,
+                });
+            }
+        }
+        contacts
+    }
+}

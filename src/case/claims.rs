@@ -1,0 +1,214 @@
+//! `[[claim]]` and `[[sweep]]` tables and the quantities they name.
+
+use super::read::*;
+use super::types::*;
+
+impl Reader<'_> {
+    pub(super) fn quantity_ref(
+        &mut self,
+        node: &Node,
+        contacts: &[String],
+    ) -> Option<(String, Quantity)> {
+        let text = self.string(node, "`of`")?;
+        let span = node.span();
+        let offset = self.content_offset(&span, &text);
+        let at = |r: Range<usize>| match offset {
+            Some(o) => o + r.start..o + r.end,
+            None => span.clone(),
+        };
+        let bad = |r: &mut Self, msg: String| {
+            r.error(
+                Diagnostic::new(span.clone(), msg)
+                    .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)"),
+            );
+            None
+        };
+        let trimmed = text.trim();
+        let Some(open) = trimmed.find('(') else {
+            return bad(self, format!("`{trimmed}` is not a result meff computes"));
+        };
+        if !trimmed.ends_with(')') {
+            return bad(self, format!("missing `)` in `{trimmed}`"));
+        }
+        let func = trimmed[..open].trim();
+        let lead = text.len() - text.trim_start().len();
+        let args_start = lead + open + 1;
+        let args: Vec<(String, Range<usize>)> = {
+            let inner = &trimmed[open + 1..trimmed.len() - 1];
+            let mut out = Vec::new();
+            let mut pos = args_start;
+            for part in inner.split(',') {
+                let t = part.trim();
+                let s = pos + (part.len() - part.trim_start().len());
+                out.push((t.to_string(), s..s + t.len()));
+                pos += part.len() + 1;
+            }
+            out
+        };
+        let contact = |r: &mut Self, i: usize| -> Option<usize> {
+            let (name, range) = args.get(i)?;
+            match contacts.iter().position(|c| c == name) {
+                Some(k) => Some(k),
+                None => {
+                    let d = Diagnostic::new(at(range.clone()), format!("unknown contact `{name}`"))
+                        .maybe_hint(
+                            closest(name, contacts.iter().map(String::as_str))
+                                .map(|b| format!("did you mean `{b}`?")),
+                        )
+                        .maybe_hint(
+                            (!contacts.is_empty() && contacts.len() <= 20)
+                                .then(|| format!("contacts: {}", contacts.join(", "))),
+                        );
+                    r.error(d);
+                    None
+                }
+            }
+        };
+        let want = match func {
+            "A" => 2,
+            "a" | "m_eff" | "omega" | "mode_omega" => 1,
+            _ => {
+                let d = Diagnostic::new(at(lead..lead + open), format!("unknown result `{func}`"))
+                    .maybe_hint(
+                        closest(func, ["a", "m_eff", "omega", "A", "mode_omega"])
+                            .map(|b| format!("did you mean `{b}`?")),
+                    )
+                    .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)");
+                self.error(d);
+                return None;
+            }
+        };
+        if args.len() != want {
+            return bad(
+                self,
+                format!(
+                    "`{func}` takes {want} argument{}",
+                    if want == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        let q = match func {
+            "a" => Quantity::A(contact(self, 0)?),
+            "m_eff" => Quantity::MEff(contact(self, 0)?),
+            "omega" => Quantity::Omega(contact(self, 0)?),
+            "A" => {
+                let i = contact(self, 0);
+                let j = contact(self, 1);
+                Quantity::Delassus(i?, j?)
+            }
+            _ => match args[0].0.parse::<usize>() {
+                Ok(i) if i >= 1 => Quantity::ModeOmega(i),
+                _ => {
+                    self.error(Diagnostic::new(
+                        at(args[0].1.clone()),
+                        "a mode number is an integer from 1 (the fastest mode)",
+                    ));
+                    return None;
+                }
+            },
+        };
+        Some((trimmed.to_string(), q))
+    }
+
+    pub(super) fn claims(&mut self, node: Option<&Node>, contacts: &[String]) -> Vec<Claim> {
+        let mut claims = Vec::new();
+        for (t, span) in self.tables(node, "`[[claim]]`") {
+            self.keys(
+                t,
+                &["of", "equals", "rel_tol", "description"],
+                "`[[claim]]`",
+            );
+            let of = self
+                .required(t, "of", "`[[claim]]`", &span)
+                .and_then(|n| self.quantity_ref(n, contacts));
+            let rel_tol = get(t, "rel_tol").and_then(|n| self.float(n, "`rel_tol`"));
+            let Some(enode) = self.required(t, "equals", "`[[claim]]`", &span) else {
+                continue;
+            };
+            let Some((text, e, offset)) = self.parse_value(enode, "`equals`", None) else {
+                continue;
+            };
+            if !self.check_names(&e, &enode.span(), offset) {
+                continue;
+            }
+            let rhs = match literal_half_ulp(&e) {
+                Some(half_ulp) => ClaimRhs::Literal { expr: e, half_ulp },
+                None => ClaimRhs::Expression(e),
+            };
+            if let Some((of_text, of)) = of {
+                claims.push(Claim {
+                    of_text,
+                    of,
+                    equals_text: text,
+                    equals_span: enode.span(),
+                    rhs,
+                    rel_tol,
+                });
+            }
+        }
+        claims
+    }
+
+    pub(super) fn sweeps(
+        &mut self,
+        node: Option<&Node>,
+        params: &[Parameter],
+        contacts: &[String],
+    ) -> Vec<Sweep> {
+        let mut sweeps = Vec::new();
+        for (t, span) in self.tables(node, "`[[sweep]]`") {
+            self.keys(
+                t,
+                &["parameter", "from", "to", "points", "plot"],
+                "`[[sweep]]`",
+            );
+            let parameter = self
+                .required(t, "parameter", "`[[sweep]]`", &span)
+                .and_then(|n| {
+                    let name = self.string(n, "`parameter`")?;
+                    let idx = params.iter().position(|p| p.name == name);
+                    if idx.is_none() {
+                        let d = Diagnostic::new(n.span(), format!("unknown parameter `{name}`"))
+                            .maybe_hint(
+                                closest(&name, params.iter().map(|p| p.name.as_str()))
+                                    .map(|b| format!("did you mean `{b}`?")),
+                            );
+                        self.error(d);
+                    }
+                    idx
+                });
+            let Some(parameter) = parameter else { continue };
+            let dim = params[parameter].value.dim;
+            let from = self
+                .required(t, "from", "`[[sweep]]`", &span)
+                .and_then(|n| self.value(n, dim, "`from`"));
+            let to = self
+                .required(t, "to", "`[[sweep]]`", &span)
+                .and_then(|n| self.value(n, dim, "`to`"));
+            let points = match get(t, "points") {
+                Some(n) => self.integer(n, "`points`", 2..=10_001),
+                None => Some(41),
+            };
+            let mut plot = Vec::new();
+            if let Some(pn) = self.required(t, "plot", "`[[sweep]]`", &span)
+                && let Some(items) = self.array(pn, "`plot`")
+            {
+                for item in items {
+                    if let Some(q) = self.quantity_ref(item, contacts) {
+                        plot.push(q);
+                    }
+                }
+            }
+            if let (Some(from), Some(to), Some(points)) = (from, to, points) {
+                sweeps.push(Sweep {
+                    parameter,
+                    from,
+                    to,
+                    points,
+                    plot,
+                });
+            }
+        }
+        sweeps
+    }
+}

@@ -1,0 +1,223 @@
+//! `[parameters]` and the names of generalized coordinates.
+
+use super::read::*;
+use super::types::*;
+
+impl Reader<'_> {
+    pub(super) fn coordinate_names(&mut self, g: &Node) -> Vec<String> {
+        let Some(DeValue::Table(t)) = Some(g.get_ref()) else {
+            return Vec::new();
+        };
+        let Some(DeValue::Array(items)) = get(t, "coordinates").map(|n| n.get_ref()) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|item| match item.get_ref() {
+                DeValue::Table(c) => get(c, "name")
+                    .and_then(|n| n.get_ref().as_str())
+                    .map(str::to_string),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(super) fn parameters(&mut self, node: Option<&Node>) -> (Vec<Parameter>, Vec<usize>) {
+        let Some(node) = node else {
+            return (Vec::new(), Vec::new());
+        };
+        let Some(table) = self.table(node, "`[parameters]`") else {
+            return (Vec::new(), Vec::new());
+        };
+        // Pass 1: names, texts, parsed expressions.
+        struct Raw {
+            name: String,
+            name_span: Range<usize>,
+            node_span: Range<usize>,
+            text: String,
+            expr: Expr,
+            offset: Option<usize>,
+            description: Option<String>,
+            symbol: Option<String>,
+        }
+        let mut raws: Vec<Option<Raw>> = Vec::new();
+        for (key, value) in table.iter() {
+            let name = key.get_ref().to_string();
+            let name_span = key.span();
+            if !is_identifier(&name) {
+                self.error(
+                    Diagnostic::new(
+                        name_span.clone(),
+                        format!("`{name}` cannot be a parameter name"),
+                    )
+                    .hint("a name starts with a letter and has letters, digits and `_` only"),
+                );
+            } else if name == "pi" || expr::Func::from_name(&name).is_some() {
+                self.error(Diagnostic::new(
+                    name_span.clone(),
+                    format!("`{name}` is reserved (a constant or function)"),
+                ));
+            } else if self.coords.contains(&name) {
+                self.error(Diagnostic::new(
+                    name_span.clone(),
+                    format!("`{name}` is already a coordinate name"),
+                ));
+            }
+            self.params.push(name.clone());
+            let (value_node, description, symbol) = match value.get_ref() {
+                DeValue::Table(t) => {
+                    self.keys(
+                        t,
+                        &["value", "description", "symbol"],
+                        &format!("parameter `{name}`"),
+                    );
+                    let desc = get(t, "description").and_then(|n| self.string(n, "`description`"));
+                    let sym = get(t, "symbol").and_then(|n| self.string(n, "`symbol`"));
+                    let Some(v) =
+                        self.required(t, "value", &format!("parameter `{name}`"), &value.span())
+                    else {
+                        raws.push(None);
+                        continue;
+                    };
+                    (v, desc, sym)
+                }
+                _ => (value, None, None),
+            };
+            let parsed = self.parse_value(value_node, &format!("parameter `{name}`"), None);
+            raws.push(parsed.map(|(text, expr, offset)| Raw {
+                name,
+                name_span,
+                node_span: value_node.span(),
+                text,
+                expr,
+                offset,
+                description,
+                symbol,
+            }));
+        }
+        // Pass 2: dependency order, cycles, unknown names.
+        let names: Vec<String> = self.params.clone();
+        let n = raws.len();
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut ok = vec![true; n];
+        for (i, raw) in raws.iter().enumerate() {
+            let Some(raw) = raw else {
+                ok[i] = false;
+                continue;
+            };
+            if !self.check_names(&raw.expr, &raw.node_span, raw.offset) {
+                ok[i] = false;
+            }
+            for (name, _) in raw.expr.params() {
+                if let Some(j) = names.iter().position(|p| p == name) {
+                    deps[i].push(j);
+                }
+            }
+        }
+        let mut order = Vec::new();
+        let mut state = vec![0u8; n]; // 0 new, 1 visiting, 2 done
+        let mut reported_cycle = vec![false; n];
+        for start in 0..n {
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            if state[start] != 0 {
+                continue;
+            }
+            state[start] = 1;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if *next < deps[node].len() {
+                    let dep = deps[node][*next];
+                    *next += 1;
+                    match state[dep] {
+                        0 => {
+                            state[dep] = 1;
+                            stack.push((dep, 0));
+                        }
+                        1 => {
+                            let pos = stack.iter().position(|&(s, _)| s == dep).unwrap_or(0);
+                            let cycle: Vec<usize> = stack[pos..].iter().map(|&(s, _)| s).collect();
+                            for &c in &cycle {
+                                ok[c] = false;
+                            }
+                            if !reported_cycle[dep] {
+                                reported_cycle[dep] = true;
+                                let chain: Vec<&str> = cycle
+                                    .iter()
+                                    .chain([&dep])
+                                    .map(|&c| names[c].as_str())
+                                    .collect();
+                                let span = raws[dep].as_ref().map_or(0..0, |r| r.name_span.clone());
+                                self.error(
+                                    Diagnostic::new(
+                                        span,
+                                        format!(
+                                            "parameter `{}` depends on itself: {}",
+                                            names[dep],
+                                            chain.join(" → ")
+                                        ),
+                                    )
+                                    .hint("define one of them by a value"),
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[node] = 2;
+                    order.push(node);
+                    stack.pop();
+                    if deps[node].iter().any(|&d| !ok[d]) {
+                        ok[node] = false;
+                    }
+                }
+            }
+        }
+        // Pass 3: evaluate in order.
+        let mut values: Vec<Option<Val>> = vec![None; n];
+        for &i in &order {
+            let Some(raw) = &raws[i] else { continue };
+            if !ok[i] {
+                continue;
+            }
+            match self.env.eval(&raw.expr) {
+                Ok(v) => {
+                    let dim = v.dim.unwrap_or(Dim::NONE);
+                    self.env
+                        .values
+                        .insert(raw.name.clone(), Value::new(v.si, dim));
+                    values[i] = Some(Val {
+                        text: raw.text.clone(),
+                        expr: raw.expr.clone(),
+                        span: raw.node_span.clone(),
+                        si: v.si,
+                        dim,
+                    });
+                }
+                Err(e) => {
+                    let d = self.expr_diag(e, &raw.node_span, raw.offset);
+                    self.error(d);
+                }
+            }
+        }
+        let mut params = Vec::new();
+        let mut index_of = vec![usize::MAX; n];
+        for (i, (raw, val)) in raws.into_iter().zip(values).enumerate() {
+            if let (Some(raw), Some(value)) = (raw, val) {
+                index_of[i] = params.len();
+                params.push(Parameter {
+                    name: raw.name,
+                    name_span: raw.name_span,
+                    value,
+                    description: raw.description,
+                    symbol: raw.symbol,
+                });
+            }
+        }
+        let param_order = order
+            .into_iter()
+            .filter(|&i| index_of[i] != usize::MAX)
+            .map(|i| index_of[i])
+            .collect();
+        // Duplicate names cannot occur: TOML rejects duplicate keys.
+        (params, param_order)
+    }
+}
