@@ -128,6 +128,33 @@ pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
     evaluate_with(case, Options::default())
 }
 
+/// An analysis failure; one caused by a contact's values is shown at that
+/// contact's table in the file.
+fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
+    if let analysis::AnalysisError::OutOfRange { contact, what } = &error
+        && let Some(c) = case.contacts.get(*contact)
+    {
+        return Error::Input(diag::SourceError {
+            path: case.path.clone(),
+            source: case.source.clone(),
+            diagnostics: vec![
+                diag::Diagnostic::new(
+                    c.span.start..c.span.start,
+                    format!(
+                        "contact `{}`: {what}: the values are outside what 64-bit floating point represents",
+                        c.name
+                    ),
+                )
+                .hint("check the magnitudes and units of the masses, inertias, lever arms and normals this contact involves"),
+            ],
+        });
+    }
+    Error::Analysis {
+        path: case.path.clone(),
+        error,
+    }
+}
+
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let model = model::numeric(&case);
@@ -137,10 +164,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         &system,
         case.large_modes.unwrap_or(analysis::LARGE_MODES),
     )
-    .map_err(|error| Error::Analysis {
-        path: case.path.clone(),
-        error,
-    })?;
+    .map_err(|error| analysis_error(&case, error))?;
     let derivation = symbolic::derive(&case, &system);
     let verdicts: Vec<_> = case
         .claims

@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 use meff::render;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,13 +15,34 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Refuse case files larger than this many bytes (suffixes K, M, G for
+    /// KiB, MiB, GiB).
+    #[arg(long, global = true, value_name = "BYTES", default_value = "1G", value_parser = parse_bytes)]
+    max_input_bytes: u64,
+}
+
+/// `1048576`, `512K`, `100M`, `1G` (binary multiples).
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim().trim_end_matches(['B', 'b']).trim_end_matches(['i', 'I']);
+    let (digits, shift) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 30),
+        _ => (t, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .ok_or_else(|| format!("`{s}` is not a size such as 1048576, 512K, 100M or 1G"))
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Analyse one case and print the results (a table, or JSON).
     Eval {
-        /// The case file (TOML).
+        /// The case file (TOML), or `-` for standard input.
         case: PathBuf,
         /// Print the JSON document of SPEC §4 instead of a table.
         #[arg(long)]
@@ -66,9 +87,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t = meff::starter::Starter::Planar)]
         template: meff::starter::Starter,
     },
-    /// Check the claims of one or more cases; exit status 1 when any fails.
+    /// Check the claims of one or more cases; exit status 1 when any fails
+    /// or cannot be decided.
     Check {
-        /// Case files.
+        /// Case files, or directories of `*.toml` case files.
         #[arg(required = true)]
         cases: Vec<PathBuf>,
     },
@@ -98,15 +120,24 @@ const EXIT_CLAIM_FAILED: u8 = 1;
 const EXIT_BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout, usage errors to stderr; a
+            // closed stream is not an error worth a panic.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_BAD_INPUT } else { 0 });
+        }
+    };
+    let limit = cli.max_input_bytes;
     match cli.command {
         Command::Eval {
             case,
             json,
             digits,
             no_verify,
-        } => eval(&case, json, digits as usize, !no_verify),
-        Command::Check { cases } => check(&cases),
+        } => eval(&case, json, digits as usize, !no_verify, limit),
+        Command::Check { cases } => check(&cases, limit),
         Command::New { name, template } => new_case(&name, template),
         Command::Report {
             paths,
@@ -120,27 +151,84 @@ fn main() -> ExitCode {
             &paths,
             &out,
             &format,
-            check,
-            digits as usize,
-            !no_verify,
-            templates.as_deref(),
+            ReportOptions {
+                check,
+                digits: digits as usize,
+                verify: !no_verify,
+                templates: templates.as_deref(),
+                limit,
+            },
         ),
     }
+}
+
+/// Standard output that ends quietly when the reader goes away (`| head`)
+/// and reports any other failure (a full disk) as an error.
+struct Stdout {
+    closed: bool,
+}
+
+impl Stdout {
+    fn new() -> Stdout {
+        Stdout { closed: false }
+    }
+
+    /// Writes `text`; `Err` (exit 2) when the output cannot be written for
+    /// a reason other than a closed pipe.
+    fn print(&mut self, text: &str) -> Result<(), ExitCode> {
+        if self.closed {
+            return Ok(());
+        }
+        let mut out = std::io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => {
+                error(&format!("cannot write to standard output: {e}"));
+                Err(ExitCode::from(EXIT_BAD_INPUT))
+            }
+        }
+    }
+}
+
+/// A message on standard error (a closed or full stderr is ignored: there
+/// is nowhere left to say it).
+fn error(message: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "error: {}",
+        meff::diag::terminal_text(message)
+    );
+}
+
+/// A path as shown in messages: control characters escaped.
+fn shown(path: &std::path::Path) -> String {
+    meff::diag::escape_controls(&path.display().to_string()).into_owned()
 }
 
 fn print_error(e: &meff::Error) {
     let color = std::io::stderr().is_terminal();
     match e {
-        meff::Error::Input(src) => eprint!(
-            "{}",
-            meff::diag::render(&src.path, &src.source, &src.diagnostics, color)
-        ),
-        other => eprintln!("error: {other}"),
+        meff::Error::Input(src) => {
+            let _ = write!(
+                std::io::stderr(),
+                "{}",
+                meff::diag::render(&src.path, &src.source, &src.diagnostics, color)
+            );
+        }
+        other => error(&other.to_string()),
     }
 }
 
-fn load_and_evaluate(path: &std::path::Path, verify: bool) -> Result<meff::Evaluated, meff::Error> {
-    let case = meff::case::load(path)?;
+fn load_and_evaluate(
+    path: &std::path::Path,
+    verify: bool,
+    limit: u64,
+) -> Result<meff::Evaluated, meff::Error> {
+    let case = meff::case::load_limited(path, limit)?;
     if !verify {
         return meff::evaluate(case);
     }
@@ -152,7 +240,7 @@ fn load_and_evaluate(path: &std::path::Path, verify: bool) -> Result<meff::Evalu
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
-    bar.set_prefix(path.display().to_string());
+    bar.set_prefix(shown(path));
     let progress = |stage: &str, done: f64| {
         bar.set_message(stage.to_string());
         bar.set_position((done * 100.0) as u64);
@@ -168,8 +256,8 @@ fn load_and_evaluate(path: &std::path::Path, verify: bool) -> Result<meff::Evalu
     result
 }
 
-fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool) -> ExitCode {
-    let evaluated = match load_and_evaluate(path, verify) {
+fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool, limit: u64) -> ExitCode {
+    let evaluated = match load_and_evaluate(path, verify, limit) {
         Ok(e) => e,
         Err(e) => {
             print_error(&e);
@@ -177,10 +265,13 @@ fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool) -> Exit
         }
     };
     let report = &evaluated.report;
-    if json {
-        print!("{}", render::json(report));
+    let text = if json {
+        render::json(report)
     } else {
-        print!("{}", render::text::summary(report, digits));
+        meff::diag::terminal_text(&render::text::summary(report, digits)).into_owned()
+    };
+    if let Err(code) = Stdout::new().print(&text) {
+        return code;
     }
     if report.any_claim_failed() {
         ExitCode::from(EXIT_CLAIM_FAILED)
@@ -189,11 +280,23 @@ fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool) -> Exit
     }
 }
 
-fn check(paths: &[PathBuf]) -> ExitCode {
+fn check(paths: &[PathBuf], limit: u64) -> ExitCode {
+    let files = match meff::output::case_files(paths) {
+        Ok(f) if !f.is_empty() => f,
+        Ok(_) => {
+            error("no case files (*.toml) given");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+        Err(e) => {
+            error(&format!("cannot list cases: {e}"));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut out = Stdout::new();
     let mut bad_input = false;
     let mut failed = false;
-    for path in paths {
-        let evaluated = match load_and_evaluate(path, false) {
+    for path in &files {
+        let evaluated = match load_and_evaluate(path, false, limit) {
             Ok(e) => e,
             Err(e) => {
                 print_error(&e);
@@ -203,21 +306,24 @@ fn check(paths: &[PathBuf]) -> ExitCode {
         };
         let claims = &evaluated.report.claims;
         let passed = claims.iter().filter(|c| c.passed == Some(true)).count();
-        println!(
-            "{}: {passed} of {} claims passed",
-            path.display(),
+        let mut text = format!(
+            "{}: {passed} of {} claims passed\n",
+            shown(path),
             claims.len()
         );
         for c in claims {
             let mark = match c.passed {
                 Some(true) => "PASS",
                 Some(false) => "FAIL",
-                None => "????",
+                None => "UNDECIDED",
             };
-            println!("  {mark}  {} = {}  [{}]", c.of, c.equals, c.how);
+            text.push_str(&format!("  {mark}  {} = {}  [{}]\n", c.of, c.equals, c.how));
             if let Some(msg) = &c.message {
-                println!("        {msg}");
+                text.push_str(&format!("        {msg}\n"));
             }
+        }
+        if let Err(code) = out.print(&meff::diag::terminal_text(&text)) {
+            return code;
         }
         failed |= evaluated.report.any_claim_failed();
     }
@@ -230,65 +336,125 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     }
 }
 
+struct ReportOptions<'a> {
+    check: bool,
+    digits: usize,
+    verify: bool,
+    templates: Option<&'a std::path::Path>,
+    limit: u64,
+}
+
+/// `meff report`: every case is read and every output rendered before
+/// anything is written; bad input anywhere writes nothing (exit 2).
 fn report(
     paths: &[PathBuf],
     out: &std::path::Path,
     formats: &[Format],
-    check: bool,
-    digits: usize,
-    verify: bool,
-    templates_dir: Option<&std::path::Path>,
+    options: ReportOptions,
 ) -> ExitCode {
-    let templates = match meff::render::templates::Templates::load(templates_dir) {
+    if out.exists() && !out.is_dir() {
+        error(&format!(
+            "-o {} is a file; it must be a directory (created when missing)",
+            shown(out)
+        ));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let templates = match meff::render::templates::Templates::load(options.templates) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: templates: {e}");
+            error(&format!("templates: {e}"));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
     let files = match meff::output::case_files(paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: cannot list cases: {e}");
+            error(&format!("cannot list cases: {e}"));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
     if files.is_empty() {
-        eprintln!(
-            "error: no case files (*.toml) in {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        error(&format!(
+            "no case files (*.toml) in {}",
+            paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
+        ));
         return ExitCode::from(EXIT_BAD_INPUT);
     }
+    // 1. Name every output and refuse collisions before any work.
+    let stems: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    let with_index = files.len() > 1;
+    let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    for (file, stem) in files.iter().zip(&stems) {
+        for format in formats {
+            targets.push((
+                out.join(format!("{stem}.{}", format.extension())),
+                shown(file),
+            ));
+        }
+    }
+    if with_index {
+        for format in [Format::Md, Format::Html] {
+            if formats.contains(&format) {
+                targets.push((
+                    out.join(format!("index.{}", format.extension())),
+                    "the index".into(),
+                ));
+            }
+        }
+    }
+    let collisions =
+        meff::output::collisions(targets.iter().map(|(t, s)| (t.as_path(), s.as_str())));
+    if !collisions.is_empty() {
+        // One message per pair of sources (not per format).
+        let mut said = std::collections::BTreeSet::new();
+        for c in &collisions {
+            if !said.insert((c.first.clone(), c.second.clone())) {
+                continue;
+            }
+            error(&format!(
+                "{} and {} would both write {}; rename one of them",
+                c.first,
+                c.second,
+                shown(&c.target)
+            ));
+        }
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // 2. Read and evaluate every case; any bad input stops before writing.
+    let mut evaluated = Vec::with_capacity(files.len());
     let mut bad_input = false;
-    let mut failed_claims = false;
-    // Every output as (path, bytes): written or checked in one place.
-    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    let mut index = Vec::new();
     for file in &files {
-        let evaluated = match load_and_evaluate(file, verify) {
-            Ok(e) => e,
+        match load_and_evaluate(file, options.verify, options.limit) {
+            Ok(e) => evaluated.push(e),
             Err(e) => {
                 print_error(&e);
                 bad_input = true;
-                continue;
             }
-        };
-        let report = &evaluated.report;
+        }
+    }
+    if bad_input {
+        error("bad input: nothing was written");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // 3. Render everything in memory.
+    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut index = Vec::new();
+    let mut failed_claims = false;
+    for ((ev, stem), file) in evaluated.iter().zip(&stems).zip(&files) {
+        let report = &ev.report;
         failed_claims |= report.any_claim_failed();
-        let stem = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        index.push(meff::render::templates::index_entry(report, &stem));
+        index.push(meff::render::templates::index_entry(report, stem));
         for format in formats {
             let text = match format {
-                Format::Md => templates.report_md(report, digits),
-                Format::Html => templates.report_html(report, digits),
+                Format::Md => templates.report_md(report, options.digits),
+                Format::Html => templates.report_html(report, options.digits),
                 Format::Json => Ok(render::json(report)),
             };
             match text {
@@ -297,13 +463,13 @@ fn report(
                     t.into_bytes(),
                 )),
                 Err(e) => {
-                    eprintln!("error: rendering {}: {e}", file.display());
+                    error(&format!("rendering {}: {e}", shown(file)));
                     return ExitCode::from(EXIT_BAD_INPUT);
                 }
             }
         }
     }
-    if files.len() > 1 {
+    if with_index {
         for (format, html) in [(Format::Md, false), (Format::Html, true)] {
             if formats.contains(&format) {
                 match templates.index(&index, html) {
@@ -312,7 +478,7 @@ fn report(
                         t.into_bytes(),
                     )),
                     Err(e) => {
-                        eprintln!("error: rendering the index: {e}");
+                        error(&format!("rendering the index: {e}"));
                         return ExitCode::from(EXIT_BAD_INPUT);
                     }
                 }
@@ -324,37 +490,49 @@ fn report(
             outputs.push((out.join("assets").join(name), bytes.to_vec()));
         }
     }
+    // 4. Check, or write all or nothing.
+    let mut stdout = Stdout::new();
     let mut stale = 0;
-    for (target, bytes) in &outputs {
-        if check {
+    if options.check {
+        let mut text = String::new();
+        for (target, bytes) in &outputs {
             match meff::output::freshness(target, bytes) {
                 meff::output::Freshness::Current => {}
                 meff::output::Freshness::Stale => {
-                    println!("stale: {}", target.display());
+                    text.push_str(&format!("stale: {}\n", shown(target)));
                     stale += 1;
                 }
                 meff::output::Freshness::Missing => {
-                    println!("missing: {}", target.display());
+                    text.push_str(&format!("missing: {}\n", shown(target)));
                     stale += 1;
                 }
             }
-            continue;
         }
-        let written = target
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| meff::output::write_atomic(target, bytes));
-        if let Err(e) = written {
-            eprintln!("error: cannot write {}: {e}", target.display());
-            return ExitCode::from(EXIT_BAD_INPUT);
+        if let Err(code) = stdout.print(&text) {
+            return code;
         }
-        println!("wrote {}", target.display());
+    } else {
+        match meff::output::write_all(&outputs) {
+            Ok(written) => {
+                let text: String = written
+                    .iter()
+                    .map(|p| format!("wrote {}\n", shown(p)))
+                    .collect();
+                if let Err(code) = stdout.print(&text) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                error(&format!("{e}; nothing was written"));
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
     }
-    if bad_input {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else if stale > 0 || failed_claims {
+    if stale > 0 || failed_claims {
         if stale > 0 {
-            eprintln!("{stale} report file(s) out of date: run `meff report` without --check");
+            error(&format!(
+                "{stale} report file(s) out of date: run `meff report` without --check"
+            ));
         }
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {
@@ -369,10 +547,10 @@ fn new_case(name: &std::path::Path, template: meff::starter::Starter) -> ExitCod
         name.with_extension("toml")
     };
     if path.exists() {
-        eprintln!(
-            "error: {} exists; meff new never overwrites a file",
-            path.display()
-        );
+        error(&format!(
+            "{} exists; meff new never overwrites a file",
+            shown(&path)
+        ));
         return ExitCode::from(EXIT_BAD_INPUT);
     }
     // create_new refuses to replace a file that appears meanwhile.
@@ -383,16 +561,19 @@ fn new_case(name: &std::path::Path, template: meff::starter::Starter) -> ExitCod
         .and_then(|mut f| std::io::Write::write_all(&mut f, template.text().as_bytes()));
     match written {
         Ok(()) => {
-            println!(
-                "wrote {} ({}); try: meff eval {}",
-                path.display(),
+            let text = format!(
+                "wrote {} ({}); try: meff eval {}\n",
+                shown(&path),
                 template.describe(),
-                path.display()
+                shown(&path)
             );
-            ExitCode::SUCCESS
+            match Stdout::new().print(&text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(code) => code,
+            }
         }
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            error(&format!("cannot write {}: {e}", shown(&path)));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -1,10 +1,15 @@
-//! Files: finding case files and writing reports without half-written
-//! results.
+//! Files: finding case files and writing a set of outputs all or nothing.
 //!
-//! Every output is written to a temporary file in the destination directory
-//! and renamed over the target, so a reader sees the old file or the new
-//! one, never a partial one. `--check` compares instead of writing.
+//! A run writes its outputs only after every input was read and every
+//! output rendered. Each file is first written to an unpredictable temporary
+//! name created exclusively in its destination directory (the `tempfile`
+//! crate: `O_EXCL`, so a planted symlink is never followed); only when all
+//! are complete are they renamed over their targets. On any failure before
+//! the renames, the temporary files and the directories this run created
+//! are removed, so the destination is left as it was. `--check` compares
+//! instead of writing.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -27,27 +32,139 @@ pub fn case_files(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// Two outputs of one run that would land on the same file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collision {
+    /// The file both would write.
+    pub target: PathBuf,
+    /// What the first one is (a case path, or "the index").
+    pub first: String,
+    /// What the second one is.
+    pub second: String,
+}
+
+/// Finds targets claimed by more than one source, in order of appearance.
+pub fn collisions<'a>(outputs: impl IntoIterator<Item = (&'a Path, &'a str)>) -> Vec<Collision> {
+    let mut seen: BTreeMap<&Path, &str> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (target, source) in outputs {
+        match seen.get(target) {
+            Some(first) if *first != source => out.push(Collision {
+                target: target.to_path_buf(),
+                first: first.to_string(),
+                second: source.to_string(),
+            }),
+            Some(_) => {}
+            None => {
+                seen.insert(target, source);
+            }
+        }
     }
-    result
+    out
+}
+
+/// Creates `dir` and its missing parents; returns the ones created, parents
+/// first.
+fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent() {
+        create_dirs(parent, created)?;
+    }
+    match std::fs::create_dir(dir) {
+        Ok(()) => {
+            created.push(dir.to_path_buf());
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// A write that failed: which file, and why.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The target (or directory) that could not be written.
+    pub path: PathBuf,
+    /// What the operating system said.
+    pub error: std::io::Error,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Writes every `(path, bytes)` all or nothing: temporary files first, then
+/// renames. Returns the paths written, in order.
+pub fn write_all(outputs: &[(PathBuf, Vec<u8>)]) -> Result<Vec<PathBuf>, WriteError> {
+    let mut created = Vec::new();
+    let staged = stage(outputs, &mut created);
+    let staged = match staged {
+        Ok(s) => s,
+        Err(e) => {
+            // Temporary files are removed when dropped; then the empty
+            // directories this run created, deepest first.
+            for dir in created.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
+        }
+    };
+    let mut written = Vec::with_capacity(staged.len());
+    for (tmp, target) in staged {
+        tmp.persist(&target).map_err(|e| WriteError {
+            path: target.clone(),
+            error: e.error,
+        })?;
+        written.push(target);
+    }
+    Ok(written)
+}
+
+fn stage(
+    outputs: &[(PathBuf, Vec<u8>)],
+    created: &mut Vec<PathBuf>,
+) -> Result<Vec<(tempfile::NamedTempFile, PathBuf)>, WriteError> {
+    let mut staged = Vec::with_capacity(outputs.len());
+    for (target, bytes) in outputs {
+        let dir = target
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let fail = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| WriteError { path, error }
+        };
+        create_dirs(dir, created).map_err(fail(dir))?;
+        if target.is_dir() {
+            return Err(WriteError {
+                path: target.clone(),
+                error: std::io::Error::other("a directory is in the way"),
+            });
+        }
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".meff-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(fail(target))?;
+        tmp.write_all(bytes)
+            .and_then(|()| tmp.as_file().sync_all())
+            .map_err(fail(target))?;
+        staged.push((tmp, target.clone()));
+    }
+    Ok(staged)
+}
+
+/// Writes one file through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_all(&[(path.to_path_buf(), bytes.to_vec())])
+        .map(|_| ())
+        .map_err(|e| e.error)
 }
 
 /// What `--check` found for one output.

@@ -95,10 +95,23 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
 /// `symbolic` holds, per claim, what the symbolic engine found (`None` where
 /// it could not decide or did not run).
 pub fn check(case: &Case, an: &Analysis, symbolic: &[Option<SymbolicVerdict>]) -> Vec<ClaimResult> {
+    if case.claims.is_empty() {
+        return Vec::new();
+    }
+    let env = Env::of_case(case);
     case.claims
         .iter()
         .enumerate()
-        .map(|(i, c)| check_one(case, an, c, i as u64, symbolic.get(i).cloned().flatten()))
+        .map(|(i, c)| {
+            check_one(
+                case,
+                &env,
+                an,
+                c,
+                i as u64,
+                symbolic.get(i).cloned().flatten(),
+            )
+        })
         .collect()
 }
 
@@ -124,12 +137,12 @@ fn close(value: f64, expected: f64, rel: f64) -> bool {
 
 fn check_one(
     case: &Case,
+    env: &Env,
     an: &Analysis,
     claim: &Claim,
     seed: u64,
     symbolic: Option<SymbolicVerdict>,
 ) -> ClaimResult {
-    let env = Env::of_case(case);
     let rhs_expr = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
     };
@@ -272,22 +285,27 @@ fn probe_claim(
     rel: f64,
     seed: u64,
 ) -> ClaimResult {
+    // Only the parameters the model or the claim use are probed and shown.
+    let used = crate::model::used_parameters(case);
+    let shown = |value: &dyn Fn(&crate::case::Parameter) -> f64| -> Vec<(String, f64)> {
+        case.parameters
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| **u)
+            .map(|(p, _)| (p.name.clone(), value(p)))
+            .collect()
+    };
     if !close(value, expected, rel) {
         return ClaimResult {
             message: Some(format!(
                 "at the case's values the result is {value}, the claim gives {expected}"
             )),
-            counterexample: Some(
-                case.parameters
-                    .iter()
-                    .map(|p| (p.name.clone(), p.value.si))
-                    .collect(),
-            ),
+            counterexample: Some(shown(&|p| p.value.si)),
             ..result
         };
     }
     let independent: Vec<usize> = (0..case.parameters.len())
-        .filter(|&i| case.parameters[i].value.expr.params().is_empty())
+        .filter(|&i| used[i] && case.parameters[i].value.expr.params().is_empty())
         .collect();
     let mut rng = SplitMix(0x6d65_6666 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut probed = 0;
@@ -296,7 +314,7 @@ fn probe_claim(
             .iter()
             .map(|&i| (i, case.parameters[i].value.si * (0.5 + 1.5 * rng.unit())))
             .collect();
-        let Some((v, e, env)) = probe(case, claim, &overrides) else {
+        let Some((v, e, env)) = probe(case, claim, &overrides, &used) else {
             continue;
         };
         probed += 1;
@@ -305,12 +323,7 @@ fn probe_claim(
                 message: Some(format!(
                     "holds at the case's values but not elsewhere: result {v}, claim {e}"
                 )),
-                counterexample: Some(
-                    case.parameters
-                        .iter()
-                        .map(|p| (p.name.clone(), env.values[&p.name].si))
-                        .collect(),
-                ),
+                counterexample: Some(shown(&|p| env.values[&p.name].si)),
                 ..result
             };
         }
@@ -324,8 +337,13 @@ fn probe_claim(
     }
 }
 
-fn probe(case: &Case, claim: &Claim, overrides: &[(usize, f64)]) -> Option<(f64, f64, Env)> {
-    let env = Env::with_overrides(case, overrides).ok()?;
+fn probe(
+    case: &Case,
+    claim: &Claim,
+    overrides: &[(usize, f64)],
+    used: &[bool],
+) -> Option<(f64, f64, Env)> {
+    let env = Env::with_overrides_of(case, overrides, Some(used)).ok()?;
     let m = model::build(case, &mut |v| env.si(v)).ok()?;
     if !model_is_valid(&m) {
         return None;

@@ -120,6 +120,9 @@ pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
         let projected = &j - (&j * q.transpose()) * &q;
         (&projected * projected.transpose(), q.nrows())
     };
+    for (i, row) in jt.iter().enumerate() {
+        super::check_range(i, row, unconstrained[i], matrix.row(i).iter().copied())?;
+    }
     // Exact symmetry, and immobile contacts as exact zeros.
     for i in 0..c {
         for j in i + 1..c {

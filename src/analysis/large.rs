@@ -114,6 +114,9 @@ pub fn sparse_delassus(system: &System<f64>) -> Result<(SparseSym, Vec<f64>), An
     let diag: Vec<f64> = (0..c)
         .map(|i| rows[i].iter().find(|e| e.0 == i).map_or(0.0, |e| e.1))
         .collect();
+    for i in 0..c {
+        super::check_range(i, &jt[i], diag[i], rows[i].iter().map(|e| e.1))?;
+    }
     Ok((SparseSym { rows }, diag))
 }
 

@@ -42,6 +42,43 @@ pub enum AnalysisError {
         /// Number of contacts.
         contacts: usize,
     },
+    /// A contact's inverse inertia overflowed or underflowed 64-bit floating
+    /// point (inputs far outside physical ranges in SI): never reported as
+    /// an immobile contact or as physics.
+    OutOfRange {
+        /// Index of the contact.
+        contact: usize,
+        /// What happened, e.g. "a = inf".
+        what: String,
+    },
+}
+
+/// Checks that a contact's unconstrained inverse inertia (the sum of its
+/// squared whitened Jacobian entries) and its Delassus entries are
+/// representable: finite, and not zero or subnormal when the row is not
+/// zero. Overflow or underflow there would otherwise read as an immobile
+/// contact.
+pub fn check_range(
+    contact: usize,
+    row: &[(usize, f64)],
+    unconstrained: f64,
+    entries: impl IntoIterator<Item = f64>,
+) -> Result<(), AnalysisError> {
+    let fail = |what: String| Err(AnalysisError::OutOfRange { contact, what });
+    if let Some((_, v)) = row.iter().find(|(_, v)| !v.is_finite()) {
+        return fail(format!("a Jacobian entry scaled by the mass is {v}"));
+    }
+    if !unconstrained.is_finite() {
+        return fail(format!("J M⁻¹ Jᵀ overflows ({unconstrained})"));
+    }
+    let nonzero_row = row.iter().any(|(_, v)| *v != 0.0);
+    if nonzero_row && !unconstrained.is_normal() {
+        return fail(format!("J M⁻¹ Jᵀ underflows ({unconstrained:e})"));
+    }
+    if let Some(v) = entries.into_iter().find(|v| !v.is_finite()) {
+        return fail(format!("an entry of the Delassus matrix is {v}"));
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for AnalysisError {
@@ -54,6 +91,11 @@ impl std::fmt::Display for AnalysisError {
                     dofs.join(", ")
                 )
             }
+            AnalysisError::OutOfRange { contact, what } => write!(
+                f,
+                "contact {}: {what}: the values are outside what 64-bit floating point represents (inputs far from physical ranges in SI units?)",
+                contact + 1
+            ),
             AnalysisError::TooLarge { contacts } => write!(
                 f,
                 "{contacts} contacts is more than the dense analysis handles ({DENSE_CONTACT_LIMIT}); the matrix-free path for large systems is not implemented yet"

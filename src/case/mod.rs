@@ -22,5 +22,5 @@ mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
-pub use read::{load, parse_case};
+pub use read::{MAX_INPUT_BYTES, load, load_limited, parse_case};
 pub use types::*;

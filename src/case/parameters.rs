@@ -63,6 +63,9 @@ impl Reader<'_> {
                     format!("`{name}` is already a coordinate name"),
                 ));
             }
+            self.param_index
+                .entry(name.clone())
+                .or_insert(self.params.len());
             self.params.push(name.clone());
             let (value_node, description, symbol) = match value.get_ref() {
                 DeValue::Table(t) => {
@@ -97,6 +100,7 @@ impl Reader<'_> {
         }
         // Pass 2: dependency order, cycles, unknown names.
         let names: Vec<String> = self.params.clone();
+
         let n = raws.len();
         let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut ok = vec![true; n];
@@ -105,13 +109,13 @@ impl Reader<'_> {
                 ok[i] = false;
                 continue;
             };
-            if !self.check_names(&raw.expr, &raw.node_span, raw.offset) {
-                ok[i] = false;
-            }
             for (name, _) in raw.expr.params() {
-                if let Some(j) = names.iter().position(|p| p == name) {
+                if let Some(&j) = self.param_index.get(name) {
                     deps[i].push(j);
                 }
+            }
+            if !self.check_names(&raw.expr, &raw.node_span, raw.offset) {
+                ok[i] = false;
             }
         }
         let mut order = Vec::new();

@@ -11,16 +11,89 @@ pub(super) use toml::de::{DeTable, DeValue};
 
 pub(super) type Node<'i> = Spanned<DeValue<'i>>;
 
+/// The most problems reported for one file.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
 /// Relative tolerance on the length of a normal (SPEC §2).
 pub const NORMAL_TOLERANCE: f64 = 1e-9;
 
-/// Reads and validates a case file.
+/// The largest case file read by default (1 GiB: a 10⁶-contact case fits).
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads and validates a case file (at most [`MAX_INPUT_BYTES`]).
 pub fn load(path: &std::path::Path) -> Result<Case, crate::Error> {
-    let source = std::fs::read_to_string(path).map_err(|e| crate::Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
+    load_limited(path, MAX_INPUT_BYTES)
+}
+
+/// Reads and validates a case file of at most `max_bytes`; `-` is standard
+/// input. Only regular files are read (a FIFO or device could block or
+/// never end); text that is not UTF-8 is an error at its first bad byte.
+pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crate::Error> {
+    let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
+    let bytes = read_bounded(path, max_bytes).map_err(|message| crate::Error::Io {
+        path: shown.clone(),
+        message,
     })?;
-    parse_case(&path.display().to_string(), &source).map_err(crate::Error::Input)
+    let source = text_of(&shown, bytes).map_err(crate::Error::Input)?;
+    parse_case(&shown, &source).map_err(crate::Error::Input)
+}
+
+/// The bytes of a regular file (or standard input for `-`), refusing more
+/// than `max_bytes`.
+fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let too_large = || {
+        format!(
+            "the file is larger than the input limit of {max_bytes} bytes (raise it with --max-input-bytes)"
+        )
+    };
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            let kind = if meta.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            return Err(format!("{kind}; meff reads case files, or `-` for standard input"));
+        }
+        if meta.len() > max_bytes {
+            return Err(too_large());
+        }
+        std::fs::File::open(path)
+            .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes))
+            .map_err(|e| e.to_string())?;
+    }
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// The text of a case file; invalid UTF-8 is an error at the first bad byte.
+fn text_of(path: &str, bytes: Vec<u8>) -> Result<String, SourceError> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let source = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            Err(SourceError {
+                path: path.to_string(),
+                source,
+                diagnostics: vec![
+                    Diagnostic::new(at..at + 1, "the file is not valid UTF-8 here")
+                        .hint("case files are UTF-8 text; re-save the file as UTF-8"),
+                ],
+            })
+        }
+    }
 }
 
 /// Validates the text of a case file; `path` is used in messages only.
@@ -46,6 +119,7 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         diags: Vec::new(),
         env: Env::default(),
         params: Vec::new(),
+        param_index: Default::default(),
         coords: Vec::new(),
         declared_bodies: Default::default(),
         body_index: Default::default(),
@@ -69,6 +143,8 @@ pub(super) struct Reader<'s> {
     pub(super) diags: Vec<Diagnostic>,
     pub(super) env: Env,
     pub(super) params: Vec<String>,
+    /// Parameter names → index in `params` (a case may define 10⁶).
+    pub(super) param_index: std::collections::HashMap<String, usize>,
     pub(super) coords: Vec<String>,
     /// Every body name declared, valid or not, so that a bad body does not
     /// also make each contact naming it an error.
@@ -103,7 +179,15 @@ pub(super) const ROOT_KEYS: &[&str] = &[
 
 impl Reader<'_> {
     pub(super) fn error(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        // Bounded: a file with a million bad lines gets the first ones.
+        if self.diags.len() < MAX_DIAGNOSTICS {
+            self.diags.push(d);
+        } else if self.diags.len() == MAX_DIAGNOSTICS {
+            self.diags.push(Diagnostic::new(
+                d.span,
+                format!("more than {MAX_DIAGNOSTICS} problems; the rest are not reported"),
+            ));
+        }
     }
 
     /// Unknown keys are errors with a "did you mean" hint.
@@ -331,7 +415,7 @@ impl Reader<'_> {
     ) -> bool {
         let mut ok = true;
         for (name, name_span) in e.params() {
-            if self.params.iter().any(|p| p == name) {
+            if self.param_index.contains_key(name) {
                 continue;
             }
             let err = ExprError::new(name_span, format!("unknown parameter `{name}`"));
@@ -343,7 +427,9 @@ impl Reader<'_> {
             } else if self.params.is_empty() {
                 d = d.hint("define it under [parameters]");
             } else {
-                d = d.hint(format!("parameters: {}", self.params.join(", ")));
+                let list: Vec<&str> = self.params.iter().take(12).map(String::as_str).collect();
+                let more = if self.params.len() > 12 { ", …" } else { "" };
+                d = d.hint(format!("parameters: {}{more}", list.join(", ")));
             }
             self.error(d);
             ok = false;

@@ -396,11 +396,31 @@ impl Env {
     /// (for sweeps and probing). Parameters defined by expressions of the
     /// replaced ones follow them.
     pub fn with_overrides(case: &Case, overrides: &[(usize, f64)]) -> Result<Env, ExprError> {
+        Env::with_overrides_of(case, overrides, None)
+    }
+
+    /// [`Env::with_overrides`] for the parameters marked in `only` (all when
+    /// `None`); the others are left out of the environment.
+    pub fn with_overrides_of(
+        case: &Case,
+        overrides: &[(usize, f64)],
+        only: Option<&[bool]>,
+    ) -> Result<Env, ExprError> {
         let mut env = Env::default();
+        env.values.reserve(case.parameters.len());
+        let mut replaced: Vec<Option<f64>> = vec![None; case.parameters.len()];
+        for &(idx, si) in overrides {
+            if let Some(r) = replaced.get_mut(idx) {
+                *r = Some(si);
+            }
+        }
         for &idx in &case.param_order {
+            if only.is_some_and(|o| !o[idx]) {
+                continue;
+            }
             let p = &case.parameters[idx];
-            let value = match overrides.iter().find(|o| o.0 == idx) {
-                Some(&(_, si)) => Value::new(si, p.value.dim),
+            let value = match replaced[idx] {
+                Some(si) => Value::new(si, p.value.dim),
                 None => env.eval(&p.value.expr)?,
             };
             env.values.insert(p.name.clone(), value);

@@ -74,7 +74,7 @@ pub enum BinOp {
 }
 
 /// Functions of one argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Func {
     /// Square root (halves dimensions).
     Sqrt,
@@ -236,6 +236,15 @@ fn eval_inner(expr: &Expr, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Val
             format!("this evaluates to {}, not a finite number", value.si),
         ));
     }
+    if value.si != 0.0 && !value.si.is_normal() {
+        return Err(ExprError::new(
+            span,
+            format!(
+                "this evaluates to {:e}, below the smallest normal 64-bit float: precision is lost",
+                value.si
+            ),
+        ));
+    }
     Ok(value)
 }
 
@@ -272,7 +281,7 @@ fn binary(
             Value { si, dim }
         }
         BinOp::Mul => Value {
-            si: x.si * y.si,
+            si: not_underflowed(x.si * y.si, x.si != 0.0 && y.si != 0.0, span)?,
             dim: combine(Dim::times),
         },
         BinOp::Div => {
@@ -280,7 +289,7 @@ fn binary(
                 return Err(ExprError::new(b.span.clone(), "division by zero"));
             }
             Value {
-                si: x.si / y.si,
+                si: not_underflowed(x.si / y.si, x.si != 0.0, span)?,
                 dim: combine(Dim::per),
             }
         }
@@ -316,9 +325,24 @@ fn binary(
             } else {
                 x.si.powf(y.si)
             };
-            Value { si, dim }
+            Value {
+                si: not_underflowed(si, x.si != 0.0, span)?,
+                dim,
+            }
         }
     })
+}
+
+/// A product, quotient or power of nonzero values that came out as zero
+/// has underflowed: an error, never a silent zero.
+fn not_underflowed(si: f64, nonzero: bool, span: &Range<usize>) -> Result<f64, ExprError> {
+    if si == 0.0 && nonzero {
+        return Err(ExprError::new(
+            span.clone(),
+            "this underflows to zero in 64-bit floating point",
+        ));
+    }
+    Ok(si)
 }
 
 fn call(func: Func, x: Value, a: &Expr, span: &Range<usize>) -> Result<Value, ExprError> {
@@ -358,7 +382,7 @@ fn call(func: Func, x: Value, a: &Expr, span: &Range<usize>) -> Result<Value, Ex
         Func::Sin => x.si.sin(),
         Func::Cos => x.si.cos(),
         Func::Tan => x.si.tan(),
-        Func::Exp => x.si.exp(),
+        Func::Exp => not_underflowed(x.si.exp(), true, span)?,
         Func::Ln => {
             if x.si <= 0.0 {
                 return Err(ExprError::new(

@@ -25,6 +25,12 @@ use crate::units::{self, is_word_char};
 /// chains and function calls together).
 pub const MAX_DEPTH: usize = 100;
 
+/// The most digits a number literal may have.
+pub const MAX_LITERAL_DIGITS: usize = 64;
+
+/// The largest decimal exponent a number literal may be written with.
+pub const MAX_LITERAL_EXPONENT: u64 = 400;
+
 /// Parses a value string into an expression tree.
 pub fn parse(text: &str) -> Result<Expr, ExprError> {
     if let Some(lit) = literal_alone(text) {
@@ -338,6 +344,27 @@ impl<'a> Parser<'a> {
             return Some(Err(ExprError::new(
                 start..i,
                 format!("`{text}` is too large for a 64-bit float"),
+            )));
+        }
+        // Literals are also read exactly (the symbolic engine): bound the
+        // digits and the exponent so that no literal costs more than a
+        // few hundred decimal digits of exact arithmetic.
+        let (mantissa, exponent) = match text.find(['e', 'E']) {
+            Some(k) => (&text[..k], text[k + 1..].parse::<i64>().unwrap_or(i64::MAX)),
+            None => (text, 0),
+        };
+        let digit_count = mantissa.bytes().filter(u8::is_ascii_digit).count();
+        if digit_count > MAX_LITERAL_DIGITS {
+            return Some(Err(ExprError::new(
+                start..i,
+                format!("`{text}` has more than {MAX_LITERAL_DIGITS} digits"),
+            )));
+        }
+        let nonzero = mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
+        if exponent.unsigned_abs() > MAX_LITERAL_EXPONENT || (nonzero && !value.is_normal()) {
+            return Some(Err(ExprError::new(
+                start..i,
+                format!("`{text}` is outside the range of a 64-bit float (about 2.2e-308 to 1.8e308)"),
             )));
         }
         Some(Ok(Number {

@@ -283,6 +283,42 @@ pub fn numeric(case: &Case) -> Model<f64> {
     .unwrap_or_else(|e| match e {})
 }
 
+/// Per parameter (file order): whether the model or a claim uses it,
+/// directly or through other parameters' definitions. Unused parameters
+/// cost nothing downstream (a case may define thousands).
+pub fn used_parameters(case: &Case) -> Vec<bool> {
+    use std::collections::HashMap;
+    let index: HashMap<&str, usize> = case
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    let mut used = vec![false; case.parameters.len()];
+    let mut pending: Vec<usize> = Vec::new();
+    let note = |e: &crate::expr::Expr, pending: &mut Vec<usize>| {
+        pending.extend(e.params().iter().filter_map(|(n, _)| index.get(n).copied()));
+    };
+    let _ = build(case, &mut |v: &Val| {
+        note(&v.expr, &mut pending);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    for c in &case.claims {
+        match &c.rhs {
+            case::ClaimRhs::Expression(e) | case::ClaimRhs::Literal { expr: e, .. } => {
+                note(e, &mut pending)
+            }
+        }
+    }
+    while let Some(i) = pending.pop() {
+        if !used[i] {
+            used[i] = true;
+            note(&case.parameters[i].value.expr, &mut pending);
+        }
+    }
+    used
+}
+
 impl<T: Scalar> Model<T> {
     /// The naive mass estimate for a contact (SPEC §1): the total mass of the
     /// moving body, or the reduced mass of two bodies' total masses. `None`

@@ -343,9 +343,10 @@ pub struct ParameterValue {
 }
 
 impl Report {
-    /// True when any claim failed.
+    /// True when any claim did not pass: failed, or could not be decided
+    /// (an undetermined claim is not a pass).
     pub fn any_claim_failed(&self) -> bool {
-        self.claims.iter().any(|c| c.passed == Some(false))
+        self.claims.iter().any(|c| c.passed != Some(true))
     }
 }
 

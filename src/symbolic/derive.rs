@@ -18,7 +18,7 @@ pub const MAX_CONTACTS: usize = 8;
 /// any entry before the symbolic path gives up.
 pub const TERM_BUDGET: usize = 2000;
 /// Work units (coefficient operations) one derivation may spend.
-pub const WORK_BUDGET: u64 = 1_000_000;
+pub const WORK_BUDGET: u64 = 4_000_000;
 
 /// A closed form as plain text and LaTeX.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -88,16 +88,13 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             "{c} contacts (the symbolic limit is {MAX_CONTACTS})"
         )));
     }
+    check_size(numeric)?;
     let (mut symbols, definitions) = symbols_of(case);
     let independent_rows = independent_constraints(numeric);
 
     let build =
         |expand: bool, symbols: &mut Symbols| -> Result<(System<Frac>, Vec<Frac>), Unsupported> {
-            let mut conv = Converter {
-                symbols,
-                definitions: &definitions,
-                expand,
-            };
+            let mut conv = Converter::new(symbols, &definitions, expand);
             let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
             let stiffness = model.contacts.iter().map(|c| c.stiffness.clone()).collect();
             Ok((model::assemble(&model), stiffness))
@@ -124,6 +121,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
     let values: Vec<(String, String, String)> = case
         .parameters
         .iter()
+        .filter(|p| symbols.param(&p.name).is_some())
         .map(|p| {
             let text = if p.value.expr.params().is_empty() {
                 p.value.text.trim().to_string()
@@ -348,6 +346,37 @@ fn neg_schur(k: &[Vec<Frac>], lead: usize) -> Result<Vec<Vec<Frac>>, Unsupported
         }
     }
     Ok(out)
+}
+
+/// The most velocities a system may have for the symbolic engine to build
+/// it at all (each entry of M and J becomes a rational function).
+pub const MAX_SYMBOLIC_DOFS: usize = 600;
+
+/// Refuses, before anything symbolic is built, systems whose size alone
+/// puts them beyond the symbolic limits (the numeric system tells).
+fn check_size(numeric: &System<f64>) -> Result<(), Unsupported> {
+    let n = numeric.n_dofs();
+    if n > MAX_SYMBOLIC_DOFS {
+        return Err(Unsupported(format!(
+            "{n} generalized velocities (the symbolic limit is {MAX_SYMBOLIC_DOFS})"
+        )));
+    }
+    if !numeric.constraints.is_empty() && n > MAX_DOFS {
+        return Err(Unsupported(format!(
+            "{n} generalized velocities with constraints (the symbolic limit is {MAX_DOFS})"
+        )));
+    }
+    for b in &numeric.mass {
+        let diagonal =
+            (0..b.size).all(|i| (0..b.size).all(|j| i == j || b.matrix[i * b.size + j] == 0.0));
+        if b.size > MAX_DOFS && !diagonal {
+            return Err(Unsupported(format!(
+                "a dense mass block of {} velocities (the symbolic limit is {MAX_DOFS})",
+                b.size
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn is_diagonal(b: &crate::model::MassBlock<Frac>) -> bool {

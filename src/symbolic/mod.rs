@@ -43,7 +43,7 @@ use poly::Q;
 pub const MAX_POWER: i64 = 64;
 
 /// What an atom stands for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Atom {
     /// A parameter of the case.
     Param(String),
@@ -60,6 +60,8 @@ pub struct Symbols {
     atoms: Vec<Atom>,
     /// Per atom: its numeric value at the case point.
     values: Vec<f64>,
+    /// Atom → index (lookups are by hash: a case may have 10⁵ parameters).
+    index: std::collections::HashMap<Atom, usize>,
 }
 
 /// Why a value has no symbolic form.
@@ -80,9 +82,10 @@ impl Symbols {
 
     /// Index of an atom, interning it.
     pub fn intern(&mut self, atom: Atom, value: f64) -> usize {
-        if let Some(i) = self.atoms.iter().position(|a| *a == atom) {
+        if let Some(&i) = self.index.get(&atom) {
             return i;
         }
+        self.index.insert(atom.clone(), self.atoms.len());
         self.atoms.push(atom);
         self.values.push(value);
         self.atoms.len() - 1
@@ -90,9 +93,7 @@ impl Symbols {
 
     /// Index of a parameter atom.
     pub fn param(&self, name: &str) -> Option<usize> {
-        self.atoms
-            .iter()
-            .position(|a| matches!(a, Atom::Param(p) if p == name))
+        self.index.get(&Atom::Param(name.to_string())).copied()
     }
 
     /// Numeric value of a rational function at the case point.
@@ -134,6 +135,25 @@ pub struct Converter<'a> {
     pub definitions: &'a [(String, Expr)],
     /// Replace derived parameters by their definitions.
     pub expand: bool,
+    /// Expanded parameters already converted (a chain of definitions that
+    /// each use the previous one twice is converted once per link).
+    pub memo: std::collections::HashMap<String, Frac>,
+}
+
+impl<'a> Converter<'a> {
+    /// A converter over `symbols` with the parameter `definitions`.
+    pub fn new(
+        symbols: &'a mut Symbols,
+        definitions: &'a [(String, Expr)],
+        expand: bool,
+    ) -> Converter<'a> {
+        Converter {
+            symbols,
+            definitions,
+            expand,
+            memo: Default::default(),
+        }
+    }
 }
 
 /// Exact value of a decimal literal such as `1e5`, `0.020`, `2.5E-3`.
@@ -212,8 +232,13 @@ impl Converter<'_> {
             && let Some((_, def)) = self.definitions.iter().find(|(n, _)| n == name)
             && !def.params().is_empty()
         {
+            if let Some(f) = self.memo.get(name) {
+                return Ok(f.clone());
+            }
             let def = def.clone();
-            return self.convert(&def);
+            let f = self.convert(&def)?;
+            self.memo.insert(name.to_string(), f.clone());
+            return Ok(f);
         }
         match self.symbols.param(name) {
             Some(i) => Ok(Frac::var(i)),
@@ -294,18 +319,18 @@ fn exact_sqrt(n: &BigInt) -> Option<BigInt> {
     (&r * &r == *n).then_some(r)
 }
 
-/// A symbol table with every parameter of a case registered (file order),
-/// and the parameter definitions.
+/// A symbol table with the parameters the model and the claims use
+/// (directly or through other parameters' definitions) registered in file
+/// order, and those parameters' definitions. Unused parameters cost nothing:
+/// a case may define thousands.
 pub fn symbols_of(case: &Case) -> (Symbols, Vec<(String, Expr)>) {
+    let used = crate::model::used_parameters(case);
     let mut symbols = Symbols::default();
-    for p in &case.parameters {
+    let mut defs = Vec::new();
+    for (p, _) in case.parameters.iter().zip(&used).filter(|(_, u)| **u) {
         symbols.intern(Atom::Param(p.name.clone()), p.value.si);
+        defs.push((p.name.clone(), p.value.expr.clone()));
     }
-    let defs = case
-        .parameters
-        .iter()
-        .map(|p| (p.name.clone(), p.value.expr.clone()))
-        .collect();
     (symbols, defs)
 }
 
@@ -323,6 +348,15 @@ pub fn claim_verdict(
     d: &Derivation,
     claim: &crate::case::Claim,
 ) -> Option<crate::analysis::claims::SymbolicVerdict> {
+    poly::with_budget(derive::WORK_BUDGET, || claim_verdict_within_budget(case, d, claim))
+        .flatten()
+}
+
+fn claim_verdict_within_budget(
+    case: &Case,
+    d: &Derivation,
+    claim: &crate::case::Claim,
+) -> Option<crate::analysis::claims::SymbolicVerdict> {
     use crate::analysis::claims::SymbolicVerdict;
     use crate::case::{ClaimRhs, Quantity};
     let ClaimRhs::Expression(expr) = &claim.rhs else {
@@ -330,11 +364,7 @@ pub fn claim_verdict(
     };
     let mut symbols = d.symbols.clone();
     let (_, definitions) = symbols_of(case);
-    let mut conv = Converter {
-        symbols: &mut symbols,
-        definitions: &definitions,
-        expand: true,
-    };
+    let mut conv = Converter::new(&mut symbols, &definitions, true);
     let lhs = match claim.of {
         Quantity::A(i) => d.expanded[i][i].clone(),
         Quantity::Delassus(i, j) => d.expanded[i][j].clone(),

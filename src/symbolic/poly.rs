@@ -22,10 +22,16 @@ thread_local! {
     static LIMIT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
 }
 
-/// Runs `f` with a budget of `limit` work units (coefficient operations in
-/// products and remainder sequences). Returns `None` when the budget ran out:
-/// then GCDs were cut short and any result of `f` must be discarded. The
-/// budget makes "too large for the symbolic engine" a deterministic verdict.
+/// Runs `f` with a budget of `limit` work units. A unit is one operation on
+/// a 64-bit word of a coefficient: a product of polynomials costs the sum
+/// over term pairs of `(words(p) + words(q))²` (multiplication and the
+/// normalising gcd of the rational result), a sum the words it touches, so
+/// the budget bounds the *size of the numbers* as well as the number of
+/// terms. Degrees above [`MAX_DEGREE`] exhaust it at once. Returns `None`
+/// when the budget ran out: then every operation has returned a cheap
+/// stand-in and any result of `f` must be discarded. The budget makes "too
+/// large for the symbolic engine" a deterministic verdict, reached in
+/// bounded time whatever the input.
 pub fn with_budget<R>(limit: u64, f: impl FnOnce() -> R) -> Option<R> {
     let (old_work, old_limit) = (WORK.get(), LIMIT.get());
     WORK.set(0);
@@ -40,8 +46,29 @@ pub fn with_budget<R>(limit: u64, f: impl FnOnce() -> R) -> Option<R> {
     (!exhausted).then_some(r)
 }
 
-fn spend(units: usize) {
-    WORK.set(WORK.get().saturating_add(units as u64));
+fn spend(units: u64) {
+    WORK.set(WORK.get().saturating_add(units));
+}
+
+/// Spends the whole budget: the computation cannot finish within it.
+fn exhaust() {
+    WORK.set(u64::MAX);
+}
+
+/// The highest exponent of any variable in a symbolic expression.
+pub const MAX_DEGREE: u32 = 256;
+
+/// 64-bit words of a rational coefficient (numerator and denominator).
+fn words(q: &Q) -> u64 {
+    (q.numer().bits() + q.denom().bits()) / 64 + 1
+}
+
+/// Sum of coefficient words and of their squares.
+fn word_sums(p: &Poly) -> (u64, u64) {
+    p.terms.values().fold((0, 0), |(s, s2), q| {
+        let w = words(q);
+        (s.saturating_add(w), s2.saturating_add(w.saturating_mul(w)))
+    })
 }
 
 /// True once the current budget has run out.
@@ -69,7 +96,17 @@ fn mono_mul(a: &Mono, b: &Mono) -> Mono {
     let n = a.len().max(b.len());
     trim(
         (0..n)
-            .map(|i| a.get(i).copied().unwrap_or(0) + b.get(i).copied().unwrap_or(0))
+            .map(|i| {
+                let e = a
+                    .get(i)
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_add(b.get(i).copied().unwrap_or(0));
+                if e > MAX_DEGREE {
+                    exhaust();
+                }
+                e.min(MAX_DEGREE)
+            })
             .collect(),
     )
 }
@@ -201,6 +238,10 @@ impl Poly {
 
     /// Sum.
     pub fn add(&self, other: &Poly) -> Poly {
+        if exhausted() {
+            return Poly::one();
+        }
+        spend(word_sums(other).0);
         let mut out = self.clone();
         for (m, q) in &other.terms {
             out.add_term(m.clone(), q.clone());
@@ -210,6 +251,10 @@ impl Poly {
 
     /// Difference.
     pub fn sub(&self, other: &Poly) -> Poly {
+        if exhausted() {
+            return Poly::one();
+        }
+        spend(word_sums(other).0);
         let mut out = self.clone();
         for (m, q) in &other.terms {
             out.add_term(m.clone(), -q.clone());
@@ -230,7 +275,20 @@ impl Poly {
 
     /// Product.
     pub fn mul(&self, other: &Poly) -> Poly {
-        spend(self.terms.len() * other.terms.len());
+        if exhausted() {
+            return Poly::one();
+        }
+        // Σ over pairs of (w_a + w_b)² = n_b Σw_a² + 2 Σw_a Σw_b + n_a Σw_b².
+        let ((sa, sa2), (sb, sb2)) = (word_sums(self), word_sums(other));
+        let (na, nb) = (self.terms.len() as u64, other.terms.len() as u64);
+        spend(
+            nb.saturating_mul(sa2)
+                .saturating_add(sa.saturating_mul(sb).saturating_mul(2))
+                .saturating_add(na.saturating_mul(sb2)),
+        );
+        if exhausted() {
+            return Poly::one();
+        }
         let mut out = Poly::zero();
         for (a, p) in &self.terms {
             for (b, q) in &other.terms {
@@ -245,6 +303,15 @@ impl Poly {
         if q.is_zero() {
             return Poly::zero();
         }
+        let (s, s2) = word_sums(self);
+        let w = words(q);
+        spend(
+            s2.saturating_add(s.saturating_mul(w).saturating_mul(2))
+                .saturating_add((self.terms.len() as u64).saturating_mul(w * w)),
+        );
+        if exhausted() {
+            return Poly::one();
+        }
         Poly {
             terms: self.terms.iter().map(|(m, c)| (m.clone(), c * q)).collect(),
         }
@@ -252,6 +319,12 @@ impl Poly {
 
     /// Integer power.
     pub fn pow(&self, e: u32) -> Poly {
+        if e > MAX_DEGREE && self.as_constant().is_none() {
+            exhaust();
+        }
+        if exhausted() {
+            return Poly::one();
+        }
         let mut out = Poly::one();
         let mut base = self.clone();
         let mut e = e;
@@ -391,11 +464,13 @@ impl Poly {
         }
         let mut lcm = BigInt::one();
         for q in self.terms.values() {
+            spend((lcm.bits() / 64 + 1) * (q.denom().bits() / 64 + 1));
             lcm = lcm.lcm(q.denom());
         }
         let mut g = BigInt::zero();
         for q in self.terms.values() {
             let n = q.numer() * (&lcm / q.denom());
+            spend((n.bits() / 64 + 1) * (lcm.bits() / 64 + 1));
             g = g.gcd(&n);
         }
         let mut factor = Q::new(lcm, g);

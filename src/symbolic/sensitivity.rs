@@ -33,6 +33,21 @@ pub struct Sensitivity {
     pub m_eff_symbolic: Option<SymForm>,
 }
 
+/// The atoms `f` depends on, directly or through the arguments of function
+/// atoms.
+fn dependencies(f: &Frac, symbols: &Symbols) -> std::collections::BTreeSet<usize> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack = f.vars();
+    while let Some(v) = stack.pop() {
+        if out.insert(v)
+            && let Atom::Call(_, arg) = &symbols.atoms()[v]
+        {
+            stack.extend(arg.vars());
+        }
+    }
+    out
+}
+
 /// `d poly / d atom p` at the case point, through the chain rule.
 fn poly_rate(poly: &Poly, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>) -> f64 {
     let values = symbols.values();
@@ -120,6 +135,11 @@ pub fn derivative(f: &Frac, p: usize, conv: &mut Converter) -> Frac {
 /// Elasticities for every contact and independent parameter.
 pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
     let (_, definitions) = symbols_of(case);
+    let by_name: std::collections::HashMap<&str, &crate::case::Parameter> = case
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p))
+        .collect();
     let mut out = Vec::new();
     for (i, contact) in case.contacts.iter().enumerate() {
         let a = &d.expanded[i][i];
@@ -127,25 +147,28 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
         if a.is_zero() {
             continue;
         }
-        for param in case
-            .parameters
-            .iter()
-            .filter(|p| p.value.expr.params().is_empty())
-        {
-            let Some(v) = d.symbols.param(&param.name) else {
+        // Only parameters that a or k depend on (others have zero
+        // elasticities; a case may define thousands of parameters), in file
+        // order (atoms of parameters are registered in file order).
+        let mut deps = dependencies(a, &d.symbols);
+        deps.extend(dependencies(k, &d.symbols));
+        for &v in &deps {
+            let Atom::Param(name) = &d.symbols.atoms()[v] else {
                 continue;
             };
+            let Some(param) = by_name.get(name.as_str()) else {
+                continue;
+            };
+            if !param.value.expr.params().is_empty() {
+                continue;
+            }
             let pv = param.value.si;
             let mut rates = Vec::new();
             let eps_a = pv * frac_rate(a, v, &d.symbols, &mut rates) / d.symbols.eval(a);
             let eps_k = pv * frac_rate(k, v, &d.symbols, &mut rates) / d.symbols.eval(k);
             let form = with_budget(FORM_BUDGET, || {
                 let mut symbols = d.symbols.clone();
-                let mut conv = Converter {
-                    symbols: &mut symbols,
-                    definitions: &definitions,
-                    expand: true,
-                };
+                let mut conv = Converter::new(&mut symbols, &definitions, true);
                 let da = derivative(a, v, &mut conv);
                 let eps = -(Frac::var(v) * da / a.clone());
                 let eps = super::reduce_trig(&eps, conv.symbols);

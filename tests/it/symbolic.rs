@@ -294,11 +294,7 @@ fn print_parse_round_trip() {
         let text = Printer::names(&symbols, &[]).text(&f);
         let parsed = expr::parse(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         let defs: Vec<(String, expr::Expr)> = Vec::new();
-        let mut conv = Converter {
-            symbols: &mut symbols,
-            definitions: &defs,
-            expand: false,
-        };
+        let mut conv = Converter::new(&mut symbols, &defs, false);
         let back = conv.convert(&parsed).unwrap();
         assert_eq!(back, f, "{text}");
     }
@@ -337,11 +333,7 @@ fn canonical_gcd_cancels_non_monomial_factors() {
         symbols.intern(meff::symbolic::Atom::Param(n.into()), 1.0);
     }
     let defs: Vec<(String, expr::Expr)> = Vec::new();
-    let mut conv = Converter {
-        symbols: &mut symbols,
-        definitions: &defs,
-        expand: false,
-    };
+    let mut conv = Converter::new(&mut symbols, &defs, false);
     let f = conv
         .convert(&expr::parse("(m^2 - r^2)/(m - r)").unwrap())
         .unwrap();
@@ -355,11 +347,7 @@ fn canonical_gcd_cancels_non_monomial_factors() {
         "(m^2 + m*r + r^2)/(m + r)"
     );
     // Huge powers are refused, not expanded.
-    let mut conv = Converter {
-        symbols: &mut symbols,
-        definitions: &defs,
-        expand: false,
-    };
+    let mut conv = Converter::new(&mut symbols, &defs, false);
     assert!(conv.convert(&expr::parse("m^4000000000").unwrap()).is_err());
 }
 
