@@ -23,7 +23,10 @@ struct Cli {
 
 /// `1048576`, `512K`, `100M`, `1G` (binary multiples).
 fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim().trim_end_matches(['B', 'b']).trim_end_matches(['i', 'I']);
+    let t = s
+        .trim()
+        .trim_end_matches(['B', 'b'])
+        .trim_end_matches(['i', 'I']);
     let (digits, shift) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 10),
         Some('m' | 'M') => (&t[..t.len() - 1], 20),
@@ -376,7 +379,11 @@ fn report(
     if files.is_empty() {
         error(&format!(
             "no case files (*.toml) in {}",
-            paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
+            paths
+                .iter()
+                .map(|p| shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         return ExitCode::from(EXIT_BAD_INPUT);
     }

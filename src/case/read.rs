@@ -62,7 +62,9 @@ fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, Strin
             } else {
                 "not a regular file (a FIFO, socket or device)"
             };
-            return Err(format!("{kind}; meff reads case files, or `-` for standard input"));
+            return Err(format!(
+                "{kind}; meff reads case files, or `-` for standard input"
+            ));
         }
         if meta.len() > max_bytes {
             return Err(too_large());

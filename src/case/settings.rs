@@ -85,10 +85,10 @@ impl Reader<'_> {
             v.dt0 = self.positive(x, "a timestep");
         }
         if let Some(n) = get(t, "periods") {
-            v.periods = self.integer(n, "`periods`", 1..=100_000);
+            v.periods = self.integer(n, "`periods`", 1..=1_000);
         }
         if let Some(n) = get(t, "levels") {
-            v.levels = self.integer(n, "`levels`", 1..=20);
+            v.levels = self.integer(n, "`levels`", 1..=12);
         }
         Some(v)
     }

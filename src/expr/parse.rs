@@ -364,7 +364,9 @@ impl<'a> Parser<'a> {
         if exponent.unsigned_abs() > MAX_LITERAL_EXPONENT || (nonzero && !value.is_normal()) {
             return Some(Err(ExprError::new(
                 start..i,
-                format!("`{text}` is outside the range of a 64-bit float (about 2.2e-308 to 1.8e308)"),
+                format!(
+                    "`{text}` is outside the range of a 64-bit float (about 2.2e-308 to 1.8e308)"
+                ),
             )));
         }
         Some(Ok(Number {

@@ -405,6 +405,10 @@ pub fn markdown_description(text: &str) -> String {
     for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
         let replacement = match &event {
             Event::Html(h) | Event::InlineHtml(h) => Some(markdown_text(h)),
+            // Math stays math for renderers that know it, and is inert for
+            // those that do not (no `<` that could open a tag).
+            Event::InlineMath(m) => Some(format!("${}$", markdown_math(m))),
+            Event::DisplayMath(m) => Some(format!("$${}$$", markdown_math(m))),
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
                 if !allowed_url(dest_url) =>
             {

@@ -348,8 +348,10 @@ pub fn claim_verdict(
     d: &Derivation,
     claim: &crate::case::Claim,
 ) -> Option<crate::analysis::claims::SymbolicVerdict> {
-    poly::with_budget(derive::WORK_BUDGET, || claim_verdict_within_budget(case, d, claim))
-        .flatten()
+    poly::with_budget(derive::WORK_BUDGET, || {
+        claim_verdict_within_budget(case, d, claim)
+    })
+    .flatten()
 }
 
 fn claim_verdict_within_budget(

@@ -3,6 +3,7 @@
 mod bad_input;
 mod browser;
 mod cli;
+mod hostile;
 mod large;
 mod physics;
 mod properties;

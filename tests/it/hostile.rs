@@ -1,0 +1,694 @@
+//! Hostile and careless input: every class of defect found by trying meff as
+//! an attacker would has a regression test here. Output safety (nothing in
+//! a report can run), bounded work (the symbolic budget, input caps), exit
+//! statuses and all-or-nothing output.
+
+use crate::root;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const SEED: &str = r#"title = "Seed"
+[parameters]
+m = "2 kg"
+I = "0.020 kg m^2"
+r = "0.10 m"
+k = "1e5 N/m"
+[[body]]
+name = "block"
+type = "rigid"
+mass = "m"
+inertia = "I"
+[[contact]]
+name = "offcentre"
+body = "block"
+point = ["r", "0 m"]
+normal = [0, 1]
+stiffness = "k"
+[[claim]]
+of = "m_eff(offcentre)"
+equals = "m*I/(I + m*r^2)"
+"#;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meff-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn meff(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn report_dir(cases: &[(&str, &str)], formats: &str) -> (PathBuf, std::process::Output) {
+    let dir = scratch(&format!("r{}", cases.len()));
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for (name, text) in cases {
+        std::fs::write(input.join(name), text).unwrap();
+    }
+    let out = dir.join("out");
+    let o = meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+        "--format",
+        formats,
+    ]);
+    (out, o)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Parses HTML as a browser does and checks every element: no script-like
+/// elements, no event-handler attributes, no URL with a script or data
+/// scheme. Text that merely mentions `javascript:` is fine.
+fn assert_inert_html(html: &str, what: &str) {
+    use html5ever::tendril::TendrilSink;
+    use markup5ever_rcdom::{Handle, NodeData};
+    let dom = html5ever::parse_document(markup5ever_rcdom::RcDom::default(), Default::default())
+        .one(html.to_string());
+    fn walk(node: &Handle, what: &str) {
+        if let NodeData::Element { name, attrs, .. } = &node.data {
+            let tag = name.local.to_ascii_lowercase();
+            for bad in [
+                "script", "iframe", "img", "object", "embed", "frame", "link", "meta", "base",
+                "form",
+            ] {
+                assert!(
+                    &*tag != bad
+                        || (bad == "meta"
+                            && attrs
+                                .borrow()
+                                .iter()
+                                .all(|a| &*a.name.local != "http-equiv")),
+                    "{what}: a <{tag}> element"
+                );
+            }
+            for a in attrs.borrow().iter() {
+                let key = a.name.local.to_ascii_lowercase();
+                assert!(
+                    !key.starts_with("on"),
+                    "{what}: an event handler `{key}` on <{tag}>"
+                );
+                if ["href", "src", "action", "formaction", "xlink:href", "data"].contains(&&*key) {
+                    let v: String = a
+                        .value
+                        .chars()
+                        .filter(|c| !c.is_ascii_whitespace() && !c.is_ascii_control())
+                        .collect::<String>()
+                        .to_ascii_lowercase();
+                    for scheme in ["javascript:", "vbscript:", "data:", "file:"] {
+                        assert!(!v.starts_with(scheme), "{what}: `{key}=\"{v}\"` on <{tag}>");
+                    }
+                }
+            }
+        }
+        for child in node.children.borrow().iter() {
+            walk(child, what);
+        }
+    }
+    walk(&dom.document, what);
+}
+
+#[test]
+fn formulas_and_symbols_cannot_carry_scripts() {
+    let payloads = [
+        r"\operatorname{</math><script>alert(1)</script>}",
+        r"\operatorname*{</math><img src=x onerror=alert(1)>}",
+        r"\operatornamewithlimits{<iframe src=javascript:alert(1)>}",
+        r"\text{<script>alert(1)</script>}",
+        r"\mathrm{</mi></math><svg onload=alert(1)>}",
+    ];
+    for p in payloads {
+        let case = SEED
+            .replace(
+                "title = \"Seed\"",
+                &format!("title = \"Seed\"\ndescription = '''Formula ${p}$ and $$ {p} $$'''"),
+            )
+            .replace(
+                "m = \"2 kg\"",
+                &format!("m = {{ value = \"2 kg\", symbol = '''{p}''' }}"),
+            );
+        let ev = crate::evaluate_str(&case);
+        let t = meff::render::templates::Templates::load(None).unwrap();
+        let html = t.report_html(&ev.report, 4).unwrap();
+        assert_inert_html(&html, p);
+        // The Markdown report through a CommonMark renderer without math.
+        let md = t.report_md(&ev.report, 4).unwrap();
+        let mut rendered = String::new();
+        pulldown_cmark::html::push_html(&mut rendered, pulldown_cmark::Parser::new(&md));
+        assert_inert_html(&rendered, &format!("Markdown of {p}"));
+    }
+}
+
+#[test]
+fn links_with_script_schemes_are_text() {
+    let description = r#"[a](javascript:alert(1)) [b](&#106;avascript:alert(1)) [c](data:text/html,<script>x</script>)
+[d](vbscript:msgbox) <javascript:alert(2)> [e][ref] ![img](javascript:alert(3)) [ok](https://example.org/x) [rel](other.html#s)
+[f]( JaVaScRiPt:alert(4))
+
+[ref]: javascript:alert(5)
+"#;
+    let case = SEED.replace(
+        "title = \"Seed\"",
+        &format!("title = \"Seed\"\ndescription = '''{description}'''"),
+    );
+    let ev = crate::evaluate_str(&case);
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    let html = t.report_html(&ev.report, 4).unwrap();
+    assert_inert_html(&html, "links");
+    assert!(
+        html.contains("href=\"https://example.org/x\"") && html.contains("href=\"other.html#s\"")
+    );
+    // The Markdown report, rendered by a CommonMark renderer, links nothing unsafe.
+    let md = t.report_md(&ev.report, 4).unwrap();
+    let mut rendered = String::new();
+    pulldown_cmark::html::push_html(&mut rendered, pulldown_cmark::Parser::new(&md));
+    assert_inert_html(&rendered, "Markdown links");
+    assert!(rendered.contains("href=\"https://example.org/x\""));
+}
+
+#[test]
+fn index_links_are_encoded_file_names() {
+    let (out, o) = report_dir(
+        &[("javascript:alert(1).toml", SEED), ("a b#c?d.toml", SEED)],
+        "html,md",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let index = read(&out.join("index.html"));
+    assert!(
+        index.contains("href=\"./javascript%3Aalert%281%29.html\""),
+        "{index}"
+    );
+    assert!(index.contains("href=\"./a%20b%23c%3Fd.html\""), "{index}");
+    assert_inert_html(&index, "index");
+    let md = read(&out.join("index.md"));
+    assert!(md.contains("(./javascript%3Aalert%281%29.md)") && md.contains("(./a%20b%23c%3Fd.md)"));
+}
+
+#[test]
+fn markdown_output_escapes_names_titles_and_descriptions() {
+    let case = SEED
+        .replace(
+            "title = \"Seed\"",
+            "title = \"<script>alert(1)</script> | *x*\"\ndescription = \"<img src=x onerror=alert(1)> and | pipes\"",
+        )
+        .replace("m = \"2 kg\"", "m = { value = \"2 kg\", description = \"a | b <b>\" }");
+    let ev = crate::evaluate_str(&case);
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    let mut rendered = String::new();
+    let options = pulldown_cmark::Options::ENABLE_TABLES;
+    pulldown_cmark::html::push_html(&mut rendered, pulldown_cmark::Parser::new_ext(&md, options));
+    assert_inert_html(&rendered, "Markdown report");
+    // Tables keep their shape: the inputs table has four cells per row.
+    let inputs_row = rendered
+        .split("<tr>")
+        .find(|r| r.contains("a | b"))
+        .expect("the parameter's row");
+    assert_eq!(inputs_row.matches("<td").count(), 4, "{inputs_row}");
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let dir = scratch("esc");
+    // TOML writes control characters as escapes; the name holds them raw.
+    let case = SEED
+        .replace(
+            "name = \"offcentre\"",
+            "name = \"off\\u001b[2Jcentre\\u009b31m\"",
+        )
+        .replace("of = \"m_eff(offcentre)\"", "of = \"mode_omega(1)\"");
+    let path = dir.join("esc.toml");
+    std::fs::write(&path, &case).unwrap();
+    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{9b}'),
+        "{stdout}"
+    );
+    assert!(stdout.contains("off\\e[2Jcentre"), "{stdout}");
+    // Diagnostics: a bad value on a line with an escape.
+    let bad = case.replace("stiffness = \"k\"", "stiffness = \"k\u{1b}[31m\"");
+    std::fs::write(&path, &bad).unwrap();
+    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    let out = meff(&["check", path.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains('\u{1b}'));
+}
+
+/// Runs `meff eval --no-verify` on case text; returns the exit code and stderr.
+fn eval_text(name: &str, text: &str) -> (Option<i32>, String, String) {
+    let dir = scratch(name);
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+#[test]
+fn literals_outside_the_float_range_are_errors_at_their_span() {
+    for (lit, line) in [
+        ("1e-999999999 m", 5),
+        ("1e-300000 m", 5),
+        ("1e-320 m", 5),
+        ("0e-999999999 m", 5),
+        (
+            "1.0000000000000000000000000000000000000000000000000000000000000000001 m",
+            5,
+        ),
+    ] {
+        let (code, _, stderr) = eval_text(
+            "lit",
+            &SEED.replace("r = \"0.10 m\"", &format!("r = \"{lit}\"")),
+        );
+        assert_eq!(code, Some(2), "{lit}: {stderr}");
+        assert!(
+            stderr.contains(&format!("lit.toml:{line}:")),
+            "{lit}: {stderr}"
+        );
+    }
+    // In a claim too.
+    let (code, _, stderr) = eval_text(
+        "lit2",
+        &SEED.replace(
+            "equals = \"m*I/(I + m*r^2)\"",
+            "equals = \"1e-999999999 kg\"",
+        ),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
+fn huge_or_tiny_numbers_exhaust_the_symbolic_budget_not_the_machine() {
+    let pins = read(&root().join("cases/double-pendulum-pins.toml"));
+    let ev = crate::evaluate_str(&pins.replace(
+        "inertia = \"m1*L1^2/12\"",
+        "inertia = \"m1*L1^2/12/1e-300\"",
+    ));
+    assert_eq!(ev.analysis.contacts.len(), 2);
+    let box3 = |normal: &str| {
+        format!(
+            "space = \"3d\"\n[[body]]\nname = \"b\"\ntype = \"rigid\"\nmass = \"1 kg\"\ninertia = [\"0.1 kg m^2\", \"0.2 kg m^2\", \"0.3 kg m^2\"]\n[[contact]]\nname = \"c\"\nbody = \"b\"\npoint = [\"0.1 m\", \"0.2 m\", \"0.05 m\"]\nnormal = {normal}\nstiffness = \"1e5 N/m\"\n"
+        )
+    };
+    for normal in [
+        "[0, 1e-300, 1]",
+        "[0, 0.00001, 0.99999999995]",
+        "[1e-200, 1e-150, 1]",
+    ] {
+        let ev = crate::evaluate_str(&box3(normal));
+        // The numbers stand whatever the symbolic engine managed.
+        assert!(ev.analysis.contacts[0].a > 0.0);
+    }
+}
+
+#[test]
+fn parameter_chains_that_square_do_not_hang() {
+    let mut chain = String::from("[parameters]\np1 = \"1.0001 kg\"\n");
+    for i in 2..=40 {
+        chain.push_str(&format!("p{i} = \"p{}*p{}/(1.0001 kg)\"\n", i - 1, i - 1));
+    }
+    let case = SEED.replace("[parameters]\nm = \"2 kg\"", &format!("{chain}m = \"p40\""));
+    let ev = crate::evaluate_str(&case);
+    assert!(
+        ev.derivation.is_err(),
+        "a 2^39-degree closed form is not derived"
+    );
+    let mut chain = String::from("[parameters]\np0 = \"2\"\n");
+    for i in 1..=8 {
+        chain.push_str(&format!("p{i} = \"(p{}+p{}^2)/2\"\n", i - 1, i - 1));
+    }
+    let case = SEED.replace(
+        "[parameters]\nm = \"2 kg\"",
+        &format!("{chain}m = \"p8*1e-150 kg\""),
+    );
+    let ev = crate::evaluate_str(&case);
+    assert!(ev.analysis.contacts[0].m_eff.is_some());
+}
+
+#[test]
+fn a_huge_claim_is_decided_within_the_budget() {
+    let case = format!(
+        "{SEED}[[claim]]\nof = \"a(offcentre)\"\nequals = \"(1+m/(1 kg))^64*(1+r/(1 m))^64*(1+I/(1 kg m^2))^64*(1+m*r^2/I)^64/(1 kg)\"\n"
+    );
+    let ev = crate::evaluate_str(&case);
+    assert_eq!(ev.report.claims[1].passed, Some(false));
+}
+
+#[test]
+fn large_generalized_cases_and_many_parameters_stay_linear() {
+    let n: usize = 300;
+    let mut s = String::from("[generalized]\ncoordinates = [");
+    s.push_str(
+        &(0..n)
+            .map(|i| format!("{{ name = \"q{i}\", unit = \"m\" }}"))
+            .collect::<Vec<_>>()
+            .join(","),
+    );
+    s.push_str("]\nmass_matrix = [\n");
+    for i in 0..n {
+        let row: Vec<&str> = (0..n)
+            .map(|j| {
+                if i == j {
+                    "\"2 kg\""
+                } else if i.abs_diff(j) == 1 {
+                    "\"0.001 kg\""
+                } else {
+                    "\"0 kg\""
+                }
+            })
+            .collect();
+        s.push_str(&format!("[{}],\n", row.join(",")));
+    }
+    s.push_str("]\n[[contact]]\nname = \"c\"\njacobian = [\"1\"");
+    s.push_str(&",\"0\"".repeat(n - 1));
+    s.push_str("]\nstiffness = \"1e5 N/m\"\n");
+    let ev = crate::evaluate_str(&s);
+    assert!(ev.derivation.is_err());
+    crate::assert_close(ev.analysis.contacts[0].a, 0.5, 1e-3);
+
+    let mut params = String::from("[parameters]\n");
+    for i in 0..20_000 {
+        params.push_str(&format!("u{i} = \"{i} kg\"\n"));
+    }
+    let ev = crate::evaluate_str(&SEED.replace("[parameters]\n", &params));
+    assert_eq!(ev.report.claims[0].passed, Some(true));
+    let d = ev.derivation.as_ref().unwrap();
+    assert!(
+        d.symbols.atoms().len() < 10,
+        "unused parameters are not symbols"
+    );
+}
+
+#[test]
+fn verification_settings_are_bounded() {
+    let (code, _, stderr) = eval_text(
+        "verify",
+        &format!("{SEED}[verify]\nperiods = 100000\nlevels = 20\n"),
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("`periods` must be an integer from 1 to 1000"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn only_regular_files_up_to_the_cap_are_read() {
+    let out = meff(&["eval", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    let dir = scratch("fifo");
+    let fifo = dir.join("f.toml");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let out = meff(&["eval", fifo.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+    }
+    let out = meff(&["--max-input-bytes", "100", "eval", "cases/offcentre.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("input limit of 100 bytes"));
+    // Standard input when asked for.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["eval", "--no-verify", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(SEED.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("316.2"));
+}
+
+#[test]
+fn closed_or_full_outputs_never_panic() {
+    let big = "cases/box-3d.toml";
+    // A reader that goes away: quiet, the claims' status kept.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["eval", "--json", "--no-verify", big])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if Path::new("/dev/full").exists() {
+        for args in [
+            vec!["eval", "--json", "--no-verify", big],
+            vec!["check", big],
+        ] {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_meff"))
+                .args(&args)
+                .current_dir(root())
+                .stdout(full)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !stderr.contains("panicked") && stderr.contains("No space left"),
+                "{stderr}"
+            );
+        }
+    }
+}
+
+fn listing(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.push((p.clone(), Vec::new()));
+                out.extend(listing(&p));
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn bad_input_writes_nothing() {
+    let dir = scratch("nothing");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join("a.toml"), SEED).unwrap();
+    std::fs::write(input.join("b.toml"), "x = ").unwrap();
+    // A missing output directory stays missing.
+    let out = dir.join("out");
+    let o = meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists(), "the output directory was created");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("wrote"));
+    // An existing one keeps exactly what it had.
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    let before = listing(&out);
+    let o = meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(listing(&out), before);
+    // A target that cannot be written (a directory in the way): nothing
+    // else is written either, and no temporary file is left.
+    std::fs::remove_file(input.join("b.toml")).unwrap();
+    std::fs::write(input.join("c.toml"), SEED).unwrap();
+    std::fs::create_dir_all(out.join("c.json")).unwrap();
+    let before = listing(&out);
+    let o = meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(listing(&out), before);
+    // `-o` naming a file is refused in words.
+    let o = meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.join("keep.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a file"));
+}
+
+#[cfg(unix)]
+#[test]
+fn temporary_files_do_not_follow_planted_symlinks() {
+    let dir = scratch("symlink");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "untouched").unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // The old predictable names, planted for every plausible process id.
+    for pid in [
+        std::process::id(),
+        std::process::id() + 1,
+        std::process::id() + 2,
+    ] {
+        let _ = std::os::unix::fs::symlink(&victim, out.join(format!(".x.html.tmp{pid}")));
+    }
+    meff::output::write_all(&[(out.join("x.html"), b"report".to_vec())]).unwrap();
+    assert_eq!(read(&victim), "untouched");
+    assert_eq!(read(&out.join("x.html")), "report");
+    // A symlink at the target is replaced, not written through.
+    std::os::unix::fs::symlink(&victim, out.join("y.html")).unwrap();
+    meff::output::write_all(&[(out.join("y.html"), b"new".to_vec())]).unwrap();
+    assert_eq!(read(&victim), "untouched");
+}
+
+#[test]
+fn name_collisions_are_refused_before_writing() {
+    let dir = scratch("collide");
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::write(dir.join(sub).join("x.toml"), SEED).unwrap();
+    }
+    let out = dir.join("out");
+    let o = meff(&[
+        "report",
+        dir.join("a").to_str().unwrap(),
+        dir.join("b").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("a/x.toml") && stderr.contains("b/x.toml"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    let (out, o) = report_dir(&[("index.toml", SEED), ("other.toml", SEED)], "html");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the index"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn overflow_and_underflow_are_errors_not_immobile_contacts() {
+    for (text, what) in [
+        (
+            SEED.replace("r = \"0.10 m\"", "r = \"1e300 m\""),
+            "lever arm 1e300 m",
+        ),
+        (
+            SEED.replace("m = \"2 kg\"", "m = \"1e-320 kg\""),
+            "mass 1e-320 kg",
+        ),
+        (
+            SEED.replace("m = \"2 kg\"", "m = \"1e-200 kg * 1e-200\""),
+            "underflowing product",
+        ),
+        (
+            SEED.replace("I = \"0.020 kg m^2\"", "I = \"1e-300 kg m^2\"")
+                .replace("r = \"0.10 m\"", "r = \"1e10 m\""),
+            "a overflows",
+        ),
+    ] {
+        let (code, stdout, stderr) = eval_text("range", &text);
+        assert_eq!(code, Some(2), "{what}: {stdout}{stderr}");
+        assert!(stderr.contains("range.toml:"), "{what}: {stderr}");
+        assert!(!stdout.contains("immobile"), "{what}");
+    }
+}
+
+#[test]
+fn an_undecided_claim_is_not_a_pass() {
+    // The claim's expression cannot be evaluated (a logarithm of a negative value).
+    let case = SEED.replace(
+        "equals = \"m*I/(I + m*r^2)\"",
+        "equals = \"m*ln(0 - r/(1 m))\"",
+    );
+    let (code, stdout, _) = eval_text("undecided", &case);
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let dir = scratch("utf8");
+    let path = dir.join("bad.toml");
+    let mut bytes = SEED.as_bytes().to_vec();
+    let at = SEED.find("Seed").unwrap() + 2;
+    bytes.insert(at, 0xff);
+    std::fs::write(&path, bytes).unwrap();
+    let out = meff(&["eval", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.toml:1:12") && stderr.contains("not valid UTF-8"),
+        "{stderr}"
+    );
+}
