@@ -50,6 +50,7 @@ pub mod analysis;
 pub mod case;
 pub mod diag;
 pub mod expr;
+pub mod fuzz;
 pub mod model;
 pub mod output;
 pub mod render;

@@ -1,0 +1,33 @@
+//! The fuzzing entry point, shared by the coverage-guided fuzz target in
+//! `fuzz/` and the corpus replay in the tests: one case text through the
+//! reader, the numeric and symbolic pipeline, the claims and every
+//! renderer. It returns nothing; panics are the findings.
+
+/// Runs one case text through everything a `meff report --no-verify` does,
+/// in memory.
+pub fn run_case(text: &str) {
+    let Ok(case) = crate::case::parse_case("fuzz.toml", text) else {
+        return;
+    };
+    let Ok(evaluated) = crate::evaluate(case) else {
+        return;
+    };
+    let report = &evaluated.report;
+    let _ = crate::render::json(report);
+    let _ = crate::render::text::summary(report, 4);
+    // The built-in templates are parsed once per process.
+    static TEMPLATES: std::sync::OnceLock<Option<crate::render::templates::Templates>> =
+        std::sync::OnceLock::new();
+    if let Some(templates) =
+        TEMPLATES.get_or_init(|| crate::render::templates::Templates::load(None).ok())
+    {
+        let _ = templates.report_md(report, 4);
+        let _ = templates.report_html(report, 4);
+    }
+}
+
+/// The case reader alone (TOML, units, expressions, validation): the
+/// cheap target that reaches many more executions.
+pub fn read_case(text: &str) {
+    let _ = crate::case::parse_case("fuzz.toml", text);
+}
