@@ -96,6 +96,10 @@ enum Command {
         /// Case files, or directories of `*.toml` case files.
         #[arg(required = true)]
         cases: Vec<PathBuf>,
+        /// Show the full evidence of a failed claim (the simplified
+        /// difference, every parameter of the counterexample).
+        #[arg(long, short = 'v')]
+        verbose: bool,
     },
 }
 
@@ -140,7 +144,7 @@ fn main() -> ExitCode {
             digits,
             no_verify,
         } => eval(&case, json, digits as usize, !no_verify, limit),
-        Command::Check { cases } => check(&cases, limit),
+        Command::Check { cases, verbose } => check(&cases, limit, verbose),
         Command::New { name, template } => new_case(&name, template),
         Command::Report {
             paths,
@@ -283,7 +287,7 @@ fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool, limit: 
     }
 }
 
-fn check(paths: &[PathBuf], limit: u64) -> ExitCode {
+fn check(paths: &[PathBuf], limit: u64, verbose: bool) -> ExitCode {
     let files = match meff::output::case_files(paths) {
         Ok(f) if !f.is_empty() => f,
         Ok(_) => {
@@ -320,9 +324,30 @@ fn check(paths: &[PathBuf], limit: u64) -> ExitCode {
                 Some(false) => "FAIL",
                 None => "UNDECIDED",
             };
+            // At most three lines a claim unless --verbose.
             text.push_str(&format!("  {mark}  {} = {}  [{}]\n", c.of, c.equals, c.how));
             if let Some(msg) = &c.message {
                 text.push_str(&format!("        {msg}\n"));
+            }
+            if c.passed != Some(true)
+                && let Some(point) = &c.counterexample
+            {
+                let shown = if verbose {
+                    point.len()
+                } else {
+                    point.len().min(6)
+                };
+                let mut list: Vec<String> = point[..shown]
+                    .iter()
+                    .map(|p| format!("{} = {}", p.name, meff::render::number::sig(p.value, 6)))
+                    .collect();
+                if shown < point.len() {
+                    list.push(format!("… ({} more with --verbose)", point.len() - shown));
+                }
+                text.push_str(&format!("        where (SI): {}\n", list.join(", ")));
+            }
+            if verbose && let Some(details) = &c.details {
+                text.push_str(&format!("        {details}\n"));
             }
         }
         if let Err(code) = out.print(&meff::diag::terminal_text(&text)) {

@@ -67,8 +67,10 @@ pub struct ClaimResult {
     pub expected: Option<f64>,
     /// Tolerance applied (absolute, SI).
     pub tolerance: Option<f64>,
-    /// Why it failed or could not be decided.
+    /// Why it failed or could not be decided: one short sentence.
     pub message: Option<String>,
+    /// Longer evidence (a simplified difference), for `--verbose` and JSON.
+    pub detail: Option<String>,
     /// Parameter values (SI) where it fails, for a failed expression claim.
     pub counterexample: Option<Vec<(String, f64)>>,
 }
@@ -87,6 +89,10 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
             .get(k - 1)
             .map(|m| m.omega)
             .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
+        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
+        Quantity::ModeF(k) => {
+            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
+        }
     }
 }
 
@@ -135,6 +141,154 @@ fn close(value: f64, expected: f64, rel: f64) -> bool {
     (value - expected).abs() <= rel * value.abs().max(expected.abs())
 }
 
+/// How a claim about a frequency is read: an angular frequency (`omega`,
+/// `mode_omega`) claimed in cycles per time (Hz, rpm, without an explicit
+/// 2π) is multiplied by 2π; a frequency in cycles (`f`, `mode_f`) claimed
+/// in radians per time (rad/s, 1/s, without Hz and without an explicit π)
+/// is divided by 2π. Returns the factor and, when it is not 1, a note.
+fn cycle_conversion(case: &Case, claim: &Claim, rhs: &crate::expr::Expr) -> (f64, Option<String>) {
+    let Some(angular) = claim.of.angular() else {
+        return (1.0, None);
+    };
+    let mut memo = std::collections::HashMap::new();
+    let cycles = cycles_of(rhs, case, &mut memo, 0);
+    let mut explicit_pi = false;
+    rhs.visit(&mut |e| explicit_pi |= matches!(e.kind, crate::expr::ExprKind::Pi));
+    let tau = std::f64::consts::TAU;
+    match (angular, cycles, explicit_pi) {
+        (true, 1, false) => (
+            tau,
+            Some(
+                "the claim is in cycles per time (Hz or rpm): compared as 2π × its value in rad/s"
+                    .into(),
+            ),
+        ),
+        (false, 0, false) => (
+            1.0 / tau,
+            Some("the claim is in radians per time: compared as its value / 2π in Hz".into()),
+        ),
+        _ => (1.0, None),
+    }
+}
+
+/// The power of "cycles" (Hz, rpm) in an expression's unit, following
+/// parameters to their definitions.
+fn cycles_of(
+    e: &crate::expr::Expr,
+    case: &Case,
+    memo: &mut std::collections::HashMap<String, i32>,
+    depth: usize,
+) -> i32 {
+    use crate::expr::{BinOp, ExprKind};
+    if depth > 200 {
+        return 0;
+    }
+    match &e.kind {
+        ExprKind::Quantity(_, unit) => unit_cycles(&unit.text),
+        ExprKind::Number(_) | ExprKind::Pi | ExprKind::Call(..) => 0,
+        ExprKind::Neg(a) => cycles_of(a, case, memo, depth + 1),
+        ExprKind::Param(name) => {
+            if let Some(&c) = memo.get(name) {
+                return c;
+            }
+            let c = case
+                .parameters
+                .iter()
+                .find(|p| &p.name == name)
+                .map_or(0, |p| cycles_of(&p.value.expr, case, memo, depth + 1));
+            memo.insert(name.clone(), c);
+            c
+        }
+        ExprKind::Binary(op, a, b) => {
+            let x = cycles_of(a, case, memo, depth + 1);
+            match op {
+                BinOp::Add | BinOp::Sub => x,
+                BinOp::Mul => x + cycles_of(b, case, memo, depth + 1),
+                BinOp::Div => x - cycles_of(b, case, memo, depth + 1),
+                BinOp::Pow => match &b.kind {
+                    ExprKind::Number(n) if n.value.fract() == 0.0 && n.value.abs() < 16.0 => {
+                        x * n.value as i32
+                    }
+                    _ => 0,
+                },
+            }
+        }
+    }
+}
+
+/// Power of cycles in a unit as typed: `Hz`, `kHz`, `rpm` count 1 (with
+/// their powers), in the denominator −1.
+fn unit_cycles(text: &str) -> i32 {
+    let (num, den) = text.split_once('/').unwrap_or((text, ""));
+    let count = |part: &str| -> i32 {
+        part.split(|c: char| c.is_whitespace() || c == '·' || c == '*')
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let (word, pow) = w
+                    .split_once('^')
+                    .map_or((w, 1), |(a, b)| (a, b.parse().unwrap_or(1)));
+                if word.ends_with("Hz") || word == "rpm" {
+                    pow
+                } else {
+                    0
+                }
+            })
+            .sum()
+    };
+    count(num) - count(den)
+}
+
+/// The relative precision an expression was written to: half a unit in the
+/// last place of its least precise decimal literal (integers are exact).
+fn written_precision(e: &crate::expr::Expr) -> f64 {
+    use crate::expr::ExprKind;
+    let mut rel: f64 = 0.0;
+    e.visit(&mut |n| {
+        let number = match &n.kind {
+            ExprKind::Number(x) | ExprKind::Quantity(x, _) => x,
+            _ => return,
+        };
+        let text = number.text.to_ascii_lowercase();
+        if !text.contains('.') && !text.contains('e') {
+            return;
+        }
+        let (mantissa, exp) = match text.split_once('e') {
+            Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
+            None => (text.clone(), 0),
+        };
+        let decimals = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i32);
+        let half = 0.5 * 10f64.powi(exp - decimals);
+        if number.value != 0.0 {
+            rel = rel.max(half / number.value.abs());
+        }
+    });
+    rel
+}
+
+/// Significant digits that show a value to a relative precision.
+fn digits_for(rel: f64) -> usize {
+    if rel <= 0.0 {
+        return 6;
+    }
+    ((-(2.0 * rel).log10()).ceil() as i64 + 1).clamp(3, 12) as usize
+}
+
+/// `claimed 43.24 Hz (271.7 rad/s), computed 316.2 rad/s: 16 % higher`.
+fn mismatch(claim: &Claim, computed: f64, claimed: f64, rel: f64) -> String {
+    let digits = digits_for(rel);
+    let unit = claim.of.unit();
+    let diff = if claimed != 0.0 {
+        format!("{:+.3} %", 100.0 * (computed - claimed) / claimed.abs())
+    } else {
+        "claimed 0".to_string()
+    };
+    format!(
+        "claimed {} {unit}, computed {} {unit} ({diff})",
+        crate::render::number::sig(claimed, digits),
+        crate::render::number::sig(computed, digits)
+    )
+}
+
 fn check_one(
     case: &Case,
     env: &Env,
@@ -153,6 +307,7 @@ fn check_one(
         expected: None,
         tolerance: None,
         message: None,
+        detail: None,
         counterexample: None,
     };
     let expected = match env.eval(rhs_expr) {
@@ -191,22 +346,34 @@ fn check_one(
             ..base
         };
     }
+    let (factor, conversion) = cycle_conversion(case, claim, rhs_expr);
+    let claimed = expected.si * factor;
     let value = match value_of(&claim.of, an) {
         Ok(v) => v,
         Err(msg) => {
             return ClaimResult {
-                expected: Some(expected.si),
+                expected: Some(claimed),
                 message: Some(msg),
                 ..base
             };
         }
     };
-    if let ClaimRhs::Literal { half_ulp, .. } = &claim.rhs {
+    // A value: one literal, or an expression without parameters (then it
+    // is the same number everywhere), compared to the precision written.
+    let constant = match &claim.rhs {
+        ClaimRhs::Literal { half_ulp, .. } => Some(half_ulp * factor.abs()),
+        ClaimRhs::Expression(e) if e.params().is_empty() => {
+            Some(written_precision(e).max(DEFAULT_REL_TOL) * claimed.abs())
+        }
+        ClaimRhs::Expression(_) => None,
+    };
+    if let Some(half_ulp) = constant {
         let tol = match claim.rel_tol {
-            Some(r) => r * expected.si.abs(),
-            None => *half_ulp,
+            Some(r) => r * claimed.abs(),
+            None => half_ulp,
         };
-        let passed = (value - expected.si).abs() <= tol * (1.0 + 1e-12);
+        let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
+        let rel = tol / claimed.abs().max(f64::MIN_POSITIVE);
         return ClaimResult {
             verdict: if passed {
                 Verdict::Passed
@@ -215,21 +382,31 @@ fn check_one(
             },
             how: Method::Quantity,
             value: Some(value),
-            expected: Some(expected.si),
+            expected: Some(claimed),
             tolerance: Some(tol),
-            message: (!passed)
-                .then(|| format!("computed {value}, claimed {} ± {tol}", expected.si)),
+            message: if passed {
+                conversion
+            } else {
+                Some(format!(
+                    "{}, beyond the ±{} the claim is written to",
+                    mismatch(claim, value, claimed, rel),
+                    crate::render::number::sig(tol, 2)
+                ))
+            },
             ..base
         };
     }
     let rel = claim.rel_tol.unwrap_or(DEFAULT_REL_TOL);
     let numeric = ClaimResult {
         value: Some(value),
-        expected: Some(expected.si),
-        tolerance: Some(rel * value.abs().max(expected.si.abs())),
+        expected: Some(claimed),
+        tolerance: Some(rel * value.abs().max(claimed.abs())),
         ..base
     };
-    let numeric = probe_claim(case, claim, numeric, value, expected.si, rel, seed);
+    let numeric = probe_claim(case, claim, numeric, value, claimed, rel, seed, factor);
+    // A converted claim is decided by probing (the canonical forms know
+    // nothing of cycles).
+    let symbolic = if factor == 1.0 { symbolic } else { None };
     match symbolic {
         Some(SymbolicVerdict::Equal) => ClaimResult {
             verdict: Verdict::Passed,
@@ -241,37 +418,44 @@ fn check_one(
         Some(SymbolicVerdict::Differs {
             difference,
             opaque: false,
-        }) => ClaimResult {
-            verdict: Verdict::Failed,
-            how: Method::Symbolic,
-            message: Some(format!(
-                "the difference simplifies to {difference}, not 0{}",
-                numeric
-                    .message
-                    .as_ref()
-                    .map_or(String::new(), |m| format!("; {m}"))
-            )),
-            counterexample: numeric.counterexample.clone().or_else(|| {
-                Some(
-                    case.parameters
-                        .iter()
-                        .map(|p| (p.name.clone(), p.value.si))
-                        .collect(),
-                )
-            }),
-            ..numeric
-        },
+        }) => {
+            let short = difference.chars().count() <= 80;
+            ClaimResult {
+                verdict: Verdict::Failed,
+                how: Method::Symbolic,
+                message: Some(match (&numeric.message, short) {
+                    (Some(m), true) => format!("{m}; the difference simplifies to {difference}"),
+                    (Some(m), false) => m.clone(),
+                    (None, true) => format!(
+                        "it matches at the probe points, but the difference simplifies to {difference}, not 0"
+                    ),
+                    (None, false) => "it matches at the probe points, but the difference does not simplify to 0 (see details)".into(),
+                }),
+                detail: Some(format!("difference (computed − claimed): {difference}")),
+                counterexample: numeric.counterexample.clone().or_else(|| {
+                    Some(
+                        case.parameters
+                            .iter()
+                            .zip(crate::model::used_parameters(case))
+                            .filter(|(_, u)| *u)
+                            .map(|(p, _)| (p.name.clone(), p.value.si))
+                            .collect(),
+                    )
+                }),
+                ..numeric
+            }
+        }
         Some(SymbolicVerdict::Differs {
             difference,
             opaque: true,
         }) if numeric.verdict == Verdict::Failed => ClaimResult {
-            message: Some(format!(
-                "{}; the difference simplifies to {difference}",
-                numeric.message.clone().unwrap_or_default()
-            )),
+            detail: Some(format!("difference (computed − claimed): {difference}")),
             ..numeric
         },
-        _ => numeric,
+        _ => ClaimResult {
+            message: numeric.message.clone().or(conversion),
+            ..numeric
+        },
     }
 }
 
@@ -284,6 +468,7 @@ fn probe_claim(
     expected: f64,
     rel: f64,
     seed: u64,
+    factor: f64,
 ) -> ClaimResult {
     // Only the parameters the model or the claim use are probed and shown.
     let used = crate::model::used_parameters(case);
@@ -298,7 +483,8 @@ fn probe_claim(
     if !close(value, expected, rel) {
         return ClaimResult {
             message: Some(format!(
-                "at the case's values the result is {value}, the claim gives {expected}"
+                "at the case's values: {}",
+                mismatch(claim, value, expected, rel)
             )),
             counterexample: Some(shown(&|p| p.value.si)),
             ..result
@@ -317,11 +503,13 @@ fn probe_claim(
         let Some((v, e, env)) = probe(case, claim, &overrides, &used) else {
             continue;
         };
+        let e = e * factor;
         probed += 1;
         if !close(v, e, rel) {
             return ClaimResult {
                 message: Some(format!(
-                    "holds at the case's values but not elsewhere: result {v}, claim {e}"
+                    "holds at the case's values but not at another point: {}",
+                    mismatch(claim, v, e, rel)
                 )),
                 counterexample: Some(shown(&|p| env.values[&p.name].si)),
                 ..result

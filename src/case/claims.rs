@@ -17,10 +17,9 @@ impl Reader<'_> {
             None => span.clone(),
         };
         let bad = |r: &mut Self, msg: String| {
-            r.error(
-                Diagnostic::new(span.clone(), msg)
-                    .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)"),
-            );
+            r.error(Diagnostic::new(span.clone(), msg).hint(
+                "expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i) or mode_f(i)",
+            ));
             None
         };
         let trimmed = text.trim();
@@ -66,14 +65,14 @@ impl Reader<'_> {
         };
         let want = match func {
             "A" => 2,
-            "a" | "m_eff" | "omega" | "mode_omega" => 1,
+            "a" | "m_eff" | "omega" | "f" | "mode_omega" | "mode_f" => 1,
             _ => {
                 let d = Diagnostic::new(at(lead..lead + open), format!("unknown result `{func}`"))
                     .maybe_hint(
-                        closest(func, ["a", "m_eff", "omega", "A", "mode_omega"])
+                        closest(func, ["a", "m_eff", "omega", "f", "A", "mode_omega", "mode_f"])
                             .map(|b| format!("did you mean `{b}`?")),
                     )
-                    .hint("expected a(c), m_eff(c), omega(c), A(c1, c2) or mode_omega(i)");
+                    .hint("expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i) or mode_f(i)");
                 self.error(d);
                 return None;
             }
@@ -91,12 +90,14 @@ impl Reader<'_> {
             "a" => Quantity::A(contact(self, 0)?),
             "m_eff" => Quantity::MEff(contact(self, 0)?),
             "omega" => Quantity::Omega(contact(self, 0)?),
+            "f" => Quantity::F(contact(self, 0)?),
             "A" => {
                 let i = contact(self, 0);
                 let j = contact(self, 1);
                 Quantity::Delassus(i?, j?)
             }
             _ => match args[0].0.parse::<usize>() {
+                Ok(i) if i >= 1 && func == "mode_f" => Quantity::ModeF(i),
                 Ok(i) if i >= 1 => Quantity::ModeOmega(i),
                 _ => {
                     self.error(Diagnostic::new(

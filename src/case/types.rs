@@ -202,6 +202,10 @@ pub enum Quantity {
     Delassus(usize, usize),
     /// `mode_omega(i)`: the i-th fastest coupled mode (1-based).
     ModeOmega(usize),
+    /// `f(c)`: `omega(c)` in cycles per second, ω/2π.
+    F(usize),
+    /// `mode_f(i)`: `mode_omega(i)` in cycles per second.
+    ModeF(usize),
 }
 
 impl Quantity {
@@ -210,7 +214,9 @@ impl Quantity {
         match self {
             Quantity::A(_) | Quantity::Delassus(..) => Dim::INVERSE_MASS,
             Quantity::MEff(_) => Dim::MASS,
-            Quantity::Omega(_) | Quantity::ModeOmega(_) => Dim::FREQUENCY,
+            Quantity::Omega(_) | Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) => {
+                Dim::FREQUENCY
+            }
         }
     }
 
@@ -220,6 +226,17 @@ impl Quantity {
             Quantity::A(_) | Quantity::Delassus(..) => "1/kg",
             Quantity::MEff(_) => "kg",
             Quantity::Omega(_) | Quantity::ModeOmega(_) => "rad/s",
+            Quantity::F(_) | Quantity::ModeF(_) => "Hz",
+        }
+    }
+
+    /// True for an angular frequency (rad/s), false for a frequency in
+    /// cycles (Hz), `None` for other quantities.
+    pub fn angular(&self) -> Option<bool> {
+        match self {
+            Quantity::Omega(_) | Quantity::ModeOmega(_) => Some(true),
+            Quantity::F(_) | Quantity::ModeF(_) => Some(false),
+            _ => None,
         }
     }
 }

@@ -88,18 +88,48 @@ pub enum Func {
     Exp,
     /// Natural logarithm.
     Ln,
+    /// Arcsine (argument in [−1, 1], result in radians).
+    Asin,
+    /// Arccosine.
+    Acos,
+    /// Arctangent.
+    Atan,
+    /// Absolute value (keeps the dimension).
+    Abs,
+    /// Decimal logarithm.
+    Log10,
 }
 
 impl Func {
-    /// All functions with their names.
-    pub const ALL: [(Func, &'static str); 6] = [
+    /// All functions with their names (`log` is read as `ln`, the natural
+    /// logarithm, as in most programming languages; `log10` is decimal).
+    pub const ALL: [(Func, &'static str); 11] = [
         (Func::Sqrt, "sqrt"),
         (Func::Sin, "sin"),
         (Func::Cos, "cos"),
         (Func::Tan, "tan"),
         (Func::Exp, "exp"),
         (Func::Ln, "ln"),
+        (Func::Asin, "asin"),
+        (Func::Acos, "acos"),
+        (Func::Atan, "atan"),
+        (Func::Abs, "abs"),
+        (Func::Log10, "log10"),
     ];
+
+    /// Functions of two arguments, written out when parsed:
+    /// `hypot(x, y)` = `sqrt(x^2 + y^2)` and `atan2(y, x)` =
+    /// `2*atan(y/(sqrt(x^2 + y^2) + x))` (the half-angle form, exact
+    /// except on its branch cut, the negative x axis).
+    pub const TWO_ARGUMENTS: [&'static str; 2] = ["hypot", "atan2"];
+
+    /// Every name a call may use.
+    pub fn names() -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Func::ALL.iter().map(|(_, n)| *n).collect();
+        names.push("log");
+        names.extend(Func::TWO_ARGUMENTS);
+        names
+    }
 
     /// The name as written in expressions.
     pub fn name(self) -> &'static str {
@@ -110,8 +140,11 @@ impl Func {
             .unwrap_or("?")
     }
 
-    /// Looks a function up by name.
+    /// Looks a function of one argument up by name.
     pub fn from_name(name: &str) -> Option<Func> {
+        if name == "log" {
+            return Some(Func::Ln);
+        }
         Func::ALL.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
     }
 }
@@ -367,6 +400,12 @@ fn call(func: Func, x: Value, a: &Expr, span: &Range<usize>) -> Result<Value, Ex
             dim,
         });
     }
+    if func == Func::Abs {
+        return Ok(Value {
+            si: x.si.abs(),
+            dim: x.dim,
+        });
+    }
     if let Some(d) = x.dim
         && !d.is_none()
     {
@@ -376,6 +415,12 @@ fn call(func: Func, x: Value, a: &Expr, span: &Range<usize>) -> Result<Value, Ex
                 "the argument of {} must be dimensionless, this is {d}",
                 func.name()
             ),
+        ));
+    }
+    if matches!(func, Func::Asin | Func::Acos) && x.si.abs() > 1.0 {
+        return Err(ExprError::new(
+            a.span.clone(),
+            format!("{} of {}, outside [−1, 1]", func.name(), x.si),
         ));
     }
     let si = match func {
@@ -392,7 +437,19 @@ fn call(func: Func, x: Value, a: &Expr, span: &Range<usize>) -> Result<Value, Ex
             }
             x.si.ln()
         }
-        Func::Sqrt => unreachable!("handled above"),
+        Func::Log10 => {
+            if x.si <= 0.0 {
+                return Err(ExprError::new(
+                    a.span.clone(),
+                    "logarithm of a value that is not positive",
+                ));
+            }
+            x.si.log10()
+        }
+        Func::Asin => x.si.asin(),
+        Func::Acos => x.si.acos(),
+        Func::Atan => x.si.atan(),
+        Func::Sqrt | Func::Abs => unreachable!("handled above"),
     };
     Ok(Value::new(si, Dim::NONE))
 }

@@ -246,13 +246,16 @@ impl<'a> Parser<'a> {
             let span = start..self.pos;
             let save = self.pos;
             self.skip_ws();
+            if self.peek() == Some('(') && Func::TWO_ARGUMENTS.contains(&name) {
+                return self.two_argument_call(name, start, depth);
+            }
             if self.peek() == Some('(') {
                 let Some(func) = Func::from_name(name) else {
                     let mut err = ExprError::new(span, format!("unknown function `{name}`"));
-                    let names = Func::ALL.map(|(_, n)| n);
-                    err = match crate::diag::closest(name, names) {
+                    let names = Func::names();
+                    err = match crate::diag::closest(name, names.iter().copied()) {
                         Some(best) => err.hint(format!("did you mean `{best}`?")),
-                        None => err.hint("functions: sqrt, sin, cos, tan, exp, ln"),
+                        None => err.hint(format!("functions: {}", names.join(", "))),
                     };
                     return Err(err);
                 };
@@ -285,6 +288,78 @@ impl<'a> Parser<'a> {
             ExprError::new(start..start + ch.len_utf8(), format!("unexpected `{ch}`"))
                 .hint("expected a number, a parameter or `(`"),
         )
+    }
+
+    /// `hypot(x, y)` and `atan2(y, x)`, written out as expressions of one
+    /// argument functions (see [`Func::TWO_ARGUMENTS`]); every node carries
+    /// the call's span.
+    fn two_argument_call(
+        &mut self,
+        name: &str,
+        start: usize,
+        depth: usize,
+    ) -> Result<(Expr, usize), ExprError> {
+        self.pos += 1;
+        let (first, d1) = self.expr(depth + 1)?;
+        self.skip_ws();
+        if !self.eat(',') {
+            return Err(ExprError::new(
+                start..self.pos,
+                format!("`{name}` takes two arguments separated by `,`"),
+            ));
+        }
+        let (second, d2) = self.expr(depth + 1)?;
+        self.skip_ws();
+        if !self.eat(')') {
+            return Err(ExprError::new(
+                start..self.pos,
+                format!("missing `)` after the arguments of {name}"),
+            ));
+        }
+        let span = start..self.pos;
+        let node = |kind: ExprKind| Expr {
+            kind,
+            span: span.clone(),
+        };
+        let bin =
+            |op: BinOp, a: Expr, b: Expr| node(ExprKind::Binary(op, Box::new(a), Box::new(b)));
+        let two = || {
+            node(ExprKind::Number(super::Number {
+                value: 2.0,
+                text: "2".into(),
+            }))
+        };
+        let (x, y) = if name == "hypot" {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let radius = node(ExprKind::Call(
+            Func::Sqrt,
+            Box::new(bin(
+                BinOp::Add,
+                bin(BinOp::Pow, x.clone(), two()),
+                bin(BinOp::Pow, y.clone(), two()),
+            )),
+        ));
+        let out = if name == "hypot" {
+            radius
+        } else {
+            let half = bin(BinOp::Div, y, bin(BinOp::Add, radius, x));
+            bin(
+                BinOp::Mul,
+                two(),
+                node(ExprKind::Call(Func::Atan, Box::new(half))),
+            )
+        };
+        let d = d1.max(d2) + 4;
+        if depth + d > MAX_DEPTH {
+            return Err(ExprError::new(
+                span,
+                format!("expression nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok((out, d))
     }
 
     fn word(&mut self) -> &'a str {
@@ -393,14 +468,27 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        if !self.peek_at(q).is_some_and(is_word_char) {
+        // `1/kg`, `1/s`: a reciprocal unit written with a leading one.
+        let reciprocal = self.text[q..].starts_with("1/")
+            && q > num_end
+            && units::is_unit_word(
+                self.text[q + 2..]
+                    .split(|c: char| !is_word_char(c))
+                    .next()
+                    .unwrap_or(""),
+            );
+        if !reciprocal && !self.peek_at(q).is_some_and(is_word_char) {
             return Ok(Expr {
                 kind: ExprKind::Number(number),
                 span: start..num_end,
             });
         }
         let unit_start = q;
-        let unit_end = self.unit_extent(unit_start)?;
+        let unit_end = if reciprocal {
+            self.unit_extent_reciprocal(q + 2)?
+        } else {
+            self.unit_extent(unit_start)?
+        };
         let unit_text = &self.text[unit_start..unit_end];
         let unit = units::parse_unit(unit_text, false).map_err(|e| {
             let mut err = ExprError::new(
@@ -421,6 +509,13 @@ impl<'a> Parser<'a> {
 
     /// The end of the unit that starts at `start`: unit words separated by
     /// spaces or `·`, powers, and one `/` written without spaces.
+    /// The end of `1/unit`: the words after the slash, all in the
+    /// denominator (no second `/`).
+    fn unit_extent_reciprocal(&self, start: usize) -> Result<usize, ExprError> {
+        let end = self.unit_extent(start)?;
+        Ok(self.text[start..end].find('/').map_or(end, |k| start + k))
+    }
+
     fn unit_extent(&self, start: usize) -> Result<usize, ExprError> {
         let mut pos = start;
         let mut slash = false;

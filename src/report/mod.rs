@@ -327,8 +327,10 @@ pub struct ClaimReport {
     pub expected: Option<f64>,
     /// Absolute tolerance applied (SI).
     pub tolerance: Option<f64>,
-    /// Explanation of a failure.
+    /// Explanation of a failure (short).
     pub message: Option<String>,
+    /// Longer evidence, such as the simplified difference.
+    pub details: Option<String>,
     /// Parameter values (SI) where the claim fails.
     pub counterexample: Option<Vec<ParameterValue>>,
 }
@@ -604,6 +606,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 expected: r.expected,
                 tolerance: r.tolerance,
                 message: r.message.clone(),
+                details: r.detail.clone(),
                 counterexample: r.counterexample.as_ref().map(|pts| {
                     pts.iter()
                         .map(|(name, value)| ParameterValue {

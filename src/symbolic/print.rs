@@ -214,6 +214,11 @@ impl<'a> Printer<'a> {
                 if latex {
                     match func {
                         Func::Sqrt => format!("\\sqrt{{{inner}}}"),
+                        Func::Abs => format!("\\left|{inner}\\right|"),
+                        Func::Log10 => format!("\\log_{{10}}\\left({inner}\\right)"),
+                        Func::Asin => format!("\\arcsin\\left({inner}\\right)"),
+                        Func::Acos => format!("\\arccos\\left({inner}\\right)"),
+                        Func::Atan => format!("\\arctan\\left({inner}\\right)"),
                         _ => format!("\\{}\\left({inner}\\right)", func.name()),
                     }
                 } else {

@@ -93,6 +93,11 @@ fn atom_rate(v: usize, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>
                     Func::Exp => u.exp(),
                     Func::Ln => 1.0 / u,
                     Func::Sqrt => 0.5 / u.sqrt(),
+                    Func::Log10 => 1.0 / (u * std::f64::consts::LN_10),
+                    Func::Asin => 1.0 / (1.0 - u * u).sqrt(),
+                    Func::Acos => -1.0 / (1.0 - u * u).sqrt(),
+                    Func::Atan => 1.0 / (1.0 + u * u),
+                    Func::Abs => u.signum(),
                 };
                 dfdu * du
             }
@@ -126,6 +131,17 @@ pub fn derivative(f: &Frac, p: usize, conv: &mut Converter) -> Frac {
             Func::Exp => atom.clone(),
             Func::Ln => Frac::int(1) / arg.clone(),
             Func::Sqrt => Frac::int(1) / (Frac::int(2) * atom.clone()),
+            Func::Log10 => {
+                let ln10 = conv.call(Func::Ln, Frac::int(10));
+                Frac::int(1) / (arg.clone() * ln10)
+            }
+            Func::Asin | Func::Acos => {
+                let root = conv.call(Func::Sqrt, Frac::int(1) - arg.clone() * arg.clone());
+                let d = Frac::int(1) / root;
+                if func == Func::Asin { d } else { -d }
+            }
+            Func::Atan => Frac::int(1) / (Frac::int(1) + arg.clone() * arg.clone()),
+            Func::Abs => atom.clone() / arg.clone(),
         };
         total = total + f.derivative(v) * d_atom * du;
     }

@@ -273,6 +273,20 @@ const BASE_UNITS: &[BaseUnit] = &[
         dim: Dim::FREQUENCY,
         prefixable: true,
     },
+    // Revolutions per minute: cycles per minute, like Hz a frequency in
+    // cycles (an angular-frequency claim in rpm is converted with 2π).
+    BaseUnit {
+        name: "rpm",
+        scale: s(1, 60, 0, 0),
+        dim: Dim::FREQUENCY,
+        prefixable: false,
+    },
+    BaseUnit {
+        name: "min",
+        scale: s(60, 1, 0, 0),
+        dim: Dim::TIME,
+        prefixable: false,
+    },
     BaseUnit {
         name: "rad",
         scale: Scale::ONE,
@@ -361,6 +375,16 @@ pub fn parse_unit(text: &str, star_joins: bool) -> Result<Unit, UnitError> {
         message,
         hint,
     };
+    // `1/kg`: a leading one and a slash put everything in the denominator.
+    let mut leading_one = false;
+    if let Some(rest) = text.trim_start().strip_prefix('1')
+        && rest.trim_start().starts_with('/')
+    {
+        leading_one = true;
+        while i < bytes.len() && bytes[i].1 != '/' {
+            i += 1;
+        }
+    }
     while i < bytes.len() {
         let (pos, ch) = bytes[i];
         if ch.is_whitespace() || ch == '·' || (star_joins && ch == '*') {
@@ -375,11 +399,11 @@ pub fn parse_unit(text: &str, star_joins: bool) -> Result<Unit, UnitError> {
                     Some("everything after the first `/` is already in the denominator".into()),
                 ));
             }
-            if !any {
+            if !any && !leading_one {
                 return Err(err(
                     pos..pos + 1,
                     "a unit cannot start with `/`".into(),
-                    Some("write `Hz` or `s^-1` for 1/s".into()),
+                    Some("write `1/s` or `s^-1`".into()),
                 ));
             }
             denominator = true;
@@ -520,6 +544,6 @@ mod tests {
         assert!(e.hint.unwrap().contains("N m"));
         assert!(parse_unit("N/m/s", false).is_err());
         assert!(parse_unit("m^x", false).is_err());
-        assert!(parse_unit("min", false).is_err());
+        assert!(parse_unit("mim", false).is_err());
     }
 }

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod browser;
+mod claims;
 mod cli;
 mod hostile;
 mod large;

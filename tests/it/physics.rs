@@ -243,5 +243,5 @@ equals = "20*r/(m*(1 m))"
     ));
     let c = &ev.report.claims[0];
     assert_eq!(c.passed, Some(false), "{c:?}");
-    assert!(c.message.as_ref().unwrap().contains("not elsewhere"));
+    assert!(c.message.as_ref().unwrap().contains("not at another point"));
 }

@@ -249,6 +249,11 @@ fn atom_values(symbols: &Symbols, env: &meff::case::Env) -> Vec<f64> {
                     expr::Func::Tan => x.tan(),
                     expr::Func::Exp => x.exp(),
                     expr::Func::Ln => x.ln(),
+                    expr::Func::Log10 => x.log10(),
+                    expr::Func::Asin => x.asin(),
+                    expr::Func::Acos => x.acos(),
+                    expr::Func::Atan => x.atan(),
+                    expr::Func::Abs => x.abs(),
                 }
             }
         };
