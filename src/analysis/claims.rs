@@ -403,7 +403,13 @@ fn check_one(
         tolerance: Some(rel * value.abs().max(claimed.abs())),
         ..base
     };
-    let numeric = probe_claim(case, claim, numeric, value, claimed, rel, seed, factor);
+    let at_case = Comparison {
+        value,
+        expected: claimed,
+        rel,
+        factor,
+    };
+    let numeric = probe_claim(case, claim, numeric, at_case, seed);
     // A converted claim is decided by probing (the canonical forms know
     // nothing of cycles).
     let symbolic = if factor == 1.0 { symbolic } else { None };
@@ -459,17 +465,29 @@ fn check_one(
     }
 }
 
+/// A claim compared at the case point: computed and claimed values, the
+/// relative tolerance, and the factor the claimed side is converted by.
+struct Comparison {
+    value: f64,
+    expected: f64,
+    rel: f64,
+    factor: f64,
+}
+
 /// Compares at the case point, then at seeded probe points.
 fn probe_claim(
     case: &Case,
     claim: &Claim,
     result: ClaimResult,
-    value: f64,
-    expected: f64,
-    rel: f64,
+    at_case: Comparison,
     seed: u64,
-    factor: f64,
 ) -> ClaimResult {
+    let Comparison {
+        value,
+        expected,
+        rel,
+        factor,
+    } = at_case;
     // Only the parameters the model or the claim use are probed and shown.
     let used = crate::model::used_parameters(case);
     let shown = |value: &dyn Fn(&crate::case::Parameter) -> f64| -> Vec<(String, f64)> {
