@@ -328,6 +328,7 @@ impl Reader<'_> {
             };
             self.keys(t, allowed, "`[[contact]]`");
             let name = self.name(t, "`[[contact]]`", &span, &mut seen);
+            self.declared_contacts.extend(name.clone());
             let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
             let stiffness = self
                 .required(t, "stiffness", &what, &span)

@@ -48,6 +48,8 @@ impl Reader<'_> {
             let (name, range) = args.get(i)?;
             match contacts.iter().position(|c| c == name) {
                 Some(k) => Some(k),
+                // Declared but invalid: its own error says why; no cascade.
+                None if r.declared_contacts.contains(name) => None,
                 None => {
                     let d = Diagnostic::new(at(range.clone()), format!("unknown contact `{name}`"))
                         .maybe_hint(

@@ -188,6 +188,8 @@ impl Reader<'_> {
                     self.env
                         .values
                         .insert(raw.name.clone(), Value::new(v.si, dim));
+                    self.param_defs
+                        .insert(raw.name.clone(), raw.node_span.clone());
                     values[i] = Some(Val {
                         text: raw.text.clone(),
                         expr: raw.expr.clone(),

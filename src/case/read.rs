@@ -124,6 +124,9 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         param_index: Default::default(),
         coords: Vec::new(),
         declared_bodies: Default::default(),
+        declared_contacts: Default::default(),
+        param_defs: Default::default(),
+        misused_params: Default::default(),
         body_index: Default::default(),
     };
     let case = r.case(path, root.get_ref(), root.span());
@@ -151,6 +154,13 @@ pub(super) struct Reader<'s> {
     /// Every body name declared, valid or not, so that a bad body does not
     /// also make each contact naming it an error.
     pub(super) declared_bodies: std::collections::HashSet<String>,
+    /// Every contact name declared, valid or not, so that a claim on a
+    /// contact with an error is not reported again as "unknown contact".
+    pub(super) declared_contacts: std::collections::HashSet<String>,
+    /// Span of each parameter's value, for errors at the definition.
+    pub(super) param_defs: std::collections::HashMap<String, Range<usize>>,
+    /// Parameters already reported as used with the wrong dimension.
+    pub(super) misused_params: std::collections::HashSet<String>,
     /// Valid bodies by name (lookups are by hash: cases have up to 10⁵ bodies).
     pub(super) body_index: std::collections::HashMap<String, usize>,
 }
@@ -464,6 +474,35 @@ impl Reader<'_> {
         };
         if !v.fits(dim) {
             let got = v.dim.unwrap_or(Dim::NONE);
+            // The value is one parameter: the mistake is in its definition.
+            let single = match &e.kind {
+                ExprKind::Param(name) => Some(name.clone()),
+                ExprKind::Neg(inner) => match &inner.kind {
+                    ExprKind::Param(name) => Some(name.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(name) = single
+                && let Some(def) = self.param_defs.get(&name).cloned()
+            {
+                if self.misused_params.insert(name.clone()) {
+                    let (line, col) = crate::diag::line_col(self.source, span.start);
+                    self.error(
+                        Diagnostic::new(
+                            def,
+                            format!("parameter `{name}` is in {got}, but it is used as {what}, which must be in {dim}"),
+                        )
+                        .hint(format!("used at line {line}, column {col}"))
+                        .hint(format!(
+                            "expected a {} such as \"1 {}\"",
+                            dim_name(dim),
+                            example_unit(dim)
+                        )),
+                    );
+                }
+                return None;
+            }
             self.error(
                 Diagnostic::new(
                     span.clone(),

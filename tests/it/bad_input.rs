@@ -149,3 +149,33 @@ fn an_invalid_declaration_is_reported_once_not_at_every_use() {
     );
     assert!(err.diagnostics[0].hints[0].contains("`kg`"));
 }
+
+#[test]
+fn no_cascade_from_an_invalid_contact_to_its_claims() {
+    for bad in [
+        // A misspelled body.
+        "space = \"3d\"\n[[body]]\nname = \"block\"\ntype = \"rigid\"\nmass = \"2 kg\"\ninertia = [\"0.1 kg m^2\", \"0.2 kg m^2\", \"0.3 kg m^2\"]\n[[contact]]\nname = \"tip\"\nbody = \"blok\"\npoint = [\"0.1 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n[[claim]]\nof = \"m_eff(tip)\"\nequals = \"1 kg\"\n",
+        // A contact whose normal is not a unit vector.
+        "[[body]]\nname = \"block\"\ntype = \"particle\"\nmass = \"2 kg\"\n[[contact]]\nname = \"tip\"\nbody = \"block\"\npoint = [\"0 m\", \"0 m\"]\nnormal = [0, 2]\nstiffness = \"1e5 N/m\"\n[[claim]]\nof = \"m_eff(tip)\"\nequals = \"2 kg\"\n[[sweep]]\nparameter = \"x\"\nfrom = \"1 kg\"\nto = \"2 kg\"\nplot = [\"m_eff(tip)\"]\n",
+    ] {
+        let err = meff::case::parse_case("bad.toml", bad).unwrap_err();
+        assert!(
+            err.diagnostics
+                .iter()
+                .all(|d| !d.message.contains("unknown contact")),
+            "{:?}",
+            err.diagnostics
+        );
+    }
+}
+
+#[test]
+fn a_unit_error_in_a_parameter_is_shown_at_its_definition() {
+    let source = "[parameters]\nm = \"2 kg m\"\n[[body]]\nname = \"a\"\ntype = \"particle\"\nmass = \"m\"\n[[body]]\nname = \"b\"\ntype = \"particle\"\nmass = \"m\"\n[[contact]]\nname = \"c\"\nbody = \"a\"\nother = \"b\"\npoint = [\"0 m\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"1e5 N/m\"\n";
+    let err = meff::case::parse_case("bad.toml", source).unwrap_err();
+    assert_eq!(err.diagnostics.len(), 1, "{:?}", err.diagnostics);
+    let d = &err.diagnostics[0];
+    assert_eq!(line_col(source, d.span.start).0, 2, "{d:?}");
+    assert!(d.message.contains("parameter `m` is in kg m") && d.message.contains("mass"));
+    assert!(d.hints[0].contains("used at line 6"), "{d:?}");
+}
