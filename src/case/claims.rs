@@ -3,6 +3,9 @@
 use super::read::*;
 use super::types::*;
 
+/// The most sweep points of one case, all sweeps together.
+pub const MAX_SWEEP_POINTS: usize = 100_000;
+
 impl Reader<'_> {
     pub(super) fn quantity_ref(
         &mut self,
@@ -159,6 +162,7 @@ impl Reader<'_> {
         contacts: &[String],
     ) -> Vec<Sweep> {
         let mut sweeps = Vec::new();
+        let mut total_points = 0;
         for (t, span) in self.tables(node, "`[[sweep]]`") {
             self.keys(
                 t,
@@ -200,6 +204,18 @@ impl Reader<'_> {
                     if let Some(q) = self.quantity_ref(item, contacts) {
                         plot.push(q);
                     }
+                }
+            }
+            if let Some(n) = points {
+                total_points += n;
+                if total_points > MAX_SWEEP_POINTS {
+                    self.error(Diagnostic::new(
+                        header(&span),
+                        format!(
+                            "the sweeps of this case have more than {MAX_SWEEP_POINTS} points in all (each point is a full analysis)"
+                        ),
+                    ));
+                    continue;
                 }
             }
             if let (Some(from), Some(to), Some(points)) = (from, to, points) {

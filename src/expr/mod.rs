@@ -288,9 +288,13 @@ fn binary(
     b: &Expr,
     span: &Range<usize>,
 ) -> Result<Value, ExprError> {
-    let combine = |f: fn(Dim, Dim) -> Dim| match (x.dim, y.dim) {
-        (Some(p), Some(q)) => Some(f(p, q)),
-        _ => None,
+    let combine = |f: fn(Dim, Dim) -> Option<Dim>| -> Result<Option<Dim>, ExprError> {
+        match (x.dim, y.dim) {
+            (Some(p), Some(q)) => f(p, q)
+                .map(Some)
+                .ok_or_else(|| ExprError::new(span.clone(), "dimension exponent out of range")),
+            _ => Ok(None),
+        }
     };
     Ok(match op {
         BinOp::Add | BinOp::Sub => {
@@ -315,7 +319,7 @@ fn binary(
         }
         BinOp::Mul => Value {
             si: not_underflowed(x.si * y.si, x.si != 0.0 && y.si != 0.0, span)?,
-            dim: combine(Dim::times),
+            dim: combine(Dim::checked_times)?,
         },
         BinOp::Div => {
             if y.si == 0.0 {
@@ -323,7 +327,7 @@ fn binary(
             }
             Value {
                 si: not_underflowed(x.si / y.si, x.si != 0.0, span)?,
-                dim: combine(Dim::per),
+                dim: combine(Dim::checked_per)?,
             }
         }
         BinOp::Pow => {

@@ -44,14 +44,37 @@ impl Dim {
     /// rad/s
     pub const FREQUENCY: Dim = Dim([0, 0, -1]);
 
-    /// Product of two dimensions.
+    /// Product of two dimensions (exponents saturate; see
+    /// [`Dim::checked_times`] where the input is arbitrary).
     pub fn times(self, other: Dim) -> Dim {
-        Dim(std::array::from_fn(|i| self.0[i] + other.0[i]))
+        Dim(std::array::from_fn(|i| {
+            self.0[i].saturating_add(other.0[i])
+        }))
     }
 
-    /// Quotient of two dimensions.
+    /// Quotient of two dimensions (exponents saturate).
     pub fn per(self, other: Dim) -> Dim {
-        Dim(std::array::from_fn(|i| self.0[i] - other.0[i]))
+        Dim(std::array::from_fn(|i| {
+            self.0[i].saturating_sub(other.0[i])
+        }))
+    }
+
+    /// Product; `None` when an exponent leaves the representable range.
+    pub fn checked_times(self, other: Dim) -> Option<Dim> {
+        let mut out = [0i8; 3];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.0[i].checked_add(other.0[i])?;
+        }
+        Some(Dim(out))
+    }
+
+    /// Quotient; `None` when an exponent leaves the representable range.
+    pub fn checked_per(self, other: Dim) -> Option<Dim> {
+        let mut out = [0i8; 3];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.0[i].checked_sub(other.0[i])?;
+        }
+        Some(Dim(out))
     }
 
     /// Integer power; `None` on overflow of the exponent range.
@@ -454,7 +477,9 @@ pub fn parse_unit(text: &str, star_joins: bool) -> Result<Unit, UnitError> {
             power = -power;
         }
         let overflow = || err(start..end, "unit power out of range".into(), None);
-        dim = dim.times(word_dim.powi(power).ok_or_else(overflow)?);
+        dim = dim
+            .checked_times(word_dim.powi(power).ok_or_else(overflow)?)
+            .ok_or_else(overflow)?;
         scale = scale
             .mul(word_scale.powi(power).ok_or_else(overflow)?)
             .ok_or_else(overflow)?;

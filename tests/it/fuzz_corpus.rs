@@ -1,0 +1,46 @@
+//! Replays the fuzzers' minimized corpora and every input they found a
+//! problem with (`fuzz/regressions/`), so CI checks them without a fuzzer:
+//! no input may panic (the budgets keep each one short).
+
+use crate::root;
+
+fn inputs(dir: &str) -> Vec<(String, Vec<u8>)> {
+    let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Vec<u8>)> = entries
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn reader_corpus_replays() {
+    let corpus = inputs("fuzz/corpus/case_reader");
+    assert!(corpus.len() > 100, "the reader corpus is committed");
+    for (_, bytes) in corpus {
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            meff::fuzz::read_case(text);
+        }
+    }
+}
+
+#[test]
+fn pipeline_corpus_and_regressions_replay() {
+    let mut all = inputs("fuzz/corpus/case_pipeline");
+    assert!(all.len() > 20, "the pipeline corpus is committed");
+    all.extend(inputs("fuzz/regressions"));
+    for (_, bytes) in all {
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            meff::fuzz::run_case(text);
+        }
+    }
+}
