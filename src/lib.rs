@@ -166,17 +166,25 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         case.large_modes.unwrap_or(analysis::LARGE_MODES),
     )
     .map_err(|error| analysis_error(&case, error))?;
-    let derivation = symbolic::derive(&case, &system);
-    let verdicts: Vec<_> = case
-        .claims
-        .iter()
-        .map(|c| {
-            derivation
+    // All symbolic work of one case draws on one allowance.
+    let (derivation, verdicts, sensitivities) =
+        symbolic::poly::case_budget(symbolic::CASE_WORK_BUDGET, || {
+            let derivation = symbolic::derive(&case, &system);
+            let verdicts: Vec<_> = case
+                .claims
+                .iter()
+                .map(|c| {
+                    derivation
+                        .as_ref()
+                        .ok()
+                        .and_then(|d| symbolic::claim_verdict(&case, d, c))
+                })
+                .collect();
+            let sensitivities = derivation
                 .as_ref()
-                .ok()
-                .and_then(|d| symbolic::claim_verdict(&case, d, c))
-        })
-        .collect();
+                .map_or_else(|_| Vec::new(), |d| symbolic::sensitivities(&case, d));
+            (derivation, verdicts, sensitivities)
+        });
     let claims = analysis::claims::check(&case, &analysis, &verdicts);
     // The simulations are for systems a person reads contact by contact.
     let verification = (options.verify && analysis.large.is_none()).then(|| {
@@ -190,9 +198,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
             claims: &claims,
             system: &system,
             derivation: derivation.as_ref(),
-            sensitivities: derivation
-                .as_ref()
-                .map_or_else(|_| Vec::new(), |d| symbolic::sensitivities(&case, d)),
+            sensitivities,
             sweeps: case
                 .sweeps
                 .iter()

@@ -18,7 +18,7 @@ pub const MAX_CONTACTS: usize = 8;
 /// any entry before the symbolic path gives up.
 pub const TERM_BUDGET: usize = 2000;
 /// Work units (coefficient operations) one derivation may spend.
-pub const WORK_BUDGET: u64 = 4_000_000;
+pub const WORK_BUDGET: u64 = 2_500_000;
 
 /// A closed form as plain text and LaTeX.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -57,6 +57,9 @@ pub struct Derivation {
     /// A with derived parameters replaced by their definitions (over the
     /// independent parameters): what claims are compared with.
     pub expanded: Vec<Vec<Frac>>,
+    /// Derived parameters expanded into independent ones (reused by claims
+    /// and sensitivities, so a long chain of definitions is expanded once).
+    pub expansions: std::collections::HashMap<String, Frac>,
     /// Stiffness of each contact, expanded.
     pub stiffness_expanded: Vec<Frac>,
     /// Readable forms of A (row-major).
@@ -92,11 +95,15 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
     let (mut symbols, definitions) = symbols_of(case);
     let independent_rows = independent_constraints(numeric);
 
-    let build =
+    let mut expansions = std::collections::HashMap::new();
+    let mut build =
         |expand: bool, symbols: &mut Symbols| -> Result<(System<Frac>, Vec<Frac>), Unsupported> {
             let mut conv = Converter::new(symbols, &definitions, expand);
             let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
             let stiffness = model.contacts.iter().map(|c| c.stiffness.clone()).collect();
+            if expand {
+                expansions = std::mem::take(&mut conv.memo);
+            }
             Ok((model::assemble(&model), stiffness))
         };
     let (system, _) = build(false, &mut symbols)?;
@@ -182,6 +189,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .collect()
     });
     Ok(Derivation {
+        expansions,
         dofs: system.dofs.iter().map(|d| d.name.clone()).collect(),
         symbols,
         delassus,

@@ -39,6 +39,10 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use poly::Q;
 
+/// Work units all the symbolic work of one case may spend (derivation,
+/// claims and sensitivities together; each also has its own budget).
+pub const CASE_WORK_BUDGET: u64 = 6_000_000;
+
 /// The largest integer power expanded symbolically.
 pub const MAX_POWER: i64 = 64;
 
@@ -380,6 +384,7 @@ fn claim_verdict_within_budget(
     let mut symbols = d.symbols.clone();
     let (_, definitions) = symbols_of(case);
     let mut conv = Converter::new(&mut symbols, &definitions, true);
+    conv.memo = d.expansions.clone();
     let lhs = match claim.of {
         Quantity::A(i) => d.expanded[i][i].clone(),
         Quantity::Delassus(i, j) => d.expanded[i][j].clone(),

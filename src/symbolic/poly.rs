@@ -20,6 +20,22 @@ pub type Q = BigRational;
 thread_local! {
     static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LIMIT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+    /// Work spent by all budgets since [`case_budget`] started.
+    static TOTAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static TOTAL_LIMIT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// Runs `f` (one case's symbolic work: derivation, claims, sensitivities)
+/// with all its budgets drawing on one allowance of `limit` units, so that
+/// a case with many expensive claims is bounded as a whole.
+pub fn case_budget<R>(limit: u64, f: impl FnOnce() -> R) -> R {
+    let (old_total, old_limit) = (TOTAL.get(), TOTAL_LIMIT.get());
+    TOTAL.set(0);
+    TOTAL_LIMIT.set(limit);
+    let r = f();
+    TOTAL.set(old_total);
+    TOTAL_LIMIT.set(old_limit);
+    r
 }
 
 /// Runs `f` with a budget of `limit` work units. A unit is one operation on
@@ -34,13 +50,17 @@ thread_local! {
 /// bounded time whatever the input.
 pub fn with_budget<R>(limit: u64, f: impl FnOnce() -> R) -> Option<R> {
     let (old_work, old_limit) = (WORK.get(), LIMIT.get());
+    let remaining = TOTAL_LIMIT.get().saturating_sub(TOTAL.get());
     WORK.set(0);
-    LIMIT.set(limit);
+    LIMIT.set(limit.min(remaining));
     let r = f();
     let exhausted = exhausted();
     if std::env::var_os("MEFF_DEBUG_WORK").is_some() {
         eprintln!("symbolic work: {}", WORK.get());
     }
+    // What this budget spent (at most its limit: an exhausted budget's
+    // final charge may be a huge estimate that was never performed).
+    TOTAL.set(TOTAL.get().saturating_add(WORK.get().min(LIMIT.get())));
     WORK.set(old_work);
     LIMIT.set(old_limit);
     (!exhausted).then_some(r)

@@ -185,6 +185,7 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             let form = with_budget(FORM_BUDGET, || {
                 let mut symbols = d.symbols.clone();
                 let mut conv = Converter::new(&mut symbols, &definitions, true);
+                conv.memo = d.expansions.clone();
                 let da = derivative(a, v, &mut conv);
                 let eps = -(Frac::var(v) * da / a.clone());
                 let eps = super::reduce_trig(&eps, conv.symbols);
