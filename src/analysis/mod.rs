@@ -266,7 +266,8 @@ pub fn analyze_system_with(
             .iter()
             .map(|c| c.damping.unwrap_or(0.0))
             .collect();
-        damped_modes(a, &stiffness, &damping)
+        let undamped: Vec<f64> = modes.iter().map(|m| m.omega).collect();
+        damped_modes(a, &stiffness, &damping, &undamped)
     });
     let stable_dt = StableDt {
         coupled: dt_undamped(coupled_omega_max),

