@@ -315,7 +315,7 @@ fn overdamped_roots_are_paired_by_mode() {
     let ev = meff::evaluate(case).unwrap();
     let mut damped = ev.analysis.damped_modes.clone().unwrap();
     damped.sort_by(|x, y| y.omega.total_cmp(&x.omega));
-    let (k, c) = (1e5, 1500.0);
+    let (k, c): (f64, f64) = (1e5, 1500.0);
     for (dm, a) in damped.iter().zip([1.0, 0.25]) {
         crate::assert_close(dm.omega, (k * a).sqrt(), 1e-9);
         crate::assert_close(dm.zeta, c * a / (2.0 * (k * a).sqrt()), 1e-9);
