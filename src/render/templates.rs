@@ -140,30 +140,21 @@ pub fn markdown(text: &str) -> String {
             Event::DisplayMath(m) => Event::Html(math(&m, true).into()),
             // No raw HTML from case files: shown as text.
             Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
-                let ok = safe::allowed_url(&dest_url);
-                kept.push(ok);
-                if !ok {
-                    return None;
-                }
-                Event::Start(Tag::Link {
+            // Images become links to the image: a report loads nothing.
+            Event::Start(
+                Tag::Link {
                     link_type,
                     dest_url,
                     title,
                     id,
-                })
-            }
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
+                }
+                | Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                },
+            ) => {
                 let ok = safe::allowed_url(&dest_url);
                 kept.push(ok);
                 if !ok {
