@@ -99,7 +99,6 @@ impl Reader<'_> {
             }));
         }
         // Pass 2: dependency order, cycles, unknown names.
-        let names: Vec<String> = self.params.clone();
 
         let n = raws.len();
         let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -147,7 +146,7 @@ impl Reader<'_> {
                                 let chain: Vec<&str> = cycle
                                     .iter()
                                     .chain([&dep])
-                                    .map(|&c| names[c].as_str())
+                                    .map(|&c| self.params[c].as_str())
                                     .collect();
                                 let span = raws[dep].as_ref().map_or(0..0, |r| r.name_span.clone());
                                 self.error(
@@ -155,7 +154,7 @@ impl Reader<'_> {
                                         span,
                                         format!(
                                             "parameter `{}` depends on itself: {}",
-                                            names[dep],
+                                            self.params[dep],
                                             chain.join(" → ")
                                         ),
                                     )
@@ -175,13 +174,14 @@ impl Reader<'_> {
                 }
             }
         }
-        // Pass 3: evaluate in order.
-        let mut values: Vec<Option<Val>> = vec![None; n];
+        // Pass 3: evaluate in order, moving each definition into its
+        // parameter (a case may define 10⁶ of them: no copies).
+        let mut built: Vec<Option<Parameter>> = (0..n).map(|_| None).collect();
         for &i in &order {
-            let Some(raw) = &raws[i] else { continue };
             if !ok[i] {
                 continue;
             }
+            let Some(raw) = raws[i].take() else { continue };
             match self.env.eval(&raw.expr) {
                 Ok(v) => {
                     let dim = v.dim.unwrap_or(Dim::NONE);
@@ -190,12 +190,18 @@ impl Reader<'_> {
                         .insert(raw.name.clone(), Value::new(v.si, dim));
                     self.param_defs
                         .insert(raw.name.clone(), raw.node_span.clone());
-                    values[i] = Some(Val {
-                        text: raw.text.clone(),
-                        expr: raw.expr.clone(),
-                        span: raw.node_span.clone(),
-                        si: v.si,
-                        dim,
+                    built[i] = Some(Parameter {
+                        name: raw.name,
+                        name_span: raw.name_span,
+                        value: Val {
+                            text: raw.text,
+                            expr: raw.expr,
+                            span: raw.node_span,
+                            si: v.si,
+                            dim,
+                        },
+                        description: raw.description,
+                        symbol: raw.symbol,
                     });
                 }
                 Err(e) => {
@@ -206,16 +212,10 @@ impl Reader<'_> {
         }
         let mut params = Vec::new();
         let mut index_of = vec![usize::MAX; n];
-        for (i, (raw, val)) in raws.into_iter().zip(values).enumerate() {
-            if let (Some(raw), Some(value)) = (raw, val) {
+        for (i, p) in built.into_iter().enumerate() {
+            if let Some(p) = p {
                 index_of[i] = params.len();
-                params.push(Parameter {
-                    name: raw.name,
-                    name_span: raw.name_span,
-                    value,
-                    description: raw.description,
-                    symbol: raw.symbol,
-                });
+                params.push(p);
             }
         }
         let param_order = order
