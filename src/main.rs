@@ -47,7 +47,7 @@ enum Command {
     Eval {
         /// The case file (TOML), or `-` for standard input.
         case: PathBuf,
-        /// Print the JSON document of SPEC §4 instead of a table.
+        /// Print the JSON document (SI units) instead of a table.
         #[arg(long)]
         json: bool,
         /// Significant figures in the table.
@@ -57,7 +57,7 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
-    /// Write a report per case (Markdown and JSON) into a directory.
+    /// Write a report per case (HTML, Markdown and JSON by default) and an index into a directory.
     Report {
         /// Case files, or directories of `*.toml` case files.
         #[arg(required = true)]
@@ -109,7 +109,7 @@ enum Format {
     Md,
     /// Self-contained HTML (MathML, inline SVG; the math font beside it).
     Html,
-    /// JSON (SPEC §4).
+    /// JSON (SI units; the same document as `eval --json`).
     Json,
 }
 

@@ -511,6 +511,31 @@ pub fn is_word_char(ch: char) -> bool {
 /// A "did you mean" for an unknown unit word: a product written without a
 /// space (`Nm`), or the closest known unit.
 pub fn unknown_unit_hint(word: &str) -> Option<String> {
+    // Units spelled out in words.
+    const SPELLED: &[(&str, &str)] = &[
+        ("degree", "deg"),
+        ("radian", "rad"),
+        ("second", "s"),
+        ("meter", "m"),
+        ("metre", "m"),
+        ("gram", "g"),
+        ("kilogram", "kg"),
+        ("newton", "N"),
+        ("hertz", "Hz"),
+        ("inch", "in"),
+        ("foot", "ft"),
+        ("feet", "ft"),
+        ("pound", "lb"),
+        ("minute", "min"),
+    ];
+    let lower = word.to_lowercase();
+    let singular = lower
+        .strip_suffix("es")
+        .filter(|s| s.ends_with("inch"))
+        .unwrap_or(lower.strip_suffix('s').unwrap_or(&lower));
+    if let Some((_, unit)) = SPELLED.iter().find(|(name, _)| *name == singular) {
+        return Some(format!("did you mean `{unit}`?"));
+    }
     let known: Vec<&str> = BASE_UNITS
         .iter()
         .map(|b| b.name)
@@ -528,7 +553,7 @@ pub fn unknown_unit_hint(word: &str) -> Option<String> {
         (Some(best), Some(product)) => Some(format!("did you mean `{best}`, or {product}?")),
         (None, Some(product)) => Some(format!("did you mean {product}?")),
         (Some(best), None) => Some(format!("did you mean `{best}`?")),
-        (None, None) => Some("known units: m, g, s, N, Pa, J, W, Hz, rad, deg, in, ft, lb, lbf with prefixes G M k c m u n".into()),
+        (None, None) => Some("known units: m, g, s, min, N, Pa, J, W, Hz, rpm, rad, deg, in, ft, lb, lbf with prefixes G M k c m u n".into()),
     }
 }
 

@@ -179,3 +179,21 @@ fn a_unit_error_in_a_parameter_is_shown_at_its_definition() {
     assert!(d.message.contains("parameter `m` is in kg m") && d.message.contains("mass"));
     assert!(d.hints[0].contains("used at line 6"), "{d:?}");
 }
+
+#[test]
+fn units_spelled_out_get_their_symbol_suggested() {
+    for (word, unit) in [
+        ("degrees", "deg"),
+        ("inches", "in"),
+        ("seconds", "s"),
+        ("Newtons", "N"),
+    ] {
+        let source = format!("[parameters]\nq = \"50 {word}\"\n");
+        let err = meff::case::parse_case("bad.toml", &source).unwrap_err();
+        let d = &err.diagnostics[0];
+        assert!(
+            d.hints.iter().any(|h| h.contains(&format!("`{unit}`"))),
+            "{word}: {d:?}"
+        );
+    }
+}
