@@ -6,25 +6,7 @@
 use crate::root;
 use std::process::Command;
 
-/// The seed: a = 1/kg, m_eff = 1 kg, ω = 316.2278 rad/s (50.3292 Hz).
-const SEED: &str = r#"title = "Seed"
-[parameters]
-m = "2 kg"
-I = "0.020 kg m^2"
-r = "0.10 m"
-k = "1e5 N/m"
-[[body]]
-name = "block"
-type = "rigid"
-mass = "m"
-inertia = "I"
-[[contact]]
-name = "c"
-body = "block"
-point = ["r", "0 m"]
-normal = [0, 1]
-stiffness = "k"
-"#;
+use crate::SEED_CASE as SEED;
 
 /// Evaluates the seed with one claim; the claim's verdict.
 fn verdict(of: &str, equals: &str) -> Option<bool> {

@@ -7,27 +7,15 @@ use crate::root;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const SEED: &str = r#"title = "Seed"
-[parameters]
-m = "2 kg"
-I = "0.020 kg m^2"
-r = "0.10 m"
-k = "1e5 N/m"
-[[body]]
-name = "block"
-type = "rigid"
-mass = "m"
-inertia = "I"
-[[contact]]
-name = "offcentre"
-body = "block"
-point = ["r", "0 m"]
-normal = [0, 1]
-stiffness = "k"
-[[claim]]
-of = "m_eff(offcentre)"
-equals = "m*I/(I + m*r^2)"
-"#;
+/// The seed case with one claim that holds.
+static SEED: std::sync::LazyLock<String> = std::sync::LazyLock::new(seed);
+
+fn seed() -> String {
+    format!(
+        "{}[[claim]]\nof = \"m_eff(c)\"\nequals = \"m*I/(I + m*r^2)\"\n",
+        crate::SEED_CASE
+    )
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("meff-hostile-{name}-{}", std::process::id()));
@@ -181,7 +169,10 @@ fn links_with_script_schemes_are_text() {
 #[test]
 fn index_links_are_encoded_file_names() {
     let (out, o) = report_dir(
-        &[("javascript:alert(1).toml", SEED), ("a b#c?d.toml", SEED)],
+        &[
+            ("javascript:alert(1).toml", SEED.as_str()),
+            ("a b#c?d.toml", SEED.as_str()),
+        ],
         "html,md",
     );
     assert_eq!(
@@ -229,11 +220,8 @@ fn control_characters_never_reach_the_terminal() {
     let dir = scratch("esc");
     // TOML writes control characters as escapes; the name holds them raw.
     let case = SEED
-        .replace(
-            "name = \"offcentre\"",
-            "name = \"off\\u001b[2Jcentre\\u009b31m\"",
-        )
-        .replace("of = \"m_eff(offcentre)\"", "of = \"mode_omega(1)\"");
+        .replace("name = \"c\"", "name = \"off\\u001b[2Jcentre\\u009b31m\"")
+        .replace("of = \"m_eff(c)\"", "of = \"mode_omega(1)\"");
     let path = dir.join("esc.toml");
     std::fs::write(&path, &case).unwrap();
     let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
@@ -353,7 +341,8 @@ fn parameter_chains_that_square_do_not_hang() {
 #[test]
 fn a_huge_claim_is_decided_within_the_budget() {
     let case = format!(
-        "{SEED}[[claim]]\nof = \"a(offcentre)\"\nequals = \"(1+m/(1 kg))^64*(1+r/(1 m))^64*(1+I/(1 kg m^2))^64*(1+m*r^2/I)^64/(1 kg)\"\n"
+        "{}[[claim]]\nof = \"a(c)\"\nequals = \"(1+m/(1 kg))^64*(1+r/(1 m))^64*(1+I/(1 kg m^2))^64*(1+m*r^2/I)^64/(1 kg)\"\n",
+        *SEED
     );
     let ev = crate::evaluate_str(&case);
     assert_eq!(ev.report.claims[1].passed, Some(false));
@@ -408,7 +397,7 @@ fn large_generalized_cases_and_many_parameters_stay_linear() {
 fn verification_settings_are_bounded() {
     let (code, _, stderr) = eval_text(
         "verify",
-        &format!("{SEED}[verify]\nperiods = 100000\nlevels = 20\n"),
+        &format!("{}[verify]\nperiods = 100000\nlevels = 20\n", *SEED),
     );
     assert_eq!(code, Some(2));
     assert!(
@@ -503,6 +492,17 @@ fn closed_or_full_outputs_never_panic() {
     }
 }
 
+/// `meff report INPUT -o OUT --no-verify`.
+fn report(input: &Path, out: &Path) -> std::process::Output {
+    meff(&[
+        "report",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--no-verify",
+    ])
+}
+
 fn listing(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -525,17 +525,11 @@ fn bad_input_writes_nothing() {
     let dir = scratch("nothing");
     let input = dir.join("in");
     std::fs::create_dir_all(&input).unwrap();
-    std::fs::write(input.join("a.toml"), SEED).unwrap();
+    std::fs::write(input.join("a.toml"), SEED.as_str()).unwrap();
     std::fs::write(input.join("b.toml"), "x = ").unwrap();
     // A missing output directory stays missing.
     let out = dir.join("out");
-    let o = meff(&[
-        "report",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--no-verify",
-    ]);
+    let o = report(&input, &out);
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists(), "the output directory was created");
     assert!(!String::from_utf8_lossy(&o.stdout).contains("wrote"));
@@ -543,28 +537,16 @@ fn bad_input_writes_nothing() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
     let before = listing(&out);
-    let o = meff(&[
-        "report",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--no-verify",
-    ]);
+    let o = report(&input, &out);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(listing(&out), before);
     // A target that cannot be written (a directory in the way): nothing
     // else is written either, and no temporary file is left.
     std::fs::remove_file(input.join("b.toml")).unwrap();
-    std::fs::write(input.join("c.toml"), SEED).unwrap();
+    std::fs::write(input.join("c.toml"), SEED.as_str()).unwrap();
     std::fs::create_dir_all(out.join("c.json")).unwrap();
     let before = listing(&out);
-    let o = meff(&[
-        "report",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--no-verify",
-    ]);
+    let o = report(&input, &out);
     assert_eq!(
         o.status.code(),
         Some(2),
@@ -613,7 +595,7 @@ fn name_collisions_are_refused_before_writing() {
     let dir = scratch("collide");
     for sub in ["a", "b"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
-        std::fs::write(dir.join(sub).join("x.toml"), SEED).unwrap();
+        std::fs::write(dir.join(sub).join("x.toml"), SEED.as_str()).unwrap();
     }
     let out = dir.join("out");
     let o = meff(&[
@@ -631,7 +613,10 @@ fn name_collisions_are_refused_before_writing() {
         "{stderr}"
     );
     assert!(!out.exists());
-    let (out, o) = report_dir(&[("index.toml", SEED), ("other.toml", SEED)], "html");
+    let (out, o) = report_dir(
+        &[("index.toml", SEED.as_str()), ("other.toml", SEED.as_str())],
+        "html",
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the index"));
     assert!(!out.exists());

@@ -17,6 +17,27 @@ mod verification;
 
 use std::path::{Path, PathBuf};
 
+/// The seed block (a = 1/kg, m_eff = 1 kg, ω = 316.2278 rad/s) with one
+/// off-centre contact `c` and no claims; tests append what they check.
+pub const SEED_CASE: &str = r#"title = "Seed"
+[parameters]
+m = "2 kg"
+I = "0.020 kg m^2"
+r = "0.10 m"
+k = "1e5 N/m"
+[[body]]
+name = "block"
+type = "rigid"
+mass = "m"
+inertia = "I"
+[[contact]]
+name = "c"
+body = "block"
+point = ["r", "0 m"]
+normal = [0, 1]
+stiffness = "k"
+"#;
+
 /// The project root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
