@@ -177,7 +177,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
                     derivation
                         .as_ref()
                         .ok()
-                        .and_then(|d| symbolic::claim_verdict(&case, d, c))
+                        .and_then(|d| symbolic::claim_verdict(d, c))
                 })
                 .collect();
             let sensitivities = derivation

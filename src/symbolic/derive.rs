@@ -57,6 +57,8 @@ pub struct Derivation {
     /// A with derived parameters replaced by their definitions (over the
     /// independent parameters): what claims are compared with.
     pub expanded: Vec<Vec<Frac>>,
+    /// The definitions of the parameters the case uses (by name).
+    pub definitions: Vec<(String, crate::expr::Expr)>,
     /// Derived parameters expanded into independent ones (reused by claims
     /// and sensitivities, so a long chain of definitions is expanded once).
     pub expansions: std::collections::HashMap<String, Frac>,
@@ -189,6 +191,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .collect()
     });
     Ok(Derivation {
+        definitions,
         expansions,
         dofs: system.dofs.iter().map(|d| d.name.clone()).collect(),
         symbols,

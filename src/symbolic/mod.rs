@@ -361,18 +361,16 @@ pub fn is_one(f: &Frac) -> bool {
 /// quantity without a closed form here (coupled modes) or cannot be
 /// converted.
 pub fn claim_verdict(
-    case: &Case,
     d: &Derivation,
     claim: &crate::case::Claim,
 ) -> Option<crate::analysis::claims::SymbolicVerdict> {
     poly::with_budget(derive::WORK_BUDGET, || {
-        claim_verdict_within_budget(case, d, claim)
+        claim_verdict_within_budget(d, claim)
     })
     .flatten()
 }
 
 fn claim_verdict_within_budget(
-    case: &Case,
     d: &Derivation,
     claim: &crate::case::Claim,
 ) -> Option<crate::analysis::claims::SymbolicVerdict> {
@@ -382,8 +380,7 @@ fn claim_verdict_within_budget(
         return None;
     };
     let mut symbols = d.symbols.clone();
-    let (_, definitions) = symbols_of(case);
-    let mut conv = Converter::new(&mut symbols, &definitions, true);
+    let mut conv = Converter::new(&mut symbols, &d.definitions, true);
     conv.memo = d.expansions.clone();
     let lhs = match claim.of {
         Quantity::A(i) => d.expanded[i][i].clone(),

@@ -9,9 +9,7 @@
 
 use super::eval_poly;
 use super::poly::{Poly, with_budget};
-use super::{
-    Atom, Converter, Derivation, Frac, Printer, SymForm, Symbols, poly_derivative, symbols_of,
-};
+use super::{Atom, Converter, Derivation, Frac, Printer, SymForm, Symbols, poly_derivative};
 use crate::case::Case;
 use crate::expr::Func;
 
@@ -150,7 +148,6 @@ pub fn derivative(f: &Frac, p: usize, conv: &mut Converter) -> Frac {
 
 /// Elasticities for every contact and independent parameter.
 pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
-    let (_, definitions) = symbols_of(case);
     let by_name: std::collections::HashMap<&str, &crate::case::Parameter> = case
         .parameters
         .iter()
@@ -184,7 +181,7 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             let eps_k = pv * frac_rate(k, v, &d.symbols, &mut rates) / d.symbols.eval(k);
             let form = with_budget(FORM_BUDGET, || {
                 let mut symbols = d.symbols.clone();
-                let mut conv = Converter::new(&mut symbols, &definitions, true);
+                let mut conv = Converter::new(&mut symbols, &d.definitions, true);
                 conv.memo = d.expansions.clone();
                 let da = derivative(a, v, &mut conv);
                 let eps = -(Frac::var(v) * da / a.clone());
