@@ -444,12 +444,21 @@ pub fn markdown_description(text: &str) -> String {
 /// breaks or the end of the math are replaced by their LaTeX commands.
 pub fn markdown_math(latex: &str) -> String {
     let mut out = String::with_capacity(latex.len());
-    for c in latex.chars() {
+    let mut chars = latex.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '<' => out.push_str("\\lt "),
             '>' => out.push_str("\\gt "),
             '|' => out.push_str("\\vert "),
             '$' => out.push_str("\\$"),
+            // An alignment tab (`&=`, `& \quad`) cannot start an HTML
+            // entity; any other `&` is escaped.
+            '&' if chars
+                .peek()
+                .is_some_and(|n| *n == '=' || *n == ' ' || *n == '\\') =>
+            {
+                out.push('&');
+            }
             '&' => out.push_str("\\&"),
             '`' => out.push_str("\\text{`}"),
             '\n' | '\r' => out.push(' '),

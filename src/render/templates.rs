@@ -229,8 +229,20 @@ impl Templates {
         tera.register_filter("math", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(math(v.as_str().unwrap_or(""), false)))
         });
+        // Display equations are laid out to fit the page first.
         tera.register_filter("math_block", |v: &Value, _: &HashMap<String, Value>| {
-            Ok(Value::String(math(v.as_str().unwrap_or(""), true)))
+            Ok(Value::String(math(
+                &super::layout::display(v.as_str().unwrap_or("")),
+                true,
+            )))
+        });
+        tera.register_filter("layout", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(super::layout::display(
+                v.as_str().unwrap_or(""),
+            )))
+        });
+        tera.register_filter("tex_text", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(super::layout::tex_text(&plain(v))))
         });
         tera.register_filter("markdown", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(markdown(v.as_str().unwrap_or(""))))
@@ -474,5 +486,19 @@ mod tests {
             "{md}"
         );
         assert_eq!(tex_number(1e5, 4), "1.000\\times10^{5}");
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    #[test]
+    fn names_with_latex_specials_typeset() {
+        let tex = super::super::layout::tex_text("a_b{c}\\d&e%f#g$h^i~j k.θ");
+        let out = super::math(&format!("A_{{{tex}}} = 1"), true);
+        assert!(!out.contains("<code"), "{tex}: {out}");
+        let long: Vec<String> = (1..40).map(|i| format!("m_{{{i}}}")).collect();
+        let eq = super::super::layout::display(&format!("a = {}", long.join(" + ")));
+        let out = super::math(&eq, true);
+        assert!(out.contains("<mtable"), "{out}");
     }
 }

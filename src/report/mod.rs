@@ -110,6 +110,9 @@ pub struct SymbolicReport {
     /// Elasticities of m_eff and ω with respect to each independent
     /// parameter.
     pub sensitivities: Vec<crate::symbolic::Sensitivity>,
+    /// Named intermediate quantities ("let 𝒟 = …") that the LaTeX forms
+    /// refer to; the text forms never do.
+    pub quantities: Vec<crate::symbolic::NamedQuantity>,
 }
 
 /// A parameter of the case.
@@ -570,6 +573,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 ),
                 contacts: d.contacts.clone(),
                 sensitivities,
+                quantities: d.quantities.clone(),
             },
             Err(why) => SymbolicReport {
                 available: false,
@@ -581,6 +585,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 delassus: None,
                 contacts: Vec::new(),
                 sensitivities: Vec::new(),
+                quantities: Vec::new(),
             },
         },
         verification: None,

@@ -2,7 +2,7 @@
 //! lines a report shows.
 
 use super::poly::{Poly, Q, gcd};
-use super::{Converter, Frac, Printer, Symbols, Unsupported, symbols_of};
+use super::{Converter, Frac, Printer, Readable, Symbols, Unsupported, symbols_of};
 use crate::analysis::row_space_basis;
 use crate::case::{Case, Val};
 use crate::model::{self, SparseRow, System};
@@ -72,6 +72,106 @@ pub struct Derivation {
     pub mass: Option<Vec<Vec<SymForm>>>,
     /// Dof names.
     pub dofs: Vec<String>,
+    /// Named intermediate quantities the LaTeX forms use.
+    pub quantities: Vec<NamedQuantity>,
+}
+
+/// A named intermediate quantity ("let D = …"): a long sum that a form's
+/// numerator or denominator contains, shown once and referred to by name.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct NamedQuantity {
+    /// Name in plain text (`D`, `N1`).
+    pub name: String,
+    /// Symbol in LaTeX (`\mathcal{D}`).
+    pub symbol: String,
+    /// Its definition over the parameters.
+    pub form: SymForm,
+    /// The definition with the parameter values substituted.
+    pub substituted: SymForm,
+    /// Value in SI units.
+    pub value: f64,
+    /// The sum itself.
+    #[serde(skip)]
+    pub poly: Poly,
+}
+
+/// Shortest definition printed beside a name: shorter sums stay inline.
+const NAME_SHARED: usize = 25;
+/// A sum this long gets a name even when it appears once.
+const NAME_LONG: usize = 70;
+
+/// Names the long sums of the Delassus forms: a numerator or denominator
+/// sum (common factor taken out) that appears in two or more entries and
+/// prints longer than [`NAME_SHARED`] characters, or that prints longer than
+/// [`NAME_LONG`]. Denominators are `𝒟`, numerators `𝒩` (numbered when
+/// there are several).
+fn name_quantities(
+    case: &Case,
+    symbols: &Symbols,
+    names: &Printer,
+    substituted: &Printer,
+    forms: &[Vec<Readable>],
+) -> Vec<NamedQuantity> {
+    // (poly, is denominator, count), in order of first appearance.
+    let mut seen: Vec<(Poly, bool, usize)> = Vec::new();
+    for (i, row) in forms.iter().enumerate() {
+        for r in row.iter().skip(i) {
+            let cores = names.cores(r);
+            let k = cores.len();
+            for (n, p) in cores.into_iter().enumerate() {
+                let is_den = n + 1 == k;
+                match seen.iter_mut().find(|(q, _, _)| *q == p) {
+                    Some(e) => e.2 += 1,
+                    None => seen.push((p, is_den, 1)),
+                }
+            }
+        }
+    }
+    let chosen: Vec<(Poly, bool, String)> = seen
+        .into_iter()
+        .filter_map(|(p, is_den, count)| {
+            let (text, _) = names.poly_forms(&p);
+            let keep = (count >= 2 && text.len() > NAME_SHARED) || text.len() > NAME_LONG;
+            keep.then_some((p, is_den, text))
+        })
+        .collect();
+    let dens = chosen.iter().filter(|c| c.1).count();
+    let nums = chosen.len() - dens;
+    let taken = |n: &str| case.parameters.iter().any(|p| p.name == n);
+    let (mut di, mut ni) = (0, 0);
+    chosen
+        .into_iter()
+        .map(|(p, is_den, text)| {
+            let (letter, cal, count, k) = if is_den {
+                di += 1;
+                ("D", "\\mathcal{D}", dens, di)
+            } else {
+                ni += 1;
+                ("N", "\\mathcal{N}", nums, ni)
+            };
+            let (mut name, symbol) = if count == 1 {
+                (letter.to_string(), cal.to_string())
+            } else {
+                (format!("{letter}{k}"), format!("{cal}_{{{k}}}"))
+            };
+            while taken(&name) {
+                name.push('_');
+            }
+            let (_, latex) = names.poly_forms(&p);
+            let (s_text, s_latex) = substituted.poly_forms(&p);
+            NamedQuantity {
+                name,
+                symbol,
+                form: SymForm { text, latex },
+                substituted: SymForm {
+                    text: s_text,
+                    latex: s_latex,
+                },
+                value: super::eval_poly(&p, symbols.values()),
+                poly: p,
+            }
+        })
+        .collect()
 }
 
 /// Derives A and the per-contact forms for a case. `numeric` is the numeric
@@ -121,6 +221,30 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         &symbols,
     );
 
+    // Readable forms first: they may add angle atoms (sin(q1 - q2)).
+    let read = |f: &Frac, symbols: &mut Symbols| super::readable(f, symbols);
+    let delassus_read: Vec<Vec<Readable>> = delassus
+        .iter()
+        .map(|row| row.iter().map(|f| read(f, &mut symbols)).collect())
+        .collect();
+    let jacobian_read: Vec<Vec<(String, Readable)>> = system
+        .jacobian
+        .iter()
+        .take(case.contacts.len())
+        .map(|row| {
+            row.iter()
+                .map(|(j, v)| (system.dofs[*j].name.clone(), read(v, &mut symbols)))
+                .collect()
+        })
+        .collect();
+    let mass_read: Option<Vec<Vec<Readable>>> = (system.n_dofs() <= MAX_DOFS).then(|| {
+        system
+            .dense_mass()
+            .iter()
+            .map(|row| row.iter().map(|f| read(f, &mut symbols)).collect())
+            .collect()
+    });
+
     let overrides: Vec<(String, String)> = case
         .parameters
         .iter()
@@ -154,43 +278,63 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         })
         .collect();
     let substituted = Printer::values(&symbols, &values);
-    let form = |p: &Printer, f: &Frac| SymForm {
-        text: p.text(f),
-        latex: p.latex(f),
+    let quantities = name_quantities(case, &symbols, &names, &substituted, &delassus_read);
+    // LaTeX uses the names; the text forms stay self-contained (meff's
+    // parser reads them back).
+    let named = names.clone().with_named(
+        quantities
+            .iter()
+            .map(|q| (q.poly.clone(), q.name.clone(), q.symbol.clone()))
+            .collect(),
+    );
+    let substituted_named = substituted.clone().with_named(
+        quantities
+            .iter()
+            .map(|q| {
+                let n = crate::render::number::sig(q.value, 4);
+                let tex = crate::render::templates::tex_number(q.value, 4);
+                (q.poly.clone(), n, tex)
+            })
+            .collect(),
+    );
+    let form = |p: &Printer, r: &Readable| SymForm {
+        text: p.readable_text(r),
+        latex: p.readable_latex(r),
+    };
+    let form2 = |p: &Printer, latex: &Printer, r: &Readable| SymForm {
+        text: p.readable_text(r),
+        latex: latex.readable_latex(r),
     };
     let contacts = case
         .contacts
         .iter()
         .enumerate()
         .map(|(i, contact)| {
-            let a = &delassus[i][i];
+            let a = &delassus_read[i][i];
             ContactDerivation {
                 name: contact.name.clone(),
-                jacobian: system.jacobian[i]
+                jacobian: jacobian_read[i]
                     .iter()
-                    .map(|(j, v)| (system.dofs[*j].name.clone(), form(&names, v)))
+                    .map(|(name, v)| (name.clone(), form(&names, v)))
                     .collect(),
-                a: form(&names, a),
-                a_fraction: single_fraction(&names, a),
-                m_eff: Frac::int(1)
-                    .checked_div(a)
-                    .map(|m| single_fraction(&names, &m)),
-                a_substituted: form(&substituted, a),
+                a: form2(&names, &named, a),
+                a_fraction: single_fraction(&names, &named, a),
+                m_eff: a.recip().map(|m| single_fraction(&names, &named, &m)),
+                a_substituted: form2(&substituted, &substituted_named, a),
             }
         })
         .collect();
-    let delassus_forms = delassus
+    let delassus_forms = delassus_read
         .iter()
-        .map(|row| row.iter().map(|f| form(&names, f)).collect())
+        .map(|row| row.iter().map(|f| form2(&names, &named, f)).collect())
         .collect();
-    let mass = (system.n_dofs() <= MAX_DOFS).then(|| {
-        system
-            .dense_mass()
-            .iter()
+    let mass = mass_read.map(|m| {
+        m.iter()
             .map(|row| row.iter().map(|f| form(&names, f)).collect())
             .collect()
     });
     Ok(Derivation {
+        quantities,
         definitions,
         expansions,
         dofs: system.dofs.iter().map(|d| d.name.clone()).collect(),
@@ -205,25 +349,36 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
 }
 
 /// A fraction printed as `num/den` even when the denominator is a monomial.
-fn single_fraction(p: &Printer, f: &Frac) -> SymForm {
-    if f.den().len() > 1 || f.num().len() <= 1 {
+fn single_fraction(p: &Printer, named: &Printer, r: &Readable) -> SymForm {
+    if r.den.len() > 1 || r.num.len() <= 1 {
         return SymForm {
-            text: p.text(f),
-            latex: p.latex(f),
+            text: p.readable_text(r),
+            latex: named.readable_latex(r),
         };
     }
-    let num = Frac::poly(f.num().clone());
-    let den = Frac::poly(f.den().clone());
+    let part = |q: &super::poly::Poly| Readable {
+        num: q.clone(),
+        den: Poly::one(),
+    };
+    let (num, den) = (part(&r.num), part(&r.den));
     let wrap = |s: String| {
-        if den.num().len() == 1 && !s.contains('*') {
+        if r.den.len() == 1 && !s.contains('*') {
             s
         } else {
             format!("({s})")
         }
     };
     SymForm {
-        text: format!("({})/{}", p.text(&num), wrap(p.text(&den))),
-        latex: format!("\\frac{{{}}}{{{}}}", p.latex(&num), p.latex(&den)),
+        text: format!(
+            "({})/{}",
+            p.readable_text(&num),
+            wrap(p.readable_text(&den))
+        ),
+        latex: format!(
+            "\\frac{{{}}}{{{}}}",
+            named.readable_latex(&num),
+            named.readable_latex(&den)
+        ),
     }
 }
 

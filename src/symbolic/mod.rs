@@ -23,14 +23,16 @@ mod derive;
 mod frac;
 pub mod poly;
 mod print;
+mod readable;
 mod sensitivity;
 
 pub use derive::{
-    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, SymForm, TERM_BUDGET, derive,
-    latex_quantity, latex_unit,
+    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, NamedQuantity, SymForm, TERM_BUDGET,
+    derive, latex_quantity, latex_unit,
 };
 pub use frac::{Frac, poly_derivative};
 pub use print::{Printer, latex_symbol};
+pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};
 
 use crate::case::Case;
@@ -410,7 +412,7 @@ fn claim_verdict_within_budget(
 }
 
 /// Pairs `(sin u, cos u)` of atoms with the same argument.
-fn trig_pairs(symbols: &Symbols) -> Vec<(usize, usize)> {
+pub(crate) fn trig_pairs(symbols: &Symbols) -> Vec<(usize, usize)> {
     let atoms = symbols.atoms();
     let mut pairs = Vec::new();
     for (s, a) in atoms.iter().enumerate() {
@@ -425,7 +427,7 @@ fn trig_pairs(symbols: &Symbols) -> Vec<(usize, usize)> {
     pairs
 }
 
-fn reduce_poly(p: &poly::Poly, pairs: &[(usize, usize)]) -> poly::Poly {
+pub(crate) fn reduce_poly(p: &poly::Poly, pairs: &[(usize, usize)]) -> poly::Poly {
     let mut out = poly::Poly::zero();
     let mut work: Vec<(poly::Mono, Q)> = p.terms().map(|(m, q)| (m.clone(), q.clone())).collect();
     while let Some((m, q)) = work.pop() {

@@ -123,7 +123,7 @@ fn trim(mut m: Mono) -> Mono {
     m
 }
 
-fn mono_mul(a: &Mono, b: &Mono) -> Mono {
+pub(crate) fn mono_mul(a: &Mono, b: &Mono) -> Mono {
     let n = a.len().max(b.len());
     trim(
         (0..n)
@@ -143,7 +143,7 @@ fn mono_mul(a: &Mono, b: &Mono) -> Mono {
 }
 
 /// `a / b` when every exponent of `b` is at most that of `a`.
-fn mono_div(a: &Mono, b: &Mono) -> Option<Mono> {
+pub(crate) fn mono_div(a: &Mono, b: &Mono) -> Option<Mono> {
     let n = a.len().max(b.len());
     let mut out = Vec::with_capacity(n);
     for i in 0..n {

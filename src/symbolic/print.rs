@@ -8,11 +8,13 @@
 //! which the case introduces its parameters.
 
 use super::poly::{Mono, Poly, Q};
-use super::{Atom, Frac, Symbols};
+use super::{Atom, Frac, Readable, Symbols};
 use crate::expr::Func;
-use num_traits::{One, Signed};
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
 
 /// How to print each atom, in text and LaTeX.
+#[derive(Clone)]
 pub struct Printer<'a> {
     symbols: &'a Symbols,
     text_names: Vec<String>,
@@ -20,9 +22,12 @@ pub struct Printer<'a> {
     /// True when atom names are substituted values (printed in parentheses
     /// when raised to a power or multiplied).
     substituted: bool,
+    /// Sums printed by name: (sum, text, LaTeX).
+    named: Vec<(Poly, String, String)>,
 }
 
 /// One monomial term with signed exponents: coefficient × Π atom^e.
+#[derive(Clone)]
 struct Term {
     coeff: Q,
     exps: Vec<i64>,
@@ -70,24 +75,34 @@ impl<'a> Printer<'a> {
             text_names,
             latex_names,
             substituted,
+            named: Vec::new(),
         }
     }
 
     /// Plain text.
     pub fn text(&self, f: &Frac) -> String {
-        self.render(f, false)
+        self.render(f.num(), f.den(), false)
+    }
+
+    /// A readable form as plain text.
+    pub fn readable_text(&self, r: &Readable) -> String {
+        self.render(&r.num, &r.den, false)
+    }
+
+    /// A readable form in LaTeX.
+    pub fn readable_latex(&self, r: &Readable) -> String {
+        self.render(&r.num, &r.den, true)
     }
 
     /// LaTeX.
     pub fn latex(&self, f: &Frac) -> String {
-        self.render(f, true)
+        self.render(f.num(), f.den(), true)
     }
 
-    fn render(&self, f: &Frac, latex: bool) -> String {
-        if let Some((m, q)) = single(f.den()) {
+    fn render(&self, num: &Poly, den: &Poly, latex: bool) -> String {
+        if let Some((m, q)) = single(den) {
             // Monomial denominator: a sum of simple terms.
-            let terms: Vec<Term> = f
-                .num()
+            let terms: Vec<Term> = num
                 .terms()
                 .map(|(n, c)| Term {
                     coeff: c / q,
@@ -96,9 +111,99 @@ impl<'a> Printer<'a> {
                 .collect();
             return self.sum(&terms, latex);
         }
-        let mut num = poly_terms(f.num());
-        let mut den = poly_terms(f.den());
-        // Print the denominator with a positive first term.
+        let (num, den) = self.signed_parts(num, den);
+        if latex {
+            return format!(
+                "\\frac{{{}}}{{{}}}",
+                self.factored(&num, true),
+                self.factored(&den, true)
+            );
+        }
+        let n = self.factored(&num, false);
+        let d = self.factored(&den, false);
+        let n = if num.len() > 1 && !is_product(&n) {
+            format!("({n})")
+        } else {
+            n
+        };
+        let d = if den.len() > 1 || d.contains(['*', '/']) {
+            format!("({d})")
+        } else {
+            d
+        };
+        format!("{n}/{d}")
+    }
+
+    /// A sum with its common factor taken out: `12*m2*(a + b)` for
+    /// `12*m2*a + 12*m2*b`; a sum that is a named quantity prints as its
+    /// name.
+    fn factored(&self, terms: &[Term], latex: bool) -> String {
+        if terms.len() < 2 {
+            return self.sum(terms, latex);
+        }
+        let (factor, rest) = split_content(terms);
+        let inner = self.named_or_sum(&rest, latex);
+        let Some(factor) = factor else {
+            return inner;
+        };
+        let factor = self.term(&factor, latex);
+        let bare = self.is_name(&rest);
+        match (latex, bare) {
+            // A substituted name is a number: `4 · 0.005851`.
+            (true, true) if self.substituted => format!("{factor}\\cdot {inner}"),
+            (true, true) => format!("{factor}\\,{inner}"),
+            (true, false) => format!("{factor}\\,\\left({inner}\\right)"),
+            (false, true) => format!("{factor}*{inner}"),
+            (false, false) => format!("{factor}*({inner})"),
+        }
+    }
+
+    fn is_name(&self, terms: &[Term]) -> bool {
+        let p = terms_poly(terms);
+        self.named.iter().any(|(q, _, _)| Some(q) == p.as_ref())
+    }
+
+    fn named_or_sum(&self, terms: &[Term], latex: bool) -> String {
+        if let Some(p) = terms_poly(terms)
+            && let Some((_, text, tex)) = self.named.iter().find(|(q, _, _)| *q == p)
+        {
+            return if latex { tex.clone() } else { text.clone() };
+        }
+        self.sum(terms, latex)
+    }
+
+    /// The sums a fraction prints inside its numerator and denominator once
+    /// their common factors are taken out (sign-normalised as printed):
+    /// candidates for named quantities. Empty for a sum of simple terms.
+    pub fn cores(&self, r: &Readable) -> Vec<Poly> {
+        if single(&r.den).is_some() {
+            return Vec::new();
+        }
+        let (num, den) = self.signed_parts(&r.num, &r.den);
+        [num, den]
+            .iter()
+            .filter(|t| t.len() > 1)
+            .filter_map(|t| terms_poly(&split_content(t).1))
+            .collect()
+    }
+
+    /// A printer that prints the given sums by name: (sum, text, LaTeX).
+    pub fn with_named(mut self, named: Vec<(Poly, String, String)>) -> Self {
+        self.named = named;
+        self
+    }
+
+    /// A sum in plain text and LaTeX.
+    pub fn poly_forms(&self, p: &Poly) -> (String, String) {
+        let t = poly_terms(p);
+        (self.sum(&t, false), self.sum(&t, true))
+    }
+
+    /// Numerator and denominator terms, signs flipped so that the
+    /// denominator's first printed term is positive.
+    fn signed_parts(&self, num: &Poly, den: &Poly) -> (Vec<Term>, Vec<Term>) {
+        let mut num = poly_terms(num);
+        let mut den = poly_terms(den);
         let first = den
             .iter()
             .min_by_key(|t| sort_key(t))
@@ -108,16 +213,7 @@ impl<'a> Printer<'a> {
                 t.coeff = -t.coeff.clone();
             }
         }
-        if latex {
-            return format!(
-                "\\frac{{{}}}{{{}}}",
-                self.sum(&num, true),
-                self.sum(&den, true)
-            );
-        }
-        let n = self.sum(&num, false);
-        let n = if num.len() > 1 { format!("({n})") } else { n };
-        format!("{n}/({})", self.sum(&den, false))
+        (num, den)
     }
 
     fn sum(&self, terms: &[Term], latex: bool) -> String {
@@ -126,16 +222,27 @@ impl<'a> Printer<'a> {
         }
         let mut order: Vec<&Term> = terms.iter().collect();
         order.sort_by_key(|t| sort_key(t));
+        let order_len = order.len();
         let mut out = String::new();
         for (i, t) in order.into_iter().enumerate() {
             let negative = t.coeff.is_negative();
-            let body = self.term(
-                &Term {
-                    coeff: t.coeff.abs(),
-                    exps: t.exps.clone(),
-                },
-                latex,
-            );
+            let nonzero: Vec<usize> = (0..t.exps.len()).filter(|&i| t.exps[i] != 0).collect();
+            let body = if t.coeff.abs().is_one()
+                && order_len > 1
+                && nonzero.len() == 1
+                && t.exps[nonzero[0]] == 1
+            {
+                // A lone atom in a sum needs no parentheses (`30 deg - 75 deg`).
+                self.atom(nonzero[0], latex)
+            } else {
+                self.term(
+                    &Term {
+                        coeff: t.coeff.abs(),
+                        exps: t.exps.clone(),
+                    },
+                    latex,
+                )
+            };
             match (i, negative) {
                 (0, true) => out.push('-'),
                 (0, false) => {}
@@ -210,7 +317,25 @@ impl<'a> Printer<'a> {
             }
             Atom::Pi => (if latex { "\\pi" } else { "pi" }).into(),
             Atom::Call(func, arg) => {
-                let inner = self.render(arg, latex);
+                let mut inner = self.render(arg.num(), arg.den(), latex);
+                // `sin(30 deg)`, not `sin((30 deg))`.
+                if arg.num().len() == 1
+                    && arg.den().as_constant().is_some_and(|q| q.is_one())
+                    && arg
+                        .num()
+                        .terms()
+                        .all(|(m, q)| q.is_one() && m.iter().sum::<u32>() == 1)
+                {
+                    let (open, close) = if latex {
+                        ("\\left(", "\\right)")
+                    } else {
+                        ("(", ")")
+                    };
+                    if let Some(bare) = inner.strip_prefix(open).and_then(|s| s.strip_suffix(close))
+                    {
+                        inner = bare.to_string();
+                    }
+                }
                 if latex {
                     match func {
                         Func::Sqrt => format!("\\sqrt{{{inner}}}"),
@@ -235,6 +360,87 @@ fn sort_key(t: &Term) -> (i64, Vec<usize>, Vec<i64>) {
     let degree: i64 = t.exps.iter().map(|e| e.abs()).sum();
     let vars: Vec<usize> = (0..t.exps.len()).filter(|&i| t.exps[i] != 0).collect();
     (degree, vars, t.exps.iter().map(|e| -e).collect())
+}
+
+/// The common factor of a sum (positive integer content × common monomial;
+/// `None` when it is 1) and the sum divided by it.
+fn split_content(terms: &[Term]) -> (Option<Term>, Vec<Term>) {
+    let mut g = num_bigint::BigInt::zero();
+    let mut l = num_bigint::BigInt::one();
+    for t in terms {
+        g = g.gcd(t.coeff.numer());
+        l = l.lcm(t.coeff.denom());
+    }
+    let n = terms.iter().map(|t| t.exps.len()).max().unwrap_or(0);
+    let mono: Vec<i64> = (0..n)
+        .map(|i| {
+            terms
+                .iter()
+                .map(|t| t.exps.get(i).copied().unwrap_or(0).max(0))
+                .min()
+                .unwrap_or(0)
+        })
+        .collect();
+    if g.is_zero() {
+        return (None, terms.to_vec());
+    }
+    let content = Q::new(g, l);
+    if content.is_one() && mono.iter().all(|&e| e == 0) {
+        return (None, terms.to_vec());
+    }
+    let rest = terms
+        .iter()
+        .map(|t| Term {
+            coeff: &t.coeff / &content,
+            exps: (0..n)
+                .map(|i| t.exps.get(i).copied().unwrap_or(0) - mono[i])
+                .collect(),
+        })
+        .collect();
+    (
+        Some(Term {
+            coeff: content,
+            exps: mono,
+        }),
+        rest,
+    )
+}
+
+/// The polynomial of terms with nonnegative exponents.
+fn terms_poly(terms: &[Term]) -> Option<Poly> {
+    let mut p = Poly::zero();
+    for t in terms {
+        let m: Vec<u32> = t
+            .exps
+            .iter()
+            .map(|&e| u32::try_from(e).ok())
+            .collect::<Option<_>>()?;
+        let mut m = m;
+        while m.last() == Some(&0) {
+            m.pop();
+        }
+        p = p.add(&Poly::from_term(m, t.coeff.clone()));
+    }
+    Some(p)
+}
+
+/// True for `c*(…)`: a product whose last factor is parenthesised.
+fn is_product(s: &str) -> bool {
+    s.ends_with(')') && s.contains("*(") && {
+        // The parenthesis closing at the end opens after the last top-level `*`.
+        let mut depth = 0;
+        let mut top_star = false;
+        for c in s.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                '+' | '-' if depth == 0 => return false,
+                '*' if depth == 0 => top_star = true,
+                _ => {}
+            }
+        }
+        top_star
+    }
 }
 
 fn paren(s: &str, latex: bool) -> String {

@@ -114,15 +114,24 @@ fn chrome(browser: &Path, profile: &Path, args: &[&str]) -> std::process::Output
 /// A page that loads a report in a frame and reports, in its own DOM, the
 /// formulas laid out with zero width and the SVGs drawn.
 const CHECKER: &str = r#"<!DOCTYPE html><html><body><pre id="result">pending</pre>
-<iframe id="f" src="REPORT" style="width:1100px;height:2000px"></iframe>
+<iframe id="f" src="REPORT" style="width:WIDTHpx;height:2000px;border:0"></iframe>
 <script>
 document.getElementById('f').addEventListener('load', function () {
   var d = this.contentDocument;
+  // Elements whose content is wider than their box: cut off or scrolled.
+  var over = [];
+  d.querySelectorAll('*').forEach(function (e) {
+    var html = e.namespaceURI === 'http://www.w3.org/1999/xhtml';
+    if ((html || e.tagName === 'math') && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) {
+      over.push(e.tagName + ':' + (e.textContent || '').slice(0, 40).replace(/\s+/g, '_'));
+    }
+  });
+  if (d.documentElement.scrollWidth > d.documentElement.clientWidth + 1) { over.push('page'); }
   var maths = Array.from(d.querySelectorAll('math'));
   var zero = maths.filter(function (m) { return m.getBoundingClientRect().width === 0; }).length;
   var svgs = Array.from(d.querySelectorAll('svg'));
   var empty = svgs.filter(function (s) { var r = s.getBoundingClientRect(); return r.width === 0 || r.height === 0; }).length;
-  document.getElementById('result').textContent = 'math=' + maths.length + ' zero=' + zero + ' svg=' + svgs.length + ' empty=' + empty;
+  document.getElementById('result').textContent = 'math=' + maths.length + ' zero=' + zero + ' svg=' + svgs.length + ' empty=' + empty + ' overflow=' + over.length + ' ' + over.slice(0, 5).join(' ');
 });
 </script></body></html>"#;
 
@@ -168,42 +177,56 @@ fn reports_render_in_headless_chromium() {
             "{name}: console errors: {console_errors:?}"
         );
         assert!(shot.is_file(), "{name}: no screenshot\n{log}");
-        // Layout checks through the checker page.
-        let checker = dir.join(format!("check-{name}.html"));
-        std::fs::write(&checker, CHECKER.replace("REPORT", &format!("{name}.html"))).unwrap();
-        let out = chrome(
-            &browser,
-            &profile,
-            &[
-                "--virtual-time-budget=10000",
-                "--dump-dom",
-                &format!("file://{}", checker.display()),
-            ],
-        );
-        let dom = String::from_utf8_lossy(&out.stdout);
-        std::fs::remove_file(&checker).ok();
-        let result = dom
-            .split("<pre id=\"result\">")
-            .nth(1)
-            .and_then(|r| r.split("</pre>").next())
-            .unwrap_or("")
-            .to_string();
-        let field = |key: &str| -> usize {
-            result
-                .split_whitespace()
-                .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{name}: checker said {result:?}"))
-        };
-        if name != "index" {
-            assert!(field("math") > 0, "{name}: no formulas ({result})");
-            assert!(field("svg") > 0, "{name}: no SVG ({result})");
+        // Layout checks through the checker page, at the width of an A4
+        // page (794 px) and of a desktop window (1280 px).
+        for width in [794, 1280] {
+            let checker = dir.join(format!("check-{name}-{width}.html"));
+            std::fs::write(
+                &checker,
+                CHECKER
+                    .replace("REPORT", &format!("{name}.html"))
+                    .replace("WIDTH", &width.to_string()),
+            )
+            .unwrap();
+            let out = chrome(
+                &browser,
+                &profile,
+                &[
+                    "--virtual-time-budget=10000",
+                    "--dump-dom",
+                    &format!("file://{}", checker.display()),
+                ],
+            );
+            let dom = String::from_utf8_lossy(&out.stdout);
+            std::fs::remove_file(&checker).ok();
+            let result = dom
+                .split("<pre id=\"result\">")
+                .nth(1)
+                .and_then(|r| r.split("</pre>").next())
+                .unwrap_or("")
+                .to_string();
+            let field = |key: &str| -> usize {
+                result
+                    .split_whitespace()
+                    .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| panic!("{name}: checker said {result:?}"))
+            };
+            if name != "index" {
+                assert!(field("math") > 0, "{name}: no formulas ({result})");
+                assert!(field("svg") > 0, "{name}: no SVG ({result})");
+            }
+            assert_eq!(
+                field("zero"),
+                0,
+                "{name}: formulas laid out with zero width ({result})"
+            );
+            assert_eq!(field("empty"), 0, "{name}: empty SVG ({result})");
+            assert_eq!(
+                field("overflow"),
+                0,
+                "{name} at {width} px: content overflows its box ({result})"
+            );
         }
-        assert_eq!(
-            field("zero"),
-            0,
-            "{name}: formulas laid out with zero width ({result})"
-        );
-        assert_eq!(field("empty"), 0, "{name}: empty SVG ({result})");
     }
 }
