@@ -177,13 +177,14 @@ fn name_quantities(
 /// Derives A and the per-contact forms for a case. `numeric` is the numeric
 /// system, used to pick a set of independent constraint rows.
 pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
-    super::poly::with_budget(WORK_BUDGET, || derive_within_budget(case, numeric)).unwrap_or_else(
-        || {
-            Err(Unsupported(
-                "the expressions grew too large for the symbolic engine".into(),
-            ))
-        },
-    )
+    super::poly::with_budget(WORK_BUDGET, || {
+        super::with_pythagoras(|| derive_within_budget(case, numeric))
+    })
+    .unwrap_or_else(|| {
+        Err(Unsupported(
+            "the expressions grew too large for the symbolic engine".into(),
+        ))
+    })
 }
 
 fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
@@ -514,6 +515,87 @@ fn neg_schur(k: &[Vec<Frac>], lead: usize) -> Result<Vec<Vec<Frac>>, Unsupported
     Ok(out)
 }
 
+/// Largest dense block inverted by cofactors.
+const COFACTOR_LIMIT: usize = 6;
+
+/// Adjugate and determinant of a small dense block whose entries are
+/// polynomials, by cofactor expansion over column subsets (only products
+/// and sums, each reduced by Pythagoras as it is formed): a rigid body's
+/// rotated inertia tensor has a determinant that collapses to
+/// `m³ Ixx Iyy Izz` this way, where fraction-free elimination would carry
+/// degree-18 trigonometric polynomials. `None` for larger blocks, rational
+/// entries or a vanishing determinant.
+fn small_inverse(b: &model::MassBlock<Frac>) -> Option<(Vec<Vec<Poly>>, Poly)> {
+    let n = b.size;
+    if n > COFACTOR_LIMIT {
+        return None;
+    }
+    let mut m = vec![vec![Poly::zero(); n]; n];
+    for r in 0..n {
+        for c in 0..n {
+            let f = &b.matrix[r * n + c];
+            let d = f.den().as_constant()?;
+            m[r][c] = f.num().scale(&d.recip());
+        }
+    }
+    let reduce = super::frac::reduce_registered;
+    // det of the rows `rows` (in order) and the columns in `mask`.
+    let minors = |rows: &[usize]| -> std::collections::HashMap<u32, Poly> {
+        let mut memo: std::collections::HashMap<u32, Poly> = std::collections::HashMap::new();
+        memo.insert(0, Poly::one());
+        for size in 1..=rows.len() {
+            let row = rows[rows.len() - size];
+            for mask in 0u32..(1 << n) {
+                if mask.count_ones() as usize != size {
+                    continue;
+                }
+                let mut sum = Poly::zero();
+                let mut below = 0;
+                for col in 0..n {
+                    if mask & (1 << col) == 0 {
+                        continue;
+                    }
+                    if !m[row][col].is_zero()
+                        && let Some(sub) = memo.get(&(mask & !(1 << col)))
+                        && !sub.is_zero()
+                    {
+                        let t = m[row][col].mul(sub);
+                        sum = if below % 2 == 0 {
+                            sum.add(&t)
+                        } else {
+                            sum.sub(&t)
+                        };
+                    }
+                    below += 1;
+                }
+                memo.insert(mask, reduce(&sum));
+            }
+        }
+        memo
+    };
+    let all: Vec<usize> = (0..n).collect();
+    let full = (1u32 << n) - 1;
+    let det = minors(&all).remove(&full)?;
+    if det.is_zero() || super::poly::exhausted() {
+        return None;
+    }
+    let mut adj = vec![vec![Poly::zero(); n]; n];
+    for i in 0..n {
+        let rows: Vec<usize> = (0..n).filter(|&r| r != i).collect();
+        let memo = minors(&rows);
+        for jcol in 0..n {
+            let c = memo.get(&(full & !(1 << jcol)))?;
+            // adj(B)[j][i] = (−1)^(i+j) · minor(i, j)
+            adj[jcol][i] = if (i + jcol) % 2 == 0 {
+                c.clone()
+            } else {
+                c.neg()
+            };
+        }
+    }
+    (!super::poly::exhausted()).then_some((adj, det))
+}
+
 /// The most velocities a system may have for the symbolic engine to build
 /// it at all (each entry of M and J becomes a rational function).
 pub const MAX_SYMBOLIC_DOFS: usize = 600;
@@ -619,6 +701,61 @@ fn exact_delassus(
                     }
                     a[p][q] = sum.clone();
                     a[q][p] = sum;
+                }
+            }
+            continue;
+        }
+        if let Some((adj, det)) = small_inverse(b) {
+            // A = J adj(B) Jᵀ / det(B): no divisions until the end, so
+            // Pythagoras can act on every intermediate product.
+            // The Jacobian entries over a common denominator, so that the
+            // numerator J adj(B) Jᵀ is summed as a polynomial.
+            let rows: Vec<(Vec<Poly>, Poly)> = touching
+                .iter()
+                .map(|&p| {
+                    let entries = &j[p][b.offset..b.offset + b.size];
+                    let l = row_lcm(entries);
+                    let nums = entries
+                        .iter()
+                        .map(|f| {
+                            if f.is_zero() {
+                                Poly::zero()
+                            } else {
+                                f.num().mul(
+                                    &l.div_exact(f.den())
+                                        .expect("the lcm is a multiple of each denominator"),
+                                )
+                            }
+                        })
+                        .collect();
+                    (nums, l)
+                })
+                .collect();
+            for x in 0..touching.len() {
+                for y in x..touching.len() {
+                    let (p, q) = (touching[x], touching[y]);
+                    let mut sum = Poly::zero();
+                    for r in 0..b.size {
+                        if rows[x].0[r].is_zero() {
+                            continue;
+                        }
+                        let mut inner = Poly::zero();
+                        for col in 0..b.size {
+                            if !rows[y].0[col].is_zero() && !adj[r][col].is_zero() {
+                                inner = inner.add(&adj[r][col].mul(&rows[y].0[col]));
+                            }
+                        }
+                        sum = sum.add(&super::frac::reduce_registered(&rows[x].0[r].mul(&inner)));
+                    }
+                    if super::poly::exhausted() {
+                        return Err(Unsupported(
+                            "the expressions grew too large for the symbolic engine".into(),
+                        ));
+                    }
+                    let den = det.mul(&rows[x].1).mul(&rows[y].1);
+                    let add = budget(Frac::new(sum, den))?;
+                    a[p][q] = budget(a[p][q].clone() + add)?;
+                    a[q][p] = a[p][q].clone();
                 }
             }
             continue;

@@ -6,6 +6,49 @@ use super::poly::{Poly, Q, gcd};
 use num_traits::One;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+thread_local! {
+    static TRIG_PAIRS: std::cell::RefCell<Vec<(usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static PYTHAGORAS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with Pythagoras' identity applied in every new fraction, for
+/// the (sin u, cos u) atom pairs registered while it runs
+/// ([`register_trig_pair`]): rotated inertia tensors and their inverses
+/// then stay small.
+pub fn with_pythagoras<R>(f: impl FnOnce() -> R) -> R {
+    let old_on = PYTHAGORAS.with(|p| p.replace(true));
+    let old = TRIG_PAIRS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    let r = f();
+    TRIG_PAIRS.with(|p| *p.borrow_mut() = old);
+    PYTHAGORAS.with(|p| p.set(old_on));
+    r
+}
+
+/// `p` with sin² u → 1 − cos² u for the registered pairs (unchanged
+/// outside [`with_pythagoras`]).
+pub fn reduce_registered(p: &Poly) -> Poly {
+    TRIG_PAIRS.with(|pairs| {
+        let pairs = pairs.borrow();
+        if pairs.is_empty() {
+            p.clone()
+        } else {
+            super::reduce_poly(p, &pairs)
+        }
+    })
+}
+
+/// Registers atoms `sin u` and `cos u` (inside [`with_pythagoras`]).
+pub fn register_trig_pair(sin: usize, cos: usize) {
+    if PYTHAGORAS.with(std::cell::Cell::get) {
+        TRIG_PAIRS.with(|p| {
+            let mut p = p.borrow_mut();
+            if !p.contains(&(sin, cos)) {
+                p.push((sin, cos));
+            }
+        });
+    }
+}
+
 /// A rational function `num/den` over the atoms of a [`Symbols`](super::Symbols) table.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Frac {
@@ -18,6 +61,24 @@ impl Frac {
     /// check first; see [`Frac::checked_div`]).
     pub fn new(num: Poly, den: Poly) -> Frac {
         assert!(!den.is_zero(), "zero denominator");
+        if num.is_zero() {
+            return Frac::zero();
+        }
+        // Inside [`with_pythagoras`]: sin² u → 1 − cos² u as we go, so that
+        // rotated inertia tensors and their inverses stay small.
+        let (num, den) = TRIG_PAIRS.with(|p| {
+            let pairs = p.borrow();
+            if pairs.is_empty() {
+                (num, den)
+            } else {
+                let d = super::reduce_poly(&den, &pairs);
+                if d.is_zero() {
+                    (num, den)
+                } else {
+                    (super::reduce_poly(&num, &pairs), d)
+                }
+            }
+        });
         if num.is_zero() {
             return Frac::zero();
         }

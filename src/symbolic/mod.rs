@@ -30,7 +30,7 @@ pub use derive::{
     ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, NamedQuantity, SymForm, TERM_BUDGET,
     derive, latex_quantity, latex_unit,
 };
-pub use frac::{Frac, poly_derivative};
+pub use frac::{Frac, poly_derivative, with_pythagoras};
 pub use print::{Printer, latex_symbol};
 pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};
@@ -326,7 +326,23 @@ impl Converter<'_> {
             Func::Atan => x.atan(),
             Func::Abs => x.abs(),
         };
-        Frac::var(self.symbols.intern(Atom::Call(func, arg), value))
+        let partner = match func {
+            Func::Sin => Some(Func::Cos),
+            Func::Cos => Some(Func::Sin),
+            _ => None,
+        };
+        let atom = self.symbols.intern(Atom::Call(func, arg.clone()), value);
+        if let Some(p) = partner
+            && let Some(&other) = self.symbols.index.get(&Atom::Call(p, arg))
+        {
+            let (s, c) = if func == Func::Sin {
+                (atom, other)
+            } else {
+                (other, atom)
+            };
+            frac::register_trig_pair(s, c);
+        }
+        Frac::var(atom)
     }
 }
 
