@@ -4,7 +4,7 @@
 //! the case file, a message, hints) instead of failing on the first problem,
 //! so one run reports everything wrong with a file. Only the binary prints
 //! them; [`render`] turns them into the `file:line:col` / source line / caret
-//! form of SPEC §3 as a string.
+//! form of the error format as a string.
 
 use std::ops::Range;
 

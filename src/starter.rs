@@ -11,15 +11,18 @@ pub enum Starter {
     Generalized,
     /// Particles on a line.
     Line,
+    /// Rigid links held together by pin joints.
+    Joints,
 }
 
 impl Starter {
     /// All examples.
-    pub const ALL: [Starter; 4] = [
+    pub const ALL: [Starter; 5] = [
         Starter::Planar,
         Starter::Bodies3d,
         Starter::Generalized,
         Starter::Line,
+        Starter::Joints,
     ];
 
     /// The case text.
@@ -29,6 +32,7 @@ impl Starter {
             Starter::Bodies3d => include_str!("../templates/new/bodies3d.toml"),
             Starter::Generalized => include_str!("../templates/new/generalized.toml"),
             Starter::Line => include_str!("../templates/new/line.toml"),
+            Starter::Joints => include_str!("../templates/new/joints.toml"),
         }
     }
 
@@ -39,6 +43,7 @@ impl Starter {
             Starter::Bodies3d => "two 3-d rigid bodies in contact",
             Starter::Generalized => "a pendulum in generalized coordinates",
             Starter::Line => "three particles on a line",
+            Starter::Joints => "a double pendulum of two links joined by pins",
         }
     }
 }

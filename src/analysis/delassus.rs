@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 pub const DENSE_CONTACT_LIMIT: usize = 2000;
 
 /// A contact is immobile when its constrained `a_i` is below this fraction
-/// of its unconstrained value (SPEC §1: round-off leaves ~1e-16, not 0).
+/// of its unconstrained value (docs/physics.md: round-off leaves ~1e-16, not 0).
 pub const IMMOBILE_RATIO: f64 = 1e-12;
 
 /// Relative singular-value threshold below which a whitened constraint

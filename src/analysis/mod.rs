@@ -1,5 +1,5 @@
 //! Analysis: Delassus matrix, effective masses, coupled modes, bounds,
-//! stable timesteps and damping (SPEC §1).
+//! stable timesteps and damping (docs/physics.md).
 //!
 //! Input: an assembled [`System<f64>`] and the model's stiffness, damping
 //! and naive masses. Output: an [`Analysis`], plain numbers with no
@@ -113,7 +113,7 @@ pub struct ContactResult {
     pub a: f64,
     /// `J_i M⁻¹ J_iᵀ` without constraints.
     pub a_unconstrained: f64,
-    /// True when the contact cannot move (SPEC §1).
+    /// True when the contact cannot move (docs/physics.md).
     pub immobile: bool,
     /// Effective mass, `None` when immobile.
     pub m_eff: Option<f64>,
@@ -132,7 +132,7 @@ pub struct ContactResult {
     pub zeta: Option<f64>,
 }
 
-/// Stable explicit timesteps (SPEC §1).
+/// Stable explicit timesteps (docs/physics.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StableDt {
     /// `2/ω_max` from the coupled modes (`None` when nothing moves).

@@ -54,11 +54,7 @@ impl Reader<'_> {
         let mut seen = std::collections::HashSet::new();
         let mut bodies = Vec::new();
         for (t, span) in self.tables(node, "`[[body]]`") {
-            self.keys(
-                t,
-                &["name", "type", "mass", "inertia", "position", "description"],
-                "`[[body]]`",
-            );
+            self.keys(t, super::read::BODY_KEYS, "`[[body]]`");
             let name = self.name(t, "`[[body]]`", &span, &mut seen);
             self.declared_bodies.extend(name.clone());
             let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
@@ -230,7 +226,7 @@ impl Reader<'_> {
         let names: Vec<String> = bodies.iter().map(|b| b.name.clone()).collect();
         let mut joints = Vec::new();
         for (t, span) in self.tables(node, "`[[joint]]`") {
-            self.keys(t, &["type", "bodies", "point", "name"], "`[[joint]]`");
+            self.keys(t, super::read::JOINT_KEYS, "`[[joint]]`");
             if let Some(n) = self.required(t, "type", "`[[joint]]`", &span)
                 && let Some(kind) = self.string(n, "`type`")
                 && kind != "pin"
@@ -313,18 +309,9 @@ impl Reader<'_> {
         for (t, span) in tables {
             let generalized = matches!(form, Form::Generalized { .. });
             let allowed: &[&str] = if generalized {
-                &["name", "jacobian", "stiffness", "damping", "description"]
+                super::read::CONTACT_GENERALIZED_KEYS
             } else {
-                &[
-                    "name",
-                    "body",
-                    "other",
-                    "point",
-                    "normal",
-                    "stiffness",
-                    "damping",
-                    "description",
-                ]
+                super::read::CONTACT_KEYS
             };
             self.keys(t, allowed, "`[[contact]]`");
             let name = self.name(t, "`[[contact]]`", &span, &mut seen);

@@ -119,11 +119,7 @@ impl Reader<'_> {
     pub(super) fn claims(&mut self, node: Option<&Node>, contacts: &[String]) -> Vec<Claim> {
         let mut claims = Vec::new();
         for (t, span) in self.tables(node, "`[[claim]]`") {
-            self.keys(
-                t,
-                &["of", "equals", "rel_tol", "description"],
-                "`[[claim]]`",
-            );
+            self.keys(t, super::read::CLAIM_KEYS, "`[[claim]]`");
             let of = self
                 .required(t, "of", "`[[claim]]`", &span)
                 .and_then(|n| self.quantity_ref(n, contacts));
@@ -164,11 +160,7 @@ impl Reader<'_> {
         let mut sweeps = Vec::new();
         let mut total_points = 0;
         for (t, span) in self.tables(node, "`[[sweep]]`") {
-            self.keys(
-                t,
-                &["parameter", "from", "to", "points", "plot"],
-                "`[[sweep]]`",
-            );
+            self.keys(t, super::read::SWEEP_KEYS, "`[[sweep]]`");
             let parameter = self
                 .required(t, "parameter", "`[[sweep]]`", &span)
                 .and_then(|n| {

@@ -7,7 +7,7 @@ impl Reader<'_> {
     pub(super) fn generalized(&mut self, node: &Node, constraints: Option<&Node>) -> Option<Form> {
         let t = self.table(node, "`[generalized]`")?;
         let span = node.span();
-        self.keys(t, &["coordinates", "mass_matrix"], "`[generalized]`");
+        self.keys(t, super::read::GENERALIZED_KEYS, "`[generalized]`");
         let mut coordinates = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let cnode = self.required(t, "coordinates", "`[generalized]`", &span)?;
@@ -23,7 +23,7 @@ impl Reader<'_> {
             let Some(ct) = self.table(item, "a coordinate") else {
                 continue;
             };
-            self.keys(ct, &["name", "unit", "description"], "a coordinate");
+            self.keys(ct, super::read::COORDINATE_KEYS, "a coordinate");
             let Some(name) = self.name(ct, "a coordinate", &item.span(), &mut seen) else {
                 continue;
             };
@@ -162,7 +162,7 @@ impl Reader<'_> {
         }
         let mut rows_g = Vec::new();
         for (ct, cspan) in self.tables(constraints, "`[[constraint]]`") {
-            self.keys(ct, &["jacobian", "name", "description"], "`[[constraint]]`");
+            self.keys(ct, super::read::CONSTRAINT_KEYS, "`[[constraint]]`");
             let Some(jn) = self.required(ct, "jacobian", "`[[constraint]]`", &cspan) else {
                 continue;
             };

@@ -1,6 +1,6 @@
 //! Case files: TOML text → a validated [`Case`].
 //!
-//! Input: the text of a case file (SPEC §2). Output: a [`Case`] whose every
+//! Input: the text of a case file (docs/case-format.md). Output: a [`Case`] whose every
 //! physical value is a [`Val`]: the expression as typed, its byte span in the
 //! file, its SI value at the case's parameter values and its dimension.
 //! On bad input, a [`SourceError`](crate::diag::SourceError) with every
@@ -22,5 +22,5 @@ mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
-pub use read::{MAX_INPUT_BYTES, load, load_limited, parse_case};
+pub use read::{KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case};
 pub use types::*;

@@ -71,7 +71,7 @@ impl Reader<'_> {
                 DeValue::Table(t) => {
                     self.keys(
                         t,
-                        &["value", "description", "symbol"],
+                        super::read::PARAMETER_KEYS,
                         &format!("parameter `{name}`"),
                     );
                     let desc = get(t, "description").and_then(|n| self.string(n, "`description`"));

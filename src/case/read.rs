@@ -14,7 +14,7 @@ pub(super) type Node<'i> = Spanned<DeValue<'i>>;
 /// The most problems reported for one file.
 pub const MAX_DIAGNOSTICS: usize = 100;
 
-/// Relative tolerance on the length of a normal (SPEC §2).
+/// Relative tolerance on the length of a normal (the case format (docs/case-format.md)).
 pub const NORMAL_TOLERANCE: f64 = 1e-9;
 
 /// The largest case file read by default (1 GiB: a 10⁶-contact case fits).
@@ -171,6 +171,57 @@ pub(super) fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<
         .find(|(k, _)| k.get_ref() == key)
         .map(|(_, v)| v)
 }
+
+/// Every table of a case file and the keys it accepts (the reader refuses
+/// others; `docs/case-format.md` documents each, which a test checks).
+pub const KEYS: &[(&str, &[&str])] = &[
+    ("the case file", ROOT_KEYS),
+    ("[parameters] table", PARAMETER_KEYS),
+    ("[[body]]", BODY_KEYS),
+    ("[[contact]]", CONTACT_KEYS),
+    ("[[contact]] (generalized)", CONTACT_GENERALIZED_KEYS),
+    ("[[joint]]", JOINT_KEYS),
+    ("[generalized]", GENERALIZED_KEYS),
+    ("a coordinate", COORDINATE_KEYS),
+    ("[[constraint]]", CONSTRAINT_KEYS),
+    ("[[claim]]", CLAIM_KEYS),
+    ("[[sweep]]", SWEEP_KEYS),
+    ("[verify]", VERIFY_KEYS),
+    ("[display]", DISPLAY_KEYS),
+    ("[analysis]", ANALYSIS_KEYS),
+];
+
+pub(super) const PARAMETER_KEYS: &[&str] = &["value", "description", "symbol"];
+pub(super) const BODY_KEYS: &[&str] =
+    &["name", "type", "mass", "inertia", "position", "description"];
+pub(super) const CONTACT_KEYS: &[&str] = &[
+    "name",
+    "body",
+    "other",
+    "point",
+    "normal",
+    "stiffness",
+    "damping",
+    "description",
+];
+pub(super) const CONTACT_GENERALIZED_KEYS: &[&str] =
+    &["name", "jacobian", "stiffness", "damping", "description"];
+pub(super) const JOINT_KEYS: &[&str] = &["type", "bodies", "point", "name"];
+pub(super) const GENERALIZED_KEYS: &[&str] = &["coordinates", "mass_matrix"];
+pub(super) const COORDINATE_KEYS: &[&str] = &["name", "unit", "description"];
+pub(super) const CONSTRAINT_KEYS: &[&str] = &["jacobian", "name", "description"];
+pub(super) const CLAIM_KEYS: &[&str] = &["of", "equals", "rel_tol", "description"];
+pub(super) const SWEEP_KEYS: &[&str] = &["parameter", "from", "to", "points", "plot"];
+pub(super) const VERIFY_KEYS: &[&str] = &[
+    "impulse",
+    "compression",
+    "periods",
+    "levels",
+    "preload",
+    "dt0",
+];
+pub(super) const DISPLAY_KEYS: &[&str] = &["omega", "mass", "time"];
+pub(super) const ANALYSIS_KEYS: &[&str] = &["modes"];
 
 pub(super) const ROOT_KEYS: &[&str] = &[
     "title",
@@ -652,7 +703,7 @@ impl Reader<'_> {
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let large_modes = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
-            self.keys(t, &["modes"], "`[analysis]`");
+            self.keys(t, ANALYSIS_KEYS, "`[analysis]`");
             get(t, "modes").and_then(|m| self.integer(m, "`modes`", 1..=100))
         });
         Some(Case {

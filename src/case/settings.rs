@@ -9,7 +9,7 @@ impl Reader<'_> {
         let Some(t) = self.table(node, "`[display]`") else {
             return out;
         };
-        self.keys(t, &["omega", "mass", "time"], "`[display]`");
+        self.keys(t, super::read::DISPLAY_KEYS, "`[display]`");
         for key in ["omega", "mass", "time"] {
             let Some(n) = get(t, key) else { continue };
             let Some(text) = self.string(n, &format!("`{key}`")) else {
@@ -55,18 +55,7 @@ impl Reader<'_> {
 
     pub(super) fn verify(&mut self, node: &Node) -> Option<Verify> {
         let t = self.table(node, "`[verify]`")?;
-        self.keys(
-            t,
-            &[
-                "impulse",
-                "compression",
-                "periods",
-                "levels",
-                "preload",
-                "dt0",
-            ],
-            "`[verify]`",
-        );
+        self.keys(t, super::read::VERIFY_KEYS, "`[verify]`");
         let mut v = Verify::default();
         if let Some(n) = get(t, "impulse") {
             let x = self.value(n, Dim::IMPULSE, "an impulse");

@@ -168,7 +168,7 @@ pub struct Coordinate {
     pub dim: Dim,
 }
 
-/// The system, in one of the two forms of SPEC §2.
+/// The system, in one of the two forms of the case format (docs/case-format.md).
 #[derive(Clone, Debug)]
 pub enum Form {
     /// Bodies, joints.
@@ -189,7 +189,7 @@ pub enum Form {
     },
 }
 
-/// A result a claim or sweep can refer to (SPEC §2, `of`).
+/// A result a claim or sweep can refer to (the case format (docs/case-format.md), `of`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Quantity {
     /// `a(c)`: inverse effective mass.

@@ -176,7 +176,7 @@ impl ExprError {
 }
 
 /// A numeric value with its dimension. `dim == None` marks a literal zero,
-/// which is accepted wherever any quantity is expected (SPEC §2).
+/// which is accepted wherever any quantity is expected (docs/case-format.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Value {
     /// SI value.

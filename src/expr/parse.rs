@@ -57,7 +57,7 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
     Ok(expr)
 }
 
-/// `"[-]NUMBER unit"` where the unit may use `*`: the SPEC's one-literal form.
+/// `"[-]NUMBER unit"` where the unit may use `*`: the one-literal form of docs/case-format.md.
 fn literal_alone(text: &str) -> Option<Result<Expr, ExprError>> {
     let trimmed_start = text.len() - text.trim_start().len();
     let body = text.trim_end();

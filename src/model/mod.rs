@@ -320,7 +320,7 @@ pub fn used_parameters(case: &Case) -> Vec<bool> {
 }
 
 impl<T: Scalar> Model<T> {
-    /// The naive mass estimate for a contact (SPEC §1): the total mass of the
+    /// The naive mass estimate for a contact (the physics reference): the total mass of the
     /// moving body, or the reduced mass of two bodies' total masses. `None`
     /// in generalized form.
     pub fn naive_mass(&self, contact: usize) -> Option<T> {

@@ -10,7 +10,7 @@ pub mod safe;
 pub mod templates;
 pub mod text;
 
-/// The report as pretty-printed JSON (SPEC §4), with a final newline.
+/// The report as pretty-printed JSON (docs/json.md), with a final newline.
 pub fn json(report: &crate::report::Report) -> String {
     let mut s = serde_json::to_string_pretty(report).expect("report data serializes");
     s.push('\n');

@@ -1,7 +1,7 @@
 //! Report data: the results of one case as a serializable document.
 //!
 //! Input: a [`Case`], its [`Analysis`] and claim results. Output: a
-//! [`Report`] whose serde form *is* the JSON output of SPEC §4 (keys fixed;
+//! [`Report`] whose serde form *is* the JSON output of docs/json.md (keys fixed;
 //! all values SI; `null` for what does not exist, such as the effective mass
 //! of an immobile contact). Renderers format it; they compute nothing.
 

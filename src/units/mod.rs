@@ -5,7 +5,7 @@
 //! kg, m, s). Angles are dimensionless (SI), so `rad` has scale 1 and `deg`
 //! scale π/180.
 //!
-//! Grammar (SPEC §2): factors separated by spaces or `·` (and `*` when the
+//! Grammar (the case format (docs/case-format.md)): factors separated by spaces or `·` (and `*` when the
 //! caller allows it), each a unit word with an optional integer power `^2`,
 //! `^-1`; at most one `/`, after which every factor is in the denominator.
 //! A unit word is a base unit (`m g s N Pa J W Hz rad deg in ft lb lbf`)
@@ -385,7 +385,7 @@ pub fn is_unit_word(word: &str) -> bool {
 }
 
 /// Parses a whole unit string. `star_joins` lets `*` separate factors too
-/// (allowed when a value is one literal alone, SPEC §2).
+/// (allowed when a value is one literal alone, the case format (docs/case-format.md)).
 pub fn parse_unit(text: &str, star_joins: bool) -> Result<Unit, UnitError> {
     let mut scale = Scale::ONE;
     let mut dim = Dim::NONE;

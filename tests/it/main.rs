@@ -4,6 +4,7 @@ mod bad_input;
 mod browser;
 mod claims;
 mod cli;
+mod docs;
 mod fuzz_corpus;
 mod hostile;
 mod large;
