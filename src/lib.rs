@@ -51,6 +51,7 @@ pub mod case;
 pub mod diag;
 pub mod expr;
 pub mod fuzz;
+pub mod mdbook;
 pub mod model;
 pub mod output;
 pub mod render;

@@ -90,6 +90,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = meff::starter::Starter::Planar)]
         template: meff::starter::Starter,
     },
+    /// mdBook preprocessor: replaces `{{#meff case.toml}}` and ```meff blocks
+    /// in a book's chapters with the case's report (see docs/mdbook.md).
+    Mdbook {
+        #[command(subcommand)]
+        supports: Option<MdbookCommand>,
+    },
     /// Check the claims of one or more cases; exit status 1 when any fails
     /// or cannot be decided.
     Check {
@@ -100,6 +106,15 @@ enum Command {
         /// difference, every parameter of the counterexample).
         #[arg(long, short = 'v')]
         verbose: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum MdbookCommand {
+    /// Exit 0 when the renderer is supported (mdBook asks before each build).
+    Supports {
+        /// The renderer's name (`html`, `markdown`, …).
+        renderer: String,
     },
 }
 
@@ -146,6 +161,7 @@ fn main() -> ExitCode {
         } => eval(&case, json, digits as usize, !no_verify, limit),
         Command::Check { cases, verbose } => check(&cases, limit, verbose),
         Command::New { name, template } => new_case(&name, template),
+        Command::Mdbook { supports } => mdbook(supports),
         Command::Report {
             paths,
             out,
@@ -569,6 +585,31 @@ fn report(
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn mdbook(supports: Option<MdbookCommand>) -> ExitCode {
+    if let Some(MdbookCommand::Supports { renderer }) = supports {
+        return ExitCode::from(if meff::mdbook::supports(&renderer) {
+            0
+        } else {
+            1
+        });
+    }
+    let mut input = String::new();
+    if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut input) {
+        error(&format!("reading the book from standard input: {e}"));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    match meff::mdbook::run(&input) {
+        Ok(book) => match Stdout::new().print(&book) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "meff: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

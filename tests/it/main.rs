@@ -8,6 +8,7 @@ mod docs;
 mod fuzz_corpus;
 mod hostile;
 mod large;
+mod mdbook;
 mod physics;
 mod properties;
 mod reports;

@@ -1,0 +1,186 @@
+//! `meff mdbook`, the mdBook preprocessor: the protocol directly, and —
+//! when the `mdbook` binary is installed (CI installs it and sets
+//! `MEFF_MDBOOK_TESTS=1`) — a real build of `examples/book`.
+
+use crate::root;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn preprocess(book_root: &Path, chapter: &str, content: &str) -> std::process::Output {
+    let input = serde_json::json!([
+        {
+            "root": book_root,
+            "config": { "book": { "src": "src" } },
+            "renderer": "html",
+            "mdbook_version": "0.5.4"
+        },
+        { "items": [ { "Chapter": {
+            "name": "chapter",
+            "content": content,
+            "number": [1],
+            "sub_items": [],
+            "path": chapter,
+            "source_path": chapter,
+            "parent_names": []
+        } } ] }
+    ]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .arg("mdbook")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn directives_become_reports_with_mathml() {
+    let book = root().join("examples/book");
+    let text = std::fs::read_to_string(book.join("src/offcentre.md")).unwrap();
+    let out = preprocess(&book, "offcentre.md", &text);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    // The worked numbers of the seed problem, computed at build time.
+    assert!(content.contains("1.000"), "{content}");
+    assert!(content.contains("316.2"), "{content}");
+    assert!(content.contains("<math"), "formulas as MathML");
+    assert!(content.contains("### Claims"), "headings demoted");
+    assert!(!content.contains("### Inputs"), "only the chosen sections");
+    // The escaped directive is shown as text.
+    assert!(content.contains("`{{#meff offcentre.toml}}`"), "{content}");
+    // Other chapters (the inline block) too.
+    let text = std::fs::read_to_string(book.join("src/corners.md")).unwrap();
+    let out = preprocess(&book, "corners.md", &text);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    assert!(content.contains("Coupled contacts"), "{content}");
+    assert!(!content.contains("```meff"), "{content}");
+    // `supports` answers yes.
+    let s = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["mdbook", "supports", "html"])
+        .status()
+        .unwrap();
+    assert!(s.success());
+}
+
+#[test]
+fn a_failing_claim_fails_the_book() {
+    let book = root().join("examples/book");
+    let text = std::fs::read_to_string(book.join("src/corners.md"))
+        .unwrap()
+        .replace(
+            "equals = \"1/m - (w/2)^2/I\"",
+            "equals = \"1/m + (w/2)^2/I\"",
+        );
+    let out = preprocess(&book, "corners.md", &text);
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("corners.md"), "{err}");
+    assert!(
+        err.contains("A(left, right)") && err.contains("failed"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    // A bad case inside a chapter is reported at its line.
+    let out = preprocess(&book, "bad.md", "# x\n\n```meff\ntitle = 3\n```\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(err.contains("bad.md"), "{err}");
+}
+
+fn mdbook() -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("mdbook"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The example book built by the real mdbook, with meff as its
+/// preprocessor; then the same book with a wrong claim must fail to build.
+#[test]
+fn example_book_builds_with_mdbook() {
+    let Some(mdbook) = mdbook() else {
+        assert!(
+            std::env::var_os("MEFF_MDBOOK_TESTS").is_none(),
+            "MEFF_MDBOOK_TESTS is set but no mdbook was found"
+        );
+        eprintln!("skipping the mdbook build: no mdbook on PATH");
+        return;
+    };
+    let bin = Path::new(env!("CARGO_BIN_EXE_meff")).parent().unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let work = root().join("target").join("mdbook-test");
+    let _ = std::fs::remove_dir_all(&work);
+    copy_dir(&root().join("examples/book"), &work.join("book"));
+    let out = Command::new(&mdbook)
+        .args(["build", "-d"])
+        .arg(work.join("html"))
+        .arg(work.join("book"))
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(work.join("html/offcentre.html")).unwrap();
+    assert!(
+        page.contains("316.2") && page.contains("<math"),
+        "built page"
+    );
+    assert!(
+        page.contains("{{#meff offcentre.toml}}"),
+        "the escaped directive stays text"
+    );
+    // A wrong claim fails the build, with the claim's message.
+    let chapter = work.join("book/src/corners.md");
+    let text = std::fs::read_to_string(&chapter).unwrap().replace(
+        "equals = \"1/m - (w/2)^2/I\"",
+        "equals = \"1/m + (w/2)^2/I\"",
+    );
+    std::fs::write(&chapter, text).unwrap();
+    let out = Command::new(&mdbook)
+        .args(["build", "-d"])
+        .arg(work.join("html2"))
+        .arg(work.join("book"))
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a wrong claim must fail the build");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("A(left, right)"), "{err}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
