@@ -65,7 +65,7 @@ enum Command {
         /// Output directory.
         #[arg(short = 'o', long = "out", default_value = "reports")]
         out: PathBuf,
-        /// Comma-separated formats: md, html, json.
+        /// Comma-separated formats: md, html, json, pdf.
         #[arg(long, default_value = "md,html,json", value_delimiter = ',')]
         format: Vec<Format>,
         /// A directory of templates replacing the built-in ones file by file
@@ -126,6 +126,8 @@ enum Format {
     Html,
     /// JSON (SI units; the same document as `eval --json`).
     Json,
+    /// PDF, typeset offline (A4; formulas as math, plots as vector graphics).
+    Pdf,
 }
 
 impl Format {
@@ -133,6 +135,7 @@ impl Format {
         match self {
             Format::Md => "md",
             Format::Html => "html",
+            Format::Pdf => "pdf",
             Format::Json => "json",
         }
     }
@@ -448,7 +451,7 @@ fn report(
         }
     }
     if with_index {
-        for format in [Format::Md, Format::Html] {
+        for format in [Format::Md, Format::Html, Format::Pdf] {
             if formats.contains(&format) {
                 targets.push((
                     out.join(format!("index.{}", format.extension())),
@@ -500,16 +503,18 @@ fn report(
         failed_claims |= report.any_claim_failed();
         index.push(meff::render::templates::index_entry(report, stem));
         for format in formats {
-            let text = match format {
-                Format::Md => templates.report_md(report, options.digits),
-                Format::Html => templates.report_html(report, options.digits),
-                Format::Json => Ok(render::json(report)),
+            let bytes = match format {
+                Format::Md => templates
+                    .report_md(report, options.digits)
+                    .map(String::into_bytes),
+                Format::Html => templates
+                    .report_html(report, options.digits)
+                    .map(String::into_bytes),
+                Format::Json => Ok(render::json(report).into_bytes()),
+                Format::Pdf => pdf_report(&templates, report, options.digits),
             };
-            match text {
-                Ok(t) => outputs.push((
-                    out.join(format!("{stem}.{}", format.extension())),
-                    t.into_bytes(),
-                )),
+            match bytes {
+                Ok(t) => outputs.push((out.join(format!("{stem}.{}", format.extension())), t)),
                 Err(e) => {
                     error(&format!("rendering {}: {e}", shown(file)));
                     return ExitCode::from(EXIT_BAD_INPUT);
@@ -529,6 +534,15 @@ fn report(
                         error(&format!("rendering the index: {e}"));
                         return ExitCode::from(EXIT_BAD_INPUT);
                     }
+                }
+            }
+        }
+        if formats.contains(&Format::Pdf) {
+            match pdf_index(&templates, &index) {
+                Ok(bytes) => outputs.push((out.join("index.pdf"), bytes)),
+                Err(e) => {
+                    error(&format!("rendering the index: {e}"));
+                    return ExitCode::from(EXIT_BAD_INPUT);
                 }
             }
         }
@@ -586,6 +600,44 @@ fn report(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+#[cfg(feature = "pdf")]
+fn pdf_report(
+    templates: &meff::render::templates::Templates,
+    report: &meff::report::Report,
+    digits: usize,
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    templates.report_pdf(report, digits)
+}
+
+#[cfg(feature = "pdf")]
+fn pdf_index(
+    templates: &meff::render::templates::Templates,
+    index: &[serde_json::Value],
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    templates.index_pdf(index)
+}
+
+#[cfg(not(feature = "pdf"))]
+fn pdf_report(
+    _: &meff::render::templates::Templates,
+    _: &meff::report::Report,
+    _: usize,
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    Err(meff::render::templates::TemplateError(
+        "this meff was built without PDF support (cargo feature `pdf`)".into(),
+    ))
+}
+
+#[cfg(not(feature = "pdf"))]
+fn pdf_index(
+    _: &meff::render::templates::Templates,
+    _: &[serde_json::Value],
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    Err(meff::render::templates::TemplateError(
+        "this meff was built without PDF support (cargo feature `pdf`)".into(),
+    ))
 }
 
 fn mdbook(supports: Option<MdbookCommand>) -> ExitCode {

@@ -14,7 +14,7 @@
 //! contacts or TOML.
 
 mod parse;
-mod print;
+pub mod print;
 
 pub use parse::{MAX_DEPTH, parse};
 

@@ -80,3 +80,70 @@ fn write_expr(e: &Expr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         }
     }
 }
+
+/// The expression in LaTeX, as written (no simplification): `/` becomes a
+/// fraction, `^` a superscript, parameters their report symbols
+/// (`symbol_of`), quantity literals a number with typeset units.
+pub fn latex(e: &Expr, symbol_of: &dyn Fn(&str) -> String) -> String {
+    latex_prec(e, 0, symbol_of)
+}
+
+fn latex_prec(e: &Expr, outer: u8, symbol_of: &dyn Fn(&str) -> String) -> String {
+    let inner = prec(e);
+    let s = match &e.kind {
+        ExprKind::Number(n) => crate::symbolic::latex_quantity(&n.text),
+        ExprKind::Quantity(n, u) => {
+            crate::symbolic::latex_quantity(&format!("{} {}", n.text, u.text))
+        }
+        ExprKind::Param(p) => symbol_of(p),
+        ExprKind::Pi => "\\pi".into(),
+        ExprKind::Neg(x) => format!("-{}", latex_prec(x, NEG, symbol_of)),
+        ExprKind::Binary(op, a, b) => match op {
+            BinOp::Add => format!(
+                "{} + {}",
+                latex_prec(a, ADD, symbol_of),
+                latex_prec(b, ADD, symbol_of)
+            ),
+            BinOp::Sub => format!(
+                "{} - {}",
+                latex_prec(a, ADD, symbol_of),
+                latex_prec(b, MUL, symbol_of)
+            ),
+            BinOp::Mul => format!(
+                "{}\\,{}",
+                latex_prec(a, MUL, symbol_of),
+                latex_prec(b, MUL, symbol_of)
+            ),
+            // A fraction groups its parts itself.
+            BinOp::Div => {
+                return format!(
+                    "\\frac{{{}}}{{{}}}",
+                    latex_prec(a, 0, symbol_of),
+                    latex_prec(b, 0, symbol_of)
+                );
+            }
+            BinOp::Pow => format!(
+                "{}^{{{}}}",
+                latex_prec(a, ATOM, symbol_of),
+                latex_prec(b, 0, symbol_of)
+            ),
+        },
+        ExprKind::Call(func, x) => {
+            let arg = latex_prec(x, 0, symbol_of);
+            match func.name() {
+                "sqrt" => return format!("\\sqrt{{{arg}}}"),
+                "abs" => return format!("\\left|{arg}\\right|"),
+                "log10" => format!("\\log_{{10}}\\left({arg}\\right)"),
+                "asin" => format!("\\arcsin\\left({arg}\\right)"),
+                "acos" => format!("\\arccos\\left({arg}\\right)"),
+                "atan" => format!("\\arctan\\left({arg}\\right)"),
+                name => format!("\\{name}\\left({arg}\\right)"),
+            }
+        }
+    };
+    if inner < outer {
+        format!("\\left({s}\\right)")
+    } else {
+        s
+    }
+}

@@ -24,13 +24,13 @@ pub const WIDTH: f64 = 34.0;
 /// One token of the LaTeX subset meff writes: a character, a command with
 /// its name, or a braced group.
 #[derive(Debug)]
-enum Tok<'a> {
+pub(crate) enum Tok<'a> {
     Char(char),
     Cmd(&'a str),
     Group(Vec<Tok<'a>>),
 }
 
-fn tokens(s: &str) -> Vec<Tok<'_>> {
+pub(crate) fn tokens(s: &str) -> Vec<Tok<'_>> {
     let mut pos = 0;
     parse_seq(s, &mut pos, 0)
 }

@@ -5,10 +5,14 @@
 
 pub mod layout;
 pub mod number;
+#[cfg(feature = "pdf")]
+pub mod pdf;
 pub mod plot;
 pub mod safe;
 pub mod templates;
 pub mod text;
+#[cfg(feature = "pdf")]
+pub mod typ;
 
 /// The report as pretty-printed JSON (docs/json.md), with a final newline.
 pub fn json(report: &crate::report::Report) -> String {

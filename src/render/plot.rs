@@ -106,49 +106,181 @@ fn transform(v: f64, scale: Scale) -> Option<f64> {
     }
 }
 
+/// A "nice" linear tick step giving at least four ticks over `span`.
+fn linear_step(span: f64) -> f64 {
+    let span = span.max(f64::MIN_POSITIVE);
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let steps = [0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0];
+    let mut k = steps
+        .iter()
+        .position(|m| m * mag >= raw)
+        .unwrap_or(steps.len() - 1);
+    // At least four ticks: take a smaller step while there are fewer.
+    while k > 0 && (span / (steps[k] * mag)).floor() < 3.0 {
+        k -= 1;
+    }
+    steps[k] * mag
+}
+
 fn nice_ticks(lo: f64, hi: f64, scale: Scale) -> Vec<f64> {
     if scale == Scale::Log {
         let (a, b) = (lo.floor() as i32, hi.ceil() as i32);
         let step = (((b - a) as f64) / 6.0).ceil().max(1.0) as i32;
-        return (a..=b)
+        let decades: Vec<f64> = (a..=b)
             .step_by(step as usize)
             .map(f64::from)
             .filter(|t| *t >= lo - 1e-9 && *t <= hi + 1e-9)
             .collect();
+        if decades.len() >= 4 {
+            return decades;
+        }
+        // Under four decades: 1, 2, 5 in each.
+        let mut out = Vec::new();
+        for d in a..=b {
+            for m in [1.0f64, 2.0, 5.0] {
+                let t = f64::from(d) + m.log10();
+                if t >= lo - 1e-9 && t <= hi + 1e-9 {
+                    out.push(t);
+                }
+            }
+        }
+        return out;
     }
-    let span = (hi - lo).max(f64::MIN_POSITIVE);
-    let raw = span / 5.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
+    let step = linear_step(hi - lo);
     let start = (lo / step).ceil() * step;
     let mut out = Vec::new();
     let mut t = start;
-    while t <= hi + step * 1e-9 && out.len() < 20 {
+    while t <= hi + step * 1e-9 && out.len() < 30 {
         out.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
         t += step;
     }
     out
 }
 
-fn tick_label(t: f64, scale: Scale) -> String {
+/// An axis label and the factor its tick values are divided by, so that
+/// ticks read `−5, 0, 5` with the unit `µm` rather than `−5e-06 m`: SI
+/// prefixes for simple units, `10ⁿ` otherwise.
+fn scaled_label(label: &str, max_abs: f64) -> (String, f64) {
+    if !(max_abs.is_finite() && max_abs > 0.0) {
+        return (label.to_string(), 1.0);
+    }
+    let e3 = ((max_abs.log10() / 3.0).floor() * 3.0) as i32;
+    if e3 == 0 || !(-12..=12).contains(&e3) {
+        return (label.to_string(), 1.0);
+    }
+    let factor = 10f64.powi(e3);
+    let Some(open) = label.rfind(" (") else {
+        return (format!("{label} (×10{})", superscript(e3)), factor);
+    };
+    let unit = label[open + 2..].trim_end_matches(')');
+    let prefix = match e3 {
+        -12 => "p",
+        -9 => "n",
+        -6 => "µ",
+        -3 => "m",
+        3 => "k",
+        6 => "M",
+        9 => "G",
+        _ => "",
+    };
+    let simple = ["m", "s", "N", "Hz", "N/m"].contains(&unit);
+    let new_unit = if simple && !prefix.is_empty() {
+        format!("{prefix}{unit}")
+    } else {
+        format!("10{} {unit}", superscript(e3))
+    };
+    (format!("{} ({new_unit})", &label[..open]), factor)
+}
+
+fn superscript(n: i32) -> String {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let mut out = String::new();
+    if n < 0 {
+        out.push('⁻');
+    }
+    for d in n.unsigned_abs().to_string().chars() {
+        out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]);
+    }
+    out
+}
+
+fn tick_label(t: f64, scale: Scale, factor: f64) -> String {
     match scale {
-        Scale::Log => format!("1e{}", t.round() as i32),
+        Scale::Log => {
+            let d = t.floor();
+            let m = 10f64.powf(t - d).round();
+            if m > 1.0 {
+                format!("{}×10{}", m, superscript(d as i32))
+            } else {
+                format!("10{}", superscript(t.round() as i32))
+            }
+        }
         Scale::Linear => {
-            let s = sig(t, 3);
-            if s.contains('.') && !s.contains('e') {
+            let s = sig(t / factor, 3);
+            let s = if s.contains('.') && !s.contains('e') {
                 s.trim_end_matches('0').trim_end_matches('.').to_string()
             } else {
                 s
-            }
+            };
+            s.replacen('-', "−", 1)
         }
     }
 }
 
+/// A marker of shape `k` (circle, square, triangle, diamond) at (x, y).
+fn marker(s: &mut String, k: usize, x: f64, y: f64, col: &str) {
+    let r = 3.2;
+    let _ = match k % 4 {
+        0 => write!(
+            s,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{col}"/>"#,
+            c(x),
+            c(y),
+            c(r)
+        ),
+        1 => write!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{col}"/>"#,
+            c(x - r),
+            c(y - r),
+            c(2.0 * r),
+            c(2.0 * r)
+        ),
+        2 => write!(
+            s,
+            r#"<polygon points="{},{} {},{} {},{}" fill="{col}"/>"#,
+            c(x),
+            c(y - r * 1.2),
+            c(x - r * 1.1),
+            c(y + r * 0.9),
+            c(x + r * 1.1),
+            c(y + r * 0.9)
+        ),
+        _ => write!(
+            s,
+            r#"<polygon points="{},{} {},{} {},{} {},{}" fill="{col}"/>"#,
+            c(x),
+            c(y - r * 1.3),
+            c(x + r * 1.3),
+            c(y),
+            c(x),
+            c(y + r * 1.3),
+            c(x - r * 1.3),
+            c(y)
+        ),
+    };
+}
+
 /// A line plot with axes, ticks, labels and a legend.
+///
+/// Layout rules: the legend sits below the plotting area (it never covers
+/// data and is never clipped: one row per series, full width); every
+/// series after the first carries markers of its own shape (curves that
+/// coincide stay distinguishable); each axis has at least four ticks; a
+/// linear y-range is widened to whole ticks, so the outermost labels bound
+/// the data; tick values are scaled to an SI prefix or a power of ten shown
+/// in the axis label.
 pub fn line_plot(
     series: &[Series],
     x_label: &str,
@@ -156,8 +288,17 @@ pub fn line_plot(
     x_scale: Scale,
     y_scale: Scale,
 ) -> String {
-    let (w, h) = (520.0, 300.0);
-    let (left, right, top, bottom) = (70.0, 20.0, 16.0, 46.0);
+    let n_series = series.len();
+    let w = 560.0;
+    let (left, right, top, bottom) = (74.0, 20.0, 16.0, 46.0);
+    let plot_h = 300.0;
+    let legend_row = 18.0;
+    let h = plot_h
+        + if n_series > 0 {
+            8.0 + legend_row * n_series as f64
+        } else {
+            0.0
+        };
     let pts: Vec<Vec<(f64, f64)>> = series
         .iter()
         .map(|s| {
@@ -191,27 +332,38 @@ pub fn line_plot(
             (a.min(p.1), b.max(p.1))
         });
     if x1 - x0 <= 0.0 {
-        x0 -= 0.5;
-        x1 += 0.5;
+        let pad = if x0 == 0.0 { 1.0 } else { x0.abs() * 0.1 };
+        x0 -= pad;
+        x1 += pad;
     }
     if y1 - y0 <= 0.0 {
         let pad = if y0 == 0.0 { 1.0 } else { y0.abs() * 0.1 };
         y0 -= pad;
         y1 += pad;
-    } else if y_scale == Scale::Linear {
-        let pad = 0.05 * (y1 - y0);
-        y0 -= pad;
-        y1 += pad;
     }
+    if y_scale == Scale::Linear {
+        // Whole ticks at both ends: the labels bound the data.
+        let step = linear_step(y1 - y0);
+        y0 = (y0 / step - 1e-9).floor() * step;
+        y1 = (y1 / step + 1e-9).ceil() * step;
+    }
+    let (x_label, x_factor) = match x_scale {
+        Scale::Linear => scaled_label(x_label, x0.abs().max(x1.abs())),
+        Scale::Log => (x_label.to_string(), 1.0),
+    };
+    let (y_label, y_factor) = match y_scale {
+        Scale::Linear => scaled_label(y_label, y0.abs().max(y1.abs())),
+        Scale::Log => (y_label.to_string(), 1.0),
+    };
     let px = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
-    let py = |y: f64| h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom);
+    let py = |y: f64| plot_h - bottom - (y - y0) / (y1 - y0) * (plot_h - top - bottom);
     let _ = write!(
         s,
         r#"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>"#,
         l = c(left),
         t = c(top),
         pw = c(w - left - right),
-        ph = c(h - top - bottom)
+        ph = c(plot_h - top - bottom)
     );
     for t in nice_ticks(x0, x1, x_scale) {
         let x = px(t);
@@ -220,14 +372,14 @@ pub fn line_plot(
             r#"<line x1="{x}" y1="{a}" x2="{x}" y2="{b}" class="grid"/>"#,
             x = c(x),
             a = c(top),
-            b = c(h - bottom)
+            b = c(plot_h - bottom)
         );
         let _ = write!(
             s,
             r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{l}</text>"#,
             x = c(x),
-            y = c(h - bottom + 14.0),
-            l = tick_label(t, x_scale)
+            y = c(plot_h - bottom + 14.0),
+            l = tick_label(t, x_scale, x_factor)
         );
     }
     for t in nice_ticks(y0, y1, y_scale) {
@@ -244,82 +396,86 @@ pub fn line_plot(
             r#"<text x="{x}" y="{y}" class="tick" text-anchor="end">{l}</text>"#,
             x = c(left - 4.0),
             y = c(y + 4.0),
-            l = tick_label(t, y_scale)
+            l = tick_label(t, y_scale, y_factor)
         );
     }
     let _ = write!(
         s,
         r#"<text x="{x}" y="{y}" class="label" text-anchor="middle">{l}</text>"#,
         x = c(left + (w - left - right) / 2.0),
-        y = c(h - 8.0),
-        l = esc(x_label)
+        y = c(plot_h - 10.0),
+        l = esc(&x_label)
     );
     let _ = write!(
         s,
         r#"<text x="14" y="{y}" class="label" text-anchor="middle" transform="rotate(-90 14 {y})">{l}</text>"#,
-        y = c(top + (h - top - bottom) / 2.0),
-        l = esc(y_label)
+        y = c(top + (plot_h - top - bottom) / 2.0),
+        l = esc(&y_label)
     );
     let mut legend = String::new();
-    let n_series = series.len();
     for (k, (series, p)) in series.iter().zip(&pts).enumerate() {
         let col = COLORS[k % COLORS.len()];
+        // Reference lines are dashed; every curve after the first gets a
+        // dash pattern of its own, so a curve beneath it shows through.
+        let dash = if series.dashed {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            match k {
+                0 => "",
+                1 => r#" stroke-dasharray="9 4""#,
+                2 => r#" stroke-dasharray="3 3""#,
+                3 => r#" stroke-dasharray="12 3 3 3""#,
+                _ => r#" stroke-dasharray="5 2""#,
+            }
+        };
         if p.len() > 1 {
             let d: Vec<String> = p
                 .iter()
                 .map(|&(x, y)| format!("{},{}", c(px(x)), c(py(y))))
                 .collect();
-            let dash = if series.dashed {
-                r#" stroke-dasharray="6 4""#
-            } else {
-                ""
-            };
             let _ = write!(
                 s,
                 r#"<polyline points="{}" fill="none" stroke="{col}" stroke-width="1.8"{dash}/>"#,
                 d.join(" ")
             );
         }
-        if series.markers || p.len() == 1 {
-            for &(x, y) in p {
-                let _ = write!(
-                    s,
-                    r#"<circle cx="{}" cy="{}" r="3" fill="{col}"/>"#,
-                    c(px(x)),
-                    c(py(y))
-                );
+        // Markers: every point when asked (or alone); otherwise on every
+        // series after the first, a dozen per curve, staggered so that
+        // coinciding curves show both.
+        let every = if series.markers || p.len() <= 1 {
+            1
+        } else if k > 0 {
+            (p.len() / 12).max(1)
+        } else {
+            0
+        };
+        if every > 0 {
+            let offset = if every > 1 {
+                (k * every / 3) % every
+            } else {
+                0
+            };
+            for &(x, y) in p.iter().skip(offset).step_by(every) {
+                marker(&mut s, k, px(x), py(y), col);
             }
         }
-        // Legend in the top-right corner, on a backing so curves stay
-        // legible; drawn after every line.
-        let s = &mut legend;
-        let ly = top + 14.0 + 16.0 * k as f64;
-        let lx = w - right - 190.0;
-        if k == 0 {
-            let _ = write!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="186" height="{hh}" class="legend-box"/>"#,
-                x = c(lx - 4.0),
-                y = c(top + 2.0),
-                hh = c(16.0 * n_series as f64 + 4.0)
-            );
-        }
-        let dash = if series.dashed {
-            r#" stroke-dasharray="6 4""#
-        } else {
-            ""
-        };
+        // The legend row below the plot.
+        let ly = plot_h + 8.0 + legend_row * (k as f64 + 0.7);
+        let lx = left;
         let _ = write!(
-            s,
+            legend,
             r#"<line x1="{a}" y1="{y}" x2="{b}" y2="{y}" stroke="{col}" stroke-width="2"{dash}/>"#,
             a = c(lx),
-            b = c(lx + 18.0),
+            b = c(lx + 26.0),
             y = c(ly - 4.0)
         );
+        if every > 0 {
+            marker(&mut legend, k, lx + 13.0, ly - 4.0, col);
+        }
         let _ = write!(
-            s,
+            legend,
             r#"<text x="{x}" y="{y}" class="legend">{l}</text>"#,
-            x = c(lx + 24.0),
+            x = c(lx + 34.0),
             y = c(ly),
             l = esc(&series.label)
         );
@@ -418,5 +574,76 @@ mod tests {
         assert!(a.starts_with("<svg") && a.ends_with("</svg>") && a.contains("polyline"));
         let b = shape_bars(&[1.0, -0.5], &["left".into(), "right".into()]);
         assert_eq!(b.matches("<rect").count(), 2);
+    }
+
+    #[test]
+    fn every_axis_has_four_ticks_and_bounds_the_data() {
+        for (lo, hi) in [
+            (0.0, 1.0),
+            (-9e-7, 9e-7),
+            (3.0, 3.4),
+            (0.0, 1e5),
+            (-2.5, 7.0),
+        ] {
+            let step = linear_step(hi - lo);
+            let (a, b) = ((lo / step).floor() * step, (hi / step).ceil() * step);
+            let t = nice_ticks(a, b, Scale::Linear);
+            assert!(t.len() >= 4, "{lo}..{hi}: {t:?}");
+            assert!(
+                t[0] <= lo + 1e-12 * hi.abs().max(1.0)
+                    && *t.last().unwrap() >= hi - 1e-12 * hi.abs().max(1.0),
+                "{lo}..{hi}: {t:?}"
+            );
+        }
+        let t = nice_ticks(0.2f64.log10(), 0.9f64.log10(), Scale::Log);
+        assert!(t.len() >= 2, "{t:?}");
+    }
+
+    #[test]
+    fn tick_values_get_si_prefixes() {
+        assert_eq!(scaled_label("gap (m)", 9e-7).0, "gap (nm)");
+        assert_eq!(scaled_label("gap (m)", 2e-6).0, "gap (µm)");
+        assert_eq!(scaled_label("Δt (s)", 2e-3).0, "Δt (ms)");
+        assert_eq!(scaled_label("ω (rad/s)", 3e4).0, "ω (10³ rad/s)");
+        assert_eq!(
+            scaled_label("m_eff (kg)", 2.0),
+            ("m_eff (kg)".to_string(), 1.0)
+        );
+        assert_eq!(tick_label(-5e-7, Scale::Linear, 1e-6), "−0.5");
+    }
+
+    #[test]
+    fn the_legend_is_below_the_plot_and_curves_have_markers() {
+        let line = |label: &str, dy: f64| Series {
+            label: label.into(),
+            points: (0..40)
+                .map(|i| (f64::from(i), f64::from(i) * 0.5 + dy))
+                .collect(),
+            dashed: false,
+            markers: false,
+        };
+        let svg = line_plot(
+            &[line("symplectic Euler", 0.0), line("velocity Verlet", 0.0)],
+            "t (s)",
+            "x (m)",
+            Scale::Linear,
+            Scale::Linear,
+        );
+        // The second curve, identical to the first, carries markers.
+        assert!(
+            svg.contains("<rect x=") && svg.matches("<rect").count() > 5,
+            "{svg}"
+        );
+        // Legend text rows sit below the plotting area (y > 300).
+        let ys: Vec<f64> = svg
+            .match_indices("class=\"legend\"")
+            .map(|(i, _)| {
+                let before = &svg[..i];
+                let y = before.rsplit("y=\"").next().unwrap();
+                y.split('"').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert_eq!(ys.len(), 2);
+        assert!(ys.iter().all(|&y| y > 300.0), "{ys:?}");
     }
 }

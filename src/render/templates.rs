@@ -25,6 +25,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("index.html", include_str!("../../templates/index.html")),
     ("index.md", include_str!("../../templates/index.md")),
     ("style.css", include_str!("../../templates/style.css")),
+    ("report.typ", include_str!("../../templates/report.typ")),
+    ("index.typ", include_str!("../../templates/index.typ")),
 ];
 
 /// Files written beside the reports (the math font and its licence).
@@ -82,6 +84,45 @@ fn digits(args: &HashMap<String, Value>) -> usize {
     args.get("d")
         .and_then(Value::as_u64)
         .map_or(4, |d| d as usize)
+}
+
+/// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
+/// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
+pub fn pretty(s: &str) -> String {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let (m, rest) = match s.find(['e', 'E']) {
+        Some(i) if s[..i].chars().last().is_some_and(|c| c.is_ascii_digit()) => {
+            (&s[..i], Some(&s[i + 1..]))
+        }
+        _ => (s, None),
+    };
+    let mut out = m.replacen('-', "−", 1);
+    if let Some(e) = rest {
+        // The exponent ends at the first character that is not part of it
+        // (a unit may follow: `2.000e-06 s`).
+        let end = e
+            .char_indices()
+            .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
+            .map_or(e.len(), |(i, _)| i);
+        let (exp, tail) = e.split_at(end);
+        match exp.parse::<i32>() {
+            Ok(n) => {
+                out.push_str(" × 10");
+                if n < 0 {
+                    out.push('⁻');
+                }
+                for d in n.unsigned_abs().to_string().chars() {
+                    out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]);
+                }
+                out.push_str(tail);
+            }
+            Err(_) => {
+                out.push('e');
+                out.push_str(e);
+            }
+        }
+    }
+    out
 }
 
 /// A number in LaTeX: `1.000\times10^{5}`.
@@ -195,10 +236,12 @@ impl Templates {
             };
             tera.add_raw_template(name, &text).map_err(err)?;
         }
+        // Numbers as an engineer writes them: `1.000 × 10⁵`, true minus.
         tera.register_filter("sig", |v: &Value, a: &HashMap<String, Value>| {
-            Ok(Value::String(
-                num(v).map_or_else(|| "—".into(), |x| sig(x, digits(a))),
-            ))
+            Ok(Value::String(num(v).map_or_else(
+                || "—".into(),
+                |x| pretty(&sig(x, digits(a))),
+            )))
         });
         tera.register_filter("time", |v: &Value, a: &HashMap<String, Value>| {
             // `unit`: a display unit object {unit, factor}, or null for automatic.
@@ -211,8 +254,8 @@ impl Templates {
             Ok(Value::String(num(v).map_or_else(
                 || "—".into(),
                 |x| match &fixed {
-                    Some((label, f)) => format!("{} {label}", sig(x * f, digits(a))),
-                    None => time(x, digits(a)),
+                    Some((label, f)) => format!("{} {label}", pretty(&sig(x * f, digits(a)))),
+                    None => pretty(&time(x, digits(a))),
                 },
             )))
         });
@@ -240,6 +283,22 @@ impl Templates {
             Ok(Value::String(super::layout::display(
                 v.as_str().unwrap_or(""),
             )))
+        });
+        // Typst (PDF): text escaped for markup, string bodies, math.
+        tera.register_filter("typ", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(typ_text(&plain(v))))
+        });
+        tera.register_filter("typ_string", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(typ_string(&plain(v))))
+        });
+        tera.register_filter("typ_math", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(typ_math(&plain(v), false)))
+        });
+        tera.register_filter("typ_block", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(typ_math(&plain(v), true)))
+        });
+        tera.register_filter("words", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(quantity_words(&plain(v))))
         });
         tera.register_filter("tex_text", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(super::layout::tex_text(&plain(v))))
@@ -281,10 +340,126 @@ impl Templates {
         self.render("report.md", &context(report, digits, false))
     }
 
+    /// The PDF report of one case.
+    #[cfg(feature = "pdf")]
+    pub fn report_pdf(&self, report: &Report, digits: usize) -> Result<Vec<u8>, TemplateError> {
+        let mut ctx = context(report, digits, true);
+        let mut files = Vec::new();
+        if let Some(p) = ctx.get_mut("plots") {
+            plots_to_files(p, &mut files);
+        }
+        let source = self.render("report.typ", &ctx)?;
+        super::pdf::typeset(&source, files, &report.case_sha256).map_err(TemplateError)
+    }
+
+    /// The PDF index of several reports.
+    #[cfg(feature = "pdf")]
+    pub fn index_pdf(&self, entries: &[Value]) -> Result<Vec<u8>, TemplateError> {
+        let ctx = json!({ "cases": entries, "version": env!("CARGO_PKG_VERSION") });
+        let source = self.render("index.typ", &ctx)?;
+        super::pdf::typeset(&source, Vec::new(), "meff index").map_err(TemplateError)
+    }
+
     /// The index of several reports (`entries` from [`index_entry`]).
     pub fn index(&self, entries: &[Value], html: bool) -> Result<String, TemplateError> {
         let ctx = json!({ "cases": entries, "version": env!("CARGO_PKG_VERSION") });
         self.render(if html { "index.html" } else { "index.md" }, &ctx)
+    }
+}
+
+#[cfg(feature = "pdf")]
+fn typ_text(s: &str) -> String {
+    super::typ::text(s)
+}
+
+#[cfg(feature = "pdf")]
+fn typ_string(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// LaTeX → Typst math: inline `$…$`, or a display equation laid out to
+/// fit the page first.
+#[cfg(feature = "pdf")]
+fn typ_math(latex: &str, block: bool) -> String {
+    if block {
+        format!("$ {} $", super::typ::math(&super::layout::display(latex)))
+    } else {
+        format!("${}$", super::typ::math(latex))
+    }
+}
+
+#[cfg(not(feature = "pdf"))]
+fn typ_text(s: &str) -> String {
+    s.to_string()
+}
+
+#[cfg(not(feature = "pdf"))]
+fn typ_string(s: &str) -> String {
+    s.to_string()
+}
+
+#[cfg(not(feature = "pdf"))]
+fn typ_math(latex: &str, _block: bool) -> String {
+    latex.to_string()
+}
+
+/// Styles the report's stylesheet gives inline SVG, for an SVG that
+/// stands alone (the PDF's plots).
+#[cfg(feature = "pdf")]
+const SVG_STYLE: &str = "<style>.frame{fill:none;stroke:#9aa1ab}.axis{stroke:#9aa1ab}.grid{stroke:#e3e6ea;stroke-width:0.8}text{font-family:'Libertinus Serif';fill:#30343a}.tick{font-size:10px}.label,.legend{font-size:12px}.legend-box{fill:#ffffff;fill-opacity:0.85;stroke:none}</style>";
+
+/// Replaces every SVG string in the plots by a file name, collecting the
+/// files (standalone SVG: namespace and styles added).
+#[cfg(feature = "pdf")]
+fn plots_to_files(v: &mut Value, files: &mut Vec<(String, Vec<u8>)>) {
+    match v {
+        Value::String(svg) if svg.starts_with("<svg") => {
+            let name = format!("/plots/{}.svg", files.len());
+            let mut doc = svg.replacen("<svg ", "<svg xmlns=\"http://www.w3.org/2000/svg\" ", 1);
+            if let Some(end) = doc.find('>') {
+                doc.insert_str(end + 1, SVG_STYLE);
+            }
+            files.push((name.clone(), doc.into_bytes()));
+            *svg = name;
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| plots_to_files(x, files)),
+        Value::Object(m) => m.values_mut().for_each(|x| plots_to_files(x, files)),
+        _ => {}
+    }
+}
+
+/// A result named in words for headings and axis labels: `m_eff(c)` →
+/// "effective mass of c", `mode_omega(1)` → "ω of coupled mode 1 (fastest)".
+pub fn quantity_words(of: &str) -> String {
+    let Some((func, rest)) = of.split_once('(') else {
+        return of.to_string();
+    };
+    let args: Vec<&str> = rest
+        .trim_end_matches(')')
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let first = args.first().copied().unwrap_or("");
+    match func.trim() {
+        "m_eff" => format!("effective mass of {first}"),
+        "a" => format!("inverse effective mass of {first}"),
+        "omega" => format!("ω of {first}"),
+        "f" => format!("f of {first}"),
+        "A" if args.len() == 2 => format!("A between {} and {}", args[0], args[1]),
+        "mode_omega" if first == "1" => "ω of the fastest coupled mode".into(),
+        "mode_omega" => format!("ω of coupled mode {first}"),
+        "mode_f" if first == "1" => "f of the fastest coupled mode".into(),
+        "mode_f" => format!("f of coupled mode {first}"),
+        _ => of.to_string(),
     }
 }
 
@@ -338,7 +513,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                     .iter()
                     .map(|series| {
                         let mut lines = vec![Series {
-                            label: series.of.clone(),
+                            label: quantity_words(&series.of),
                             points: s
                                 .x
                                 .iter()
@@ -369,7 +544,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                         plot::line_plot(
                             &lines,
                             &x_label,
-                            &format!("{} ({})", series.of, series.unit),
+                            &format!("{} ({})", quantity_words(&series.of), series.unit),
                             Scale::Linear,
                             Scale::Linear,
                         )
@@ -500,5 +675,18 @@ mod layout_tests {
         let eq = super::super::layout::display(&format!("a = {}", long.join(" + ")));
         let out = super::math(&eq, true);
         assert!(out.contains("<mtable"), "{out}");
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    #[test]
+    fn numbers_as_an_engineer_writes_them() {
+        assert_eq!(super::pretty("2.000e04"), "2.000 × 10⁴");
+        assert_eq!(super::pretty("-1.5e-06"), "−1.5 × 10⁻⁶");
+        assert_eq!(super::pretty("-0.5000"), "−0.5000");
+        assert_eq!(super::pretty("316.2"), "316.2");
+        assert_eq!(super::pretty("2.000e-06 s"), "2.000 × 10⁻⁶ s");
+        assert_eq!(super::pretty("6.325 ms"), "6.325 ms");
     }
 }

@@ -311,6 +311,37 @@ pub struct ConstraintReport {
     pub rank: usize,
 }
 
+/// `of = equals` in LaTeX: the quantity in words' symbols, the right-hand
+/// side as written.
+fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
+    use crate::case::{ClaimRhs, Quantity};
+    let name = |i: usize| {
+        crate::render::layout::tex_text(case.contacts.get(i).map_or("?", |c| c.name.as_str()))
+    };
+    let of = match claim.of {
+        Quantity::A(i) => format!("a_{{{}}}", name(i)),
+        Quantity::MEff(i) => format!("m_{{\\mathrm{{eff}},\\,{}}}", name(i)),
+        Quantity::Omega(i) => format!("\\omega_{{{}}}", name(i)),
+        Quantity::F(i) => format!("f_{{{}}}", name(i)),
+        Quantity::Delassus(i, j) => format!("A_{{{},\\,{}}}", name(i), name(j)),
+        Quantity::ModeOmega(k) => format!("\\omega_{{\\mathrm{{mode}}\\,{k}}}"),
+        Quantity::ModeF(k) => format!("f_{{\\mathrm{{mode}}\\,{k}}}"),
+    };
+    let symbol_of = |p: &str| {
+        case.parameters
+            .iter()
+            .find(|q| q.name == p)
+            .and_then(|q| q.symbol.clone())
+            .unwrap_or_else(|| crate::symbolic::latex_symbol(p))
+    };
+    let rhs = match &claim.rhs {
+        ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {
+            crate::expr::print::latex(e, &symbol_of)
+        }
+    };
+    format!("{of} = {rhs}")
+}
+
 /// A claim's verdict.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClaimReport {
@@ -318,6 +349,9 @@ pub struct ClaimReport {
     pub of: String,
     /// `equals` as typed.
     pub equals: String,
+    /// The claim `of = equals` typeset, in LaTeX (parameters as their
+    /// report symbols).
+    pub latex: String,
     /// `true`/`false`; `null` when undetermined.
     pub passed: Option<bool>,
     /// `passed`, `failed` or `undetermined`.
@@ -500,7 +534,13 @@ pub fn build(case: &Case, results: Results) -> Report {
                 value: p.value.text.clone(),
                 si: p.value.si,
                 si_unit: if p.value.dim.is_none() {
-                    String::new()
+                    // An angle keeps its unit in every column.
+                    let typed = p.value.text.to_ascii_lowercase();
+                    if ["deg", "rad"].iter().any(|u| typed.contains(u)) {
+                        "rad".to_string()
+                    } else {
+                        String::new()
+                    }
                 } else {
                     p.value.dim.to_string()
                 },
@@ -596,6 +636,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             .map(|(c, r)| ClaimReport {
                 of: c.of_text.clone(),
                 equals: c.equals_text.clone(),
+                latex: claim_latex(case, c),
                 passed: match r.verdict {
                     Verdict::Passed => Some(true),
                     Verdict::Failed => Some(false),

@@ -9,6 +9,8 @@ mod fuzz_corpus;
 mod hostile;
 mod large;
 mod mdbook;
+#[cfg(feature = "pdf")]
+mod pdf;
 mod physics;
 mod properties;
 mod reports;

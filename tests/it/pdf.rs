@@ -1,0 +1,107 @@
+//! PDF reports (`--format pdf`, feature `pdf`): one PDF per case and the
+//! index, deterministic, readable by poppler's tools when installed (CI
+//! installs them and sets `MEFF_PDF_TOOLS=1`).
+
+use crate::root;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tool(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+fn report_pdf(cases: &Path, out: &Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["report", "--format", "pdf", "--no-verify", "-o"])
+        .arg(out)
+        .arg(cases)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        status.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+#[test]
+fn every_case_gets_a_pdf_that_poppler_reads() {
+    let out = root().join("target").join("pdf-reports");
+    let _ = std::fs::remove_dir_all(&out);
+    report_pdf(&root().join("cases"), &out);
+    let mut pdfs: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .collect();
+    pdfs.sort();
+    let cases = std::fs::read_dir(root().join("cases")).unwrap().count();
+    assert_eq!(
+        pdfs.len(),
+        cases + 1,
+        "one per case and the index: {pdfs:?}"
+    );
+    for p in &pdfs {
+        let bytes = std::fs::read(p).unwrap();
+        assert!(bytes.starts_with(b"%PDF-"), "{}", p.display());
+    }
+    let (Some(pdftotext), Some(pdftoppm)) = (tool("pdftotext"), tool("pdftoppm")) else {
+        assert!(
+            std::env::var_os("MEFF_PDF_TOOLS").is_none(),
+            "MEFF_PDF_TOOLS is set but pdftotext/pdftoppm are missing"
+        );
+        eprintln!("skipping the poppler checks: no pdftotext/pdftoppm on PATH");
+        return;
+    };
+    // The seed's worked line: the 1 kg effective mass and ω = 316.2 rad/s.
+    let text = Command::new(&pdftotext)
+        .arg("-layout")
+        .arg(out.join("offcentre.pdf"))
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("1.000"), "{text}");
+    assert!(text.contains("316.2"), "{text}");
+    assert!(
+        text.contains("Page 1 of") || text.contains("page 1 of"),
+        "{text}"
+    );
+    // Every PDF renders without an error.
+    let shots = root().join("target").join("pdf-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    for p in &pdfs {
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let r = Command::new(&pdftoppm)
+            .args(["-png", "-r", "50", "-f", "1", "-l", "1"])
+            .arg(p)
+            .arg(shots.join(&stem))
+            .output()
+            .unwrap();
+        assert!(
+            r.status.success() && r.stderr.is_empty(),
+            "{}: {}",
+            p.display(),
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_same_case_gives_the_same_pdf_bytes() {
+    let dir = root().join("target").join("pdf-determinism");
+    let _ = std::fs::remove_dir_all(&dir);
+    let case = root().join("cases/two-corners.toml");
+    report_pdf(&case, &dir.join("a"));
+    report_pdf(&case, &dir.join("b"));
+    let a = std::fs::read(dir.join("a/two-corners.pdf")).unwrap();
+    let b = std::fs::read(dir.join("b/two-corners.pdf")).unwrap();
+    assert!(a == b, "PDF bytes differ between two runs");
+}
