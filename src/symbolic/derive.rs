@@ -829,7 +829,16 @@ pub fn latex_unit(unit: &str) -> String {
             let w = if word == "deg" {
                 "{}^{\\circ}".to_string()
             } else {
-                format!("\\mathrm{{{}}}", word.replace('µ', "\\mu "))
+                // `u` as the micro prefix is written µ (`um` → µm).
+                let micro = word.len() > 1
+                    && word.starts_with('u')
+                    && ["m", "s", "g", "N", "Pa", "J", "W", "Hz", "rad"].contains(&&word[1..]);
+                let w = if micro {
+                    format!("µ{}", &word[1..])
+                } else {
+                    word.clone()
+                };
+                format!("\\mathrm{{{w}}}")
             };
             out.push_str(&w);
             word.clear();
@@ -860,4 +869,17 @@ pub fn latex_unit(unit: &str) -> String {
     }
     flush(&mut word, &mut out);
     out
+}
+
+#[cfg(test)]
+mod unit_tests {
+    #[test]
+    fn micro_is_written_mu() {
+        assert_eq!(super::latex_unit("um"), "\\mathrm{µm}");
+        assert_eq!(super::latex_unit("µs"), "\\mathrm{µs}");
+        assert_eq!(
+            super::latex_unit("kg m^2"),
+            "\\mathrm{kg}\\,\\mathrm{m}^{2}"
+        );
+    }
 }

@@ -146,15 +146,26 @@ impl<'a> Printer<'a> {
         let Some(factor) = factor else {
             return inner;
         };
-        let factor = self.term(&factor, latex);
+        let factor = if -factor.coeff.clone() == Q::one() && factor.exps.iter().all(|&e| e == 0) {
+            "-".to_string()
+        } else {
+            let mut f = self.term(&factor, latex);
+            if latex {
+                f.push_str("\\,");
+            } else {
+                f.push('*');
+            }
+            f
+        };
         let bare = self.is_name(&rest);
         match (latex, bare) {
             // A substituted name is a number: `4 · 0.005851`.
-            (true, true) if self.substituted => format!("{factor}\\cdot {inner}"),
-            (true, true) => format!("{factor}\\,{inner}"),
-            (true, false) => format!("{factor}\\,\\left({inner}\\right)"),
-            (false, true) => format!("{factor}*{inner}"),
-            (false, false) => format!("{factor}*({inner})"),
+            (true, true) if self.substituted && factor != "-" => {
+                format!("{}\\cdot {inner}", factor.trim_end_matches("\\,"))
+            }
+            (true, true) | (false, true) => format!("{factor}{inner}"),
+            (true, false) => format!("{factor}\\left({inner}\\right)"),
+            (false, false) => format!("{factor}({inner})"),
         }
     }
 
@@ -384,7 +395,19 @@ fn split_content(terms: &[Term]) -> (Option<Term>, Vec<Term>) {
     if g.is_zero() {
         return (None, terms.to_vec());
     }
-    let content = Q::new(g, l);
+    // Only an integer content is taken out (`12*(…)`, never `1/7*(…)`);
+    // a sum whose terms are all negative gives its sign to the factor.
+    let _ = l;
+    let g = if terms.iter().all(|t| t.coeff.denom().is_one()) {
+        g
+    } else {
+        num_bigint::BigInt::one()
+    };
+    let content = if terms.iter().all(|t| t.coeff.is_negative()) {
+        -Q::from_integer(g)
+    } else {
+        Q::from_integer(g)
+    };
     if content.is_one() && mono.iter().all(|&e| e == 0) {
         return (None, terms.to_vec());
     }

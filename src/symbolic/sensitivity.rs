@@ -179,17 +179,22 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             let mut rates = Vec::new();
             let eps_a = pv * frac_rate(a, v, &d.symbols, &mut rates) / d.symbols.eval(a);
             let eps_k = pv * frac_rate(k, v, &d.symbols, &mut rates) / d.symbols.eval(k);
-            let form = with_budget(FORM_BUDGET, || {
+            let derived = with_budget(FORM_BUDGET, || {
                 let mut symbols = d.symbols.clone();
                 let mut conv = Converter::new(&mut symbols, &d.definitions, true);
                 conv.memo = d.expansions.clone();
                 let da = derivative(a, v, &mut conv);
                 let eps = -(Frac::var(v) * da / a.clone());
                 let eps = super::reduce_trig(&eps, conv.symbols);
-                let printer = Printer::names(conv.symbols, &[]);
+                (eps, symbols)
+            });
+            // The printed form is searched in its own budget.
+            let form = derived.map(|(eps, mut symbols)| {
+                let r = super::readable(&eps, &mut symbols);
+                let printer = Printer::names(&symbols, &[]);
                 SymForm {
-                    text: printer.text(&eps),
-                    latex: printer.latex(&eps),
+                    text: printer.readable_text(&r),
+                    latex: printer.readable_latex(&r),
                 }
             });
             out.push(Sensitivity {
