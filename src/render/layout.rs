@@ -325,18 +325,7 @@ fn fit(s: &str, room: f64) -> Vec<String> {
             if rows.len() == 1 {
                 return rows[0].clone();
             }
-            let body: Vec<String> = rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    if i == 0 {
-                        format!("& {r}")
-                    } else {
-                        format!("&\\quad {r}")
-                    }
-                })
-                .collect();
-            format!("\\begin{{aligned}}{}\\end{{aligned}}", body.join(" \\\\ "))
+            aligned_rows(&rows.iter().map(|r| (false, r.clone())).collect::<Vec<_>>())
         };
         return vec![format!("\\frac{{{}}}{{{}}}", stack(n), stack(d))];
     }

@@ -297,6 +297,9 @@ impl Templates {
         tera.register_filter("typ_block", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(typ_math(&plain(v), true)))
         });
+        tera.register_filter("unit", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(unit_text(&plain(v))))
+        });
         tera.register_filter("words", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(quantity_words(&plain(v))))
         });
@@ -374,16 +377,7 @@ fn typ_text(s: &str) -> String {
 
 #[cfg(feature = "pdf")]
 fn typ_string(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
+    super::typ::string_body(s)
 }
 
 /// LaTeX → Typst math: inline `$…$`, or a display equation laid out to
@@ -435,6 +429,34 @@ fn plots_to_files(v: &mut Value, files: &mut Vec<(String, Vec<u8>)>) {
         Value::Object(m) => m.values_mut().for_each(|x| plots_to_files(x, files)),
         _ => {}
     }
+}
+
+/// A unit as typeset text: `kg m^2` → `kg·m²`, `kg^-1` → `kg⁻¹`.
+pub fn unit_text(unit: &str) -> String {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let mut out = String::new();
+    let mut chars = unit.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '^' => {
+                while let Some(&d) = chars.peek() {
+                    match d {
+                        '-' => out.push('⁻'),
+                        '0'..='9' => out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]),
+                        _ => break,
+                    }
+                    chars.next();
+                }
+            }
+            ' ' => {
+                if chars.peek().is_some_and(|n| *n != '/' && *n != ' ') && !out.ends_with('/') {
+                    out.push('·');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A result named in words for headings and axis labels: `m_eff(c)` →
@@ -688,5 +710,8 @@ mod number_tests {
         assert_eq!(super::pretty("316.2"), "316.2");
         assert_eq!(super::pretty("2.000e-06 s"), "2.000 × 10⁻⁶ s");
         assert_eq!(super::pretty("6.325 ms"), "6.325 ms");
+        assert_eq!(super::unit_text("kg m^2"), "kg·m²");
+        assert_eq!(super::unit_text("kg^-1 m^-2"), "kg⁻¹·m⁻²");
+        assert_eq!(super::unit_text("N s/m"), "N·s/m");
     }
 }

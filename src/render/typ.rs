@@ -26,8 +26,8 @@ pub fn text(s: &str) -> String {
     out
 }
 
-/// A Typst string literal's body.
-fn string_body(s: &str) -> String {
+/// A Typst string literal's body (quotes and backslashes escaped).
+pub fn string_body(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         match c {

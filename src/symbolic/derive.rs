@@ -461,20 +461,7 @@ fn neg_schur(k: &[Vec<Frac>], lead: usize) -> Result<Vec<Vec<Frac>>, Unsupported
     let mut p: Vec<Vec<Poly>> = k
         .iter()
         .zip(&scales)
-        .map(|(row, l)| {
-            row.iter()
-                .map(|f| {
-                    if f.is_zero() {
-                        Poly::zero()
-                    } else {
-                        f.num().mul(
-                            &l.div_exact(f.den())
-                                .expect("the lcm is a multiple of each denominator"),
-                        )
-                    }
-                })
-                .collect()
-        })
+        .map(|(row, l)| over_common_denominator(row, l))
         .collect();
     let mut prev = Poly::one();
     for step in 0..lead {
@@ -513,6 +500,23 @@ fn neg_schur(k: &[Vec<Frac>], lead: usize) -> Result<Vec<Vec<Frac>>, Unsupported
         }
     }
     Ok(out)
+}
+
+/// The numerators of `row` over the common denominator `l` (a multiple of
+/// every entry's denominator).
+fn over_common_denominator(row: &[Frac], l: &Poly) -> Vec<Poly> {
+    row.iter()
+        .map(|f| {
+            if f.is_zero() {
+                Poly::zero()
+            } else {
+                f.num().mul(
+                    &l.div_exact(f.den())
+                        .expect("the lcm is a multiple of each denominator"),
+                )
+            }
+        })
+        .collect()
 }
 
 /// Largest dense block inverted by cofactors.
@@ -715,19 +719,7 @@ fn exact_delassus(
                 .map(|&p| {
                     let entries = &j[p][b.offset..b.offset + b.size];
                     let l = row_lcm(entries);
-                    let nums = entries
-                        .iter()
-                        .map(|f| {
-                            if f.is_zero() {
-                                Poly::zero()
-                            } else {
-                                f.num().mul(
-                                    &l.div_exact(f.den())
-                                        .expect("the lcm is a multiple of each denominator"),
-                                )
-                            }
-                        })
-                        .collect();
+                    let nums = over_common_denominator(entries, &l);
                     (nums, l)
                 })
                 .collect();

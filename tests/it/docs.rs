@@ -31,26 +31,8 @@ fn paths(v: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
     }
 }
 
-fn eval_json(args: &[&str], stdin: Option<&str>) -> serde_json::Value {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_meff"));
-    cmd.args(args).current_dir(root());
-    let out = if let Some(text) = stdin {
-        use std::io::Write;
-        let mut child = cmd
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    } else {
-        cmd.output().unwrap()
-    };
+fn eval_json(args: &[&str], stdin: &str) -> serde_json::Value {
+    let out = crate::meff_with_stdin(args, stdin);
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -90,14 +72,14 @@ fn json_keys_are_documented() {
     }
     large.push_str("[[contact]]\nname = \"wall\"\nbody = \"p0\"\npoint = [\"0 m\"]\nnormal = [1]\nstiffness = \"1e4 N/m\"\n");
     paths(
-        &eval_json(&["eval", "--json", "--no-verify", "-"], Some(&large)),
+        &eval_json(&["eval", "--json", "--no-verify", "-"], &large),
         "",
         &mut seen,
     );
     let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap()
         + "\n[display]\ntime = \"ms\"\n";
     paths(
-        &eval_json(&["eval", "--json", "--no-verify", "-"], Some(&seed)),
+        &eval_json(&["eval", "--json", "--no-verify", "-"], &seed),
         "",
         &mut seen,
     );

@@ -425,20 +425,7 @@ fn only_regular_files_up_to_the_cap_are_read() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("input limit of 100 bytes"));
     // Standard input when asked for.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
-        .args(["eval", "--no-verify", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(SEED.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::meff_with_stdin(&["eval", "--no-verify", "-"], &SEED);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("316.2"));
 }

@@ -65,6 +65,28 @@ pub fn evaluate_str(source: &str) -> meff::Evaluated {
     meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Runs the meff binary with `args` (from the repository root), `input` on
+/// its standard input.
+pub fn meff_with_stdin(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Asserts |a − b| ≤ rel·max(|a|, |b|) (or ≤ rel when both are tiny).
 #[track_caller]
 pub fn assert_close(a: f64, b: f64, rel: f64) {

@@ -3,9 +3,8 @@
 //! `MEFF_MDBOOK_TESTS=1`) — a real build of `examples/book`.
 
 use crate::root;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn preprocess(book_root: &Path, chapter: &str, content: &str) -> std::process::Output {
     let input = serde_json::json!([
@@ -25,20 +24,7 @@ fn preprocess(book_root: &Path, chapter: &str, content: &str) -> std::process::O
             "parent_names": []
         } } ] }
     ]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
-        .arg("mdbook")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    crate::meff_with_stdin(&["mdbook"], &input.to_string())
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn every_case_gets_a_pdf_that_poppler_reads() {
         .unwrap();
     assert!(text.status.success());
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("1.000"), "{text}");
+    assert!(text.contains("1.000 kg"), "{text}");
     assert!(text.contains("316.2"), "{text}");
     assert!(
         text.contains("Page 1 of") || text.contains("page 1 of"),

@@ -423,6 +423,27 @@ fn rotated_box_derives_and_ignores_the_turn_about_the_vertical() {
     assert_close(flat.analysis.contacts[0].a, expect, 1e-12);
 }
 
+/// `√x · √x = x` in printed forms: a lever arm written `sqrt(1/2)*L`.
+#[test]
+fn square_roots_squared_print_as_their_argument() {
+    let source = std::fs::read_to_string(root().join("cases/offcentre.toml"))
+        .unwrap()
+        .replace(
+            "r = { value = \"0.10 m\"",
+            "L = \"0.1414213562373095 m\"\nr = { value = \"0.10 m\"",
+        )
+        .replace(
+            "point = [\"r\", \"0 m\"]",
+            "point = [\"sqrt(1/2)*L\", \"0 m\"]",
+        );
+    assert!(source.contains("sqrt(1/2)*L\""), "the seed case changed");
+    let ev = evaluate_str(&source);
+    let d = ev.derivation.as_ref().unwrap();
+    let a = &d.contacts[0].a.text;
+    assert!(!a.contains("sqrt"), "{a}");
+    assert!(a.contains("L^2/(2*I)"), "{a}");
+}
+
 /// The forms a careful hand derivation reaches: the elbow of the pinned
 /// double pendulum as SymPy's trigsimp/fu give it, and every bundled `a`
 /// short enough to read.
