@@ -291,6 +291,9 @@ impl Templates {
         tera.register_filter("typ_string", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(typ_string(&plain(v))))
         });
+        tera.register_filter("typ_markdown", |v: &Value, _: &HashMap<String, Value>| {
+            Ok(Value::String(typ_markdown(&plain(v))))
+        });
         tera.register_filter("typ_math", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(typ_math(&plain(v), false)))
         });
@@ -389,6 +392,16 @@ fn typ_math(latex: &str, block: bool) -> String {
     } else {
         format!("${}$", super::typ::math(latex))
     }
+}
+
+#[cfg(feature = "pdf")]
+fn typ_markdown(s: &str) -> String {
+    super::typ::markdown(s)
+}
+
+#[cfg(not(feature = "pdf"))]
+fn typ_markdown(s: &str) -> String {
+    s.to_string()
 }
 
 #[cfg(not(feature = "pdf"))]

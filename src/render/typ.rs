@@ -285,7 +285,62 @@ mod tests {
     }
 
     #[test]
+    fn descriptions_keep_code_math_and_emphasis() {
+        let t = markdown("A *block* with `1/m` and $a = 1/m$.\n\nSecond #para.");
+        assert!(t.contains("#emph[block]"), "{t}");
+        assert!(t.contains("#raw(\"1/m\")"), "{t}");
+        assert!(
+            t.contains("$a = frac(1, m)$") || t.contains("frac(1, m)"),
+            "{t}"
+        );
+        assert!(t.contains("\\#para"), "{t}");
+    }
+
+    #[test]
     fn text_is_inert() {
         assert_eq!(text("a #b [c] *d* $e$"), "a \\#b \\[c\\] \\*d\\* \\$e\\$");
     }
+}
+
+/// A case's Markdown description as Typst markup: paragraphs, emphasis,
+/// strong, code spans, lists and `$…$` math kept; links shown as their
+/// text with the address in code; raw HTML shown as text. Everything
+/// textual is escaped, so a description cannot reach Typst's code mode.
+pub fn markdown(md: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let options = Options::ENABLE_MATH | Options::ENABLE_STRIKETHROUGH;
+    let mut out = String::new();
+    let mut links: Vec<String> = Vec::new();
+    for event in Parser::new_ext(md, options) {
+        match event {
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => out.push_str(&text(&t)),
+            Event::Code(c) => out.push_str(&format!("#raw(\"{}\")", string_body(&c))),
+            Event::InlineMath(m) => out.push_str(&format!("${}$", math(&m))),
+            Event::DisplayMath(m) => {
+                out.push_str(&format!("\n$ {} $\n", math(&super::layout::display(&m))));
+            }
+            Event::SoftBreak => out.push(' '),
+            Event::HardBreak => out.push_str(" \\\n"),
+            Event::Start(Tag::Emphasis) => out.push_str("#emph["),
+            Event::Start(Tag::Strong) => out.push_str("#strong["),
+            Event::Start(Tag::Strikethrough) => out.push_str("#strike["),
+            Event::End(TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough) => {
+                out.push(']');
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => links.push(dest_url.to_string()),
+            Event::End(TagEnd::Link) => {
+                if let Some(url) = links.pop() {
+                    out.push_str(&format!(" (#raw(\"{}\"))", string_body(&url)));
+                }
+            }
+            Event::Start(Tag::Item) => out.push_str("\n- "),
+            Event::End(TagEnd::Heading(_)) => out.push_str("]\n\n"),
+            Event::End(TagEnd::Paragraph | TagEnd::List(_)) => out.push_str("\n\n"),
+            Event::Start(Tag::Heading { .. }) => out.push_str("\n#strong["),
+            Event::Start(Tag::CodeBlock(_)) => out.push_str("\n#raw(block: true, \""),
+            Event::End(TagEnd::CodeBlock) => out.push_str("\")\n"),
+            _ => {}
+        }
+    }
+    out.trim().to_string()
 }
