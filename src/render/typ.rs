@@ -262,46 +262,6 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn latex_becomes_typst_math() {
-        assert_eq!(math("\\frac{1}{m}"), "frac(1, m)");
-        assert_eq!(math("m_{1}"), "m _(1)");
-        assert!(math("\\cos\\left(q_{1}\\right)^{2}").contains("cos"));
-        assert!(math("12\\,\\mathrm{kg}").contains("upright(\"kg\")"));
-        assert!(math("\\mathcal{D}").contains("cal(D)"));
-        assert!(math("a \\times10^{5}").contains("times"));
-        // Multi-letter runs are separate symbols, not Typst identifiers.
-        assert_eq!(math("ab"), "a b");
-        // Nothing a case author writes reaches code mode.
-        let hostile = math("#import \"@preview/x\" \\evil");
-        assert!(hostile.starts_with("\\#"), "{hostile}");
-        assert!(hostile.contains("\\\""), "{hostile}");
-        let inside = math("\\mathrm{\") #exec(\"x}");
-        assert_eq!(inside, "upright(\"\\\") #exec(\\\"x\")");
-    }
-
-    #[test]
-    fn descriptions_keep_code_math_and_emphasis() {
-        let t = markdown("A *block* with `1/m` and $a = 1/m$.\n\nSecond #para.");
-        assert!(t.contains("#emph[block]"), "{t}");
-        assert!(t.contains("#raw(\"1/m\")"), "{t}");
-        assert!(
-            t.contains("$a = frac(1, m)$") || t.contains("frac(1, m)"),
-            "{t}"
-        );
-        assert!(t.contains("\\#para"), "{t}");
-    }
-
-    #[test]
-    fn text_is_inert() {
-        assert_eq!(text("a #b [c] *d* $e$"), "a \\#b \\[c\\] \\*d\\* \\$e\\$");
-    }
-}
-
 /// A case's Markdown description as Typst markup: paragraphs, emphasis,
 /// strong, code spans, lists and `$…$` math kept; links shown as their
 /// text with the address in code; raw HTML shown as text. Everything
@@ -343,4 +303,42 @@ pub fn markdown(md: &str) -> String {
         }
     }
     out.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latex_becomes_typst_math() {
+        assert_eq!(math("\\frac{1}{m}"), "frac(1, m)");
+        assert_eq!(math("m_{1}"), "m _(1)");
+        assert!(math("\\cos\\left(q_{1}\\right)^{2}").contains("cos"));
+        assert!(math("12\\,\\mathrm{kg}").contains("upright(\"kg\")"));
+        assert!(math("\\mathcal{D}").contains("cal(D)"));
+        assert!(math("a \\times10^{5}").contains("times"));
+        // Multi-letter runs are separate symbols, not Typst identifiers.
+        assert_eq!(math("ab"), "a b");
+        // Nothing a case author writes reaches code mode.
+        let hostile = math("#import \"@preview/x\" \\evil");
+        assert!(hostile.starts_with("\\#"), "{hostile}");
+        assert!(hostile.contains("\\\""), "{hostile}");
+        let inside = math("\\mathrm{\") #exec(\"x}");
+        assert_eq!(inside, "upright(\"\\\") #exec(\\\"x\")");
+    }
+
+    #[test]
+    fn descriptions_keep_code_math_and_emphasis() {
+        let t = markdown("A *block* with `1/m` and $a = 1/m$.\n\nSecond #para.");
+        assert!(t.contains("#emph[block]"), "{t}");
+        assert!(t.contains("#raw(\"1/m\")"), "{t}");
+        // A LaTeX slash stays a slash (not a Typst fraction).
+        assert!(t.contains("$a  = 1 \\/ m$"), "{t}");
+        assert!(t.contains("\\#para"), "{t}");
+    }
+
+    #[test]
+    fn text_is_inert() {
+        assert_eq!(text("a #b [c] *d* $e$"), "a \\#b \\[c\\] \\*d\\* \\$e\\$");
+    }
 }
