@@ -105,3 +105,50 @@ fn the_same_case_gives_the_same_pdf_bytes() {
     let b = std::fs::read(dir.join("b/two-corners.pdf")).unwrap();
     assert!(a == b, "PDF bytes differ between two runs");
 }
+
+/// Case text that would be Typst code if it were pasted into the source:
+/// it typesets as text (the PDF builds, and says what the author wrote).
+#[test]
+fn case_text_never_becomes_typst_code() {
+    let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let hostile = seed
+        .replacen(
+            "title = \"",
+            "title = \"#import \\\"@preview/x:0.1.0\\\": * ] #panic(\\\"t\\\") ",
+            1,
+        )
+        .replace(
+            "I = { value = \"0.020 kg m^2\"",
+            "I = { symbol = \"\\\\mathrm{\\\") #panic(\\\"s} #eval \\\\evil\", value = \"0.020 kg m^2\"",
+        )
+        .replace("name = \"offcentre\"", "name = \"off]#panic(1)[centre\"")
+        .replace("\"m_eff(offcentre)\"", "\"m_eff(off]#panic(1)[centre)\"")
+        .replace("\"a(offcentre)\"", "\"a(off]#panic(1)[centre)\"")
+        .replace("\"omega(offcentre)\"", "\"omega(off]#panic(1)[centre)\"");
+    assert_ne!(hostile, seed);
+    let dir = root().join("target").join("pdf-hostile");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = dir.join("hostile.toml");
+    std::fs::write(&case, &hostile).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["report", "--format", "pdf", "--no-verify", "-o"])
+        .arg(dir.join("out"))
+        .arg(&case)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pdf = dir.join("out/hostile.pdf");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    if let Some(pdftotext) = tool("pdftotext") {
+        let text = Command::new(pdftotext).arg(&pdf).arg("-").output().unwrap();
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.contains("#import"), "{text}");
+        assert!(text.contains("off]#panic(1)[centre"), "{text}");
+    }
+}
