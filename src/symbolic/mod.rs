@@ -286,6 +286,30 @@ impl Converter<'_> {
     /// `func(arg)`, exact where the value is rational (√ of a square, sin 0…),
     /// otherwise an atom.
     pub fn call(&mut self, func: Func, arg: Frac) -> Frac {
+        if matches!(func, Func::Sin | Func::Cos) {
+            // sin(−x) = −sin x, cos(−x) = cos x: one atom per angle.
+            if let Some((m, q)) = single_term(&arg)
+                && q.is_negative()
+            {
+                let flipped = Frac::poly(poly::Poly::from_term(m, -q));
+                let f = self.call(func, flipped);
+                return if func == Func::Sin { -f } else { f };
+            }
+            // Angle sums and small integer multiples are expanded, so that
+            // `sin(q1 - q2)` and `sin q1 cos q2 - cos q1 sin q2` have one
+            // canonical form.
+            if let Some((u, v)) = split_angle(&arg) {
+                let su = self.call(Func::Sin, u.clone());
+                let cu = self.call(Func::Cos, u);
+                let sv = self.call(Func::Sin, v.clone());
+                let cv = self.call(Func::Cos, v);
+                return if func == Func::Sin {
+                    su * cv + cu * sv
+                } else {
+                    cu * cv - su * sv
+                };
+            }
+        }
         if let Some(c) = arg.as_constant() {
             if c.is_zero() {
                 match func {
@@ -346,6 +370,43 @@ impl Converter<'_> {
     }
 }
 
+/// The one term of a polynomial argument (denominator 1), if it has one.
+fn single_term(arg: &Frac) -> Option<(poly::Mono, Q)> {
+    if !arg.den().as_constant().is_some_and(|q| q.is_one()) || arg.num().len() != 1 {
+        return None;
+    }
+    arg.num().leading().map(|(m, q)| (m.clone(), q.clone()))
+}
+
+/// Most terms of an angle expanded by the sum formulas.
+const MAX_ANGLE_TERMS: usize = 4;
+/// Largest integer multiple of an angle expanded (`sin 2u`, `cos 3u`).
+const MAX_ANGLE_MULTIPLE: i64 = 4;
+
+/// `arg = u + v` for the angle-sum formulas: the first term and the rest
+/// of a sum of up to [`MAX_ANGLE_TERMS`] terms, or `u + (n−1)u` for a small
+/// integer multiple `n·u` of a non-constant term. `None` otherwise.
+fn split_angle(arg: &Frac) -> Option<(Frac, Frac)> {
+    if !arg.den().as_constant().is_some_and(|q| q.is_one()) {
+        return None;
+    }
+    let n = arg.num().len();
+    if (2..=MAX_ANGLE_TERMS).contains(&n) {
+        let (m, q) = arg.num().terms().next()?;
+        let first = Frac::poly(poly::Poly::from_term(m.clone(), q.clone()));
+        let rest = arg.clone() - first.clone();
+        return Some((first, rest));
+    }
+    let (m, q) = single_term(arg)?;
+    let k = q.to_integer();
+    if m.is_empty() || !q.is_integer() || !(2..=MAX_ANGLE_MULTIPLE).contains(&k.abs().to_i64()?) {
+        return None;
+    }
+    let unit = Frac::poly(poly::Poly::from_term(m, Q::one()));
+    let rest = arg.clone() - unit.clone();
+    Some((unit, rest))
+}
+
 fn exact_sqrt(n: &BigInt) -> Option<BigInt> {
     if n.is_negative() {
         return None;
@@ -383,7 +444,9 @@ pub fn claim_verdict(
     claim: &crate::case::Claim,
 ) -> Option<crate::analysis::claims::SymbolicVerdict> {
     poly::with_budget(derive::WORK_BUDGET, || {
-        claim_verdict_within_budget(d, claim)
+        // Both sides reduced by Pythagoras as they form, as the derivation
+        // was: trigonometric claims then cancel instead of growing.
+        with_pythagoras(|| claim_verdict_within_budget(d, claim))
     })
     .flatten()
 }

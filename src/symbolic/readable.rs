@@ -146,6 +146,12 @@ fn angles(f: &Frac, symbols: &mut Symbols) -> Vec<(Frac, usize, usize)> {
             args.push(u.clone());
         }
     }
+    // In the order the case introduces the symbols: `q1 - q2`, not `q2 - q1`.
+    args.sort_by_key(|u| {
+        let mut v = u.num().vars();
+        v.extend(u.den().vars());
+        v
+    });
     args.into_iter()
         .map(|u| {
             let x = symbols.eval(&u);

@@ -306,11 +306,11 @@ fn print_parse_round_trip() {
 }
 
 #[test]
-fn trigonometric_claim_in_another_form_is_decided_by_probing() {
+fn trigonometric_claim_in_another_form_is_decided_symbolically() {
     let source =
         std::fs::read_to_string(root().join("cases/double-pendulum-generalized.toml")).unwrap();
-    // cos(q1 - q2)^2 written as (cos q1 cos q2 + sin q1 sin q2)^2: equal, but
-    // not by canonical form over opaque atoms.
+    // cos(q1 - q2)^2 written as (cos q1 cos q2 + sin q1 sin q2)^2: equal by
+    // the angle-difference formula, which canonical forms apply.
     let rewritten = source.replace(
         "(m2*L1*(L2/2)*cos(q1 - q2))^2",
         "(m2*L1*(L2/2)*(cos(q1)*cos(q2) + sin(q1)*sin(q2)))^2",
@@ -319,7 +319,7 @@ fn trigonometric_claim_in_another_form_is_decided_by_probing() {
     let ev = evaluate_str(&rewritten);
     let c = &ev.report.claims[0];
     assert_eq!(c.passed, Some(true), "{c:?}");
-    assert_eq!(c.how, "numeric");
+    assert_eq!(c.how, "symbolic");
     // And the generalized m_eff with cos atoms agrees with the numeric path.
     let d = ev.derivation.as_ref().unwrap();
     let a = d.symbols.eval(&d.delassus[1][1]);
@@ -330,6 +330,35 @@ fn trigonometric_claim_in_another_form_is_decided_by_probing() {
         "{}",
         d.contacts[1].a.text
     );
+}
+
+/// Identities the canonical form does not know (`tan = sin/cos`) are
+/// decided by seeded probing; a wrong one is caught there.
+#[test]
+fn claims_beyond_the_canonical_identities_are_probed() {
+    let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let with = |equals: &str| {
+        seed.replace("k = ", "phi = \"30 deg\"\nk = ").replace(
+            "equals = \"1/m + r^2/I\"",
+            &format!("equals = \"{equals}\""),
+        )
+    };
+    let ok = evaluate_str(&with("1/m + r^2/I*(tan(phi)*cos(phi)/sin(phi))"));
+    let c = ok
+        .report
+        .claims
+        .iter()
+        .find(|c| c.of == "a(offcentre)")
+        .unwrap();
+    assert_eq!((c.passed, c.how), (Some(true), "numeric"), "{c:?}");
+    let bad = evaluate_str(&with("1/m + r^2/I*(tan(phi)*sin(phi)/cos(phi))"));
+    let c = bad
+        .report
+        .claims
+        .iter()
+        .find(|c| c.of == "a(offcentre)")
+        .unwrap();
+    assert_eq!(c.passed, Some(false), "{c:?}");
 }
 
 /// The readable forms (identities applied, common factors taken out) are
