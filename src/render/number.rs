@@ -1,6 +1,20 @@
 //! Number formatting: significant figures, engineering notation outside a
 //! readable range, and time in s/ms/µs.
 
+/// A digit as a superscript (`2` → `²`); other characters unchanged.
+pub fn superscript_char(c: char) -> char {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    match c {
+        '-' => '⁻',
+        d => d.to_digit(10).map_or(d, |i| SUP[i as usize]),
+    }
+}
+
+/// An integer as superscript text: `-6` → `⁻⁶`.
+pub fn superscript(n: i32) -> String {
+    n.to_string().chars().map(superscript_char).collect()
+}
+
 /// Formats `x` with `digits` significant figures: plain decimals for
 /// 1e-3 ≤ |x| < 10^digits, otherwise `1.234e-05` style.
 pub fn sig(x: f64, digits: usize) -> String {

@@ -5,7 +5,7 @@
 //! Two kinds: small bar charts for mode shapes, and line plots (linear or
 //! logarithmic axes) for sweeps, convergence studies and energy histories.
 
-use super::number::sig;
+use super::number::{sig, superscript};
 use std::fmt::Write;
 
 /// One line of a line plot.
@@ -191,18 +191,6 @@ fn scaled_label(label: &str, max_abs: f64) -> (String, f64) {
         format!("10{} {unit}", superscript(e3))
     };
     (format!("{} ({new_unit})", &label[..open]), factor)
-}
-
-fn superscript(n: i32) -> String {
-    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
-    let mut out = String::new();
-    if n < 0 {
-        out.push('⁻');
-    }
-    for d in n.unsigned_abs().to_string().chars() {
-        out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]);
-    }
-    out
 }
 
 fn tick_label(t: f64, scale: Scale, factor: f64) -> String {

@@ -89,7 +89,6 @@ fn digits(args: &HashMap<String, Value>) -> usize {
 /// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
 /// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
 pub fn pretty(s: &str) -> String {
-    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
     let (m, rest) = match s.find(['e', 'E']) {
         Some(i) if s[..i].chars().last().is_some_and(|c| c.is_ascii_digit()) => {
             (&s[..i], Some(&s[i + 1..]))
@@ -108,12 +107,7 @@ pub fn pretty(s: &str) -> String {
         match exp.parse::<i32>() {
             Ok(n) => {
                 out.push_str(" × 10");
-                if n < 0 {
-                    out.push('⁻');
-                }
-                for d in n.unsigned_abs().to_string().chars() {
-                    out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]);
-                }
+                out.push_str(&super::number::superscript(n));
                 out.push_str(tail);
             }
             Err(_) => {
@@ -446,18 +440,16 @@ fn plots_to_files(v: &mut Value, files: &mut Vec<(String, Vec<u8>)>) {
 
 /// A unit as typeset text: `kg m^2` → `kg·m²`, `kg^-1` → `kg⁻¹`.
 pub fn unit_text(unit: &str) -> String {
-    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
     let mut out = String::new();
     let mut chars = unit.trim().chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '^' => {
                 while let Some(&d) = chars.peek() {
-                    match d {
-                        '-' => out.push('⁻'),
-                        '0'..='9' => out.push(SUP[d.to_digit(10).unwrap_or(0) as usize]),
-                        _ => break,
+                    if !(d == '-' || d.is_ascii_digit()) {
+                        break;
                     }
+                    out.push(super::number::superscript_char(d));
                     chars.next();
                 }
             }

@@ -377,10 +377,8 @@ fn sort_key(t: &Term) -> (i64, Vec<usize>, Vec<i64>) {
 /// `None` when it is 1) and the sum divided by it.
 fn split_content(terms: &[Term]) -> (Option<Term>, Vec<Term>) {
     let mut g = num_bigint::BigInt::zero();
-    let mut l = num_bigint::BigInt::one();
     for t in terms {
         g = g.gcd(t.coeff.numer());
-        l = l.lcm(t.coeff.denom());
     }
     let n = terms.iter().map(|t| t.exps.len()).max().unwrap_or(0);
     let mono: Vec<i64> = (0..n)
@@ -397,7 +395,6 @@ fn split_content(terms: &[Term]) -> (Option<Term>, Vec<Term>) {
     }
     // Only an integer content is taken out (`12*(…)`, never `1/7*(…)`);
     // a sum whose terms are all negative gives its sign to the factor.
-    let _ = l;
     let g = if terms.iter().all(|t| t.coeff.denom().is_one()) {
         g
     } else {

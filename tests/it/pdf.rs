@@ -131,18 +131,7 @@ fn case_text_never_becomes_typst_code() {
     std::fs::create_dir_all(&dir).unwrap();
     let case = dir.join("hostile.toml");
     std::fs::write(&case, &hostile).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_meff"))
-        .args(["report", "--format", "pdf", "--no-verify", "-o"])
-        .arg(dir.join("out"))
-        .arg(&case)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    report_pdf(&case, &dir.join("out"));
     let pdf = dir.join("out/hostile.pdf");
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
     if let Some(pdftotext) = tool("pdftotext") {
