@@ -18,9 +18,12 @@ mod claims;
 mod generalized;
 mod parameters;
 mod read;
+pub mod scene;
+mod scene_table;
 mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
-pub use read::{KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case};
+pub use read::{KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case, parse_case_with};
+pub use scene_table::FileAccess;
 pub use types::*;

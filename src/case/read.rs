@@ -2,6 +2,7 @@
 
 use super::types::*;
 use crate::diag::SourceError;
+use super::scene_table::FileAccess;
 pub(super) use crate::diag::{Diagnostic, closest};
 pub(super) use crate::expr::{self, Expr, ExprError, ExprKind, Value};
 pub(super) use crate::units::{self, Dim};
@@ -35,7 +36,15 @@ pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crat
         message,
     })?;
     let source = text_of(&shown, bytes).map_err(crate::Error::Input)?;
-    parse_case(&shown, &source).map_err(crate::Error::Input)
+    // Scene files are named relative to the case file (to the working
+    // directory for standard input).
+    let base = if path.as_os_str() == "-" {
+        std::path::PathBuf::new()
+    } else {
+        path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
+    };
+    let access = FileAccess { base, max_bytes };
+    parse_case_with(&shown, &source, Some(access)).map_err(crate::Error::Input)
 }
 
 /// The bytes of a regular file (or standard input for `-`), refusing more
@@ -98,8 +107,19 @@ fn text_of(path: &str, bytes: Vec<u8>) -> Result<String, SourceError> {
     }
 }
 
-/// Validates the text of a case file; `path` is used in messages only.
+/// Validates the text of a case file; `path` is used in messages only. No
+/// other file is read: a `[scene]` is an error here (see [`load`]).
 pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
+    parse_case_with(path, source, None)
+}
+
+/// Validates the text of a case file, reading the files of a `[scene]`
+/// through `files`.
+pub fn parse_case_with(
+    path: &str,
+    source: &str,
+    files: Option<FileAccess>,
+) -> Result<Case, SourceError> {
     let fail = |diagnostics| SourceError {
         path: path.to_string(),
         source: source.to_string(),
@@ -128,8 +148,13 @@ pub fn parse_case(path: &str, source: &str) -> Result<Case, SourceError> {
         param_defs: Default::default(),
         misused_params: Default::default(),
         body_index: Default::default(),
+        files,
+        foreign: None,
     };
     let case = r.case(path, root.get_ref(), root.span());
+    if let Some(e) = r.foreign.take() {
+        return Err(e);
+    }
     if r.diags.is_empty()
         && let Some(case) = case
     {
@@ -163,6 +188,10 @@ pub(super) struct Reader<'s> {
     pub(super) misused_params: std::collections::HashSet<String>,
     /// Valid bodies by name (lookups are by hash: cases have up to 10⁵ bodies).
     pub(super) body_index: std::collections::HashMap<String, usize>,
+    /// How `[scene]` files are read (`None`: they are not).
+    pub(super) files: Option<FileAccess>,
+    /// A problem in another file (a scene's CSV), shown in that file.
+    pub(super) foreign: Option<SourceError>,
 }
 
 pub(super) fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<'i>> {
@@ -189,6 +218,8 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[verify]", VERIFY_KEYS),
     ("[display]", DISPLAY_KEYS),
     ("[analysis]", ANALYSIS_KEYS),
+    ("[scene]", super::scene_table::SCENE_KEYS),
+    ("[scene] units", super::scene_table::SCENE_UNIT_KEYS),
 ];
 
 pub(super) const PARAMETER_KEYS: &[&str] = &["value", "description", "symbol"];
@@ -238,6 +269,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "verify",
     "analysis",
     "display",
+    "scene",
 ];
 
 impl Reader<'_> {
@@ -661,7 +693,34 @@ impl Reader<'_> {
         let (parameters, param_order) = self.parameters(get(root, "parameters"));
 
         let mut body_names = Vec::new();
-        let form = if let Some(g) = generalized {
+        let scene_node = get(root, "scene");
+        if let Some(sn) = scene_node {
+            for key in ["body", "joint", "contact", "generalized", "constraint"] {
+                if let Some(n) = get(root, key) {
+                    self.error(
+                        Diagnostic::new(
+                            header(&n.span()),
+                            format!("`{key}` cannot be used with `[scene]`"),
+                        )
+                        .hint("a scene gives all bodies and contacts; write the others as rows of its files"),
+                    );
+                }
+            }
+            if self.diags.is_empty() && space == Space::Line {
+                self.error(Diagnostic::new(header(&sn.span()), "a scene is planar or 3-d").hint("set space = \"planar\" or \"3d\""));
+            }
+        }
+        let scene = match scene_node {
+            Some(sn) if self.diags.is_empty() => Some(Box::new(self.scene(sn, space)?)),
+            Some(_) => return None,
+            None => None,
+        };
+        let form = if scene.is_some() {
+            Some(Form::Bodies {
+                bodies: Vec::new(),
+                joints: Vec::new(),
+            })
+        } else if let Some(g) = generalized {
             for key in ["body", "joint"] {
                 if let Some(n) = get(root, key) {
                     self.error(
@@ -695,8 +754,19 @@ impl Reader<'_> {
             Some(Form::Bodies { bodies, joints })
         };
         let form = form?;
-        let contacts = self.contacts(get(root, "contact"), &form, &body_names, space);
-        let contact_names: Vec<String> = contacts.iter().map(|c| c.name.clone()).collect();
+        let contacts = if scene.is_some() {
+            Vec::new()
+        } else {
+            self.contacts(get(root, "contact"), &form, &body_names, space)
+        };
+        let contact_names: Vec<String> = match &scene {
+            // Names are only needed to resolve claims and sweeps.
+            Some(s) if get(root, "claim").is_some() || get(root, "sweep").is_some() => {
+                (0..s.data.n_contacts()).map(|i| s.data.contact_name(i)).collect()
+            }
+            Some(_) => Vec::new(),
+            None => contacts.iter().map(|c| c.name.clone()).collect(),
+        };
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
@@ -721,6 +791,7 @@ impl Reader<'_> {
             verify,
             large_modes,
             display,
+            scene,
         })
     }
 }

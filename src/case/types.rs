@@ -20,6 +20,36 @@ pub struct Val {
     pub dim: Dim,
 }
 
+impl Val {
+    /// A plain number (no text, no span): the values of a `[scene]`.
+    pub fn number(x: f64, dim: Dim) -> Val {
+        Val {
+            text: String::new(),
+            expr: Expr {
+                kind: expr::ExprKind::Number(expr::Number {
+                    value: x,
+                    text: String::new(),
+                }),
+                span: 0..0,
+            },
+            span: 0..0,
+            si: x,
+            dim,
+        }
+    }
+
+    /// Makes this a plain number (reusing its allocation).
+    pub fn set_number(&mut self, x: f64, dim: Dim) {
+        if let expr::ExprKind::Number(n) = &mut self.expr.kind {
+            n.value = x;
+        } else {
+            *self = Val::number(x, dim);
+        }
+        self.si = x;
+        self.dim = dim;
+    }
+}
+
 /// Spatial setting of a body-form case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -338,6 +368,9 @@ pub struct Case {
     pub large_modes: Option<usize>,
     /// `[display]`: units for results in the Markdown and HTML reports.
     pub display: Display,
+    /// `[scene]`: bodies and contacts from columnar files (then `form` has
+    /// no bodies and `contacts` is empty).
+    pub scene: Option<Box<super::scene::Scene>>,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).
@@ -459,12 +492,31 @@ impl Env {
 impl Case {
     /// Index of a contact by name.
     pub fn contact_index(&self, name: &str) -> Option<usize> {
-        self.contacts.iter().position(|c| c.name == name)
+        match &self.scene {
+            Some(s) => (0..s.data.n_contacts()).find(|&i| s.data.contact_name(i) == name),
+            None => self.contacts.iter().position(|c| c.name == name),
+        }
+    }
+
+    /// Number of contacts.
+    pub fn n_contacts(&self) -> usize {
+        match &self.scene {
+            Some(s) => s.data.n_contacts(),
+            None => self.contacts.len(),
+        }
+    }
+
+    /// Name of contact `i`.
+    pub fn contact_name(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        match &self.scene {
+            Some(s) => s.data.contact_name(i).into(),
+            None => self.contacts[i].name.as_str().into(),
+        }
     }
 
     /// Names of the contacts.
-    pub fn contact_names(&self) -> Vec<&str> {
-        self.contacts.iter().map(|c| c.name.as_str()).collect()
+    pub fn contact_names(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        (0..self.n_contacts()).map(|i| self.contact_name(i)).collect()
     }
 
     /// True for a `[generalized]` case.

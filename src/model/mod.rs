@@ -181,6 +181,9 @@ pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Res
     let vec = |vals: &[Val], f: &mut dyn FnMut(&Val) -> Result<T, E>| {
         vals.iter().map(f).collect::<Result<Vec<T>, E>>()
     };
+    if let Some(scene) = &case.scene {
+        return build_scene(case.space, &scene.data, f);
+    }
     let kind = match &case.form {
         Form::Bodies { bodies, joints } => {
             let mut out = Vec::with_capacity(bodies.len());
@@ -271,6 +274,91 @@ pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Res
     Ok(Model {
         space: case.space,
         kind,
+        contacts,
+    })
+}
+
+/// The model of a `[scene]`: its numbers go through `f` as literal values
+/// (so every scalar type builds from them as from a TOML case).
+fn build_scene<T, E>(
+    space: Space,
+    s: &case::scene::SceneData,
+    f: &mut impl FnMut(&Val) -> Result<T, E>,
+) -> Result<Model<T>, E> {
+    use crate::units::Dim;
+    let d = space.dim();
+    let mut val = Val::number(0.0, Dim::NONE);
+    let mut num = |x: f64, dim: Dim| -> Result<T, E> {
+        val.set_number(x, dim);
+        f(&val)
+    };
+    let mut bodies = Vec::with_capacity(s.n_bodies());
+    for b in 0..s.n_bodies() {
+        let kind = if s.fixed[b] {
+            BodyKind::Fixed
+        } else {
+            let mass = num(s.mass[b], Dim::MASS)?;
+            let inertia = if d == 3 {
+                let t = &s.inertia[6 * b..6 * b + 6];
+                if t[3] == 0.0 && t[4] == 0.0 && t[5] == 0.0 {
+                    Inertia::Diagonal([
+                        num(t[0], Dim::INERTIA)?,
+                        num(t[1], Dim::INERTIA)?,
+                        num(t[2], Dim::INERTIA)?,
+                    ])
+                } else {
+                    let mut e = |x| num(x, Dim::INERTIA);
+                    Inertia::Full([
+                        [e(t[0])?, e(t[3])?, e(t[4])?],
+                        [e(t[3])?, e(t[1])?, e(t[5])?],
+                        [e(t[4])?, e(t[5])?, e(t[2])?],
+                    ])
+                }
+            } else {
+                Inertia::Scalar(num(s.inertia[b], Dim::INERTIA)?)
+            };
+            BodyKind::Rigid { mass, inertia }
+        };
+        let mut position = Vec::with_capacity(d);
+        for k in 0..d {
+            position.push(num(s.position[d * b + k], Dim::LENGTH)?);
+        }
+        bodies.push(Body {
+            name: s.body_name(b),
+            kind,
+            position,
+        });
+    }
+    let mut contacts = Vec::with_capacity(s.n_contacts());
+    for c in 0..s.n_contacts() {
+        let mut point = Vec::with_capacity(d);
+        let mut normal = Vec::with_capacity(d);
+        for k in 0..d {
+            point.push(num(s.point[d * c + k], Dim::LENGTH)?);
+            normal.push(num(s.normal[d * c + k], Dim::NONE)?);
+        }
+        let other = s.other[c];
+        contacts.push(Contact {
+            name: s.contact_name(c),
+            geometry: Geometry::Point {
+                body: s.body[c] as usize,
+                other: (other != case::scene::WORLD).then_some(other as usize),
+                point,
+                normal,
+            },
+            stiffness: num(s.stiffness[c], Dim::STIFFNESS)?,
+            damping: match &s.damping {
+                Some(dv) => Some(num(dv[c], Dim::DAMPING)?),
+                None => None,
+            },
+        });
+    }
+    Ok(Model {
+        space,
+        kind: Kind::Bodies {
+            bodies,
+            joints: Vec::new(),
+        },
         contacts,
     })
 }

@@ -316,7 +316,11 @@ pub struct ConstraintReport {
 fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
     use crate::case::{ClaimRhs, Quantity};
     let name = |i: usize| {
-        crate::render::layout::tex_text(case.contacts.get(i).map_or("?", |c| c.name.as_str()))
+        crate::render::layout::tex_text(&if i < case.n_contacts() {
+            case.contact_name(i)
+        } else {
+            "?".into()
+        })
     };
     let of = match claim.of {
         Quantity::A(i) => format!("a_{{{}}}", name(i)),
@@ -422,12 +426,12 @@ pub fn build(case: &Case, results: Results) -> Report {
     };
     let c = an.contacts.len();
     let a = &an.delassus;
-    let contacts: Vec<ContactReport> = case
+    let contacts: Vec<ContactReport> = an
         .contacts
         .iter()
-        .zip(&an.contacts)
-        .map(|(cc, r)| ContactReport {
-            name: cc.name.clone(),
+        .enumerate()
+        .map(|(i, r)| ContactReport {
+            name: case.contact_name(i).into_owned(),
             a: r.a,
             m_eff: r.m_eff,
             immobile: r.immobile,
@@ -553,7 +557,9 @@ pub fn build(case: &Case, results: Results) -> Report {
             .collect(),
         contacts,
         delassus: DelassusReport {
-            contacts: case.contacts.iter().map(|c| c.name.clone()).collect(),
+            contacts: (0..case.n_contacts())
+                .map(|i| case.contact_name(i).into_owned())
+                .collect(),
             matrix: dense.then_some(matrix),
             omitted: (!dense).then_some("size"),
             coupling: dense.then_some(coupling),

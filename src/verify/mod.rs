@@ -607,7 +607,7 @@ fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
                 Vec::new()
             };
             ImpulseResult {
-                contact: case.contacts[i].name.clone(),
+                contact: case.contact_name(i).into_owned(),
                 impulse: p,
                 max_rel_error: rel_error(&predicted, &measured),
                 predicted_dgap_rate: predicted,
@@ -687,7 +687,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
         let steps = run.settings.periods as f64 * std::f64::consts::TAU / mode.omega / h;
         let amplitudes: &[f64] = if k == 0 { &[1.0, 10.0, 100.0] } else { &[1.0] };
         let excites = if an.contacts.len() == 1 {
-            case.contacts[0].name.clone()
+            case.contact_name(0).into_owned()
         } else {
             format!("mode {}", k + 1)
         };
@@ -728,7 +728,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
             };
             if !history.is_empty() {
                 *gap_history = Some(GapHistory {
-                    contact: case.contacts[pivot].name.clone(),
+                    contact: case.contact_name(pivot).into_owned(),
                     mode: k + 1,
                     t: history.iter().map(|p| p.0).collect(),
                     gap: history.iter().map(|p| p.1).collect(),
@@ -1030,7 +1030,7 @@ fn convergence(run: &mut Run, integrator: Integrator) -> Option<Convergence> {
         why: comment.clone(),
     });
     let quantity = if an.contacts.len() == 1 {
-        format!("omega({})", case.contacts[0].name)
+        format!("omega({})", case.contact_name(0))
     } else {
         "mode_omega(1)".to_string()
     };

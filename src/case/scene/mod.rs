@@ -1,0 +1,596 @@
+//! `[scene]`: bodies and contacts from columnar files (NumPy `.npz`, or a
+//! pair of CSV files) instead of TOML tables, for scenes of 10⁵–10⁶ bodies.
+//!
+//! Input: the `[scene]` table of a case and the files it names (paths
+//! relative to the case file). Output: [`SceneData`], columns in SI units,
+//! validated by the same rules as `[[body]]` and `[[contact]]` tables
+//! (positive masses, symmetric positive-definite inertia, unit normals,
+//! positive stiffness, indices in range, unique names). A problem is
+//! reported at its place: `file.csv:line:col` for CSV, the array and row
+//! for NPZ (at the `file` value of `[scene]`, since a binary file has no
+//! lines). The model is built from these columns directly, so no TOML
+//! value objects exist for a scene (memory stays proportional to the
+//! numbers).
+
+mod csv;
+pub mod npy;
+
+use super::types::Space;
+use std::ops::Range;
+
+/// The most bodies, or contacts, a scene may have.
+pub const MAX_ROWS: usize = 50_000_000;
+
+/// A body index meaning the fixed world in [`SceneData::other`].
+pub const WORLD: u32 = u32::MAX;
+
+/// Validated columns of a scene, SI units.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneData {
+    /// Mass per body (0 for fixed bodies).
+    pub mass: Vec<f64>,
+    /// Centre of mass per body, `d` components each.
+    pub position: Vec<f64>,
+    /// Inertia about the centre of mass: planar one value per body; 3-d six
+    /// (`Ixx, Iyy, Izz, Ixy, Ixz, Iyz`) per body, world axes.
+    pub inertia: Vec<f64>,
+    /// Fixed bodies (part of the world).
+    pub fixed: Vec<bool>,
+    /// Body names, when the files give them (otherwise `b0`, `b1`, …).
+    pub body_names: Option<Vec<String>>,
+    /// Body whose gap opens along +normal, per contact.
+    pub body: Vec<u32>,
+    /// The other body, or [`WORLD`].
+    pub other: Vec<u32>,
+    /// Contact points, `d` components each.
+    pub point: Vec<f64>,
+    /// Unit normals, `d` components each.
+    pub normal: Vec<f64>,
+    /// Stiffness per contact.
+    pub stiffness: Vec<f64>,
+    /// Damping per contact, when given.
+    pub damping: Option<Vec<f64>>,
+    /// Contact names, when the files give them (otherwise `c0`, `c1`, …).
+    pub contact_names: Option<Vec<String>>,
+}
+
+impl SceneData {
+    /// Number of bodies.
+    pub fn n_bodies(&self) -> usize {
+        self.mass.len()
+    }
+
+    /// Number of contacts.
+    pub fn n_contacts(&self) -> usize {
+        self.stiffness.len()
+    }
+
+    /// Name of body `i`.
+    pub fn body_name(&self, i: usize) -> String {
+        match &self.body_names {
+            Some(n) => n[i].clone(),
+            None => format!("b{i}"),
+        }
+    }
+
+    /// Name of contact `i`.
+    pub fn contact_name(&self, i: usize) -> String {
+        match &self.contact_names {
+            Some(n) => n[i].clone(),
+            None => format!("c{i}"),
+        }
+    }
+}
+
+/// A scene as read: where it came from and its columns.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Span of the `[scene]` table in the case file.
+    pub span: Range<usize>,
+    /// The files as named in the case (NPZ, or bodies and contacts CSV).
+    pub files: Vec<String>,
+    /// The columns.
+    pub data: SceneData,
+}
+
+/// Which table a problem is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// The bodies.
+    Bodies,
+    /// The contacts.
+    Contacts,
+}
+
+/// A problem with a row (or the header, `row == None`) of a table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Issue {
+    /// The table.
+    pub table: Table,
+    /// Row (0-based, data rows), or `None` for the table as a whole.
+    pub row: Option<usize>,
+    /// Column or array name.
+    pub column: String,
+    /// What is wrong.
+    pub message: String,
+    /// A suggestion.
+    pub hint: Option<String>,
+}
+
+impl Issue {
+    fn new(table: Table, row: Option<usize>, column: &str, message: impl Into<String>) -> Issue {
+        Issue {
+            table,
+            row,
+            column: column.to_string(),
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    fn hint(mut self, hint: impl Into<String>) -> Issue {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// Unit scales of a scene's numbers (SI by default).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Units {
+    /// Metres per length unit.
+    pub length: f64,
+    /// Kilograms per mass unit.
+    pub mass: f64,
+    /// N/m per stiffness unit.
+    pub stiffness: f64,
+    /// N s/m per damping unit.
+    pub damping: f64,
+}
+
+impl Default for Units {
+    fn default() -> Self {
+        Units {
+            length: 1.0,
+            mass: 1.0,
+            stiffness: 1.0,
+            damping: 1.0,
+        }
+    }
+}
+
+/// Where the columns come from.
+pub enum Source<'a> {
+    /// A NumPy archive.
+    Npz(&'a std::path::Path),
+    /// Bodies and contacts CSV files.
+    Csv(&'a std::path::Path, &'a std::path::Path),
+}
+
+/// A problem reading a scene: the file could not be read, or problems in
+/// it (CSV problems carry the CSV text, so that they show at line:col).
+#[derive(Debug)]
+pub enum SceneError {
+    /// The file could not be read or is not of its format.
+    File {
+        /// Index into the files (0: NPZ or bodies CSV, 1: contacts CSV).
+        file: usize,
+        /// What happened.
+        message: String,
+    },
+    /// Problems in an NPZ archive's arrays.
+    Npz(Vec<Issue>),
+    /// Problems in a CSV file.
+    Csv(crate::diag::SourceError),
+}
+
+/// Reads and validates a scene. At most `max_bytes` are read from each file
+/// (decompressed, for NPZ).
+pub fn read(
+    source: Source,
+    shown: &[String],
+    space: Space,
+    units: Units,
+    max_bytes: u64,
+) -> Result<SceneData, SceneError> {
+    match source {
+        Source::Npz(path) => {
+            let arrays = npy::read_npz(path, max_bytes, MAX_ROWS.saturating_mul(9))
+                .map_err(|message| SceneError::File { file: 0, message })?;
+            let mut data = SceneData::default();
+            let issues = from_arrays(arrays, space, units, &mut data);
+            if !issues.is_empty() {
+                return Err(SceneError::Npz(issues));
+            }
+            let issues = validate(&data, space);
+            if !issues.is_empty() {
+                return Err(SceneError::Npz(issues));
+            }
+            Ok(data)
+        }
+        Source::Csv(bodies, contacts) => csv::read(bodies, contacts, shown, space, units, max_bytes),
+    }
+}
+
+/// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
+fn from_arrays(
+    arrays: Vec<(String, npy::Array)>,
+    space: Space,
+    units: Units,
+    data: &mut SceneData,
+) -> Vec<Issue> {
+    use npy::Data;
+    let d = space.dim();
+    let known: &[(&str, Table)] = &[
+        ("mass", Table::Bodies),
+        ("position", Table::Bodies),
+        ("inertia", Table::Bodies),
+        ("fixed", Table::Bodies),
+        ("body_name", Table::Bodies),
+        ("body", Table::Contacts),
+        ("other", Table::Contacts),
+        ("point", Table::Contacts),
+        ("normal", Table::Contacts),
+        ("stiffness", Table::Contacts),
+        ("damping", Table::Contacts),
+        ("contact_name", Table::Contacts),
+    ];
+    let mut issues = Vec::new();
+    let mut got: std::collections::HashMap<String, npy::Array> = Default::default();
+    for (name, a) in arrays {
+        if known.iter().any(|(k, _)| *k == name) {
+            got.insert(name, a);
+        } else {
+            let names: Vec<&str> = known.iter().map(|k| k.0).collect();
+            issues.push(
+                Issue::new(Table::Bodies, None, &name, format!("unknown array `{name}`"))
+                    .hint(match crate::diag::closest(&name, names.iter().copied()) {
+                        Some(b) => format!("did you mean `{b}`?"),
+                        None => format!("the arrays are {}", names.join(", ")),
+                    }),
+            );
+        }
+    }
+    if space == Space::Line {
+        issues.push(Issue::new(
+            Table::Bodies,
+            None,
+            "space",
+            "a scene is planar or 3-d",
+        ));
+        return issues;
+    }
+    for (name, table) in known {
+        let optional = matches!(
+            *name,
+            "fixed" | "body_name" | "damping" | "contact_name"
+        );
+        if !optional && !got.contains_key(*name) {
+            issues.push(Issue::new(
+                *table,
+                None,
+                name,
+                format!("the archive has no array `{name}`"),
+            ));
+        }
+    }
+    if !issues.is_empty() {
+        return issues;
+    }
+    let n = got["mass"].shape.first().copied().unwrap_or(0);
+    let c = got["stiffness"].shape.first().copied().unwrap_or(0);
+    // Expected shape of each array.
+    let shape_ok = |name: &str, a: &npy::Array| -> Result<(), String> {
+        let want: Vec<Vec<usize>> = match name {
+            "mass" | "fixed" | "body_name" => vec![vec![n]],
+            "position" => vec![vec![n, d]],
+            "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
+            "inertia" => vec![vec![n]],
+            "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
+            _ => vec![vec![c, d]],
+        };
+        if want.contains(&a.shape) {
+            Ok(())
+        } else {
+            let show = |s: &[usize]| {
+                format!(
+                    "({})",
+                    s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                )
+            };
+            Err(format!(
+                "array `{name}` has shape {}, expected {}",
+                show(&a.shape),
+                want.iter().map(|w| show(w)).collect::<Vec<_>>().join(" or ")
+            ))
+        }
+    };
+    for (name, table) in known {
+        if let Some(a) = got.get(*name)
+            && let Err(m) = shape_ok(name, a)
+        {
+            issues.push(Issue::new(*table, None, name, m));
+        }
+    }
+    if !issues.is_empty() {
+        return issues;
+    }
+    let mut take = |name: &str, table: Table, scale: f64| -> Option<Vec<f64>> {
+        let a = got.remove(name)?;
+        match a.data {
+            Data::Float(v) => Some(v.into_iter().map(|x| x * scale).collect()),
+            Data::Int(v) => Some(v.into_iter().map(|x| x as f64 * scale).collect()),
+            _ => {
+                issues.push(Issue::new(
+                    table,
+                    None,
+                    name,
+                    format!("array `{name}` holds {} values, not numbers", a.kind()),
+                ));
+                None
+            }
+        }
+    };
+    let l = units.length;
+    data.mass = take("mass", Table::Bodies, units.mass).unwrap_or_default();
+    data.position = take("position", Table::Bodies, l).unwrap_or_default();
+    let inertia = take("inertia", Table::Bodies, units.mass * l * l).unwrap_or_default();
+    data.point = take("point", Table::Contacts, l).unwrap_or_default();
+    data.normal = take("normal", Table::Contacts, 1.0).unwrap_or_default();
+    data.stiffness = take("stiffness", Table::Contacts, units.stiffness).unwrap_or_default();
+    data.damping = take("damping", Table::Contacts, units.damping);
+    let mut index = |name: &str, world_ok: bool| -> Vec<u32> {
+        let Some(a) = got.remove(name) else {
+            return Vec::new();
+        };
+        let Data::Int(v) = a.data else {
+            issues.push(Issue::new(
+                Table::Contacts,
+                None,
+                name,
+                format!("array `{name}` holds {} values, not body indices", a.kind()),
+            ));
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(v.len());
+        for (row, x) in v.into_iter().enumerate() {
+            if x == -1 && world_ok {
+                out.push(WORLD);
+            } else if x >= 0 && (x as usize) < n {
+                out.push(x as u32);
+            } else {
+                let range = if world_ok { "−1 (the world) or " } else { "" };
+                issues.push(Issue::new(
+                    Table::Contacts,
+                    Some(row),
+                    name,
+                    format!("body index {x} is out of range: {range}0 … {} expected", n.saturating_sub(1)),
+                ));
+                out.push(0);
+            }
+        }
+        out
+    };
+    data.body = index("body", false);
+    data.other = index("other", true);
+    data.fixed = match got.remove("fixed").map(|a| a.data) {
+        None => vec![false; n],
+        Some(Data::Bool(v)) => v,
+        Some(Data::Int(v)) => v.into_iter().map(|x| x != 0).collect(),
+        Some(_) => {
+            issues.push(Issue::new(Table::Bodies, None, "fixed", "array `fixed` is not boolean"));
+            vec![false; n]
+        }
+    };
+    let mut strings = |name: &str, table: Table| match got.remove(name).map(|a| a.data) {
+        None => None,
+        Some(Data::Str(v)) => Some(v),
+        Some(_) => {
+            issues.push(Issue::new(
+                table,
+                None,
+                name,
+                format!("array `{name}` does not hold strings"),
+            ));
+            None
+        }
+    };
+    data.body_names = strings("body_name", Table::Bodies);
+    data.contact_names = strings("contact_name", Table::Contacts);
+    data.inertia = if d == 3 {
+        let full = inertia.len() == 9 * n;
+        let mut out = Vec::with_capacity(6 * n);
+        for b in 0..n {
+            if full {
+                let t = &inertia[9 * b..9 * b + 9];
+                let scale = t.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+                    if (t[3 * i + j] - t[3 * j + i]).abs() > 1e-12 * scale {
+                        issues.push(Issue::new(
+                            Table::Bodies,
+                            Some(b),
+                            "inertia",
+                            format!(
+                                "the inertia tensor is not symmetric: [{i}][{j}] = {} but [{j}][{i}] = {}",
+                                t[3 * i + j],
+                                t[3 * j + i]
+                            ),
+                        ));
+                    }
+                }
+                out.extend([t[0], t[4], t[8], t[1], t[2], t[5]]);
+            } else {
+                out.extend([
+                    inertia[3 * b],
+                    inertia[3 * b + 1],
+                    inertia[3 * b + 2],
+                    0.0,
+                    0.0,
+                    0.0,
+                ]);
+            }
+        }
+        out
+    } else {
+        inertia
+    };
+    issues
+}
+
+/// Checks the rules every body and contact obeys (as for TOML tables).
+/// Stops after [`MAX_ISSUES`] problems.
+pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
+    let d = space.dim();
+    let mut issues = Vec::new();
+    let mut push = |i: Issue| {
+        if issues.len() < MAX_ISSUES {
+            issues.push(i);
+        }
+    };
+    let finite = |v: &[f64]| v.iter().position(|x| !x.is_finite());
+    let n = s.n_bodies();
+    for b in 0..n {
+        if let Some(k) = finite(&s.position[d * b..d * b + d]) {
+            push(Issue::new(
+                Table::Bodies,
+                Some(b),
+                ["x", "y", "z"][k],
+                format!("the position is {}", s.position[d * b + k]),
+            ));
+        }
+        if s.fixed[b] {
+            continue;
+        }
+        let m = s.mass[b];
+        if !(m.is_finite() && m > 0.0) {
+            push(
+                Issue::new(Table::Bodies, Some(b), "mass", format!("a mass must be positive, this is {m}"))
+                    .hint("mark immovable bodies with the `fixed` column instead"),
+            );
+        }
+        if d == 2 {
+            let i = s.inertia[b];
+            if !(i.is_finite() && i > 0.0) {
+                push(Issue::new(
+                    Table::Bodies,
+                    Some(b),
+                    "I",
+                    format!("a moment of inertia must be positive, this is {i}"),
+                ));
+            }
+        } else {
+            let t = &s.inertia[6 * b..6 * b + 6];
+            let m = [[t[0], t[3], t[4]], [t[3], t[1], t[5]], [t[4], t[5], t[2]]];
+            let rows: Vec<Vec<f64>> = m.iter().map(|r| r.to_vec()).collect();
+            if let Some(k) = finite(t) {
+                push(Issue::new(
+                    Table::Bodies,
+                    Some(b),
+                    ["Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"][k],
+                    format!("an inertia component is {}", t[k]),
+                ));
+            } else if let Some(k) = super::cholesky_failure(&rows) {
+                push(Issue::new(
+                    Table::Bodies,
+                    Some(b),
+                    ["Ixx", "Iyy", "Izz"][k],
+                    format!(
+                        "the inertia tensor is not positive definite (its leading {}×{} block is not)",
+                        k + 1,
+                        k + 1
+                    ),
+                ));
+            }
+        }
+    }
+    for c in 0..s.n_contacts() {
+        let (b, o) = (s.body[c], s.other[c]);
+        if b == o {
+            push(Issue::new(
+                Table::Contacts,
+                Some(c),
+                "other",
+                "a contact needs two different bodies",
+            ));
+        } else if s.fixed[b as usize] && (o == WORLD || s.fixed[o as usize]) {
+            push(
+                Issue::new(
+                    Table::Contacts,
+                    Some(c),
+                    "body",
+                    "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move",
+                )
+                .hint("put the contact on a movable body"),
+            );
+        }
+        let p = &s.point[d * c..d * c + d];
+        if let Some(k) = finite(p) {
+            push(Issue::new(
+                Table::Contacts,
+                Some(c),
+                ["px", "py", "pz"][k],
+                format!("the contact point is {}", p[k]),
+            ));
+        }
+        let nv = &s.normal[d * c..d * c + d];
+        let len = nv.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !((len - 1.0).abs() <= super::NORMAL_TOLERANCE) {
+            push(
+                Issue::new(
+                    Table::Contacts,
+                    Some(c),
+                    "nx",
+                    format!("a normal must be a unit vector, this one has length {len}"),
+                )
+                .hint("a non-unit normal would rescale the gap and change the effective mass; normalise it"),
+            );
+        }
+        let k = s.stiffness[c];
+        if !(k.is_finite() && k > 0.0) {
+            push(Issue::new(
+                Table::Contacts,
+                Some(c),
+                "k",
+                format!("a stiffness must be positive, this is {k}"),
+            ));
+        }
+        if let Some(dv) = &s.damping
+            && !(dv[c].is_finite() && dv[c] >= 0.0)
+        {
+            push(Issue::new(
+                Table::Contacts,
+                Some(c),
+                "c",
+                format!("a damping cannot be negative, this is {}", dv[c]),
+            ));
+        }
+    }
+    for (table, names) in [
+        (Table::Bodies, &s.body_names),
+        (Table::Contacts, &s.contact_names),
+    ] {
+        let Some(names) = names else { continue };
+        let mut seen = std::collections::HashSet::with_capacity(names.len());
+        for (row, name) in names.iter().enumerate() {
+            let column = "name";
+            if name.is_empty() {
+                push(Issue::new(table, Some(row), column, "a name cannot be empty"));
+            } else if name == "world" {
+                push(Issue::new(
+                    table,
+                    Some(row),
+                    column,
+                    "`world` is reserved for the fixed world",
+                ));
+            } else if !seen.insert(name.as_str()) {
+                push(
+                    Issue::new(table, Some(row), column, format!("duplicate name `{name}`"))
+                        .hint("names must be unique"),
+                );
+            }
+        }
+    }
+    issues
+}
+
+/// Problems reported per scene before stopping.
+pub const MAX_ISSUES: usize = 20;

@@ -1,0 +1,444 @@
+//! NumPy `.npy` arrays and `.npz` archives of them, read strictly.
+//!
+//! The `.npy` format is a magic string, a version, a header that is a
+//! Python dict literal (`{'descr': '<f8', 'fortran_order': False, 'shape':
+//! (N, 3), }`) and the raw data. meff reads numeric (`f2`/`f4`/`f8`,
+//! signed and unsigned integers), boolean (`b1`) and fixed-width Unicode
+//! (`U`) arrays in either byte order and either memory order; object arrays
+//! (`O`: pickles) are refused — loading them would run code. The header is
+//! parsed by hand because it is a small, fixed grammar and the messages
+//! must name the array; the archive is read with the `zip` crate.
+//!
+//! Every size is checked before anything is allocated: the element count
+//! times the item size must equal the bytes that follow the header, and the
+//! bytes read from an archive are capped (a zip bomb stops at the cap).
+
+use std::io::Read;
+
+/// The values of an array, converted to the widest type of their kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    /// Floating point.
+    Float(Vec<f64>),
+    /// Integers.
+    Int(Vec<i64>),
+    /// Booleans.
+    Bool(Vec<bool>),
+    /// Strings.
+    Str(Vec<String>),
+}
+
+/// An array: shape (C order) and values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    /// Extent of each axis.
+    pub shape: Vec<usize>,
+    /// Values in C (row-major) order.
+    pub data: Data,
+}
+
+impl Array {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// True when the array has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kind of the values, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self.data {
+            Data::Float(_) => "floating-point",
+            Data::Int(_) => "integer",
+            Data::Bool(_) => "boolean",
+            Data::Str(_) => "string",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Float,
+    Int,
+    UInt,
+    Bool,
+    Unicode,
+}
+
+struct Header {
+    kind: Kind,
+    little: bool,
+    size: usize,
+    fortran: bool,
+    shape: Vec<usize>,
+}
+
+/// Parses one `.npy` file. `max_elements` bounds the element count.
+pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a NumPy .npy array (the magic string is missing)".into());
+    }
+    let major = bytes[6];
+    let (len, start) = match major {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
+        2 | 3 => {
+            if bytes.len() < 12 {
+                return Err("the .npy header is cut short".into());
+            }
+            (
+                u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+                12,
+            )
+        }
+        v => return Err(format!(".npy format version {v} is not known")),
+    };
+    let end = start
+        .checked_add(len)
+        .filter(|&e| e <= bytes.len())
+        .ok_or("the .npy header is cut short")?;
+    let text = std::str::from_utf8(&bytes[start..end])
+        .map_err(|_| "the .npy header is not text".to_string())?;
+    let h = header(text)?;
+    let count = h
+        .shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .filter(|&n| n <= max_elements)
+        .ok_or_else(|| {
+            format!(
+                "the array has shape {:?}: more than the {max_elements} elements meff reads",
+                h.shape
+            )
+        })?;
+    let data = &bytes[end..];
+    let need = count.checked_mul(h.size).ok_or("the array is too large")?;
+    if data.len() != need {
+        return Err(format!(
+            "the array should hold {need} bytes of data for shape {:?}, the file has {}",
+            h.shape,
+            data.len()
+        ));
+    }
+    let values = decode(&h, data, count)?;
+    let values = if h.fortran && h.shape.len() > 1 {
+        to_c_order(values, &h.shape)
+    } else {
+        values
+    };
+    Ok(Array {
+        shape: h.shape,
+        data: values,
+    })
+}
+
+fn header(text: &str) -> Result<Header, String> {
+    let field = |key: &str| -> Result<&str, String> {
+        let pat = format!("'{key}':");
+        let at = text
+            .find(&pat)
+            .ok_or_else(|| format!("the .npy header has no '{key}'"))?;
+        Ok(text[at + pat.len()..].trim_start())
+    };
+    let descr = field("descr")?;
+    let descr = descr
+        .strip_prefix('\'')
+        .and_then(|d| d.split('\'').next())
+        .ok_or("the .npy header's 'descr' is not a type string (structured arrays are not read)")?;
+    let fortran = field("fortran_order")?;
+    let fortran = if fortran.starts_with("True") {
+        true
+    } else if fortran.starts_with("False") {
+        false
+    } else {
+        return Err("the .npy header's 'fortran_order' is neither True nor False".into());
+    };
+    let shape = field("shape")?;
+    let shape = shape
+        .strip_prefix('(')
+        .and_then(|s| s.split(')').next())
+        .ok_or("the .npy header's 'shape' is not a tuple")?;
+    let mut dims = Vec::new();
+    for part in shape.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let part = part.trim_end_matches('L');
+        dims.push(
+            part.parse::<usize>()
+                .map_err(|_| format!("the .npy shape has the extent `{part}`"))?,
+        );
+    }
+    let mut chars = descr.chars();
+    let order = chars.next().ok_or("the .npy type is empty")?;
+    let little = match order {
+        '<' | '|' | '=' => true,
+        '>' => false,
+        _ => return Err(format!("the .npy type `{descr}` has no byte order")),
+    };
+    let code = chars.next().ok_or("the .npy type is empty")?;
+    let width: usize = chars
+        .as_str()
+        .parse()
+        .map_err(|_| format!("the .npy type `{descr}` is not read by meff"))?;
+    let (kind, size) = match (code, width) {
+        ('f', 2 | 4 | 8) => (Kind::Float, width),
+        ('i', 1 | 2 | 4 | 8) => (Kind::Int, width),
+        ('u', 1 | 2 | 4 | 8) => (Kind::UInt, width),
+        ('b', 1) => (Kind::Bool, 1),
+        ('U', w) if w > 0 && w <= 4096 => (Kind::Unicode, 4 * w),
+        ('O', _) => {
+            return Err(
+                "the array holds Python objects (a pickle); meff does not load pickles: save names as strings (`np.array(names, dtype=str)`)".into(),
+            );
+        }
+        _ => return Err(format!("the .npy type `{descr}` is not read by meff")),
+    };
+    Ok(Header {
+        kind,
+        little,
+        size,
+        fortran,
+        shape: dims,
+    })
+}
+
+fn decode(h: &Header, data: &[u8], count: usize) -> Result<Data, String> {
+    let item = |k: usize| -> [u8; 8] {
+        let mut b = [0u8; 8];
+        let src = &data[k * h.size..(k + 1) * h.size];
+        if h.little {
+            b[..h.size].copy_from_slice(src);
+        } else {
+            for (d, s) in b[..h.size].iter_mut().zip(src.iter().rev()) {
+                *d = *s;
+            }
+        }
+        b
+    };
+    Ok(match h.kind {
+        Kind::Float => Data::Float(
+            (0..count)
+                .map(|k| {
+                    let b = item(k);
+                    match h.size {
+                        8 => f64::from_le_bytes(b),
+                        4 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+                        _ => half_to_f64(u16::from_le_bytes([b[0], b[1]])),
+                    }
+                })
+                .collect(),
+        ),
+        Kind::Int => Data::Int(
+            (0..count)
+                .map(|k| {
+                    let b = item(k);
+                    // Sign-extend from the item's width.
+                    let v = i64::from_le_bytes(b);
+                    let shift = 64 - 8 * h.size as u32;
+                    (v << shift) >> shift
+                })
+                .collect(),
+        ),
+        Kind::UInt => Data::Int(
+            (0..count)
+                .map(|k| {
+                    let v = u64::from_le_bytes(item(k));
+                    i64::try_from(v).map_err(|_| format!("the unsigned value {v} is too large"))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Kind::Bool => Data::Bool(
+            (0..count)
+                .map(|k| match data[k] {
+                    0 => Ok(false),
+                    1 => Ok(true),
+                    v => Err(format!("element {k} of a boolean array is the byte {v}")),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Kind::Unicode => Data::Str(
+            (0..count)
+                .map(|k| {
+                    let src = &data[k * h.size..(k + 1) * h.size];
+                    let mut s = String::new();
+                    for c in src.chunks_exact(4) {
+                        let u = if h.little {
+                            u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                        } else {
+                            u32::from_be_bytes([c[0], c[1], c[2], c[3]])
+                        };
+                        if u == 0 {
+                            break;
+                        }
+                        s.push(char::from_u32(u).ok_or_else(|| {
+                            format!("string {k} holds the invalid code point {u:#x}")
+                        })?);
+                    }
+                    Ok(s)
+                })
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}
+
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let frac = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => frac * 2f64.powi(-24),
+        31 if frac == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + frac / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// Reorders Fortran-order values into C order.
+fn to_c_order(data: Data, shape: &[usize]) -> Data {
+    let n: usize = shape.iter().product();
+    // The C-order index of each Fortran-order position.
+    let target = |f: usize| -> usize {
+        let mut rest = f;
+        let mut c = 0;
+        let mut stride = 1;
+        let mut strides = vec![0; shape.len()];
+        for (a, s) in strides.iter_mut().enumerate().rev() {
+            *s = stride;
+            stride *= shape[a];
+        }
+        for (a, &d) in shape.iter().enumerate() {
+            c += (rest % d) * strides[a];
+            rest /= d;
+        }
+        c
+    };
+    fn reorder<T: Clone>(v: Vec<T>, n: usize, target: impl Fn(usize) -> usize) -> Vec<T> {
+        let mut out: Vec<Option<T>> = vec![None; n];
+        for (f, x) in v.into_iter().enumerate() {
+            out[target(f)] = Some(x);
+        }
+        out.into_iter().map(|x| x.expect("a permutation")).collect()
+    }
+    match data {
+        Data::Float(v) => Data::Float(reorder(v, n, target)),
+        Data::Int(v) => Data::Int(reorder(v, n, target)),
+        Data::Bool(v) => Data::Bool(reorder(v, n, target)),
+        Data::Str(v) => Data::Str(reorder(v, n, target)),
+    }
+}
+
+/// The arrays of an `.npz` archive, by name without `.npy`, in archive
+/// order. At most `max_bytes` are decompressed in all.
+pub fn read_npz(
+    path: &std::path::Path,
+    max_bytes: u64,
+    max_elements: usize,
+) -> Result<Vec<(String, Array)>, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut zip =
+        zip::ZipArchive::new(file).map_err(|e| format!("not a NumPy .npz archive ({e})"))?;
+    let mut budget = max_bytes;
+    let mut out = Vec::new();
+    for k in 0..zip.len() {
+        let mut entry = zip.by_index(k).map_err(|e| e.to_string())?;
+        let name = entry.name().map_err(|e| e.to_string())?.to_string();
+        let Some(stem) = name.strip_suffix(".npy") else {
+            continue;
+        };
+        let stem = stem.to_string();
+        let mut bytes = Vec::new();
+        let cap = budget.min(entry.size()).saturating_add(1);
+        (&mut entry)
+            .take(cap)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("array `{stem}`: {e}"))?;
+        if bytes.len() as u64 > budget {
+            return Err(format!(
+                "the arrays decompress to more than the input limit of {max_bytes} bytes (raise it with --max-input-bytes)"
+            ));
+        }
+        if bytes.len() as u64 != entry.size() {
+            return Err(format!(
+                "array `{stem}`: the archive says {} bytes, {} were read",
+                entry.size(),
+                bytes.len()
+            ));
+        }
+        budget -= bytes.len() as u64;
+        let array = parse(&bytes, max_elements).map_err(|e| format!("array `{stem}`: {e}"))?;
+        out.push((stem, array));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+        let mut h = format!(
+            "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+            if fortran { "True" } else { "False" }
+        );
+        while (10 + h.len() + 1) % 64 != 0 {
+            h.push(' ');
+        }
+        h.push('\n');
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend((h.len() as u16).to_le_bytes());
+        out.extend(h.as_bytes());
+        out.extend(data);
+        out
+    }
+
+    #[test]
+    fn reads_types_orders_and_layouts() {
+        let data: Vec<u8> = [1.5f64, -2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let a = parse(&npy("<f8", false, "(2,)", &data), 10).unwrap();
+        assert_eq!(a.data, Data::Float(vec![1.5, -2.0]));
+        let data: Vec<u8> = [1.5f64, -2.0].iter().flat_map(|x| x.to_be_bytes()).collect();
+        let a = parse(&npy(">f8", false, "(2,)", &data), 10).unwrap();
+        assert_eq!(a.data, Data::Float(vec![1.5, -2.0]));
+        let data: Vec<u8> = [-1i32, 7].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let a = parse(&npy("<i4", false, "(2,)", &data), 10).unwrap();
+        assert_eq!(a.data, Data::Int(vec![-1, 7]));
+        // Fortran order: a 2×3 matrix stored by columns.
+        let data: Vec<u8> = [1i64, 4, 2, 5, 3, 6]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let a = parse(&npy("<i8", true, "(2, 3)", &data), 10).unwrap();
+        assert_eq!(a.data, Data::Int(vec![1, 2, 3, 4, 5, 6]));
+        let s: Vec<u8> = "ab\0"
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let a = parse(&npy("<U3", false, "(1,)", &s), 10).unwrap();
+        assert_eq!(a.data, Data::Str(vec!["ab".into()]));
+        assert_eq!(half_to_f64(0x3c00), 1.0);
+        assert_eq!(half_to_f64(0xc000), -2.0);
+    }
+
+    #[test]
+    fn refuses_pickles_short_data_and_huge_shapes() {
+        assert!(
+            parse(&npy("|O", false, "(1,)", &[0; 8]), 10)
+                .unwrap_err()
+                .contains("pickle")
+        );
+        assert!(
+            parse(&npy("<f8", false, "(2,)", &[0; 8]), 10)
+                .unwrap_err()
+                .contains("16 bytes")
+        );
+        assert!(
+            parse(
+                &npy("<f8", false, "(99999999999, 99999999999)", &[]),
+                1 << 20
+            )
+            .unwrap_err()
+            .contains("elements")
+        );
+        assert!(parse(b"garbage", 10).is_err());
+    }
+}

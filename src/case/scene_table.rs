@@ -1,0 +1,156 @@
+//! The `[scene]` table: which files hold the bodies and contacts, in which
+//! units. The files themselves are read by [`super::scene`].
+
+use super::read::{Reader, get};
+use super::scene::{self, Scene, SceneError, Source, Units};
+use super::types::Space;
+use crate::diag::Diagnostic;
+use crate::units::Dim;
+use toml::de::{DeTable, DeValue};
+
+type Node<'i> = toml::Spanned<DeValue<'i>>;
+
+pub(super) const SCENE_KEYS: &[&str] = &["file", "bodies", "contacts", "units"];
+pub(super) const SCENE_UNIT_KEYS: &[&str] = &["length", "mass", "stiffness", "damping"];
+
+/// Where scene files are looked for and how much of them is read.
+#[derive(Clone, Debug)]
+pub struct FileAccess {
+    /// Directory that relative paths in `[scene]` start from.
+    pub base: std::path::PathBuf,
+    /// Most bytes read from one file (decompressed for NPZ).
+    pub max_bytes: u64,
+}
+
+impl Reader<'_> {
+    /// Reads `[scene]` and the files it names.
+    pub(super) fn scene(&mut self, node: &Node, space: Space) -> Option<Scene> {
+        let t: &DeTable = self.table(node, "`[scene]`")?;
+        self.keys(t, SCENE_KEYS, "`[scene]`");
+        let span = node.span();
+        let units = match get(t, "units") {
+            Some(n) => self.scene_units(n)?,
+            None => Units::default(),
+        };
+        let mut path_of = |key: &str| {
+            get(t, key).and_then(|n| self.string(n, &format!("`{key}`")).map(|s| (s, n.span())))
+        };
+        let file = path_of("file");
+        let bodies = path_of("bodies");
+        let contacts = path_of("contacts");
+        let named: Vec<(String, std::ops::Range<usize>)> = match (file, bodies, contacts) {
+            (Some(f), None, None) => vec![f],
+            (None, Some(b), Some(c)) => vec![b, c],
+            _ => {
+                self.error(
+                    Diagnostic::new(span.start..span.start, "`[scene]` names either `file` (an .npz archive) or both `bodies` and `contacts` (CSV files)")
+                        .hint("file = \"pile.npz\", or bodies = \"b.csv\" and contacts = \"c.csv\""),
+                );
+                return None;
+            }
+        };
+        let Some(access) = self.files.clone() else {
+            self.error(
+                Diagnostic::new(named[0].1.clone(), "scene files are read only for a case file on disk")
+                    .hint("run meff on the case file (or on `-` from the directory the paths start from)"),
+            );
+            return None;
+        };
+        let paths: Vec<std::path::PathBuf> = named.iter().map(|(p, _)| access.base.join(p)).collect();
+        let shown: Vec<String> = paths
+            .iter()
+            .map(|p| crate::diag::escape_controls(&p.display().to_string()).into_owned())
+            .collect();
+        let source = if paths.len() == 1 {
+            Source::Npz(&paths[0])
+        } else {
+            Source::Csv(&paths[0], &paths[1])
+        };
+        match scene::read(source, &shown, space, units, access.max_bytes) {
+            Ok(data) => Some(Scene {
+                span,
+                files: named.into_iter().map(|(p, _)| p).collect(),
+                data,
+            }),
+            Err(SceneError::File { file, message }) => {
+                self.error(Diagnostic::new(
+                    named[file].1.clone(),
+                    format!("cannot read `{}`: {message}", named[file].0),
+                ));
+                None
+            }
+            Err(SceneError::Npz(issues)) => {
+                for i in issues {
+                    let at = match i.row {
+                        Some(r) => format!("array `{}`, row {r}", npz_array(&i)),
+                        None => format!("array `{}`", npz_array(&i)),
+                    };
+                    let d = Diagnostic::new(
+                        named[0].1.clone(),
+                        format!("`{}`, {at}: {}", named[0].0, i.message),
+                    )
+                    .maybe_hint(i.hint);
+                    self.error(d);
+                }
+                None
+            }
+            Err(SceneError::Csv(e)) => {
+                self.foreign = Some(e);
+                None
+            }
+        }
+    }
+
+    fn scene_units(&mut self, node: &Node) -> Option<Units> {
+        let t = self.table(node, "`units`")?;
+        self.keys(t, SCENE_UNIT_KEYS, "`units`");
+        let mut u = Units::default();
+        for (key, dim) in [
+            ("length", Dim::LENGTH),
+            ("mass", Dim::MASS),
+            ("stiffness", Dim::STIFFNESS),
+            ("damping", Dim::DAMPING),
+        ] {
+            let Some(n) = get(t, key) else { continue };
+            let text = self.string(n, &format!("`{key}`"))?;
+            match crate::units::parse_unit(&text, true) {
+                Ok(unit) if unit.dim == dim => {
+                    let s = unit.scale.to_f64();
+                    match key {
+                        "length" => u.length = s,
+                        "mass" => u.mass = s,
+                        "stiffness" => u.stiffness = s,
+                        _ => u.damping = s,
+                    }
+                }
+                Ok(unit) => {
+                    self.error(Diagnostic::new(
+                        n.span(),
+                        format!("`{text}` is a unit of {}, not of {key}", unit.dim),
+                    ));
+                    return None;
+                }
+                Err(e) => {
+                    self.error(Diagnostic::new(n.span(), format!("`{text}`: {}", e.message)));
+                    return None;
+                }
+            }
+        }
+        Some(u)
+    }
+}
+
+/// The NPZ array a column belongs to.
+fn npz_array(i: &scene::Issue) -> &str {
+    match i.column.as_str() {
+        "x" | "y" | "z" => "position",
+        "I" | "Ixx" | "Iyy" | "Izz" | "Ixy" | "Ixz" | "Iyz" => "inertia",
+        "px" | "py" | "pz" => "point",
+        "nx" | "ny" | "nz" => "normal",
+        "k" => "stiffness",
+        "c" => "damping",
+        "name" if i.table == scene::Table::Bodies => "body_name",
+        "name" => "contact_name",
+        other => other,
+    }
+}
