@@ -58,6 +58,7 @@ pub mod render;
 pub mod report;
 pub mod starter;
 pub mod symbolic;
+pub mod timing;
 pub mod units;
 pub mod verify;
 
@@ -159,8 +160,11 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+    timing::mark("read");
     let model = model::numeric(&case);
+    timing::mark("model");
     let system = model::assemble(&model);
+    timing::mark("assemble");
     let analysis = analysis::analyze_system_with(
         &model,
         &system,
@@ -186,6 +190,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
                 .map_or_else(|_| Vec::new(), |d| symbolic::sensitivities(&case, d));
             (derivation, verdicts, sensitivities)
         });
+    timing::mark("analysis");
     let claims = analysis::claims::check(&case, &analysis, &verdicts);
     // The simulations are for systems a person reads contact by contact.
     let verification = (options.verify && analysis.large.is_none()).then(|| {
@@ -208,6 +213,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         },
     );
     report.verification = verification.clone();
+    timing::mark("report");
     Ok(Evaluated {
         case,
         model,

@@ -291,6 +291,7 @@ fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool, limit: 
         }
     };
     let report = &evaluated.report;
+    meff::timing::mark("evaluate");
     let text = if json {
         render::json(report)
     } else {
@@ -299,6 +300,7 @@ fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool, limit: 
     if let Err(code) = Stdout::new().print(&text) {
         return code;
     }
+    meff::timing::mark("output");
     if report.any_claim_failed() {
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {

@@ -151,10 +151,10 @@ pub struct Analysis {
     /// Per contact, in case order.
     pub contacts: Vec<ContactResult>,
     /// The Delassus matrix A (c×c); empty (0×0) on the large-system path,
-    /// where [`Analysis::sparse`] holds it.
+    /// where [`Analysis::whitened`] gives it.
     pub delassus: DMatrix<f64>,
-    /// A as a sparse matrix (large-system path only).
-    pub sparse: Option<large::SparseSym>,
+    /// The whitened Jacobian, `A = J̃ J̃ᵀ` (large-system path only).
+    pub whitened: Option<large::Whitened>,
     /// Facts about the large-system path, when it was taken.
     pub large: Option<large::LargeInfo>,
     /// Rank of the constraint rows (0 without constraints).
@@ -170,8 +170,11 @@ pub struct Analysis {
     pub independent_omega_max: f64,
     /// Fastest coupled mode.
     pub coupled_omega_max: f64,
-    /// `sqrt(Σ k_i a_i)`, the trace bound.
+    /// An upper bound on ω_max: the smaller of the trace bound
+    /// `sqrt(Σ k_i a_i)` and the Gershgorin bound `sqrt(max_i Σ_j |S_ij|)`.
     pub coupled_omega_upper_bound: f64,
+    /// Which bound that is: `"trace"` or `"gershgorin"`.
+    pub coupled_omega_upper_bound_kind: &'static str,
     /// Stable timesteps.
     pub stable_dt: StableDt,
     /// Damped coupled modes, when any damping is given.
@@ -184,8 +187,8 @@ pub const LARGE_MODES: usize = 6;
 impl Analysis {
     /// Entry (i, j) of A, from the dense or the sparse matrix.
     pub fn a(&self, i: usize, j: usize) -> f64 {
-        match &self.sparse {
-            Some(s) => s.get(i, j),
+        match &self.whitened {
+            Some(w) => w.a(i, j),
             None => self.delassus[(i, j)],
         }
     }
@@ -254,11 +257,16 @@ pub fn analyze_system_with(
     let zero_modes = Some(zero_modes);
     let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
     let coupled_omega_max = modes.first().map_or(0.0, |m| m.omega);
-    let coupled_omega_upper_bound = contacts
-        .iter()
-        .map(|r| r.stiffness * r.a)
-        .sum::<f64>()
+    let gershgorin = (0..c)
+        .map(|i| {
+            (0..c)
+                .map(|j| (stiffness[i] * stiffness[j]).sqrt() * a[(i, j)].abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max)
         .sqrt();
+    let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
+        upper_bound(&contacts, gershgorin);
     let any_damping = model.contacts.iter().any(|c| c.damping.is_some());
     let damped = any_damping.then(|| {
         let damping: Vec<f64> = model
@@ -289,7 +297,7 @@ pub fn analyze_system_with(
     Ok(Analysis {
         contacts,
         delassus: d.matrix,
-        sparse: None,
+        whitened: None,
         large: None,
         constraint_rank: d.constraint_rank,
         constraint_rows: system.constraints.len(),
@@ -298,6 +306,7 @@ pub fn analyze_system_with(
         independent_omega_max,
         coupled_omega_max,
         coupled_omega_upper_bound,
+        coupled_omega_upper_bound_kind,
         stable_dt,
         damped_modes: damped,
     })
@@ -343,19 +352,18 @@ fn analyze_large(
     system: &System<f64>,
     want: usize,
 ) -> Result<Analysis, AnalysisError> {
-    let (sparse, diag) = large::sparse_delassus(system)?;
+    let (whitened, diag) = large::whitened(system)?;
+    crate::timing::mark("whiten");
     let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
     let contacts = contact_results(model, &diag, &diag, &immobile);
     let stiffness: Vec<f64> = contacts.iter().map(|r| r.stiffness).collect();
-    let (modes, info) = large::fastest_modes(&sparse, &stiffness, want);
+    let (modes, info) = large::fastest_modes(&whitened, &stiffness, want);
+    crate::timing::mark("lanczos");
     let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
     // Never an unconverged Lanczos value: the Gershgorin bound is safe.
     let coupled_omega_max = modes.first().map_or(info.gershgorin_omega, |m| m.omega);
-    let coupled_omega_upper_bound = contacts
-        .iter()
-        .map(|r| r.stiffness * r.a)
-        .sum::<f64>()
-        .sqrt();
+    let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
+        upper_bound(&contacts, info.gershgorin_omega);
     Ok(Analysis {
         stable_dt: StableDt {
             coupled: dt_undamped(coupled_omega_max),
@@ -365,7 +373,7 @@ fn analyze_large(
         },
         contacts,
         delassus: DMatrix::zeros(0, 0),
-        sparse: Some(sparse),
+        whitened: Some(whitened),
         large: Some(info),
         constraint_rank: 0,
         constraint_rows: 0,
@@ -374,6 +382,22 @@ fn analyze_large(
         independent_omega_max,
         coupled_omega_max,
         coupled_omega_upper_bound,
+        coupled_omega_upper_bound_kind,
         damped_modes: None,
     })
+}
+
+/// The tighter of the trace bound and the Gershgorin bound on ω_max, and
+/// its name.
+fn upper_bound(contacts: &[ContactResult], gershgorin_omega: f64) -> (f64, &'static str) {
+    let trace = contacts
+        .iter()
+        .map(|r| r.stiffness * r.a)
+        .sum::<f64>()
+        .sqrt();
+    if gershgorin_omega < trace {
+        (gershgorin_omega, "gershgorin")
+    } else {
+        (trace, "trace")
+    }
 }

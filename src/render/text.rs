@@ -232,7 +232,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         notes: match (report.zero_modes, &report.large) {
             (Some(z), _) if z > 0 => vec![format!("zero modes: {z} (more contacts than independent motions)")],
             (None, Some(l)) => vec![format!(
-                "large system: the fastest {} of {} requested modes converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
+                "large system: the fastest {} of {} requested modes converged in {} Lanczos products; Gershgorin bound {} rad/s{}",
                 l.modes_converged,
                 l.modes_requested,
                 l.lanczos_steps,
@@ -272,7 +272,11 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 ratio,
             ],
             vec![
-                "trace upper bound √(Σ k_i a_i)".into(),
+                if report.coupled_omega_upper_bound_kind == "trace" {
+                    "upper bound (trace, √(Σ k_i a_i))".into()
+                } else {
+                    "upper bound (Gershgorin, √(max_i Σ_j |S_ij|))".into()
+                },
                 sig(report.coupled_omega_upper_bound, d),
                 String::new(),
             ],

@@ -43,8 +43,12 @@ pub struct Report {
     pub independent_omega_max: f64,
     /// Fastest coupled mode.
     pub coupled_omega_max: f64,
-    /// Trace bound `sqrt(Σ k_i a_i)`.
+    /// An upper bound on ω_max: the smaller of the trace bound
+    /// `sqrt(Σ k_i a_i)` and the Gershgorin bound `sqrt(max_i Σ_j |S_ij|)`.
     pub coupled_omega_upper_bound: f64,
+    /// Which bound: `"trace"` (√(Σ k_i a_i)) or `"gershgorin"`
+    /// (√(max_i Σ_j |S_ij|)), whichever is smaller.
+    pub coupled_omega_upper_bound_kind: String,
     /// `coupled_omega_max / independent_omega_max` (≥ 1).
     pub coupled_to_independent_ratio: Option<f64>,
     /// Stable explicit timesteps.
@@ -166,8 +170,16 @@ pub struct ContactReport {
 /// Summaries of a large system.
 #[derive(Clone, Debug, Serialize)]
 pub struct LargeReport {
-    /// Lanczos steps taken.
+    /// Products with S taken by the Lanczos iteration.
     pub lanczos_steps: usize,
+    /// Thick restarts of the Lanczos basis.
+    pub restarts: usize,
+    /// Lanczos basis size (vectors kept in memory).
+    pub basis: usize,
+    /// Largest relative residual of a listed mode, `|S u − θ u| / θ_max`:
+    /// each listed λ = ω² is within this relative distance of an
+    /// eigenvalue.
+    pub max_residual: f64,
     /// Fastest modes asked for.
     pub modes_requested: usize,
     /// Of those, converged (only converged modes are listed).
@@ -177,7 +189,7 @@ pub struct LargeReport {
     /// True when ω_max is the Gershgorin bound (the fastest mode did not
     /// converge); the stable timestep is then conservative.
     pub omega_max_is_bound: bool,
-    /// Stored entries of the sparse A.
+    /// Stored entries of the whitened Jacobian J̃ (A = J̃ J̃ᵀ is not formed).
     pub nnz: usize,
     /// Distribution of m_eff / naive over the contacts.
     pub mass_ratio: Histogram,
@@ -450,7 +462,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             c
         })
         .collect();
-    let dense = an.sparse.is_none();
+    let dense = an.whitened.is_none();
     let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| (0..c).map(|j| a[(i, j)]).collect())
         .collect();
@@ -476,6 +488,9 @@ pub fn build(case: &Case, results: Results) -> Report {
         order.sort_by(|&x, &y| ratios[x].total_cmp(&ratios[y]).then(x.cmp(&y)));
         LargeReport {
             lanczos_steps: info.lanczos_steps,
+            restarts: info.restarts,
+            basis: info.basis,
+            max_residual: info.max_residual,
             modes_requested: info.modes_requested,
             modes_converged: info.modes_converged,
             gershgorin_omega: info.gershgorin_omega,
@@ -578,6 +593,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         independent_omega_max: an.independent_omega_max,
         coupled_omega_max: an.coupled_omega_max,
         coupled_omega_upper_bound: an.coupled_omega_upper_bound,
+        coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
         stable_dt: StableDtReport {
             coupled: an.stable_dt.coupled,

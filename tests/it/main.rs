@@ -14,6 +14,7 @@ mod pdf;
 mod physics;
 mod properties;
 mod reports;
+mod scene;
 mod robustness;
 mod snapshots;
 mod symbolic;

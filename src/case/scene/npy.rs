@@ -176,6 +176,11 @@ fn header(text: &str) -> Result<Header, String> {
         _ => return Err(format!("the .npy type `{descr}` has no byte order")),
     };
     let code = chars.next().ok_or("the .npy type is empty")?;
+    if code == 'O' {
+        return Err(
+            "the array holds Python objects (a pickle); meff does not load pickles: save names as strings (`np.array(names, dtype=str)`)".into(),
+        );
+    }
     let width: usize = chars
         .as_str()
         .parse()
@@ -186,11 +191,6 @@ fn header(text: &str) -> Result<Header, String> {
         ('u', 1 | 2 | 4 | 8) => (Kind::UInt, width),
         ('b', 1) => (Kind::Bool, 1),
         ('U', w) if w > 0 && w <= 4096 => (Kind::Unicode, 4 * w),
-        ('O', _) => {
-            return Err(
-                "the array holds Python objects (a pickle); meff does not load pickles: save names as strings (`np.array(names, dtype=str)`)".into(),
-            );
-        }
         _ => return Err(format!("the .npy type `{descr}` is not read by meff")),
     };
     Ok(Header {
