@@ -54,10 +54,15 @@ fn two_corner_block_couples() {
         format!("{:.2}", an.stable_dt.independent.unwrap() * 1e3),
         "8.00"
     );
-    // Rayleigh bound below, trace bound above.
+    // Rayleigh bound below; above, the smaller of the trace bound
+    // √(Σ k a) = √(1.25e5) and the row-sum bound, which for two symmetric
+    // contacts is exact (λ_max = S_11 + |S_12|).
     assert!(an.coupled_omega_max >= an.independent_omega_max);
     assert!(an.coupled_omega_max <= an.coupled_omega_upper_bound * (1.0 + 1e-12));
-    assert_close(an.coupled_omega_upper_bound, (1e5f64 * 1.25).sqrt(), 1e-12);
+    let trace: f64 = an.contacts.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
+    assert_close(trace, (1e5f64 * 1.25).sqrt(), 1e-12);
+    assert_eq!(an.coupled_omega_upper_bound_kind, "gershgorin");
+    assert_close(an.coupled_omega_upper_bound, an.coupled_omega_max, 1e-12);
 }
 
 #[test]
