@@ -211,7 +211,11 @@ pub fn whitened(system: &System<f64>) -> Result<(Whitened, Vec<f64>), AnalysisEr
     // the entries shared through its bodies can overflow.
     for i in 0..diag.len() {
         let (cs, vs) = w.rows.row(i);
-        let row: Vec<(usize, f64)> = cs.iter().map(|&j| j as usize).zip(vs.iter().copied()).collect();
+        let row: Vec<(usize, f64)> = cs
+            .iter()
+            .map(|&j| j as usize)
+            .zip(vs.iter().copied())
+            .collect();
         super::check_range(i, &row, diag[i], std::iter::empty())?;
     }
     Ok((w, diag))
@@ -316,7 +320,13 @@ fn subtract_project(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> (Vec<f64>, 
             }
             let dots: Vec<f64> = basis
                 .iter()
-                .map(|v| v[base..base + ws.len()].iter().zip(ws.iter()).map(|(p, q)| p * q).sum())
+                .map(|v| {
+                    v[base..base + ws.len()]
+                        .iter()
+                        .zip(ws.iter())
+                        .map(|(p, q)| p * q)
+                        .sum()
+                })
                 .collect();
             (dots, ws.iter().map(|x| x * x).sum())
         })
@@ -466,7 +476,11 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
         let done = converged >= want || beta == 0.0 || op.products >= MAX_MATVECS;
         if done {
             if std::env::var_os("MEFF_TIMINGS").is_some() {
-                eprintln!("meff-timing-detail products {:.3} s, orthogonalisation {:.3} s", t_op.as_secs_f64(), t_orth.as_secs_f64());
+                eprintln!(
+                    "meff-timing-detail products {:.3} s, orthogonalisation {:.3} s",
+                    t_op.as_secs_f64(),
+                    t_orth.as_secs_f64()
+                );
             }
             let cols: Vec<usize> = order.iter().take(converged).copied().collect();
             let vectors = if cols.is_empty() {
@@ -486,10 +500,7 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
                 })
                 .collect::<Vec<_>>();
             info.modes_converged = modes.len();
-            info.max_residual = cols
-                .iter()
-                .map(|&k| residual(k) / top)
-                .fold(0.0, f64::max);
+            info.max_residual = cols.iter().map(|&k| residual(k) / top).fold(0.0, f64::max);
             return (modes, info);
         }
         // Thick restart: keep the best Ritz vectors and the residual

@@ -1,8 +1,8 @@
 //! Reading a spanned TOML tree into a [`Case`], collecting every problem.
 
+use super::scene_table::FileAccess;
 use super::types::*;
 use crate::diag::SourceError;
-use super::scene_table::FileAccess;
 pub(super) use crate::diag::{Diagnostic, closest};
 pub(super) use crate::expr::{self, Expr, ExprError, ExprKind, Value};
 pub(super) use crate::units::{self, Dim};
@@ -707,7 +707,10 @@ impl Reader<'_> {
                 }
             }
             if self.diags.is_empty() && space == Space::Line {
-                self.error(Diagnostic::new(header(&sn.span()), "a scene is planar or 3-d").hint("set space = \"planar\" or \"3d\""));
+                self.error(
+                    Diagnostic::new(header(&sn.span()), "a scene is planar or 3-d")
+                        .hint("set space = \"planar\" or \"3d\""),
+                );
             }
         }
         let scene = match scene_node {
@@ -762,7 +765,9 @@ impl Reader<'_> {
         let contact_names: Vec<String> = match &scene {
             // Names are only needed to resolve claims and sweeps.
             Some(s) if get(root, "claim").is_some() || get(root, "sweep").is_some() => {
-                (0..s.data.n_contacts()).map(|i| s.data.contact_name(i)).collect()
+                (0..s.data.n_contacts())
+                    .map(|i| s.data.contact_name(i))
+                    .collect()
             }
             Some(_) => Vec::new(),
             None => contacts.iter().map(|c| c.name.clone()).collect(),

@@ -51,12 +51,18 @@ impl Reader<'_> {
         };
         let Some(access) = self.files.clone() else {
             self.error(
-                Diagnostic::new(named[0].1.clone(), "scene files are read only for a case file on disk")
-                    .hint("run meff on the case file (or on `-` from the directory the paths start from)"),
+                Diagnostic::new(
+                    named[0].1.clone(),
+                    "scene files are read only for a case file on disk",
+                )
+                .hint(
+                    "run meff on the case file (or on `-` from the directory the paths start from)",
+                ),
             );
             return None;
         };
-        let paths: Vec<std::path::PathBuf> = named.iter().map(|(p, _)| access.base.join(p)).collect();
+        let paths: Vec<std::path::PathBuf> =
+            named.iter().map(|(p, _)| access.base.join(p)).collect();
         let shown: Vec<String> = paths
             .iter()
             .map(|p| crate::diag::escape_controls(&p.display().to_string()).into_owned())
@@ -131,7 +137,10 @@ impl Reader<'_> {
                     return None;
                 }
                 Err(e) => {
-                    self.error(Diagnostic::new(n.span(), format!("`{text}`: {}", e.message)));
+                    self.error(Diagnostic::new(
+                        n.span(),
+                        format!("`{text}`: {}", e.message),
+                    ));
                     return None;
                 }
             }

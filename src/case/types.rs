@@ -516,7 +516,9 @@ impl Case {
 
     /// Names of the contacts.
     pub fn contact_names(&self) -> Vec<std::borrow::Cow<'_, str>> {
-        (0..self.n_contacts()).map(|i| self.contact_name(i)).collect()
+        (0..self.n_contacts())
+            .map(|i| self.contact_name(i))
+            .collect()
     }
 
     /// True for a `[generalized]` case.

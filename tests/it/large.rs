@@ -70,7 +70,8 @@ fn ten_thousand_contacts_give_a_readable_report() {
 /// A chain with equal masses: its fastest modes are clustered (spacing
 /// ∝ 1/n²), the hard case for Lanczos.
 fn uniform_chain(n: usize) -> String {
-    chain(n).replace("mass = \"1.25 kg\"", "mass = \"1 kg\"")
+    chain(n)
+        .replace("mass = \"1.25 kg\"", "mass = \"1 kg\"")
         .replace("mass = \"1.5 kg\"", "mass = \"1 kg\"")
         .replace("mass = \"1.75 kg\"", "mass = \"1 kg\"")
         .replace("mass = \"2 kg\"", "mass = \"1 kg\"")
@@ -83,11 +84,7 @@ fn lanczos_agrees_with_a_dense_eigensolver() {
     // The matrix-free path on chains where a dense solve is cheap: every
     // requested mode converges and matches the dense spectrum to the
     // residual tolerance; the upper bound is safe.
-    for (source, want) in [
-        (chain(40), 3),
-        (chain(300), 6),
-        (uniform_chain(600), 6),
-    ] {
+    for (source, want) in [(chain(40), 3), (chain(300), 6), (uniform_chain(600), 6)] {
         let case = meff::case::parse_case("chain.toml", &source).unwrap();
         let model = meff::model::numeric(&case);
         let system = meff::model::assemble(&model);

@@ -59,7 +59,12 @@ fn two_corner_block_couples() {
     // contacts is exact (λ_max = S_11 + |S_12|).
     assert!(an.coupled_omega_max >= an.independent_omega_max);
     assert!(an.coupled_omega_max <= an.coupled_omega_upper_bound * (1.0 + 1e-12));
-    let trace: f64 = an.contacts.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
+    let trace: f64 = an
+        .contacts
+        .iter()
+        .map(|r| r.stiffness * r.a)
+        .sum::<f64>()
+        .sqrt();
     assert_close(trace, (1e5f64 * 1.25).sqrt(), 1e-12);
     assert_eq!(an.coupled_omega_upper_bound_kind, "gershgorin");
     assert_close(an.coupled_omega_upper_bound, an.coupled_omega_max, 1e-12);

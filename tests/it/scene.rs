@@ -59,7 +59,8 @@ fn run(case: &str) -> (i32, String) {
 #[test]
 fn defects_are_errors_at_their_place() {
     // Standard input: paths start from the working directory (the root).
-    let npz = |file: &str| format!("space = \"3d\"\n[scene]\nfile = \"tests/cases/scene/{file}\"\n");
+    let npz =
+        |file: &str| format!("space = \"3d\"\n[scene]\nfile = \"tests/cases/scene/{file}\"\n");
     let cases = [
         (npz("bad-normal.npz"), "array `normal`, row 7: a normal must be a unit vector"),
         (npz("bad-index.npz"), "array `other`, row 3: body index 40 is out of range"),
@@ -99,9 +100,16 @@ fn csv_defects_are_shown_at_line_and_column() {
         std::fs::write(tmp.path().join("b.csv"), b).unwrap();
         std::fs::write(tmp.path().join("c.csv"), c).unwrap();
         let case = tmp.path().join("case.toml");
-        std::fs::write(&case, "space = \"3d\"\n[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n").unwrap();
+        std::fs::write(
+            &case,
+            "space = \"3d\"\n[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n",
+        )
+        .unwrap();
         let out = crate::meff_with_stdin(&["eval", case.to_str().unwrap(), "--no-verify"], "");
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     // Line 4 of the contacts file (third data row): stiffness negative.
     let mut lines: Vec<String> = contacts.lines().map(String::from).collect();
@@ -117,11 +125,20 @@ fn csv_defects_are_shown_at_line_and_column() {
     // A misspelt column in the bodies file, with a suggestion.
     let (code, err) = write(&bodies.replacen("mass", "mas", 1), &contacts);
     assert_eq!(code, Some(2));
-    assert!(err.contains("b.csv:1:1") && err.contains("did you mean `mass`?"), "{err}");
+    assert!(
+        err.contains("b.csv:1:1") && err.contains("did you mean `mass`?"),
+        "{err}"
+    );
     // Not a number.
-    let (code, err) = write(&bodies.replacen("\n", "\nabc", 2).replacen("\nabc", "\n", 1), &contacts);
+    let (code, err) = write(
+        &bodies.replacen("\n", "\nabc", 2).replacen("\nabc", "\n", 1),
+        &contacts,
+    );
     assert_eq!(code, Some(2));
-    assert!(err.contains("b.csv:3:1") && err.contains("is not a number"), "{err}");
+    assert!(
+        err.contains("b.csv:3:1") && err.contains("is not a number"),
+        "{err}"
+    );
     // Nothing written, no panic anywhere.
     assert!(!err.contains("panicked"));
 }

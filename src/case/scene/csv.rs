@@ -124,7 +124,8 @@ pub(super) fn read(
             message: "a scene is planar or 3-d".into(),
         });
     }
-    let btext = read_text(bodies, max_bytes).map_err(|message| SceneError::File { file: 0, message })?;
+    let btext =
+        read_text(bodies, max_bytes).map_err(|message| SceneError::File { file: 0, message })?;
     let ctext =
         read_text(contacts, max_bytes).map_err(|message| SceneError::File { file: 1, message })?;
     let d = space.dim();
@@ -160,7 +161,12 @@ pub(super) fn read(
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
-                issues.push(Issue::new(Table::Bodies, Some(row), "#0", format!("not valid CSV: {e}")));
+                issues.push(Issue::new(
+                    Table::Bodies,
+                    Some(row),
+                    "#0",
+                    format!("not valid CSV: {e}"),
+                ));
                 break;
             }
         }
@@ -250,12 +256,22 @@ pub(super) fn read(
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
-                issues.push(Issue::new(Table::Contacts, Some(row), "#0", format!("not valid CSV: {e}")));
+                issues.push(Issue::new(
+                    Table::Contacts,
+                    Some(row),
+                    "#0",
+                    format!("not valid CSV: {e}"),
+                ));
                 break;
             }
         }
         if row >= super::MAX_ROWS {
-            issues.push(Issue::new(Table::Contacts, Some(row), "#0", "too many rows"));
+            issues.push(Issue::new(
+                Table::Contacts,
+                Some(row),
+                "#0",
+                "too many rows",
+            ));
             break;
         }
         let num = |name: &str, scale: f64, issues: &mut Vec<Issue>| -> f64 {
@@ -313,7 +329,11 @@ pub(super) fn read(
                     }
                 },
             };
-            let v = if name == "body" { &mut data.body } else { &mut data.other };
+            let v = if name == "body" {
+                &mut data.body
+            } else {
+                &mut data.other
+            };
             v.push(idx.unwrap_or(0));
         }
         if let (Some(names), Some(i)) = (&mut names, c_name) {
@@ -364,7 +384,8 @@ fn locate(text: &str, space: Space, issue: &Issue) -> std::ops::Range<usize> {
             return i.parse().ok();
         }
         let _ = space;
-        head.iter().position(|h| h.trim_ascii() == issue.column.as_bytes())
+        head.iter()
+            .position(|h| h.trim_ascii() == issue.column.as_bytes())
             .or_else(|| (rec.len() > 0).then_some(0))
     };
     let span_in = |rec: &::csv::ByteRecord| -> std::ops::Range<usize> {

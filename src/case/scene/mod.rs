@@ -207,7 +207,9 @@ pub fn read(
             }
             Ok(data)
         }
-        Source::Csv(bodies, contacts) => csv::read(bodies, contacts, shown, space, units, max_bytes),
+        Source::Csv(bodies, contacts) => {
+            csv::read(bodies, contacts, shown, space, units, max_bytes)
+        }
     }
 }
 
@@ -242,11 +244,16 @@ fn from_arrays(
         } else {
             let names: Vec<&str> = known.iter().map(|k| k.0).collect();
             issues.push(
-                Issue::new(Table::Bodies, None, &name, format!("unknown array `{name}`"))
-                    .hint(match crate::diag::closest(&name, names.iter().copied()) {
-                        Some(b) => format!("did you mean `{b}`?"),
-                        None => format!("the arrays are {}", names.join(", ")),
-                    }),
+                Issue::new(
+                    Table::Bodies,
+                    None,
+                    &name,
+                    format!("unknown array `{name}`"),
+                )
+                .hint(match crate::diag::closest(&name, names.iter().copied()) {
+                    Some(b) => format!("did you mean `{b}`?"),
+                    None => format!("the arrays are {}", names.join(", ")),
+                }),
             );
         }
     }
@@ -260,10 +267,7 @@ fn from_arrays(
         return issues;
     }
     for (name, table) in known {
-        let optional = matches!(
-            *name,
-            "fixed" | "body_name" | "damping" | "contact_name"
-        );
+        let optional = matches!(*name, "fixed" | "body_name" | "damping" | "contact_name");
         if !optional && !got.contains_key(*name) {
             issues.push(Issue::new(
                 *table,
@@ -294,13 +298,19 @@ fn from_arrays(
             let show = |s: &[usize]| {
                 format!(
                     "({})",
-                    s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    s.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
             Err(format!(
                 "array `{name}` has shape {}, expected {}",
                 show(&a.shape),
-                want.iter().map(|w| show(w)).collect::<Vec<_>>().join(" or ")
+                want.iter()
+                    .map(|w| show(w))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ))
         }
     };
@@ -363,7 +373,10 @@ fn from_arrays(
                     Table::Contacts,
                     Some(row),
                     name,
-                    format!("body index {x} is out of range: {range}0 … {} expected", n.saturating_sub(1)),
+                    format!(
+                        "body index {x} is out of range: {range}0 … {} expected",
+                        n.saturating_sub(1)
+                    ),
                 ));
                 out.push(0);
             }
@@ -377,7 +390,12 @@ fn from_arrays(
         Some(Data::Bool(v)) => v,
         Some(Data::Int(v)) => v.into_iter().map(|x| x != 0).collect(),
         Some(_) => {
-            issues.push(Issue::new(Table::Bodies, None, "fixed", "array `fixed` is not boolean"));
+            issues.push(Issue::new(
+                Table::Bodies,
+                None,
+                "fixed",
+                "array `fixed` is not boolean",
+            ));
             vec![false; n]
         }
     };
@@ -463,8 +481,13 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         let m = s.mass[b];
         if !(m.is_finite() && m > 0.0) {
             push(
-                Issue::new(Table::Bodies, Some(b), "mass", format!("a mass must be positive, this is {m}"))
-                    .hint("mark immovable bodies with the `fixed` column instead"),
+                Issue::new(
+                    Table::Bodies,
+                    Some(b),
+                    "mass",
+                    format!("a mass must be positive, this is {m}"),
+                )
+                .hint("mark immovable bodies with the `fixed` column instead"),
             );
         }
         if d == 2 {
@@ -573,7 +596,12 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         for (row, name) in names.iter().enumerate() {
             let column = "name";
             if name.is_empty() {
-                push(Issue::new(table, Some(row), column, "a name cannot be empty"));
+                push(Issue::new(
+                    table,
+                    Some(row),
+                    column,
+                    "a name cannot be empty",
+                ));
             } else if name == "world" {
                 push(Issue::new(
                     table,

@@ -393,10 +393,16 @@ mod tests {
 
     #[test]
     fn reads_types_orders_and_layouts() {
-        let data: Vec<u8> = [1.5f64, -2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let data: Vec<u8> = [1.5f64, -2.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
         let a = parse(&npy("<f8", false, "(2,)", &data), 10).unwrap();
         assert_eq!(a.data, Data::Float(vec![1.5, -2.0]));
-        let data: Vec<u8> = [1.5f64, -2.0].iter().flat_map(|x| x.to_be_bytes()).collect();
+        let data: Vec<u8> = [1.5f64, -2.0]
+            .iter()
+            .flat_map(|x| x.to_be_bytes())
+            .collect();
         let a = parse(&npy(">f8", false, "(2,)", &data), 10).unwrap();
         assert_eq!(a.data, Data::Float(vec![1.5, -2.0]));
         let data: Vec<u8> = [-1i32, 7].iter().flat_map(|x| x.to_le_bytes()).collect();
