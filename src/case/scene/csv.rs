@@ -386,7 +386,7 @@ fn locate(text: &str, space: Space, issue: &Issue) -> std::ops::Range<usize> {
         let _ = space;
         head.iter()
             .position(|h| h.trim_ascii() == issue.column.as_bytes())
-            .or_else(|| (rec.len() > 0).then_some(0))
+            .or_else(|| (!rec.is_empty()).then_some(0))
     };
     let span_in = |rec: &::csv::ByteRecord| -> std::ops::Range<usize> {
         let start = rec.position().map_or(0, |p| p.byte() as usize);

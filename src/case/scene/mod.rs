@@ -556,7 +556,8 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         }
         let nv = &s.normal[d * c..d * c + d];
         let len = nv.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if !((len - 1.0).abs() <= super::NORMAL_TOLERANCE) {
+        let unit = (len - 1.0).abs() <= super::NORMAL_TOLERANCE;
+        if !unit {
             push(
                 Issue::new(
                     Table::Contacts,
