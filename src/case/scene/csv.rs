@@ -157,21 +157,7 @@ pub(super) fn read(
     let mut rec = ::csv::StringRecord::new();
     let mut row = 0usize;
     loop {
-        match rdr.read_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                issues.push(Issue::new(
-                    Table::Bodies,
-                    Some(row),
-                    "#0",
-                    format!("not valid CSV: {e}"),
-                ));
-                break;
-            }
-        }
-        if row >= super::MAX_ROWS {
-            issues.push(Issue::new(Table::Bodies, Some(row), "#0", "too many rows"));
+        if !next_record(&mut rdr, &mut rec, Table::Bodies, row, &mut issues) {
             break;
         }
         let fixed = match c_fixed.and_then(|i| rec.get(i)).map(str::trim) {
@@ -252,26 +238,7 @@ pub(super) fn read(
     let mut names: Option<Vec<String>> = c_name.map(|_| Vec::new());
     let mut row = 0usize;
     loop {
-        match rdr.read_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                issues.push(Issue::new(
-                    Table::Contacts,
-                    Some(row),
-                    "#0",
-                    format!("not valid CSV: {e}"),
-                ));
-                break;
-            }
-        }
-        if row >= super::MAX_ROWS {
-            issues.push(Issue::new(
-                Table::Contacts,
-                Some(row),
-                "#0",
-                "too many rows",
-            ));
+        if !next_record(&mut rdr, &mut rec, Table::Contacts, row, &mut issues) {
             break;
         }
         let num = |name: &str, scale: f64, issues: &mut Vec<Issue>| -> f64 {
@@ -305,16 +272,7 @@ pub(super) fn read(
                 Ok(-1) if world_ok => Some(WORLD),
                 Ok(x) if x >= 0 && (x as usize) < n => Some(x as u32),
                 Ok(x) => {
-                    let range = if world_ok { "−1 (the world) or " } else { "" };
-                    issues.push(Issue::new(
-                        Table::Contacts,
-                        Some(row),
-                        name,
-                        format!(
-                            "body index {x} is out of range: {range}0 … {} expected",
-                            n.saturating_sub(1)
-                        ),
-                    ));
+                    issues.push(super::out_of_range(row, name, x, n, world_ok));
                     None
                 }
                 Err(_) if world_ok && text == "world" => Some(WORLD),
@@ -353,6 +311,34 @@ pub(super) fn read(
         return Err(fail(&ctext, 1, issues));
     }
     Ok(data)
+}
+
+/// Reads the next record; false at the end, on invalid CSV or past
+/// [`super::MAX_ROWS`] (the last two noted as issues).
+fn next_record(
+    rdr: &mut ::csv::Reader<&[u8]>,
+    rec: &mut ::csv::StringRecord,
+    table: Table,
+    row: usize,
+    issues: &mut Vec<Issue>,
+) -> bool {
+    match rdr.read_record(rec) {
+        Ok(true) if row < super::MAX_ROWS => true,
+        Ok(true) => {
+            issues.push(Issue::new(table, Some(row), "#0", "too many rows"));
+            false
+        }
+        Ok(false) => false,
+        Err(e) => {
+            issues.push(Issue::new(
+                table,
+                Some(row),
+                "#0",
+                format!("not valid CSV: {e}"),
+            ));
+            false
+        }
+    }
 }
 
 fn reader(text: &str) -> ::csv::Reader<&[u8]> {

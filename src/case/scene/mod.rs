@@ -368,16 +368,7 @@ fn from_arrays(
             } else if x >= 0 && (x as usize) < n {
                 out.push(x as u32);
             } else {
-                let range = if world_ok { "−1 (the world) or " } else { "" };
-                issues.push(Issue::new(
-                    Table::Contacts,
-                    Some(row),
-                    name,
-                    format!(
-                        "body index {x} is out of range: {range}0 … {} expected",
-                        n.saturating_sub(1)
-                    ),
-                ));
+                issues.push(out_of_range(row, name, x, n, world_ok));
                 out.push(0);
             }
         }
@@ -619,6 +610,20 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         }
     }
     issues
+}
+
+/// A body index outside `0 … n−1` (and not −1 for the world where allowed).
+fn out_of_range(row: usize, column: &str, x: i64, n: usize, world_ok: bool) -> Issue {
+    let range = if world_ok { "−1 (the world) or " } else { "" };
+    Issue::new(
+        Table::Contacts,
+        Some(row),
+        column,
+        format!(
+            "body index {x} is out of range: {range}0 … {} expected",
+            n.saturating_sub(1)
+        ),
+    )
 }
 
 /// Problems reported per scene before stopping.
