@@ -15,3 +15,10 @@ pub fn mark(name: &str) {
         eprintln!("meff-timing {name} {:.6}", t0.elapsed().as_secs_f64());
     }
 }
+
+/// Prints a detail line when timings are on.
+pub fn detail(text: &str) {
+    if start().is_some() {
+        eprintln!("meff-timing-detail {text}");
+    }
+}

@@ -475,13 +475,11 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
             .count();
         let done = converged >= want || beta == 0.0 || op.products >= MAX_MATVECS;
         if done {
-            if std::env::var_os("MEFF_TIMINGS").is_some() {
-                eprintln!(
-                    "meff-timing-detail products {:.3} s, orthogonalisation {:.3} s",
-                    t_op.as_secs_f64(),
-                    t_orth.as_secs_f64()
-                );
-            }
+            crate::timing::detail(&format!(
+                "products {:.3} s, orthogonalisation {:.3} s",
+                t_op.as_secs_f64(),
+                t_orth.as_secs_f64()
+            ));
             let cols: Vec<usize> = order.iter().take(converged).copied().collect();
             let vectors = if cols.is_empty() {
                 Vec::new()

@@ -135,7 +135,7 @@ pub(super) fn read(
         SceneError::Csv(SourceError {
             path: shown[file].clone(),
             source: text.to_string(),
-            diagnostics: issues.iter().map(|i| diagnostic(text, space, i)).collect(),
+            diagnostics: issues.iter().map(|i| diagnostic(text, i)).collect(),
         })
     };
 
@@ -350,8 +350,8 @@ fn reader(text: &str) -> ::csv::Reader<&[u8]> {
 }
 
 /// The diagnostic of an issue, at its cell.
-fn diagnostic(text: &str, space: Space, issue: &Issue) -> Diagnostic {
-    let span = locate(text, space, issue);
+fn diagnostic(text: &str, issue: &Issue) -> Diagnostic {
+    let span = locate(text, issue);
     let mut d = Diagnostic::new(span, issue.message.clone());
     if let Some(h) = &issue.hint {
         d = d.hint(h.clone());
@@ -360,7 +360,7 @@ fn diagnostic(text: &str, space: Space, issue: &Issue) -> Diagnostic {
 }
 
 /// Byte span of a cell (header cells for `row == None`).
-fn locate(text: &str, space: Space, issue: &Issue) -> std::ops::Range<usize> {
+fn locate(text: &str, issue: &Issue) -> std::ops::Range<usize> {
     let mut rdr = reader(text);
     let Ok(head) = rdr.byte_headers().cloned() else {
         return 0..0;
@@ -369,7 +369,6 @@ fn locate(text: &str, space: Space, issue: &Issue) -> std::ops::Range<usize> {
         if let Some(i) = issue.column.strip_prefix('#') {
             return i.parse().ok();
         }
-        let _ = space;
         head.iter()
             .position(|h| h.trim_ascii() == issue.column.as_bytes())
             .or_else(|| (!rec.is_empty()).then_some(0))
