@@ -47,6 +47,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
+pub mod batch;
 pub mod case;
 pub mod diag;
 pub mod expr;

@@ -47,9 +47,23 @@ enum Command {
     Eval {
         /// The case file (TOML), or `-` for standard input.
         case: PathBuf,
-        /// Print the JSON document (SI units) instead of a table.
-        #[arg(long)]
+        /// Print the JSON document (SI units) instead of a table: the same
+        /// as `--format json`.
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// Output: a table for people, the JSON document, or JSON Lines (a
+        /// case line, then one line per listed contact).
+        #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
+        format: EvalFormat,
+        /// Which contacts are listed one by one: `all`, `none`, or `worst:N`
+        /// (the N with the highest independent ω). Default: all up to 2000
+        /// contacts, worst:20 above.
+        #[arg(long, value_name = "all|none|worst:N")]
+        contacts: Option<meff::report::ContactSelection>,
+        /// List every generalized velocity in `model.dofs` (by default only
+        /// for systems up to 2000 contacts).
+        #[arg(long)]
+        dofs: bool,
         /// Significant figures in the table.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
@@ -82,6 +96,9 @@ enum Command {
         #[arg(long)]
         no_verify: bool,
     },
+    /// Evaluate many cases as one of N shards (JSON Lines in DIR), or
+    /// merge the shards: `meff batch merge DIR` (docs/batch.md).
+    Batch(BatchArgs),
     /// Write a commented example case to start from.
     New {
         /// File to create (`.toml` is added when missing); never overwritten.
@@ -109,6 +126,36 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct BatchArgs {
+    #[command(subcommand)]
+    command: Option<BatchCommand>,
+    /// Case files, or directories of `*.toml` case files (expanded and
+    /// sorted the same way by every shard).
+    paths: Vec<PathBuf>,
+    /// Evaluate only the K-th of N round-robin parts of the list and write
+    /// DIR/shard-K-of-N.jsonl; without it, the whole list and the summary.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<meff::batch::Shard>,
+    /// Output directory.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Skip the time-domain verification.
+    #[arg(long)]
+    no_verify: bool,
+}
+
+#[derive(Subcommand)]
+enum BatchCommand {
+    /// Check that DIR holds every shard of one list, and write the summary
+    /// (batch.json, batch.md, batch.html) there.
+    Merge {
+        /// The directory the shards were written to.
+        dir: PathBuf,
+    },
+}
+
 #[derive(Subcommand)]
 enum MdbookCommand {
     /// Exit 0 when the renderer is supported (mdBook asks before each build).
@@ -116,6 +163,16 @@ enum MdbookCommand {
         /// The renderer's name (`html`, `markdown`, …).
         renderer: String,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EvalFormat {
+    /// A table.
+    Text,
+    /// The JSON document (docs/json.md).
+    Json,
+    /// JSON Lines: one case line, then one line per listed contact.
+    Jsonl,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -159,11 +216,25 @@ fn main() -> ExitCode {
         Command::Eval {
             case,
             json,
+            format,
+            contacts,
+            dofs,
             digits,
             no_verify,
-        } => eval(&case, json, digits as usize, !no_verify, limit),
+        } => eval(
+            &case,
+            EvalOptions {
+                format: if json { EvalFormat::Json } else { format },
+                contacts,
+                dofs,
+                digits: digits as usize,
+                verify: !no_verify,
+                limit,
+            },
+        ),
         Command::Check { cases, verbose } => check(&cases, limit, verbose),
         Command::New { name, template } => new_case(&name, template),
+        Command::Batch(args) => batch(args, limit),
         Command::Mdbook { supports } => mdbook(supports),
         Command::Report {
             paths,
@@ -202,11 +273,19 @@ impl Stdout {
     /// Writes `text`; `Err` (exit 2) when the output cannot be written for
     /// a reason other than a closed pipe.
     fn print(&mut self, text: &str) -> Result<(), ExitCode> {
+        self.stream(|out| out.write_all(text.as_bytes()))
+    }
+
+    /// Writes what `write` produces through a buffer, as it is produced.
+    fn stream(
+        &mut self,
+        write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+    ) -> Result<(), ExitCode> {
         if self.closed {
             return Ok(());
         }
-        let mut out = std::io::stdout().lock();
-        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        match write(&mut out).and_then(|()| out.flush()) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                 self.closed = true;
@@ -282,30 +361,172 @@ fn load_and_evaluate(
     result
 }
 
-fn eval(path: &std::path::Path, json: bool, digits: usize, verify: bool, limit: u64) -> ExitCode {
-    let evaluated = match load_and_evaluate(path, verify, limit) {
+/// What `meff eval` prints.
+struct EvalOptions {
+    format: EvalFormat,
+    contacts: Option<meff::report::ContactSelection>,
+    dofs: bool,
+    digits: usize,
+    verify: bool,
+    limit: u64,
+}
+
+fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
+    let evaluated = match load_and_evaluate(path, o.verify, o.limit) {
         Ok(e) => e,
         Err(e) => {
             print_error(&e);
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let report = &evaluated.report;
     meff::timing::mark("evaluate");
-    let text = if json {
-        render::json(report)
-    } else {
-        meff::diag::terminal_text(&render::text::summary(report, digits)).into_owned()
+    let large = evaluated.analysis.large.is_some();
+    let n = evaluated.report.contacts_total;
+    // What the people and programs reading it need; the rest of the
+    // pipeline's state goes before the output is written.
+    let report = {
+        let all = evaluated;
+        all.report
     };
-    if let Err(code) = Stdout::new().print(&text) {
+    let report = report.select(
+        o.contacts
+            .unwrap_or_else(|| meff::report::ContactSelection::default_for(n)),
+        o.dofs || !large,
+    );
+    let failed = report.any_claim_failed();
+    let written = match o.format {
+        EvalFormat::Text => Stdout::new().print(&meff::diag::terminal_text(
+            &render::text::summary(&report, o.digits),
+        )),
+        EvalFormat::Json => Stdout::new().stream(|w| render::json_to(&report, w)),
+        EvalFormat::Jsonl => Stdout::new().stream(|w| render::jsonl_to(report, w)),
+    };
+    if let Err(code) = written {
         return code;
     }
     meff::timing::mark("output");
-    if report.any_claim_failed() {
+    if failed {
         ExitCode::from(EXIT_CLAIM_FAILED)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// An error as plain text (no colour), for records and logs.
+fn plain_error(e: &meff::Error) -> String {
+    match e {
+        meff::Error::Input(src) => {
+            meff::diag::render(&src.path, &src.source, &src.diagnostics, false)
+        }
+        other => other.to_string(),
+    }
+}
+
+fn batch(args: BatchArgs, limit: u64) -> ExitCode {
+    use meff::batch::{CaseRecord, Header, Merged, Shard};
+    if let Some(BatchCommand::Merge { dir }) = args.command {
+        return match meff::batch::merge(&dir, limit) {
+            Ok(merged) => write_batch_summary(&merged, &dir),
+            Err(e) => {
+                error(&format!("{e}; nothing was written"));
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        };
+    }
+    let Some(out) = args.out else {
+        error("meff batch needs --out DIR (where the shard and summary files go)");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    };
+    if args.paths.is_empty() {
+        error("meff batch needs case files or directories (or `merge DIR`)");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let files = match meff::output::case_files(&args.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            error(&format!("cannot list cases: {e}"));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let header = Header {
+        record: "shard".into(),
+        shard: shard.k,
+        shards: shard.n,
+        cases: files.len(),
+        list_sha256: meff::batch::list_sha256(&names),
+    };
+    let mut records = Vec::new();
+    for i in shard.positions(files.len()) {
+        let record = match load_and_evaluate(&files[i], !args.no_verify, limit) {
+            Ok(ev) => CaseRecord::ok(i, &names[i], &ev.report),
+            Err(e) => {
+                print_error(&e);
+                CaseRecord::failed(i, &names[i], &plain_error(&e))
+            }
+        };
+        records.push(record);
+    }
+    let shard_file = (
+        out.join(shard.file_name()),
+        meff::batch::shard_text(&header, &records).into_bytes(),
+    );
+    if args.shard.is_some() {
+        if let Err(e) = meff::output::write_all(&[shard_file]) {
+            error(&format!("{e}; nothing was written"));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+        return batch_status(&records);
+    }
+    // The whole list in one run: the shard and the summary together.
+    let merged = Merged { records };
+    let mut outputs = vec![shard_file];
+    outputs.extend(merged.outputs(&out));
+    if let Err(e) = meff::output::write_all(&outputs) {
+        error(&format!("{e}; nothing was written"));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    print_batch_summary(&merged, &out);
+    batch_status(&merged.records)
+}
+
+/// Exit status of a batch: 2 when a case could not be evaluated, 1 when a
+/// claim did not pass, 0 otherwise.
+fn batch_status(records: &[meff::batch::CaseRecord]) -> ExitCode {
+    if records.iter().any(|r| r.status != "ok") {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if records.iter().any(|r| r.claims_failed > 0) {
+        ExitCode::from(EXIT_CLAIM_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn write_batch_summary(merged: &meff::batch::Merged, dir: &std::path::Path) -> ExitCode {
+    if let Err(e) = meff::output::write_all(&merged.outputs(dir)) {
+        error(&format!("{e}; nothing was written"));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    print_batch_summary(merged, dir);
+    batch_status(&merged.records)
+}
+
+fn print_batch_summary(merged: &meff::batch::Merged, dir: &std::path::Path) {
+    let s = merged.summary();
+    let mut text = format!("{} cases, {} could not be evaluated", s.cases, s.errors);
+    if let Some(w) = s.worst_case {
+        text.push_str(&format!(
+            "; smallest coupled stable Δt {} in {}",
+            meff::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            meff::diag::escape_controls(&w.case)
+        ));
+    }
+    text.push_str(&format!(
+        "\nwrote {}/batch.json, batch.md, batch.html\n",
+        shown(dir)
+    ));
+    let _ = Stdout::new().print(&text);
 }
 
 fn check(paths: &[PathBuf], limit: u64, verbose: bool) -> ExitCode {

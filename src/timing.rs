@@ -9,11 +9,30 @@ fn start() -> Option<Instant> {
     *START.get_or_init(|| std::env::var_os("MEFF_TIMINGS").map(|_| Instant::now()))
 }
 
-/// Marks the end of a phase: prints `meff-timing <name> <seconds since start>`.
+/// Marks the end of a phase: prints `meff-timing <name> <seconds since
+/// start> <resident MiB> <peak resident MiB>` (the memory columns read
+/// from `/proc/self/status`, 0 where that does not exist).
 pub fn mark(name: &str) {
     if let Some(t0) = start() {
-        eprintln!("meff-timing {name} {:.6}", t0.elapsed().as_secs_f64());
+        let (rss, peak) = resident();
+        eprintln!(
+            "meff-timing {name} {:.6} {rss:.1} {peak:.1}",
+            t0.elapsed().as_secs_f64()
+        );
     }
+}
+
+/// Current and peak resident set in MiB (Linux), or zeros.
+fn resident() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// Prints a detail line when timings are on.

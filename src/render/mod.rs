@@ -14,9 +14,50 @@ pub mod text;
 #[cfg(feature = "pdf")]
 pub mod typ;
 
+use crate::report::{ContactReport, Report};
+use serde::Serialize;
+use std::io::{self, Write};
+
 /// The report as pretty-printed JSON (docs/json.md), with a final newline.
-pub fn json(report: &crate::report::Report) -> String {
+pub fn json(report: &Report) -> String {
     let mut s = serde_json::to_string_pretty(report).expect("report data serializes");
     s.push('\n');
     s
+}
+
+/// The same document as [`json`], written to `out` as it is serialised
+/// (no copy of the whole text in memory).
+pub fn json_to(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// One line of a JSON Lines stream: the record's kind, then its keys.
+#[derive(Serialize)]
+struct Line<'a, T: Serialize> {
+    record: &'static str,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// JSON Lines (docs/json.md): a first line `{"record":"case", …}` with the
+/// document's keys (its `contacts` list empty), then one line
+/// `{"record":"contact", …}` per listed contact, in the listed order.
+pub fn jsonl_to(mut report: Report, out: &mut impl Write) -> io::Result<()> {
+    let contacts = std::mem::take(&mut report.contacts);
+    let head = Line {
+        record: "case",
+        body: &report,
+    };
+    serde_json::to_writer(&mut *out, &head).map_err(io::Error::from)?;
+    out.write_all(b"\n")?;
+    for c in &contacts {
+        let line: Line<'_, ContactReport> = Line {
+            record: "contact",
+            body: c,
+        };
+        serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }

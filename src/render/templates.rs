@@ -509,7 +509,7 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         // A relative link without extension: percent-encoded, `./` first.
         "href": safe::url_segment(stem),
         "title": report.title,
-        "contacts": report.contacts.len(),
+        "contacts": report.contacts_total,
         "worst_mass_ratio": worst,
         "coupled_ratio": report.coupled_to_independent_ratio,
         "claims_passed": passed,

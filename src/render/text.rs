@@ -120,16 +120,31 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 ]
             })
             .collect(),
-        notes: report.large.as_ref().map_or_else(Vec::new, |l| {
+        notes: report.large.as_ref().map_or_else(
+            || {
+                (report.contacts_selection != "all")
+                    .then(|| {
+                        format!(
+                            "{} of {} contacts listed ({}: the highest independent ω first)",
+                            report.contacts.len(),
+                            report.contacts_total,
+                            report.contacts_selection
+                        )
+                    })
+                    .into_iter()
+                    .collect()
+            },
+            |l| {
             vec![format!(
                 "{} contacts: the {} with the lowest m_eff/naive are listed; m_eff/naive ranges over [{}, {}] (mean {})",
-                report.contacts.len(),
+                report.contacts_total,
                 l.most_affected.len(),
                 sig(l.mass_ratio.min, 3),
                 sig(l.mass_ratio.max, 3),
                 sig(l.mass_ratio.mean, 3)
             )]
-        }),
+        },
+        ),
     });
     if report.contacts.iter().any(|c| c.damping.is_some()) {
         out.push(Section {
@@ -358,7 +373,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
 
 /// One line saying what the system is: `planar · 3 generalized velocities · 2 contacts`.
 pub fn headline(report: &Report) -> String {
-    let c = report.contacts.len();
+    let c = report.contacts_total;
     format!(
         "{} · {} generalized velocities · {c} contact{}",
         report.space,

@@ -27,8 +27,14 @@ pub struct Report {
     pub case_sha256: String,
     /// The parameters as typed, with their SI values.
     pub inputs: Vec<InputReport>,
-    /// Per contact.
+    /// Per contact: every contact, or the selection `contacts_selection`
+    /// names (`--contacts`).
     pub contacts: Vec<ContactReport>,
+    /// Number of contacts in the case (whatever `contacts` lists).
+    pub contacts_total: usize,
+    /// Which contacts `contacts` lists: `all`, `none` or `worst:N` (the N
+    /// with the highest independent ω, fastest first).
+    pub contacts_selection: String,
     /// The Delassus matrix.
     pub delassus: DelassusReport,
     /// Nonzero coupled modes, fastest first.
@@ -139,6 +145,8 @@ pub struct InputReport {
 /// A contact's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct ContactReport {
+    /// Position of the contact in the case (0-based).
+    pub index: usize,
     /// Name.
     pub name: String,
     /// Inverse effective mass (1/kg).
@@ -269,7 +277,8 @@ pub struct DelassusReport {
     pub contacts: Vec<String>,
     /// A (1/kg), row-major; `null` for large systems.
     pub matrix: Option<Vec<Vec<f64>>>,
-    /// Why the matrix is left out (`"size"`), when it is.
+    /// Why the matrix is left out (`"size"`, or `"selection"` when only
+    /// some contacts are listed), when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub omitted: Option<&'static str>,
     /// Coupling coefficients `A_ij / sqrt(A_ii A_jj)` (0 where a contact is
@@ -397,7 +406,123 @@ pub struct ParameterValue {
     pub value: f64,
 }
 
+/// Positions of the `n` contacts with the highest independent ω, fastest
+/// first, ties by position.
+pub fn fastest(contacts: &[ContactReport], n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..contacts.len()).collect();
+    order.sort_by(|&x, &y| {
+        contacts[y]
+            .omega
+            .total_cmp(&contacts[x].omega)
+            .then(x.cmp(&y))
+    });
+    order.truncate(n);
+    order
+}
+
+/// Which contacts a document lists one by one (`--contacts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactSelection {
+    /// Every contact.
+    All,
+    /// None: the summary only.
+    None,
+    /// The `N` contacts with the highest independent ω (the ones that
+    /// limit the independent timestep), fastest first, ties by position.
+    Worst(usize),
+}
+
+impl ContactSelection {
+    /// How many the default `worst:N` lists.
+    pub const DEFAULT_WORST: usize = 20;
+
+    /// The default: every contact up to the dense limit, the
+    /// [`DEFAULT_WORST`](Self::DEFAULT_WORST) fastest above it.
+    pub fn default_for(contacts: usize) -> ContactSelection {
+        if contacts <= crate::analysis::DENSE_CONTACT_LIMIT {
+            ContactSelection::All
+        } else {
+            ContactSelection::Worst(Self::DEFAULT_WORST)
+        }
+    }
+}
+
+impl std::fmt::Display for ContactSelection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContactSelection::All => f.write_str("all"),
+            ContactSelection::None => f.write_str("none"),
+            ContactSelection::Worst(n) => write!(f, "worst:{n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for ContactSelection {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "all" => Ok(ContactSelection::All),
+            "none" => Ok(ContactSelection::None),
+            _ => s
+                .strip_prefix("worst:")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .map(ContactSelection::Worst)
+                .ok_or_else(|| format!("`{s}` is not all, none or worst:N with N ≥ 1")),
+        }
+    }
+}
+
 impl Report {
+    /// The same report listing only the selected contacts: `contacts`,
+    /// each mode's `shape`, `delassus.contacts` and `symbolic.contacts`
+    /// follow the selection (in its order); the per-pair matrices and the
+    /// Jacobian are left out unless every contact is listed. `model.dofs`
+    /// is emptied unless `list_dofs`.
+    pub fn select(mut self, selection: ContactSelection, list_dofs: bool) -> Report {
+        if !list_dofs {
+            self.model.dofs = Vec::new();
+        }
+        let c = self.contacts.len();
+        let keep: Vec<usize> = match selection {
+            ContactSelection::All => return self,
+            ContactSelection::None => Vec::new(),
+            ContactSelection::Worst(n) => fastest(&self.contacts, n),
+        };
+        self.contacts_selection = selection.to_string();
+        let pick = |v: &[f64]| -> Vec<f64> {
+            if v.len() == c {
+                keep.iter().map(|&i| v[i]).collect()
+            } else {
+                Vec::new()
+            }
+        };
+        for m in &mut self.modes {
+            m.shape = pick(&m.shape);
+        }
+        let mut all: Vec<Option<ContactReport>> = std::mem::take(&mut self.contacts)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.contacts = keep.iter().filter_map(|&i| all[i].take()).collect();
+        if self.delassus.contacts.len() == c {
+            let names = std::mem::take(&mut self.delassus.contacts);
+            self.delassus.contacts = keep.iter().map(|&i| names[i].clone()).collect();
+        }
+        if self.delassus.matrix.take().is_some() {
+            self.delassus.omitted = Some("selection");
+        }
+        self.delassus.coupling = None;
+        self.model.jacobian = None;
+        self.symbolic.delassus = None;
+        if self.symbolic.contacts.len() == c {
+            let forms = std::mem::take(&mut self.symbolic.contacts);
+            self.symbolic.contacts = keep.iter().map(|&i| forms[i].clone()).collect();
+        }
+        self
+    }
+
     /// True when any claim did not pass: failed, or could not be decided
     /// (an undetermined claim is not a pass).
     pub fn any_claim_failed(&self) -> bool {
@@ -443,6 +568,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         .iter()
         .enumerate()
         .map(|(i, r)| ContactReport {
+            index: i,
             name: case.contact_name(i).into_owned(),
             a: r.a,
             m_eff: r.m_eff,
@@ -571,6 +697,8 @@ pub fn build(case: &Case, results: Results) -> Report {
             })
             .collect(),
         contacts,
+        contacts_total: c,
+        contacts_selection: ContactSelection::All.to_string(),
         delassus: DelassusReport {
             contacts: (0..case.n_contacts())
                 .map(|i| case.contact_name(i).into_owned())

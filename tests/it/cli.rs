@@ -177,3 +177,96 @@ fn new_writes_working_examples_and_never_overwrites() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = meff(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn contacts_selects_the_fastest_and_the_arrays_follow() {
+    let case = super::root().join("cases/box-3d.toml");
+    let case = case.to_str().unwrap();
+    let full = json_of(&["eval", "--json", "--no-verify", case]);
+    let some = json_of(&[
+        "eval",
+        "--json",
+        "--no-verify",
+        "--contacts",
+        "worst:2",
+        case,
+    ]);
+    assert_eq!(full["contacts_selection"], "all");
+    assert_eq!(some["contacts_selection"], "worst:2");
+    assert_eq!(some["contacts_total"], full["contacts_total"]);
+    let listed = some["contacts"].as_array().unwrap();
+    assert_eq!(listed.len(), 2);
+    let all = full["contacts"].as_array().unwrap();
+    let max = all
+        .iter()
+        .map(|c| c["omega"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(listed[0]["omega"].as_f64(), Some(max));
+    for (k, c) in listed.iter().enumerate() {
+        let i = c["index"].as_u64().unwrap() as usize;
+        assert_eq!(c, &all[i]);
+        // Each mode's shape lists the components at the listed contacts.
+        for (m, fm) in some["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(full["modes"].as_array().unwrap())
+        {
+            assert_eq!(m["shape"][k], fm["shape"][i]);
+        }
+        assert_eq!(some["delassus"]["contacts"][k], c["name"]);
+    }
+    assert!(some["delassus"]["matrix"].is_null());
+    assert_eq!(some["delassus"]["omitted"], "selection");
+    let none = json_of(&["eval", "--json", "--no-verify", "--contacts", "none", case]);
+    assert_eq!(none["contacts"].as_array().unwrap().len(), 0);
+    assert_eq!(none["coupled_omega_max"], full["coupled_omega_max"]);
+    for bad in ["worst:0", "worst:", "some", "worst:-1"] {
+        let out = meff(&["eval", "--json", "--no-verify", "--contacts", bad, case]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn json_lines_hold_the_document_and_one_line_per_contact() {
+    let case = super::root().join("cases/box-3d.toml");
+    let case = case.to_str().unwrap();
+    let full = json_of(&["eval", "--json", "--no-verify", case]);
+    let out = meff(&["eval", "--format", "jsonl", "--no-verify", case]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let contacts = full["contacts"].as_array().unwrap();
+    assert_eq!(lines.len(), 1 + contacts.len());
+    let mut head = lines[0].clone();
+    assert_eq!(head["record"], "case");
+    head.as_object_mut().unwrap().remove("record");
+    let mut expected = full.clone();
+    expected["contacts"] = serde_json::json!([]);
+    assert_eq!(head, expected);
+    for (line, c) in lines[1..].iter().zip(contacts) {
+        let mut line = line.clone();
+        assert_eq!(line["record"], "contact");
+        line.as_object_mut().unwrap().remove("record");
+        assert_eq!(&line, c);
+    }
+    // `--json` and `--format json` are the same document.
+    let same = meff(&["eval", "--format", "json", "--no-verify", case]);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&same.stdout).unwrap(),
+        full
+    );
+}

@@ -1,6 +1,7 @@
 //! meff's integration tests: one binary, one module per concern.
 
 mod bad_input;
+mod batch;
 mod browser;
 mod claims;
 mod cli;
