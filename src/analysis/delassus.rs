@@ -42,6 +42,19 @@ pub fn whitened_rows(system: &System<f64>) -> Result<Vec<SparseRow<f64>>, Analys
         .collect())
 }
 
+/// Calls `f(i, row)` with each contact's whitened row in order, keeping
+/// none of them (the large path stores them its own way).
+pub fn for_each_whitened_row(
+    system: &System<f64>,
+    mut f: impl FnMut(usize, SparseRow<f64>) -> Result<(), AnalysisError>,
+) -> Result<(), AnalysisError> {
+    let (factors, block_of) = factor_blocks(system)?;
+    for (i, r) in system.jacobian.iter().enumerate() {
+        f(i, whiten(system, &factors, &block_of, r))?;
+    }
+    Ok(())
+}
+
 type Factors = (Vec<DMatrix<f64>>, Vec<usize>);
 
 /// Cholesky factor of each block, and the block of each dof.

@@ -1,28 +1,32 @@
-//! The large-system path: whitened Jacobian in compressed rows, and the
-//! fastest modes by thick-restart Lanczos.
+//! The large-system path: the coupled stiffness matrix in compressed rows,
+//! and the fastest modes by thick-restart Lanczos.
 //!
-//! Above the dense limit the c×c matrix A is neither computable nor
-//! readable. Here A is never formed: `S = K^½ A K^½ = (K^½ J̃)(K^½ J̃)ᵀ`
-//! with `J̃ = J L⁻ᵀ` (whitened by each mass block's Cholesky factor) is
-//! applied as two sparse products, `t = J̃ᵀ (K^½ x)` over the velocities
-//! and `y = K^½ (J̃ t)` over the contacts, each parallel over its output
-//! rows (rayon), so every number is summed in the same order on any number
-//! of threads: results are bit-identical run to run.
+//! Above the dense limit the c×c matrix A is not formed as a dense matrix.
+//! It is sparse, though: contacts couple only through shared bodies, so
+//! `S = K^½ A K^½ = (K^½ J̃)(K^½ J̃)ᵀ` (`J̃ = J L⁻ᵀ`, whitened by each mass
+//! block's Cholesky factor) has about `deg(b₁) + deg(b₂) − 1` entries per
+//! row. It is formed once from J̃ and its transpose and kept in compressed
+//! rows (both triangles), so that a product `S x` is one pass over its
+//! entries, each output row computed by one task (rayon, fixed chunks):
+//! the same bits on any number of threads. That reads about half the bytes
+//! of applying J̃ᵀ and then J̃ (each entry of J̃ is met twice there).
 //!
 //! The fastest modes come from a thick-restart (Krylov–Schur) Lanczos
 //! iteration with a basis of [`basis_size`] vectors: memory O(m·c) instead
 //! of one vector per step, full re-orthogonalisation (classical
-//! Gram–Schmidt, repeated once: "twice is enough") against the small
-//! basis, restarts that keep the best Ritz vectors. A Ritz value θ with
-//! Ritz vector residual `r = |β y_m|` has an eigenvalue within `r` of it
-//! (symmetric matrices, Weyl); a mode is reported only when
-//! `r ≤` [`LANCZOS_TOLERANCE`]`·θ_max`, so every reported ω is within
-//! about half that relative error. When the fastest mode does not converge
-//! within [`MAX_MATVECS`] products, ω_max falls back to the Gershgorin
-//! bound `max_i Σ_j |S_ij|` (safe: never below the true value), and the
-//! JSON says so.
+//! Gram–Schmidt, repeated once when it cancelled much: "twice is enough")
+//! against the small basis, restarts that keep the best Ritz vectors. A
+//! Ritz value θ with Ritz vector residual `r = |β y_m|` has an eigenvalue
+//! within `r` of it (symmetric matrices, Weyl); a mode is reported only
+//! when `r ≤` [`LANCZOS_TOLERANCE`]`·θ_max`, so every reported ω is within
+//! about half that relative error. When the fastest mode does not
+//! converge within [`MAX_MATVECS`] products, ω_max falls back to the
+//! Gershgorin bound `max_i Σ_j |S_ij|` (safe: never below the true value),
+//! and the JSON says so. Vectors are summed with four partial sums per
+//! chunk (fixed, so still the same bits everywhere) so that the sums run at
+//! memory speed rather than at the latency of one addition after another.
 
-use super::delassus::whitened_rows;
+use super::delassus::for_each_whitened_row;
 use super::{AnalysisError, Mode};
 use crate::model::System;
 use nalgebra::DMatrix;
@@ -101,11 +105,18 @@ impl Csr {
             let base = k * CHUNK;
             for (r, o) in out.iter_mut().enumerate() {
                 let (cs, vs) = self.row(base + r);
-                let mut s = 0.0;
-                for (&j, &v) in cs.iter().zip(vs) {
-                    s += v * x[j as usize];
+                // Two partial sums (fixed order): independent additions.
+                let (mut s0, mut s1) = (0.0, 0.0);
+                let (cp, vp) = (cs.chunks_exact(2), vs.chunks_exact(2));
+                let tail = cp.remainder().iter().zip(vp.remainder());
+                for (c2, v2) in cp.zip(vp) {
+                    s0 += v2[0] * x[c2[0] as usize];
+                    s1 += v2[1] * x[c2[1] as usize];
                 }
-                *o = s;
+                for (&j, &v) in tail {
+                    s0 += v * x[j as usize];
+                }
+                *o = s0 + s1;
             }
         });
     }
@@ -130,30 +141,6 @@ impl Csr {
     }
 }
 
-/// The whitened Jacobian `J̃ = J L⁻ᵀ` of the large path, with its
-/// transpose, so that `A = J̃ J̃ᵀ` is applied without being formed.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Whitened {
-    /// `J̃`, one row per contact.
-    pub rows: Csr,
-    /// `J̃ᵀ`, one row per velocity.
-    pub cols: Csr,
-}
-
-impl Whitened {
-    /// Entry (i, j) of A.
-    pub fn a(&self, i: usize, j: usize) -> f64 {
-        self.rows.row_dot(i, j)
-    }
-
-    /// `A_ii` for every contact.
-    pub fn diagonal(&self) -> Vec<f64> {
-        (0..self.rows.rows())
-            .map(|i| self.rows.row(i).1.iter().map(|v| v * v).sum())
-            .collect()
-    }
-}
-
 /// What the large path found beyond the common results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LargeInfo {
@@ -161,7 +148,8 @@ pub struct LargeInfo {
     pub lanczos_steps: usize,
     /// Restarts of the Lanczos basis.
     pub restarts: usize,
-    /// Basis size.
+    /// Basis size at the end (it starts at [`basis_size`] and doubles
+    /// when convergence stalls).
     pub basis: usize,
     /// Modes asked for.
     pub modes_requested: usize,
@@ -172,165 +160,181 @@ pub struct LargeInfo {
     /// Largest relative residual of a reported mode (bounds the relative
     /// error of its λ = ω²).
     pub max_residual: f64,
-    /// Stored entries of the whitened Jacobian.
+    /// Stored entries of S (both triangles).
     pub nnz: usize,
 }
 
-/// The whitened Jacobian of a system without constraints, and `A_ii`.
-pub fn whitened(system: &System<f64>) -> Result<(Whitened, Vec<f64>), AnalysisError> {
+/// The coupled stiffness matrix `S = K^½ J̃ J̃ᵀ K^½` of the large path
+/// (A is `S_ij / √(k_i k_j)`), with `A_ii` as computed from J̃.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Coupled {
+    /// S, both triangles, columns increasing within a row.
+    pub s: Csr,
+    /// `√k_i`.
+    pub sqrt_k: Vec<f64>,
+    /// `A_ii = |J̃_i|²`.
+    pub diag: Vec<f64>,
+}
+
+impl Coupled {
+    /// Entry (i, j) of A.
+    pub fn a(&self, i: usize, j: usize) -> f64 {
+        if i == j {
+            return self.diag[i];
+        }
+        let (cs, vs) = self.s.row(i);
+        match cs.binary_search(&(j as u32)) {
+            Ok(p) => vs[p] / (self.sqrt_k[i] * self.sqrt_k[j]),
+            Err(_) => 0.0,
+        }
+    }
+
+    /// `max_i Σ_j |S_ij|`: the Gershgorin bound on λ_max(S).
+    pub fn gershgorin(&self) -> f64 {
+        (0..self.s.rows())
+            .into_par_iter()
+            .map(|i| self.s.row(i).1.iter().map(|v| v.abs()).sum::<f64>())
+            .reduce(|| 0.0, f64::max)
+    }
+}
+
+/// S and `A_ii` of a system without constraints, for stiffnesses `k`.
+pub fn coupled(system: &System<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
     if !system.constraints.is_empty() {
         return Err(AnalysisError::TooLarge {
             contacts: system.jacobian.len(),
         });
     }
-    let jt = whitened_rows(system)?;
-    let n = system.n_dofs();
+    let c = system.jacobian.len();
     let mut rows = Csr {
-        cols: n,
-        start: Vec::with_capacity(jt.len() + 1),
+        cols: system.n_dofs(),
+        start: Vec::with_capacity(c + 1),
         col: Vec::new(),
         val: Vec::new(),
     };
     rows.start.push(0);
-    for r in &jt {
-        let mut entries: Vec<(usize, f64)> = r.iter().filter(|e| e.1 != 0.0).copied().collect();
-        entries.sort_by_key(|e| e.0);
-        for (j, v) in entries {
+    let mut diag = Vec::with_capacity(c);
+    for_each_whitened_row(system, |i, mut r| {
+        r.retain(|e| e.1 != 0.0);
+        r.sort_by_key(|e| e.0);
+        let d: f64 = r.iter().map(|(_, v)| v * v).sum();
+        // A row's own entries and diagonal; S is checked entry by entry
+        // below.
+        super::check_range(i, &r, d, std::iter::empty())?;
+        diag.push(d);
+        for (j, v) in r {
             rows.col.push(j as u32);
             rows.val.push(v);
         }
         rows.start.push(rows.col.len());
-    }
-    drop(jt);
-    let w = Whitened {
-        cols: rows.transpose(),
-        rows,
-    };
-    let diag = w.diagonal();
-    // A contact's row of A, for the range checks: only its diagonal and
-    // the entries shared through its bodies can overflow.
-    for i in 0..diag.len() {
-        let (cs, vs) = w.rows.row(i);
-        let row: Vec<(usize, f64)> = cs
-            .iter()
-            .map(|&j| j as usize)
-            .zip(vs.iter().copied())
-            .collect();
-        super::check_range(i, &row, diag[i], std::iter::empty())?;
-    }
-    Ok((w, diag))
-}
-
-/// `S = K^½ J̃ J̃ᵀ K^½` applied to vectors.
-struct Operator<'a> {
-    w: &'a Whitened,
-    sk: Vec<f64>,
-    scratch_in: Vec<f64>,
-    t: Vec<f64>,
-    products: usize,
-}
-
-impl Operator<'_> {
-    fn apply(&mut self, x: &[f64], y: &mut [f64]) {
-        self.products += 1;
-        let sk = &self.sk;
-        self.scratch_in
-            .par_chunks_mut(CHUNK)
-            .zip(x.par_chunks(CHUNK))
-            .enumerate()
-            .for_each(|(k, (o, xs))| {
-                for (r, (o, xv)) in o.iter_mut().zip(xs).enumerate() {
-                    *o = sk[k * CHUNK + r] * xv;
-                }
+        Ok(())
+    })?;
+    let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
+    let s = gram(&rows, &sqrt_k);
+    drop(rows);
+    for i in 0..c {
+        if let Some(v) = s.row(i).1.iter().find(|v| !v.is_finite()) {
+            return Err(AnalysisError::OutOfRange {
+                contact: i,
+                what: format!("an entry of K^½ A K^½ is {v}"),
             });
-        self.w.cols.mul_into(&self.scratch_in, &mut self.t);
-        self.w.rows.mul_into(&self.t, y);
-        y.par_chunks_mut(CHUNK).enumerate().for_each(|(k, o)| {
-            for (r, v) in o.iter_mut().enumerate() {
-                *v *= sk[k * CHUNK + r];
-            }
-        });
+        }
     }
+    Ok(Coupled { s, sqrt_k, diag })
+}
+
+/// `D W Wᵀ D` (D = diag(d)) in compressed rows. Row i sums, over its
+/// entries (v, a) and the rows j that share column v with entry b, the
+/// products `a b` in a fixed order (columns of row i increasing, then rows
+/// j increasing), so the result does not depend on threads.
+fn gram(w: &Csr, d: &[f64]) -> Csr {
+    let t = w.transpose();
+    let c = w.rows();
+    type Part = (Vec<usize>, Vec<u32>, Vec<f64>);
+    let parts: Vec<Part> = (0..c.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|k| {
+            let mut lens = Vec::with_capacity(CHUNK);
+            let mut cols = Vec::new();
+            let mut vals = Vec::new();
+            let mut pairs: Vec<(u32, f64)> = Vec::new();
+            for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+                pairs.clear();
+                let (cs, vs) = w.row(i);
+                for (&v, &a) in cs.iter().zip(vs) {
+                    let (js, bs) = t.row(v as usize);
+                    pairs.extend(js.iter().zip(bs).map(|(&j, &b)| (j, a * b)));
+                }
+                // Stable: equal columns keep their order of summation.
+                pairs.sort_by_key(|p| p.0);
+                let before = cols.len();
+                let mut p = 0;
+                while p < pairs.len() {
+                    let j = pairs[p].0;
+                    let mut sum = 0.0;
+                    while p < pairs.len() && pairs[p].0 == j {
+                        sum += pairs[p].1;
+                        p += 1;
+                    }
+                    cols.push(j);
+                    vals.push(d[i] * sum * d[j as usize]);
+                }
+                lens.push(cols.len() - before);
+            }
+            (lens, cols, vals)
+        })
+        .collect();
+    let nnz = parts.iter().map(|p| p.1.len()).sum();
+    let mut s = Csr {
+        cols: c,
+        start: Vec::with_capacity(c + 1),
+        col: Vec::with_capacity(nnz),
+        val: Vec::with_capacity(nnz),
+    };
+    s.start.push(0);
+    let mut at = 0;
+    for (lens, cols, vals) in parts {
+        for l in lens {
+            at += l;
+            s.start.push(at);
+        }
+        s.col.extend(cols);
+        s.val.extend(vals);
+    }
+    s
+}
+
+/// A sum of products in four interleaved partial sums (a fixed order, so
+/// the same bits everywhere; independent additions, so it vectorises).
+#[inline]
+fn dot4(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in ra.iter().zip(rb) {
+        tail += x * y;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// A dot product summed in fixed chunks (same bits on any thread count).
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.par_chunks(CHUNK)
         .zip(b.par_chunks(CHUNK))
-        .map(|(x, y)| x.iter().zip(y).map(|(p, q)| p * q).sum::<f64>())
+        .map(|(x, y)| dot4(x, y))
         .collect::<Vec<f64>>()
         .iter()
         .sum()
 }
 
-/// `h = Vᵀ w` for the first `j` basis vectors in one pass over the rows.
-fn project(basis: &[Vec<f64>], w: &[f64]) -> Vec<f64> {
-    let j = basis.len();
-    let parts: Vec<Vec<f64>> = (0..w.len().div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|k| {
-            let r = k * CHUNK..((k + 1) * CHUNK).min(w.len());
-            let ws = &w[r.clone()];
-            basis
-                .iter()
-                .map(|v| v[r.clone()].iter().zip(ws).map(|(p, q)| p * q).sum())
-                .collect()
-        })
-        .collect();
-    let mut h = vec![0.0; j];
-    for p in parts {
-        for (a, b) in h.iter_mut().zip(p) {
-            *a += b;
-        }
-    }
-    h
-}
-
-/// Removes from `w` its components along the basis (classical Gram–Schmidt
-/// with one repetition when the first pass cancelled more than 1/√2 of
-/// the norm, Daniel–Gragg–Kaufman–Stewart), and returns the coefficients.
-/// The second projection is fused with the first subtraction, so the basis
-/// is read two or three times, not four.
-fn orthogonalise(basis: &[Vec<f64>], w: &mut [f64]) -> Vec<f64> {
-    let before = dot(w, w).sqrt();
-    let mut h = project(basis, w);
-    let (h2, after2) = subtract_project(basis, &h, w);
-    if after2.sqrt() < std::f64::consts::FRAC_1_SQRT_2 * before {
-        subtract(basis, &h2, w);
-        for (a, b) in h.iter_mut().zip(h2) {
-            *a += b;
-        }
-    }
-    h
-}
-
-/// `w -= V h`, returning `Vᵀ w` and `wᵀ w` of the result in the same pass.
-fn subtract_project(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> (Vec<f64>, f64) {
-    let j = basis.len();
-    let parts: Vec<(Vec<f64>, f64)> = w
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(k, ws)| {
-            let base = k * CHUNK;
-            for (v, &c) in basis.iter().zip(h) {
-                let vs = &v[base..base + ws.len()];
-                for (o, x) in ws.iter_mut().zip(vs) {
-                    *o -= c * x;
-                }
-            }
-            let dots: Vec<f64> = basis
-                .iter()
-                .map(|v| {
-                    v[base..base + ws.len()]
-                        .iter()
-                        .zip(ws.iter())
-                        .map(|(p, q)| p * q)
-                        .sum()
-                })
-                .collect();
-            (dots, ws.iter().map(|x| x * x).sum())
-        })
-        .collect();
+/// Sums per-chunk vectors in chunk order.
+fn sum_parts(parts: Vec<(Vec<f64>, f64)>, j: usize) -> (Vec<f64>, f64) {
     let mut out = vec![0.0; j];
     let mut norm2 = 0.0;
     for (p, n) in parts {
@@ -342,65 +346,151 @@ fn subtract_project(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> (Vec<f64>, 
     (out, norm2)
 }
 
-/// `w -= V h`.
-fn subtract(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) {
-    w.par_chunks_mut(CHUNK).enumerate().for_each(|(k, ws)| {
+/// `h = Vᵀ w` and `wᵀ w` in one pass over the rows.
+fn project(basis: &[Vec<f64>], w: &[f64]) -> (Vec<f64>, f64) {
+    let parts: Vec<(Vec<f64>, f64)> = w
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(k, ws)| {
+            let r = k * CHUNK..k * CHUNK + ws.len();
+            let h = basis.iter().map(|v| dot4(&v[r.clone()], ws)).collect();
+            (h, dot4(ws, ws))
+        })
+        .collect();
+    sum_parts(parts, basis.len())
+}
+
+/// `w -= V h`, returning `Vᵀ w` and `wᵀ w` of the result in the same pass
+/// (each chunk of w stays in cache between the two).
+fn subtract_project(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> (Vec<f64>, f64) {
+    let parts: Vec<(Vec<f64>, f64)> = w
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(k, ws)| {
+            let r = k * CHUNK..k * CHUNK + ws.len();
+            axpy_all(basis, h, r.clone(), ws);
+            let dots = basis.iter().map(|v| dot4(&v[r.clone()], ws)).collect();
+            (dots, dot4(ws, ws))
+        })
+        .collect();
+    sum_parts(parts, basis.len())
+}
+
+/// `ws -= Σ_b h_b V_b[r]`, two basis vectors per sweep over `ws`.
+#[inline]
+fn axpy_all(basis: &[Vec<f64>], h: &[f64], r: std::ops::Range<usize>, ws: &mut [f64]) {
+    let mut b = 0;
+    while b + 1 < basis.len() {
+        let (v1, v2) = (&basis[b][r.clone()], &basis[b + 1][r.clone()]);
+        let (c1, c2) = (h[b], h[b + 1]);
+        for ((o, x), y) in ws.iter_mut().zip(v1).zip(v2) {
+            *o -= c1 * x + c2 * y;
+        }
+        b += 2;
+    }
+    if b < basis.len() {
+        let c1 = h[b];
+        for (o, x) in ws.iter_mut().zip(&basis[b][r]) {
+            *o -= c1 * x;
+        }
+    }
+}
+
+/// `w -= V h`, returning `wᵀ w` of the result.
+fn subtract(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> f64 {
+    w.par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(k, ws)| {
+            axpy_all(basis, h, k * CHUNK..k * CHUNK + ws.len(), ws);
+            dot4(ws, ws)
+        })
+        .collect::<Vec<f64>>()
+        .iter()
+        .sum()
+}
+
+/// Removes from `w` its components along the basis (classical Gram–Schmidt
+/// with one repetition when the first pass cancelled more than 1/√2 of
+/// the norm, Daniel–Gragg–Kaufman–Stewart); returns the coefficients and
+/// `|w|²` of the result. The second projection rides on the first
+/// subtraction, so the basis is read two or three times, not four.
+fn orthogonalise(basis: &[Vec<f64>], w: &mut [f64]) -> (Vec<f64>, f64) {
+    let (mut h, before2) = project(basis, w);
+    let (h2, after2) = subtract_project(basis, &h, w);
+    if after2 >= 0.5 * before2 {
+        return (h, after2);
+    }
+    let norm2 = subtract(basis, &h2, w);
+    for (a, b) in h.iter_mut().zip(h2) {
+        *a += b;
+    }
+    (h, norm2)
+}
+
+/// `V Y[:, cols]` written into `out` (one vector per column).
+fn combine_into(basis: &[Vec<f64>], y: &DMatrix<f64>, cols: &[usize], out: &mut [Vec<f64>]) {
+    let m = basis.len().min(y.nrows());
+    let coef: Vec<Vec<f64>> = cols
+        .iter()
+        .map(|&col| (0..m).map(|b| y[(b, col)]).collect())
+        .collect();
+    // Rows in parallel chunks; every output chunk is written by one task.
+    let c = basis[0].len();
+    let mut views: Vec<&mut [f64]> = out.iter_mut().map(|v| v.as_mut_slice()).collect();
+    let mut chunked: Vec<Vec<&mut [f64]>> = (0..c.div_ceil(CHUNK)).map(|_| Vec::new()).collect();
+    for v in views.drain(..) {
+        for (k, part) in v.chunks_mut(CHUNK).enumerate() {
+            chunked[k].push(part);
+        }
+    }
+    chunked.into_par_iter().enumerate().for_each(|(k, outs)| {
         let base = k * CHUNK;
-        for (v, &c) in basis.iter().zip(h) {
-            let vs = &v[base..base + ws.len()];
-            for (o, x) in ws.iter_mut().zip(vs) {
-                *o -= c * x;
+        for (o, cf) in outs.into_iter().zip(&coef) {
+            o.fill(0.0);
+            let n = o.len();
+            for (b, &a) in cf.iter().enumerate() {
+                for (x, v) in o.iter_mut().zip(&basis[b][base..base + n]) {
+                    *x += a * v;
+                }
             }
         }
     });
 }
 
-/// `V Y[:, cols]`: new vectors as combinations of the basis.
-fn combine(basis: &[Vec<f64>], y: &DMatrix<f64>, cols: &[usize]) -> Vec<Vec<f64>> {
-    let c = basis[0].len();
-    let mut out: Vec<Vec<f64>> = cols.iter().map(|_| vec![0.0; c]).collect();
-    let m = basis.len().min(y.nrows());
-    // Row chunks in parallel; each output chunk is written by one task.
-    let chunks: Vec<Vec<Vec<f64>>> = (0..c.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|k| {
-            let r = k * CHUNK..((k + 1) * CHUNK).min(c);
-            cols.iter()
-                .map(|&col| {
-                    let mut acc = vec![0.0; r.len()];
-                    for b in 0..m {
-                        let coef = y[(b, col)];
-                        for (a, x) in acc.iter_mut().zip(&basis[b][r.clone()]) {
-                            *a += coef * x;
-                        }
-                    }
-                    acc
-                })
-                .collect()
-        })
-        .collect();
-    for (k, part) in chunks.into_iter().enumerate() {
-        for (o, p) in out.iter_mut().zip(part) {
-            o[k * CHUNK..k * CHUNK + p.len()].copy_from_slice(&p);
-        }
-    }
-    out
-}
-
-/// Basis size of the thick-restart Lanczos for `want` modes.
+/// Basis size of the thick-restart Lanczos for `want` modes (to start).
 pub fn basis_size(want: usize) -> usize {
     (2 * want + 8).max(20)
 }
 
+/// Restarts without a newly converged mode before the basis doubles.
+const STALL_RESTARTS: usize = 8;
+/// The basis grows up to this many vectors…
+const MAX_BASIS: usize = 160;
+/// …or this many bytes of vectors, whichever is smaller.
+const MAX_BASIS_BYTES: usize = 1 << 30;
+
+/// Largest basis for `c` contacts.
+fn max_basis(c: usize, start: usize) -> usize {
+    (MAX_BASIS_BYTES / (8 * c.max(1)))
+        .min(MAX_BASIS)
+        .max(start)
+        .min(c.saturating_sub(1).max(1))
+}
+
 /// The fastest `want` modes of `S = K^½ A K^½` (only converged ones), and
 /// facts about the run.
-pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>, LargeInfo) {
-    let c = stiffness.len();
-    let sk: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
-    let gershgorin = gershgorin(w, &sk);
+pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
+    let s = &cp.s;
+    let c = s.rows();
+    let gershgorin = cp.gershgorin();
     crate::timing::mark("gershgorin");
-    let (mut t_op, mut t_orth) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
-    let m = basis_size(want).min(c.saturating_sub(1)).max(1);
+    let (mut t_op, mut t_orth, mut t_restart) = (
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+    );
+    let mut m = basis_size(want).min(c.saturating_sub(1)).max(1);
+    let m_max = max_basis(c, m);
     let mut info = LargeInfo {
         lanczos_steps: 0,
         restarts: 0,
@@ -409,59 +499,65 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
         modes_converged: 0,
         gershgorin_omega: gershgorin.sqrt(),
         max_residual: 0.0,
-        nnz: w.rows.nnz(),
+        nnz: s.nnz(),
     };
     let want = want.min(m.saturating_sub(1)).max(1);
     if c < 2 || gershgorin == 0.0 {
         return (Vec::new(), info);
     }
-    let mut op = Operator {
-        w,
-        sk: sk.clone(),
-        scratch_in: vec![0.0; c],
-        t: vec![0.0; w.cols.rows()],
-        products: 0,
-    };
     // Deterministic start vector with every component nonzero.
     let mut v0: Vec<f64> = (0..c)
         .map(|i| 1.0 + 0.5 * ((i as f64) * 0.618_033_988_749_894_9).fract())
         .collect();
     let n0 = dot(&v0, &v0).sqrt();
     v0.iter_mut().for_each(|x| *x /= n0);
-    let mut basis: Vec<Vec<f64>> = vec![v0];
+    let mut basis: Vec<Vec<f64>> = Vec::with_capacity(m + 1);
+    basis.push(v0);
+    // Vectors are recycled: no page faults or zeroing after the first pass.
+    let mut pool: Vec<Vec<f64>> = Vec::new();
     let mut t = DMatrix::<f64>::zeros(m, m);
     let mut kept = 0usize;
-    let mut w_vec = vec![0.0; c];
+    let mut products = 0usize;
+    // Clustered fastest modes converge slowly with a small basis: after
+    // STALL_RESTARTS restarts without progress the basis doubles.
+    let (mut best, mut stall) = (0usize, 0usize);
     loop {
         // Extend the basis from `kept` to `m` vectors.
         let mut beta = 0.0;
         let mut size = m;
         for j in kept..m {
             let t0 = std::time::Instant::now();
-            op.apply(&basis[j], &mut w_vec);
+            let mut w = pool.pop().unwrap_or_else(|| vec![0.0; c]);
+            s.mul_into(&basis[j], &mut w);
+            products += 1;
             t_op += t0.elapsed();
             let t0 = std::time::Instant::now();
-            let h = orthogonalise(&basis, &mut w_vec);
+            let (h, norm2) = orthogonalise(&basis, &mut w);
             for (i, &hi) in h.iter().enumerate() {
                 t[(i, j)] = hi;
                 t[(j, i)] = hi;
             }
-            beta = dot(&w_vec, &w_vec).sqrt();
-            t_orth += t0.elapsed();
+            beta = norm2.sqrt();
             if beta <= 1e-14 * gershgorin {
                 // An invariant subspace: the Ritz values are exact.
                 size = j + 1;
                 beta = 0.0;
+                pool.push(w);
+                t_orth += t0.elapsed();
                 break;
             }
-            let next: Vec<f64> = w_vec.iter().map(|x| x / beta).collect();
+            let inv = 1.0 / beta;
+            w.par_chunks_mut(CHUNK)
+                .for_each(|o| o.iter_mut().for_each(|x| *x *= inv));
             if j + 1 < m {
                 t[(j + 1, j)] = beta;
                 t[(j, j + 1)] = beta;
             }
-            basis.push(next);
+            basis.push(w);
+            t_orth += t0.elapsed();
         }
-        info.lanczos_steps = op.products;
+        let t0 = std::time::Instant::now();
+        info.lanczos_steps = products;
         let ts = t.view((0, 0), (size, size)).into_owned();
         let eig = nalgebra::SymmetricEigen::new(ts);
         let mut order: Vec<usize> = (0..size).collect();
@@ -473,24 +569,18 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
             .take(want)
             .take_while(|&&k| eig.eigenvalues[k] > 0.0 && residual(k) <= LANCZOS_TOLERANCE * top)
             .count();
-        let done = converged >= want || beta == 0.0 || op.products >= MAX_MATVECS;
+        let done = converged >= want || beta == 0.0 || products >= MAX_MATVECS;
         if done {
-            crate::timing::detail(&format!(
-                "products {:.3} s, orthogonalisation {:.3} s",
-                t_op.as_secs_f64(),
-                t_orth.as_secs_f64()
-            ));
             let cols: Vec<usize> = order.iter().take(converged).copied().collect();
-            let vectors = if cols.is_empty() {
-                Vec::new()
-            } else {
-                combine(&basis[..size], &eig.eigenvectors, &cols)
-            };
+            let mut vectors: Vec<Vec<f64>> = cols.iter().map(|_| vec![0.0; c]).collect();
+            if !cols.is_empty() {
+                combine_into(&basis[..size], &eig.eigenvectors, &cols, &mut vectors);
+            }
             let modes = cols
                 .iter()
                 .zip(vectors)
                 .map(|(&k, u)| {
-                    let raw: Vec<f64> = u.iter().zip(&sk).map(|(x, s)| x / s).collect();
+                    let raw: Vec<f64> = u.iter().zip(&cp.sqrt_k).map(|(x, s)| x / s).collect();
                     Mode {
                         omega: eig.eigenvalues[k].sqrt(),
                         shape: super::modes::normalise_shape(&raw),
@@ -499,16 +589,42 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
                 .collect::<Vec<_>>();
             info.modes_converged = modes.len();
             info.max_residual = cols.iter().map(|&k| residual(k) / top).fold(0.0, f64::max);
+            t_restart += t0.elapsed();
+            crate::timing::detail(&format!(
+                "products {:.3} s, orthogonalisation {:.3} s, restarts {:.3} s, {} products, {} restarts",
+                t_op.as_secs_f64(),
+                t_orth.as_secs_f64(),
+                t_restart.as_secs_f64(),
+                products,
+                info.restarts
+            ));
             return (modes, info);
         }
         // Thick restart: keep the best Ritz vectors and the residual
         // direction; T becomes diag(θ) bordered by the couplings β y_m.
         info.restarts += 1;
         kept = (want + (m - want) / 2).min(m - 1);
+        if converged > best {
+            (best, stall) = (converged, 0);
+        } else {
+            stall += 1;
+        }
+        if stall >= STALL_RESTARTS && m < m_max {
+            m = (2 * m).min(m_max);
+            t = DMatrix::zeros(m, m);
+            stall = 0;
+        }
+        info.basis = m;
         let cols: Vec<usize> = order.iter().take(kept).copied().collect();
-        let mut new_basis = combine(&basis[..size], &eig.eigenvectors, &cols);
-        new_basis.push(basis.pop().expect("the residual direction"));
-        basis = new_basis;
+        let mut fresh: Vec<Vec<f64>> = cols
+            .iter()
+            .map(|_| pool.pop().unwrap_or_else(|| vec![0.0; c]))
+            .collect();
+        combine_into(&basis[..size], &eig.eigenvectors, &cols, &mut fresh);
+        let residual_dir = basis.pop().expect("the residual direction");
+        pool.extend(basis.drain(..));
+        basis.extend(fresh);
+        basis.push(residual_dir);
         t.fill(0.0);
         for (i, &k) in cols.iter().enumerate() {
             t[(i, i)] = eig.eigenvalues[k];
@@ -516,24 +632,6 @@ pub fn fastest_modes(w: &Whitened, stiffness: &[f64], want: usize) -> (Vec<Mode>
             t[(i, kept)] = s;
             t[(kept, i)] = s;
         }
+        t_restart += t0.elapsed();
     }
-}
-
-/// `max_i (|S̃| 1)_i` with `|S̃| = |K^½ J̃| |K^½ J̃|ᵀ` (entrywise absolute
-/// values): each row sum is at least the Gershgorin row sum `Σ_j |S_ij|`
-/// (triangle inequality), so this bounds λ_max from above, computed with
-/// two sparse products in O(nnz).
-fn gershgorin(w: &Whitened, sk: &[f64]) -> f64 {
-    let abs = |m: &Csr| Csr {
-        cols: m.cols,
-        start: m.start.clone(),
-        col: m.col.clone(),
-        val: m.val.iter().map(|v| v.abs()).collect(),
-    };
-    let (rows, cols) = (abs(&w.rows), abs(&w.cols));
-    let mut t = vec![0.0; cols.rows()];
-    cols.mul_into(sk, &mut t);
-    let mut y = vec![0.0; rows.rows()];
-    rows.mul_into(&t, &mut y);
-    y.iter().zip(sk).map(|(v, s)| v * s).fold(0.0, f64::max)
 }

@@ -151,10 +151,10 @@ pub struct Analysis {
     /// Per contact, in case order.
     pub contacts: Vec<ContactResult>,
     /// The Delassus matrix A (c×c); empty (0×0) on the large-system path,
-    /// where [`Analysis::whitened`] gives it.
+    /// where [`Analysis::coupled`] gives it.
     pub delassus: DMatrix<f64>,
-    /// The whitened Jacobian, `A = J̃ J̃ᵀ` (large-system path only).
-    pub whitened: Option<large::Whitened>,
+    /// `K^½ A K^½` in compressed rows (large-system path only).
+    pub coupled: Option<large::Coupled>,
     /// Facts about the large-system path, when it was taken.
     pub large: Option<large::LargeInfo>,
     /// Rank of the constraint rows (0 without constraints).
@@ -187,7 +187,7 @@ pub const LARGE_MODES: usize = 6;
 impl Analysis {
     /// Entry (i, j) of A, from the dense or the sparse matrix.
     pub fn a(&self, i: usize, j: usize) -> f64 {
-        match &self.whitened {
+        match &self.coupled {
             Some(w) => w.a(i, j),
             None => self.delassus[(i, j)],
         }
@@ -297,7 +297,7 @@ pub fn analyze_system_with(
     Ok(Analysis {
         contacts,
         delassus: d.matrix,
-        whitened: None,
+        coupled: None,
         large: None,
         constraint_rank: d.constraint_rank,
         constraint_rows: system.constraints.len(),
@@ -352,12 +352,13 @@ fn analyze_large(
     system: &System<f64>,
     want: usize,
 ) -> Result<Analysis, AnalysisError> {
-    let (whitened, diag) = large::whitened(system)?;
+    let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
+    let coupled = large::coupled(system, &stiffness)?;
     crate::timing::mark("whiten");
+    let diag = &coupled.diag;
     let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
-    let contacts = contact_results(model, &diag, &diag, &immobile);
-    let stiffness: Vec<f64> = contacts.iter().map(|r| r.stiffness).collect();
-    let (modes, info) = large::fastest_modes(&whitened, &stiffness, want);
+    let contacts = contact_results(model, diag, diag, &immobile);
+    let (modes, info) = large::fastest_modes(&coupled, want);
     crate::timing::mark("lanczos");
     let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
     // Never an unconverged Lanczos value: the Gershgorin bound is safe.
@@ -373,7 +374,7 @@ fn analyze_large(
         },
         contacts,
         delassus: DMatrix::zeros(0, 0),
-        whitened: Some(whitened),
+        coupled: Some(coupled),
         large: Some(info),
         constraint_rank: 0,
         constraint_rows: 0,

@@ -197,7 +197,7 @@ pub struct LargeReport {
     /// True when ω_max is the Gershgorin bound (the fastest mode did not
     /// converge); the stable timestep is then conservative.
     pub omega_max_is_bound: bool,
-    /// Stored entries of the whitened Jacobian J̃ (A = J̃ J̃ᵀ is not formed).
+    /// Stored entries of the sparse `K^½ A K^½` (both triangles).
     pub nnz: usize,
     /// Distribution of m_eff / naive over the contacts.
     pub mass_ratio: Histogram,
@@ -588,7 +588,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             c
         })
         .collect();
-    let dense = an.whitened.is_none();
+    let dense = an.coupled.is_none();
     let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| (0..c).map(|j| a[(i, j)]).collect())
         .collect();
