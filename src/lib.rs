@@ -103,7 +103,8 @@ pub struct Evaluated {
     pub case: case::Case,
     /// Its model at the case's values.
     pub model: model::Model<f64>,
-    /// The assembled system.
+    /// The assembled system (on the large-system path without its contact
+    /// Jacobian rows: `analysis.coupled` holds what they give).
     pub system: model::System<f64>,
     /// The numeric analysis.
     pub analysis: analysis::Analysis,
@@ -124,6 +125,9 @@ pub struct Options<'a> {
     pub verify: bool,
     /// Called with a stage name and the fraction done.
     pub progress: Option<verify::Progress<'a>>,
+    /// List every generalized velocity in the report even on the
+    /// large-system path (`model.dofs`; always listed below it).
+    pub list_dofs: bool,
 }
 
 /// Runs the pipeline on a validated case: model → assembly → analysis →
@@ -164,9 +168,14 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     timing::mark("read");
     let model = model::numeric(&case);
     timing::mark("model");
-    let system = model::assemble(&model);
+    // Large systems keep no per-contact Jacobian rows (see analyze_model).
+    let system = if analysis::is_large(&model) {
+        model::assemble_without_contacts(&model)
+    } else {
+        model::assemble(&model)
+    };
     timing::mark("assemble");
-    let analysis = analysis::analyze_system_with(
+    let analysis = analysis::analyze_model(
         &model,
         &system,
         case.large_modes.unwrap_or(analysis::LARGE_MODES),
@@ -204,6 +213,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
             analysis: &analysis,
             claims: &claims,
             system: &system,
+            list_dofs: options.list_dofs,
             derivation: derivation.as_ref(),
             sensitivities,
             sweeps: case

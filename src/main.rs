@@ -333,9 +333,24 @@ fn load_and_evaluate(
     verify: bool,
     limit: u64,
 ) -> Result<meff::Evaluated, meff::Error> {
+    load_and_evaluate_listing(path, verify, limit, false)
+}
+
+fn load_and_evaluate_listing(
+    path: &std::path::Path,
+    verify: bool,
+    limit: u64,
+    list_dofs: bool,
+) -> Result<meff::Evaluated, meff::Error> {
     let case = meff::case::load_limited(path, limit)?;
     if !verify {
-        return meff::evaluate(case);
+        return meff::evaluate_with(
+            case,
+            meff::Options {
+                list_dofs,
+                ..Default::default()
+            },
+        );
     }
     // A progress bar on stderr while the simulations run (hidden when
     // stderr is not a terminal).
@@ -355,6 +370,7 @@ fn load_and_evaluate(
         meff::Options {
             verify: true,
             progress: Some(&progress),
+            list_dofs,
         },
     );
     bar.finish_and_clear();
@@ -372,7 +388,7 @@ struct EvalOptions {
 }
 
 fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
-    let evaluated = match load_and_evaluate(path, o.verify, o.limit) {
+    let evaluated = match load_and_evaluate_listing(path, o.verify, o.limit, o.dofs) {
         Ok(e) => e,
         Err(e) => {
             print_error(&e);

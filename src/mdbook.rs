@@ -255,6 +255,7 @@ fn render(
         crate::Options {
             verify: req.verify,
             progress: None,
+            ..Default::default()
         },
     )
     .map_err(input_error)?;

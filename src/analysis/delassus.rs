@@ -42,17 +42,29 @@ pub fn whitened_rows(system: &System<f64>) -> Result<Vec<SparseRow<f64>>, Analys
         .collect())
 }
 
-/// Calls `f(i, row)` with each contact's whitened row in order, keeping
-/// none of them (the large path stores them its own way).
-pub fn for_each_whitened_row(
-    system: &System<f64>,
-    mut f: impl FnMut(usize, SparseRow<f64>) -> Result<(), AnalysisError>,
-) -> Result<(), AnalysisError> {
-    let (factors, block_of) = factor_blocks(system)?;
-    for (i, r) in system.jacobian.iter().enumerate() {
-        f(i, whiten(system, &factors, &block_of, r))?;
+/// Whitening of Jacobian rows by the Cholesky factors of a system's mass
+/// blocks, row by row (the large path never keeps the unwhitened rows).
+pub struct Whitener<'a> {
+    system: &'a System<f64>,
+    factors: Vec<DMatrix<f64>>,
+    block_of: Vec<usize>,
+}
+
+impl<'a> Whitener<'a> {
+    /// Factors the mass blocks of `system`.
+    pub fn new(system: &'a System<f64>) -> Result<Whitener<'a>, AnalysisError> {
+        let (factors, block_of) = factor_blocks(system)?;
+        Ok(Whitener {
+            system,
+            factors,
+            block_of,
+        })
     }
-    Ok(())
+
+    /// `L⁻¹ rowᵀ` per block.
+    pub fn whiten(&self, row: &SparseRow<f64>) -> SparseRow<f64> {
+        whiten(self.system, &self.factors, &self.block_of, row)
+    }
 }
 
 type Factors = (Vec<DMatrix<f64>>, Vec<usize>);

@@ -26,8 +26,9 @@
 //! chunk (fixed, so still the same bits everywhere) so that the sums run at
 //! memory speed rather than at the latency of one addition after another.
 
-use super::delassus::for_each_whitened_row;
+use super::delassus::Whitener;
 use super::{AnalysisError, Mode};
+use crate::model::SparseRow;
 use crate::model::System;
 use nalgebra::DMatrix;
 use rayon::prelude::*;
@@ -101,24 +102,44 @@ impl Csr {
 
     /// `y = self · x`, parallel over rows.
     pub fn mul_into(&self, x: &[f64], y: &mut [f64]) {
-        y.par_chunks_mut(CHUNK).enumerate().for_each(|(k, out)| {
-            let base = k * CHUNK;
-            for (r, o) in out.iter_mut().enumerate() {
-                let (cs, vs) = self.row(base + r);
-                // Two partial sums (fixed order): independent additions.
-                let (mut s0, mut s1) = (0.0, 0.0);
-                let (cp, vp) = (cs.chunks_exact(2), vs.chunks_exact(2));
-                let tail = cp.remainder().iter().zip(vp.remainder());
-                for (c2, v2) in cp.zip(vp) {
-                    s0 += v2[0] * x[c2[0] as usize];
-                    s1 += v2[1] * x[c2[1] as usize];
-                }
-                for (&j, &v) in tail {
-                    s0 += v * x[j as usize];
-                }
-                *o = s0 + s1;
+        y.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(k, out)| self.rows_into(k * CHUNK, x, out));
+    }
+
+    /// `y = self · x`, returning `xᵀ y` from the same pass (square
+    /// matrices; per-chunk sums added in chunk order).
+    pub fn mul_dot(&self, x: &[f64], y: &mut [f64]) -> f64 {
+        y.par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(k, out)| {
+                let base = k * CHUNK;
+                self.rows_into(base, x, out);
+                dot4(&x[base..base + out.len()], out)
+            })
+            .collect::<Vec<f64>>()
+            .iter()
+            .sum()
+    }
+
+    /// Rows `base..base + out.len()` of `self · x` into `out`.
+    #[inline]
+    fn rows_into(&self, base: usize, x: &[f64], out: &mut [f64]) {
+        for (r, o) in out.iter_mut().enumerate() {
+            let (cs, vs) = self.row(base + r);
+            // Two partial sums (fixed order): independent additions.
+            let (mut s0, mut s1) = (0.0, 0.0);
+            let (cp, vp) = (cs.chunks_exact(2), vs.chunks_exact(2));
+            let tail = cp.remainder().iter().zip(vp.remainder());
+            for (c2, v2) in cp.zip(vp) {
+                s0 += v2[0] * x[c2[0] as usize];
+                s1 += v2[1] * x[c2[1] as usize];
             }
-        });
+            for (&j, &v) in tail {
+                s0 += v * x[j as usize];
+            }
+            *o = s0 + s1;
+        }
     }
 
     /// Dot product of rows `i` and `j`.
@@ -198,40 +219,66 @@ impl Coupled {
     }
 }
 
-/// S and `A_ii` of a system without constraints, for stiffnesses `k`.
+/// S and `A_ii` of a system without constraints, for stiffnesses `k`,
+/// from its stored Jacobian rows.
 pub fn coupled(system: &System<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
+    coupled_with(system, stiffness, |f| {
+        for (i, r) in system.jacobian.iter().enumerate() {
+            f(i, r.clone());
+        }
+    })
+}
+
+/// S and `A_ii` of a system without constraints (its mass blocks), for
+/// stiffnesses `k`, with the contact rows given one by one by `rows`
+/// (which calls its argument with each row index and row, in order).
+pub fn coupled_with(
+    system: &System<f64>,
+    stiffness: &[f64],
+    rows: impl FnOnce(&mut dyn FnMut(usize, SparseRow<f64>)),
+) -> Result<Coupled, AnalysisError> {
+    let c = stiffness.len();
     if !system.constraints.is_empty() {
-        return Err(AnalysisError::TooLarge {
-            contacts: system.jacobian.len(),
-        });
+        return Err(AnalysisError::TooLarge { contacts: c });
     }
-    let c = system.jacobian.len();
-    let mut rows = Csr {
+    let whitener = Whitener::new(system)?;
+    let mut w = Csr {
         cols: system.n_dofs(),
         start: Vec::with_capacity(c + 1),
         col: Vec::new(),
         val: Vec::new(),
     };
-    rows.start.push(0);
+    w.start.push(0);
     let mut diag = Vec::with_capacity(c);
-    for_each_whitened_row(system, |i, mut r| {
+    let mut failed: Option<AnalysisError> = None;
+    rows(&mut |i, row| {
+        if failed.is_some() {
+            return;
+        }
+        let mut r = whitener.whiten(&row);
         r.retain(|e| e.1 != 0.0);
         r.sort_by_key(|e| e.0);
         let d: f64 = r.iter().map(|(_, v)| v * v).sum();
         // A row's own entries and diagonal; S is checked entry by entry
         // below.
-        super::check_range(i, &r, d, std::iter::empty())?;
+        if let Err(e) = super::check_range(i, &r, d, std::iter::empty()) {
+            failed = Some(e);
+            return;
+        }
         diag.push(d);
         for (j, v) in r {
-            rows.col.push(j as u32);
-            rows.val.push(v);
+            w.col.push(j as u32);
+            w.val.push(v);
         }
-        rows.start.push(rows.col.len());
-        Ok(())
-    })?;
+        w.start.push(w.col.len());
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    drop(whitener);
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
-    let s = gram(&rows, &sqrt_k);
-    drop(rows);
+    let s = gram(&w, &sqrt_k);
+    drop(w);
     for i in 0..c {
         if let Some(v) = s.row(i).1.iter().find(|v| !v.is_finite()) {
             return Err(AnalysisError::OutOfRange {
@@ -360,22 +407,6 @@ fn project(basis: &[Vec<f64>], w: &[f64]) -> (Vec<f64>, f64) {
     sum_parts(parts, basis.len())
 }
 
-/// `w -= V h`, returning `Vᵀ w` and `wᵀ w` of the result in the same pass
-/// (each chunk of w stays in cache between the two).
-fn subtract_project(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> (Vec<f64>, f64) {
-    let parts: Vec<(Vec<f64>, f64)> = w
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(k, ws)| {
-            let r = k * CHUNK..k * CHUNK + ws.len();
-            axpy_all(basis, h, r.clone(), ws);
-            let dots = basis.iter().map(|v| dot4(&v[r.clone()], ws)).collect();
-            (dots, dot4(ws, ws))
-        })
-        .collect();
-    sum_parts(parts, basis.len())
-}
-
 /// `ws -= Σ_b h_b V_b[r]`, two basis vectors per sweep over `ws`.
 #[inline]
 fn axpy_all(basis: &[Vec<f64>], h: &[f64], r: std::ops::Range<usize>, ws: &mut [f64]) {
@@ -409,50 +440,91 @@ fn subtract(basis: &[Vec<f64>], h: &[f64], w: &mut [f64]) -> f64 {
         .sum()
 }
 
-/// Removes from `w` its components along the basis (classical Gram–Schmidt
-/// with one repetition when the first pass cancelled more than 1/√2 of
-/// the norm, Daniel–Gragg–Kaufman–Stewart); returns the coefficients and
-/// `|w|²` of the result. The second projection rides on the first
-/// subtraction, so the basis is read two or three times, not four.
-fn orthogonalise(basis: &[Vec<f64>], w: &mut [f64]) -> (Vec<f64>, f64) {
-    let (mut h, before2) = project(basis, w);
-    let (h2, after2) = subtract_project(basis, &h, w);
-    if after2 >= 0.5 * before2 {
-        return (h, after2);
+/// `w -= Σ c V_i` over the `(i, c)` given, returning `Vᵀ w` and `wᵀ w`
+/// of the result in the same pass.
+fn subtract_some_project(
+    basis: &[Vec<f64>],
+    known: &[(usize, f64)],
+    w: &mut [f64],
+) -> (Vec<f64>, f64) {
+    let parts: Vec<(Vec<f64>, f64)> = w
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(k, ws)| {
+            let r = k * CHUNK..k * CHUNK + ws.len();
+            for &(i, c) in known {
+                for (o, x) in ws.iter_mut().zip(&basis[i][r.clone()]) {
+                    *o -= c * x;
+                }
+            }
+            let dots = basis.iter().map(|v| dot4(&v[r.clone()], ws)).collect();
+            (dots, dot4(ws, ws))
+        })
+        .collect();
+    sum_parts(parts, basis.len())
+}
+
+/// Removes from `w = S v_j` its components along the basis. In exact
+/// arithmetic they are known: column j of T (`α_j`, `β_{j−1}`, or the
+/// couplings of the kept Ritz vectors right after a restart), so the first
+/// pass subtracts those few and measures what is left along every basis
+/// vector; the second removes that remainder (full re-orthogonalisation,
+/// classical Gram–Schmidt) and measures the norm. When that cancels more
+/// than half of |w|² a third pass repeats it (Daniel–Gragg–Kaufman–
+/// Stewart). The basis is read twice per step, rarely three times.
+/// Returns the coefficients (column j of T) and |w|² of the result.
+fn orthogonalise(basis: &[Vec<f64>], known: &[(usize, f64)], w: &mut [f64]) -> (Vec<f64>, f64) {
+    let (h2, before2) = subtract_some_project(basis, known, w);
+    let mut h = vec![0.0; basis.len()];
+    for &(i, c) in known {
+        h[i] += c;
     }
-    let norm2 = subtract(basis, &h2, w);
-    for (a, b) in h.iter_mut().zip(h2) {
+    let mut norm2 = subtract(basis, &h2, w);
+    for (a, b) in h.iter_mut().zip(&h2) {
         *a += b;
+    }
+    if norm2 < 0.5 * before2 {
+        let (h3, _) = project(basis, w);
+        norm2 = subtract(basis, &h3, w);
+        for (a, b) in h.iter_mut().zip(h3) {
+            *a += b;
+        }
     }
     (h, norm2)
 }
 
-/// `V Y[:, cols]` written into `out` (one vector per column).
-fn combine_into(basis: &[Vec<f64>], y: &DMatrix<f64>, cols: &[usize], out: &mut [Vec<f64>]) {
+/// Replaces the first `cols.len()` basis vectors by `V Y[:, cols]`, in
+/// place: each chunk of rows is combined into a small buffer and written
+/// back, so no second set of vectors is needed. Chunks small enough that a
+/// chunk of every basis vector stays in cache; each element is the same
+/// sum in the same order whatever the chunking.
+fn combine_in_place(basis: &mut [Vec<f64>], y: &DMatrix<f64>, cols: &[usize]) {
+    const CHUNK: usize = 1024;
     let m = basis.len().min(y.nrows());
     let coef: Vec<Vec<f64>> = cols
         .iter()
         .map(|&col| (0..m).map(|b| y[(b, col)]).collect())
         .collect();
-    // Rows in parallel chunks; every output chunk is written by one task.
     let c = basis[0].len();
-    let mut views: Vec<&mut [f64]> = out.iter_mut().map(|v| v.as_mut_slice()).collect();
+    // Chunk k of every vector, gathered per chunk (disjoint borrows).
     let mut chunked: Vec<Vec<&mut [f64]>> = (0..c.div_ceil(CHUNK)).map(|_| Vec::new()).collect();
-    for v in views.drain(..) {
+    for v in basis[..m].iter_mut() {
         for (k, part) in v.chunks_mut(CHUNK).enumerate() {
             chunked[k].push(part);
         }
     }
-    chunked.into_par_iter().enumerate().for_each(|(k, outs)| {
-        let base = k * CHUNK;
-        for (o, cf) in outs.into_iter().zip(&coef) {
-            o.fill(0.0);
-            let n = o.len();
+    chunked.into_par_iter().for_each(|mut parts| {
+        let n = parts[0].len();
+        let mut buf = vec![0.0; coef.len() * n];
+        for (o, cf) in buf.chunks_mut(n).zip(&coef) {
             for (b, &a) in cf.iter().enumerate() {
-                for (x, v) in o.iter_mut().zip(&basis[b][base..base + n]) {
+                for (x, v) in o.iter_mut().zip(parts[b].iter()) {
                     *x += a * v;
                 }
             }
+        }
+        for (o, part) in buf.chunks(n).zip(parts.iter_mut()) {
+            part.copy_from_slice(o);
         }
     });
 }
@@ -521,6 +593,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
     // Clustered fastest modes converge slowly with a small basis: after
     // STALL_RESTARTS restarts without progress the basis doubles.
     let (mut best, mut stall) = (0usize, 0usize);
+    let mut basis_sum = 0usize;
     loop {
         // Extend the basis from `kept` to `m` vectors.
         let mut beta = 0.0;
@@ -528,11 +601,16 @@ pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
         for j in kept..m {
             let t0 = std::time::Instant::now();
             let mut w = pool.pop().unwrap_or_else(|| vec![0.0; c]);
-            s.mul_into(&basis[j], &mut w);
+            t[(j, j)] = s.mul_dot(&basis[j], &mut w);
             products += 1;
             t_op += t0.elapsed();
             let t0 = std::time::Instant::now();
-            let (h, norm2) = orthogonalise(&basis, &mut w);
+            let known: Vec<(usize, f64)> = (0..=j)
+                .map(|i| (i, t[(i, j)]))
+                .filter(|&(_, v)| v != 0.0)
+                .collect();
+            let (h, norm2) = orthogonalise(&basis, &known, &mut w);
+            basis_sum += basis.len();
             for (i, &hi) in h.iter().enumerate() {
                 t[(i, j)] = hi;
                 t[(j, i)] = hi;
@@ -572,13 +650,12 @@ pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
         let done = converged >= want || beta == 0.0 || products >= MAX_MATVECS;
         if done {
             let cols: Vec<usize> = order.iter().take(converged).copied().collect();
-            let mut vectors: Vec<Vec<f64>> = cols.iter().map(|_| vec![0.0; c]).collect();
             if !cols.is_empty() {
-                combine_into(&basis[..size], &eig.eigenvectors, &cols, &mut vectors);
+                combine_in_place(&mut basis[..size], &eig.eigenvectors, &cols);
             }
             let modes = cols
                 .iter()
-                .zip(vectors)
+                .zip(basis)
                 .map(|(&k, u)| {
                     let raw: Vec<f64> = u.iter().zip(&cp.sqrt_k).map(|(x, s)| x / s).collect();
                     Mode {
@@ -591,12 +668,12 @@ pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
             info.max_residual = cols.iter().map(|&k| residual(k) / top).fold(0.0, f64::max);
             t_restart += t0.elapsed();
             crate::timing::detail(&format!(
-                "products {:.3} s, orthogonalisation {:.3} s, restarts {:.3} s, {} products, {} restarts",
+                "lanczos products={products} restarts={} product_s={:.4} orth_s={:.4} restart_s={:.4} mean_basis={:.2}",
+                info.restarts,
                 t_op.as_secs_f64(),
                 t_orth.as_secs_f64(),
                 t_restart.as_secs_f64(),
-                products,
-                info.restarts
+                basis_sum as f64 / products.max(1) as f64
             ));
             return (modes, info);
         }
@@ -616,14 +693,9 @@ pub fn fastest_modes(cp: &Coupled, want: usize) -> (Vec<Mode>, LargeInfo) {
         }
         info.basis = m;
         let cols: Vec<usize> = order.iter().take(kept).copied().collect();
-        let mut fresh: Vec<Vec<f64>> = cols
-            .iter()
-            .map(|_| pool.pop().unwrap_or_else(|| vec![0.0; c]))
-            .collect();
-        combine_into(&basis[..size], &eig.eigenvectors, &cols, &mut fresh);
         let residual_dir = basis.pop().expect("the residual direction");
-        pool.extend(basis.drain(..));
-        basis.extend(fresh);
+        combine_in_place(&mut basis[..size], &eig.eigenvectors, &cols);
+        pool.extend(basis.drain(kept..));
         basis.push(residual_dir);
         t.fill(0.0);
         for (i, &k) in cols.iter().enumerate() {

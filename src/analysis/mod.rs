@@ -345,6 +345,41 @@ fn contact_results(
         .collect()
 }
 
+/// Whether a model takes the large-system path (more contacts than the
+/// dense limit).
+pub fn is_large(model: &Model<f64>) -> bool {
+    model.contacts.len() > DENSE_CONTACT_LIMIT
+}
+
+/// The numeric analysis for the pipeline. On the large-system path
+/// (`is_large`) `system` comes from
+/// [`assemble_without_contacts`](crate::model::assemble_without_contacts):
+/// the contact rows are generated from the model one at a time and only
+/// their whitened form, then S, is kept (one allocation per contact would
+/// be the largest thing in memory). Otherwise as [`analyze_system_with`].
+pub fn analyze_model(
+    model: &Model<f64>,
+    system: &System<f64>,
+    large_modes: usize,
+) -> Result<Analysis, AnalysisError> {
+    if is_large(model) && system.jacobian.is_empty() {
+        let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
+        let coupled = large::coupled_with(system, &stiffness, |f| {
+            crate::model::for_each_contact_row(model, f)
+        })?;
+        crate::timing::mark("whiten");
+        return analyze_coupled(model, coupled, large_modes);
+    }
+    analyze_system_with(model, system, large_modes)
+}
+
+fn coupled_of(model: &Model<f64>, system: &System<f64>) -> Result<large::Coupled, AnalysisError> {
+    let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
+    let coupled = large::coupled(system, &stiffness)?;
+    crate::timing::mark("whiten");
+    Ok(coupled)
+}
+
 /// The large-system path: sparse A, matrix-free fastest modes, Gershgorin
 /// bound (see [`large`]).
 fn analyze_large(
@@ -352,9 +387,14 @@ fn analyze_large(
     system: &System<f64>,
     want: usize,
 ) -> Result<Analysis, AnalysisError> {
-    let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
-    let coupled = large::coupled(system, &stiffness)?;
-    crate::timing::mark("whiten");
+    analyze_coupled(model, coupled_of(model, system)?, want)
+}
+
+fn analyze_coupled(
+    model: &Model<f64>,
+    coupled: large::Coupled,
+    want: usize,
+) -> Result<Analysis, AnalysisError> {
     let diag = &coupled.diag;
     let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
     let contacts = contact_results(model, diag, diag, &immobile);

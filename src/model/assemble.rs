@@ -80,54 +80,27 @@ impl<T: Scalar> System<T> {
 
 /// Assembles M, J and G of a model.
 pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
+    let mut system = assemble_without_contacts(model);
+    system.jacobian.reserve_exact(model.contacts.len());
+    for_each_contact_row(model, |_, row| system.jacobian.push(row));
+    system
+}
+
+/// The system without its contact Jacobian rows (`jacobian` empty): the
+/// large-system path streams the rows with [`for_each_contact_row`]
+/// instead of keeping one allocation per contact.
+pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
     match &model.kind {
         Kind::Bodies { bodies, joints } => {
             let mut dofs = Vec::new();
             let mut mass = Vec::new();
-            let mut offsets = Vec::with_capacity(bodies.len());
-            for b in bodies {
-                offsets.push(dofs.len());
-                if let Some(block) = body_block(b, model.space, dofs.len()) {
+            let offsets = body_offsets(bodies, model.space);
+            for (b, &offset) in bodies.iter().zip(&offsets) {
+                if let Some(block) = body_block(b, model.space, offset) {
                     dofs.extend(body_dofs(b, model.space));
                     mass.push(block);
                 }
             }
-            let jacobian = model
-                .contacts
-                .iter()
-                .map(|c| match &c.geometry {
-                    Geometry::Point {
-                        body,
-                        other,
-                        point,
-                        normal,
-                    } => {
-                        let mut row = Vec::new();
-                        point_rate(
-                            &mut row,
-                            &bodies[*body],
-                            offsets[*body],
-                            model.space,
-                            point,
-                            normal,
-                            false,
-                        );
-                        if let Some(o) = other {
-                            point_rate(
-                                &mut row,
-                                &bodies[*o],
-                                offsets[*o],
-                                model.space,
-                                point,
-                                normal,
-                                true,
-                            );
-                        }
-                        tidy(row)
-                    }
-                    Geometry::Jacobian(_) => unreachable!("body-form contacts have points"),
-                })
-                .collect();
             let mut constraints = Vec::new();
             let dim = model.space.dim();
             for joint in joints {
@@ -162,7 +135,7 @@ pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
             System {
                 dofs,
                 mass,
-                jacobian,
+                jacobian: Vec::new(),
                 constraints,
             }
         }
@@ -172,13 +145,6 @@ pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
             constraints,
         } => {
             let n = coordinates.len();
-            let dense_to_sparse = |row: &Vec<T>| -> SparseRow<T> {
-                row.iter()
-                    .cloned()
-                    .enumerate()
-                    .filter(|(_, v)| !v.is_zero())
-                    .collect()
-            };
             System {
                 dofs: coordinates
                     .iter()
@@ -192,23 +158,97 @@ pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
                     size: n,
                     matrix: mass_matrix.iter().flatten().cloned().collect(),
                 }],
-                jacobian: model
-                    .contacts
-                    .iter()
-                    .map(|c| match &c.geometry {
-                        Geometry::Jacobian(row) => dense_to_sparse(row),
-                        Geometry::Point { .. } => {
-                            unreachable!("generalized contacts have Jacobian rows")
-                        }
-                    })
-                    .collect(),
+                jacobian: Vec::new(),
                 constraints: constraints.iter().map(dense_to_sparse).collect(),
             }
         }
     }
 }
 
+/// A dense row without its zeros.
+fn dense_to_sparse<T: Scalar>(row: &Vec<T>) -> SparseRow<T> {
+    row.iter()
+        .cloned()
+        .enumerate()
+        .filter(|(_, v)| !v.is_zero())
+        .collect()
+}
+
+/// First velocity of each body (fixed bodies have none).
+fn body_offsets<T: Scalar>(bodies: &[Body<T>], space: Space) -> Vec<usize> {
+    let mut offsets = Vec::with_capacity(bodies.len());
+    let mut next = 0;
+    for b in bodies {
+        offsets.push(next);
+        next += body_velocities(b, space);
+    }
+    offsets
+}
+
+/// Calls `f(i, row)` with the Jacobian row of each contact, in order, as
+/// [`assemble`] stores them.
+pub fn for_each_contact_row<T: Scalar>(model: &Model<T>, mut f: impl FnMut(usize, SparseRow<T>)) {
+    match &model.kind {
+        Kind::Bodies { bodies, .. } => {
+            let offsets = body_offsets(bodies, model.space);
+            for (i, c) in model.contacts.iter().enumerate() {
+                let Geometry::Point {
+                    body,
+                    other,
+                    point,
+                    normal,
+                } = &c.geometry
+                else {
+                    unreachable!("body-form contacts have points")
+                };
+                let mut row = Vec::with_capacity(2 * (model.space.dim() + 3));
+                point_rate(
+                    &mut row,
+                    &bodies[*body],
+                    offsets[*body],
+                    model.space,
+                    point,
+                    normal,
+                    false,
+                );
+                if let Some(o) = other {
+                    point_rate(
+                        &mut row,
+                        &bodies[*o],
+                        offsets[*o],
+                        model.space,
+                        point,
+                        normal,
+                        true,
+                    );
+                }
+                f(i, tidy(row));
+            }
+        }
+        Kind::Generalized { .. } => {
+            for (i, c) in model.contacts.iter().enumerate() {
+                match &c.geometry {
+                    Geometry::Jacobian(row) => f(i, dense_to_sparse(row)),
+                    Geometry::Point { .. } => {
+                        unreachable!("generalized contacts have Jacobian rows")
+                    }
+                }
+            }
+        }
+    }
+}
+
 const AXES: [&str; 3] = ["x", "y", "z"];
+
+/// Number of velocities of a body (as [`body_dofs`] names them).
+fn body_velocities<T>(b: &Body<T>, space: Space) -> usize {
+    match (&b.kind, space) {
+        (BodyKind::Fixed, _) => 0,
+        (BodyKind::Particle { .. }, _) => space.dim(),
+        (BodyKind::Rigid { .. }, Space::Planar) => 3,
+        (BodyKind::Rigid { .. }, _) => space.dim() + 3,
+    }
+}
 
 fn body_dofs<T>(b: &Body<T>, space: Space) -> Vec<Dof> {
     let d = |suffix: &str, unit: &str| Dof {

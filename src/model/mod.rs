@@ -13,7 +13,9 @@
 
 mod assemble;
 
-pub use assemble::{Dof, MassBlock, SparseRow, System, assemble};
+pub use assemble::{
+    Dof, MassBlock, SparseRow, System, assemble, assemble_without_contacts, for_each_contact_row,
+};
 
 use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};
 use std::fmt::Debug;

@@ -545,6 +545,8 @@ pub struct Results<'a> {
     pub sensitivities: Vec<crate::symbolic::Sensitivity>,
     /// Evaluated sweeps, in case order.
     pub sweeps: Vec<crate::analysis::sweep::SweepResult>,
+    /// List the generalized velocities even on the large-system path.
+    pub list_dofs: bool,
 }
 
 /// Builds the report of a case from results computed elsewhere.
@@ -556,6 +558,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         derivation,
         sensitivities,
         sweeps,
+        list_dofs,
     } = results;
     let form = |f: &crate::symbolic::SymForm| SymbolicForm {
         text: f.text.clone(),
@@ -642,11 +645,16 @@ pub fn build(case: &Case, results: Results) -> Report {
         dofs: system.n_dofs(),
         model: {
             let n = system.n_dofs();
-            let c = system.jacobian.len();
+            let c = an.contacts.len();
             ModelReport {
                 dofs: system
                     .dofs
                     .iter()
+                    .take(if list_dofs || an.large.is_none() {
+                        n
+                    } else {
+                        0
+                    })
                     .map(|d| DofReport {
                         name: d.name.clone(),
                         unit: d.unit.clone(),

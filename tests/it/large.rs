@@ -32,6 +32,7 @@ fn ten_thousand_contacts_give_a_readable_report() {
         meff::Options {
             verify: true,
             progress: None,
+            ..Default::default()
         },
     )
     .unwrap();

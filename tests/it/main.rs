@@ -104,6 +104,7 @@ pub fn verified(name: &str) -> meff::Evaluated {
         meff::Options {
             verify: true,
             progress: None,
+            ..Default::default()
         },
     )
     .unwrap()

@@ -255,6 +255,7 @@ fn hard_cases_verify_or_say_why() {
             meff::Options {
                 verify: true,
                 progress: None,
+                ..Default::default()
             },
         )
         .unwrap();
@@ -278,6 +279,7 @@ fn hard_cases_verify_or_say_why() {
         meff::Options {
             verify: true,
             progress: None,
+            ..Default::default()
         },
     )
     .unwrap();
