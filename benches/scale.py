@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """meff against the SciPy baseline on seeded packings, side by side in one run.
 
-For each size: generate the packing (../shared/perf/gen_packing.py --scene),
-run the SciPy reference (../shared/perf/baseline.py, method `op`: eigsh k=6,
-tol=1e-10 on a LinearOperator) and `meff eval --json --no-verify` on the
-scene's NPZ case with MEFF_TIMINGS=1 (phase times on stderr), both in fresh
-processes, and a STREAM-like triad for the machine's memory bandwidth.
-Writes a Markdown table (stdout and --out) with wall times, peak RSS and the
-agreement of the top-6 ω.
+For each size: generate the packing (../shared/perf/gen_packing.py --scene;
+`u<N>` in --sizes means uniform stiffness, the clustered-spectrum case), run
+the SciPy reference (../shared/perf/baseline.py, method `op`: eigsh k=6,
+tol=1e-10 on a LinearOperator) and `meff eval --json --no-verify --contacts
+none` on the scene's NPZ case with MEFF_TIMINGS=1 (phase times and RSS on
+stderr), both in fresh processes, and a STREAM-like triad for the machine's
+memory bandwidth. Writes a Markdown table (stdout and --out) with wall
+times, peak RSS, the agreement of the top-6 ω and the time per Lanczos
+step against the bytes that step must move.
 
 Usage (from the repository root, after `cargo build --release`):
-  python3 benches/scale.py --perf ../shared/perf --sizes 10000,100000 --out benches/results/scale.md
+  python3 benches/scale.py --perf ../shared/perf --sizes 10000,100000,u170000,1000000 --out benches/results/scale.md
 """
 import argparse
 import json
@@ -56,42 +58,59 @@ def main():
     os.makedirs(a.data, exist_ok=True)
     rows = []
     bw = triad_gbs()
-    for n in [int(x) for x in a.sizes.split(",")]:
-        base = os.path.join(a.data, f"p3d_{n}")
+    for size in a.sizes.split(","):
+        uniform = size.startswith("u")
+        n = int(size.lstrip("u"))
+        stem = f"{'u' if uniform else 'p'}3d_{n}"
+        base = os.path.join(a.data, stem)
         if not os.path.exists(base + ".scene.npz"):
+            extra = ["--kmin", "1e5", "--kmax", "1e5"] if uniform else []
             subprocess.run([sys.executable, os.path.join(a.perf, "gen_packing.py"), "--dim", "3", "--n", str(n),
-                            "--scene", "--no-toml", "--out", base], check=True, capture_output=True)
+                            "--scene", "--no-toml", "--out", base] + extra, check=True, capture_output=True)
         res = os.path.join(a.data, "res")
         os.makedirs(res, exist_ok=True)
         p, _, _ = run([sys.executable, os.path.join(a.perf, "baseline.py"), "worker", "--case", base,
                        "--method", "op", "--res", res])
         sc = json.loads(p.stdout.strip().splitlines()[-1])
-        ref = np.sqrt(np.load(os.path.join(res, f"p3d_{n}.op.npz"))["w6"])
+        ref = np.sqrt(np.load(os.path.join(res, f"{stem}.op.npz"))["w6"])
         env = dict(os.environ, MEFF_TIMINGS="1")
-        p, wall, rss = run([a.meff, "eval", base + ".scene.toml", "--json", "--no-verify"], env=env)
+        p, wall, rss = run([a.meff, "eval", base + ".scene.toml", "--json", "--no-verify", "--contacts", "none"], env=env)
         d = json.loads(p.stdout)
         marks = dict((l.split()[1], float(l.split()[2])) for l in p.stderr.splitlines() if l.startswith("meff-timing "))
+        detail = {}
+        for l in p.stderr.splitlines():
+            if l.startswith("meff-timing-detail lanczos"):
+                detail = dict(kv.split("=") for kv in l.split()[2:])
         ours = np.array([m["omega"] for m in d["modes"]])
         agree = float(np.max(np.abs(ours[:len(ref)] - ref) / ref)) if len(ours) >= len(ref) else float("nan")
         L = d["large"]
-        lanczos = marks.get("lanczos", 0) - marks.get("gershgorin", 0)
-        rows.append(dict(n=n, c=len(d["contacts"]), scipy_eig=sc["times"]["eig6"], scipy_total=sc["times"]["total"],
+        steps = max(L["lanczos_steps"], 1)
+        rows.append(dict(n=size, c=d["contacts_total"], scipy_eig=sc["times"]["eig6"], scipy_total=sc["times"]["total"],
                          scipy_rss=sc["peak_rss_mib"], scipy_mv=sc.get("matvecs_eig6"), meff_wall=wall, meff_rss=rss,
-                         meff_lanczos=lanczos, products=L["lanczos_steps"], restarts=L["restarts"],
-                         per_step=lanczos / max(L["lanczos_steps"], 1), nnz=L["nnz"], agree=agree,
+                         meff_lanczos=marks.get("lanczos", 0) - marks.get("gershgorin", 0),
+                         products=L["lanczos_steps"], restarts=L["restarts"], basis=L["basis"],
+                         product=float(detail.get("product_s", "nan")) / steps,
+                         step=(float(detail.get("product_s", "nan")) + float(detail.get("orth_s", "nan"))) / steps,
+                         mean_basis=float(detail.get("mean_basis", "nan")), nnz=L["nnz"], agree=agree,
                          converged=L["modes_converged"]))
     lines = [f"STREAM-like triad (numpy, 256 MiB arrays): {bw:.1f} GB/s", "",
              "| bodies | contacts | SciPy eigsh k=6 | SciPy total (build+eig) | SciPy RSS | ARPACK products | "
-             "meff wall (read → JSON) | meff Lanczos | meff RSS | meff products (restarts) | per product step | "
-             "bandwidth bound per step | top-6 ω max rel. diff |",
-             "|" + "---|" * 13]
+             "meff wall (read → JSON) | meff Lanczos | meff RSS | meff products (restarts, final basis) | modes converged | "
+             "product / bound | step (product + orthogonalisation) / bound | top-6 ω max rel. diff |",
+             "|" + "---|" * 14]
     for r in rows:
-        # Bytes a step must move at least: J̃ and J̃ᵀ (12 bytes per entry each)
-        # and five contact vectors (three-term recurrence).
-        bound = (2 * 12 * r["nnz"] + 5 * 8 * r["c"]) / (bw * 1e9)
-        lines.append(f"| {r['n']} | {r['c']} | {r['scipy_eig']:.2f} s | {r['scipy_total']:.2f} s | {r['scipy_rss']:.0f} MiB | "
+        # Bytes a product must move: S once (8-byte value + 4-byte column per
+        # stored entry), x gathered and y written. A step adds two passes over
+        # the basis (project, then subtract; mean basis size as measured) and
+        # the new vector read and written three times.
+        c = r["c"]
+        product_bytes = 12 * r["nnz"] + 2 * 8 * c
+        step_bytes = product_bytes + 2 * r["mean_basis"] * 8 * c + 6 * 8 * c
+        pb, sb = product_bytes / (bw * 1e9), step_bytes / (bw * 1e9)
+        lines.append(f"| {r['n']} | {c} | {r['scipy_eig']:.2f} s | {r['scipy_total']:.2f} s | {r['scipy_rss']:.0f} MiB | "
                      f"{r['scipy_mv']} | {r['meff_wall']:.2f} s | {r['meff_lanczos']:.2f} s | {r['meff_rss']:.0f} MiB | "
-                     f"{r['products']} ({r['restarts']}) | {r['per_step']*1e3:.1f} ms | {bound*1e3:.1f} ms | {r['agree']:.1e} |")
+                     f"{r['products']} ({r['restarts']}, {r['basis']}) | {r['converged']} | "
+                     f"{r['product']*1e3:.1f} / {pb*1e3:.1f} ms | {r['step']*1e3:.1f} / {sb*1e3:.1f} ms | {r['agree']:.1e} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:

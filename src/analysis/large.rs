@@ -222,26 +222,48 @@ impl Coupled {
 /// S and `A_ii` of a system without constraints, for stiffnesses `k`,
 /// from its stored Jacobian rows.
 pub fn coupled(system: &System<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
-    coupled_with(system, stiffness, |f| {
-        for (i, r) in system.jacobian.iter().enumerate() {
-            f(i, r.clone());
-        }
-    })
+    coupled_with(system, stiffness, |i| system.jacobian[i].clone())
 }
 
 /// S and `A_ii` of a system without constraints (its mass blocks), for
-/// stiffnesses `k`, with the contact rows given one by one by `rows`
-/// (which calls its argument with each row index and row, in order).
+/// stiffnesses `k`, with contact `i`'s Jacobian row given by `row(i)`.
+/// Rows are whitened in parallel chunks and joined in order; the first
+/// out-of-range row (in contact order) is the error.
 pub fn coupled_with(
     system: &System<f64>,
     stiffness: &[f64],
-    rows: impl FnOnce(&mut dyn FnMut(usize, SparseRow<f64>)),
+    row: impl Fn(usize) -> SparseRow<f64> + Sync,
 ) -> Result<Coupled, AnalysisError> {
     let c = stiffness.len();
     if !system.constraints.is_empty() {
         return Err(AnalysisError::TooLarge { contacts: c });
     }
     let whitener = Whitener::new(system)?;
+    type Part = (Vec<usize>, Vec<u32>, Vec<f64>, Vec<f64>);
+    let parts: Vec<Result<Part, AnalysisError>> = (0..c.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|k| {
+            let (mut lens, mut cols, mut vals, mut diag) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+                let mut r = whitener.whiten(&row(i));
+                r.retain(|e| e.1 != 0.0);
+                r.sort_by_key(|e| e.0);
+                let d: f64 = r.iter().map(|(_, v)| v * v).sum();
+                // A row's own entries and diagonal; S is checked entry by
+                // entry below.
+                super::check_range(i, &r, d, std::iter::empty())?;
+                diag.push(d);
+                lens.push(r.len());
+                for (j, v) in r {
+                    cols.push(j as u32);
+                    vals.push(v);
+                }
+            }
+            Ok((lens, cols, vals, diag))
+        })
+        .collect();
+    drop(whitener);
     let mut w = Csr {
         cols: system.n_dofs(),
         start: Vec::with_capacity(c + 1),
@@ -250,32 +272,15 @@ pub fn coupled_with(
     };
     w.start.push(0);
     let mut diag = Vec::with_capacity(c);
-    let mut failed: Option<AnalysisError> = None;
-    rows(&mut |i, row| {
-        if failed.is_some() {
-            return;
+    for part in parts {
+        let (lens, cols, vals, d) = part?;
+        for l in lens {
+            w.start.push(w.start.last().copied().unwrap_or(0) + l);
         }
-        let mut r = whitener.whiten(&row);
-        r.retain(|e| e.1 != 0.0);
-        r.sort_by_key(|e| e.0);
-        let d: f64 = r.iter().map(|(_, v)| v * v).sum();
-        // A row's own entries and diagonal; S is checked entry by entry
-        // below.
-        if let Err(e) = super::check_range(i, &r, d, std::iter::empty()) {
-            failed = Some(e);
-            return;
-        }
-        diag.push(d);
-        for (j, v) in r {
-            w.col.push(j as u32);
-            w.val.push(v);
-        }
-        w.start.push(w.col.len());
-    });
-    if let Some(e) = failed {
-        return Err(e);
+        w.col.extend(cols);
+        w.val.extend(vals);
+        diag.extend(d);
     }
-    drop(whitener);
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = gram(&w, &sqrt_k);
     drop(w);

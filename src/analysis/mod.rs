@@ -354,7 +354,7 @@ pub fn is_large(model: &Model<f64>) -> bool {
 /// The numeric analysis for the pipeline. On the large-system path
 /// (`is_large`) `system` comes from
 /// [`assemble_without_contacts`](crate::model::assemble_without_contacts):
-/// the contact rows are generated from the model one at a time and only
+/// the contact rows are generated from the model (in parallel) and only
 /// their whitened form, then S, is kept (one allocation per contact would
 /// be the largest thing in memory). Otherwise as [`analyze_system_with`].
 pub fn analyze_model(
@@ -364,9 +364,8 @@ pub fn analyze_model(
 ) -> Result<Analysis, AnalysisError> {
     if is_large(model) && system.jacobian.is_empty() {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
-        let coupled = large::coupled_with(system, &stiffness, |f| {
-            crate::model::for_each_contact_row(model, f)
-        })?;
+        let rows = crate::model::ContactRows::new(model);
+        let coupled = large::coupled_with(system, &stiffness, |i| rows.row(i))?;
         crate::timing::mark("whiten");
         return analyze_coupled(model, coupled, large_modes);
     }

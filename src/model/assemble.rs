@@ -81,13 +81,13 @@ impl<T: Scalar> System<T> {
 /// Assembles M, J and G of a model.
 pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
     let mut system = assemble_without_contacts(model);
-    system.jacobian.reserve_exact(model.contacts.len());
-    for_each_contact_row(model, |_, row| system.jacobian.push(row));
+    let rows = ContactRows::new(model);
+    system.jacobian = (0..rows.len()).map(|i| rows.row(i)).collect();
     system
 }
 
 /// The system without its contact Jacobian rows (`jacobian` empty): the
-/// large-system path streams the rows with [`for_each_contact_row`]
+/// large-system path computes the rows with [`ContactRows`]
 /// instead of keeping one allocation per contact.
 pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
     match &model.kind {
@@ -159,14 +159,14 @@ pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
                     matrix: mass_matrix.iter().flatten().cloned().collect(),
                 }],
                 jacobian: Vec::new(),
-                constraints: constraints.iter().map(dense_to_sparse).collect(),
+                constraints: constraints.iter().map(|r| dense_to_sparse(r)).collect(),
             }
         }
     }
 }
 
 /// A dense row without its zeros.
-fn dense_to_sparse<T: Scalar>(row: &Vec<T>) -> SparseRow<T> {
+fn dense_to_sparse<T: Scalar>(row: &[T]) -> SparseRow<T> {
     row.iter()
         .cloned()
         .enumerate()
@@ -185,27 +185,52 @@ fn body_offsets<T: Scalar>(bodies: &[Body<T>], space: Space) -> Vec<usize> {
     offsets
 }
 
-/// Calls `f(i, row)` with the Jacobian row of each contact, in order, as
-/// [`assemble`] stores them.
-pub fn for_each_contact_row<T: Scalar>(model: &Model<T>, mut f: impl FnMut(usize, SparseRow<T>)) {
-    match &model.kind {
-        Kind::Bodies { bodies, .. } => {
-            let offsets = body_offsets(bodies, model.space);
-            for (i, c) in model.contacts.iter().enumerate() {
-                let Geometry::Point {
+/// The contact Jacobian rows of a model, one at a time and in any order
+/// (the large-system path computes them in parallel and stores only their
+/// whitened form).
+pub struct ContactRows<'a, T> {
+    model: &'a Model<T>,
+    offsets: Vec<usize>,
+}
+
+impl<'a, T: Scalar> ContactRows<'a, T> {
+    /// The rows of `model`'s contacts.
+    pub fn new(model: &'a Model<T>) -> ContactRows<'a, T> {
+        let offsets = match &model.kind {
+            Kind::Bodies { bodies, .. } => body_offsets(bodies, model.space),
+            Kind::Generalized { .. } => Vec::new(),
+        };
+        ContactRows { model, offsets }
+    }
+
+    /// Number of contacts.
+    pub fn len(&self) -> usize {
+        self.model.contacts.len()
+    }
+
+    /// True without contacts.
+    pub fn is_empty(&self) -> bool {
+        self.model.contacts.is_empty()
+    }
+
+    /// The row of contact `i`, as [`assemble`] stores it.
+    pub fn row(&self, i: usize) -> SparseRow<T> {
+        let model = self.model;
+        match (&model.kind, &model.contacts[i].geometry) {
+            (
+                Kind::Bodies { bodies, .. },
+                Geometry::Point {
                     body,
                     other,
                     point,
                     normal,
-                } = &c.geometry
-                else {
-                    unreachable!("body-form contacts have points")
-                };
+                },
+            ) => {
                 let mut row = Vec::with_capacity(2 * (model.space.dim() + 3));
                 point_rate(
                     &mut row,
                     &bodies[*body],
-                    offsets[*body],
+                    self.offsets[*body],
                     model.space,
                     point,
                     normal,
@@ -215,24 +240,19 @@ pub fn for_each_contact_row<T: Scalar>(model: &Model<T>, mut f: impl FnMut(usize
                     point_rate(
                         &mut row,
                         &bodies[*o],
-                        offsets[*o],
+                        self.offsets[*o],
                         model.space,
                         point,
                         normal,
                         true,
                     );
                 }
-                f(i, tidy(row));
+                tidy(row)
             }
-        }
-        Kind::Generalized { .. } => {
-            for (i, c) in model.contacts.iter().enumerate() {
-                match &c.geometry {
-                    Geometry::Jacobian(row) => f(i, dense_to_sparse(row)),
-                    Geometry::Point { .. } => {
-                        unreachable!("generalized contacts have Jacobian rows")
-                    }
-                }
+            (Kind::Generalized { .. }, Geometry::Jacobian(row)) => dense_to_sparse(row),
+            (Kind::Bodies { .. }, _) => unreachable!("body-form contacts have points"),
+            (Kind::Generalized { .. }, _) => {
+                unreachable!("generalized contacts have Jacobian rows")
             }
         }
     }

@@ -14,7 +14,7 @@
 mod assemble;
 
 pub use assemble::{
-    Dof, MassBlock, SparseRow, System, assemble, assemble_without_contacts, for_each_contact_row,
+    ContactRows, Dof, MassBlock, SparseRow, System, assemble, assemble_without_contacts,
 };
 
 use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};
