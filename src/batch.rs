@@ -418,9 +418,9 @@ impl Merged {
         crate::render::plot::line_plot(
             &[series, independent],
             "case (position in the list)",
-            "stable explicit Δt",
+            "stable explicit Δt (s)",
             crate::render::plot::Scale::Linear,
-            crate::render::plot::Scale::Log,
+            crate::render::plot::Scale::Linear,
         )
     }
 
