@@ -128,6 +128,8 @@ pub struct Options<'a> {
     /// List every generalized velocity in the report even on the
     /// large-system path (`model.dofs`; always listed below it).
     pub list_dofs: bool,
+    /// Which contacts the report lists one by one; `None` lists all.
+    pub contacts: Option<report::ContactSelection>,
 }
 
 /// Runs the pipeline on a validated case: model → assembly → analysis →
@@ -164,9 +166,16 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 }
 
 /// Runs the pipeline with options (verification, progress).
-pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated, Error> {
     timing::mark("read");
     let model = model::numeric(&case);
+    // A large scene's columns are copied into the model; without sweeps
+    // (which rebuild models from the case) they are not read again.
+    if analysis::is_large(&model) && case.sweeps.is_empty() {
+        if let Some(scene) = case.scene.as_mut() {
+            scene.data.release_geometry();
+        }
+    }
     timing::mark("model");
     // Large systems keep no per-contact Jacobian rows (see analyze_model).
     let system = if analysis::is_large(&model) {
@@ -214,6 +223,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
             claims: &claims,
             system: &system,
             list_dofs: options.list_dofs,
+            selection: options.contacts.unwrap_or(report::ContactSelection::All),
             derivation: derivation.as_ref(),
             sensitivities,
             sweeps: case

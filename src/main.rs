@@ -328,26 +328,41 @@ fn print_error(e: &meff::Error) {
     }
 }
 
+/// What a report lists one by one.
+#[derive(Clone, Copy, Default)]
+struct Listing {
+    /// Contacts (default: all up to the dense limit, the fastest 20 above).
+    contacts: Option<meff::report::ContactSelection>,
+    /// Every generalized velocity, even on the large-system path.
+    dofs: bool,
+}
+
 fn load_and_evaluate(
     path: &std::path::Path,
     verify: bool,
     limit: u64,
 ) -> Result<meff::Evaluated, meff::Error> {
-    load_and_evaluate_listing(path, verify, limit, false)
+    load_and_evaluate_listing(path, verify, limit, Listing::default())
 }
 
 fn load_and_evaluate_listing(
     path: &std::path::Path,
     verify: bool,
     limit: u64,
-    list_dofs: bool,
+    listing: Listing,
 ) -> Result<meff::Evaluated, meff::Error> {
     let case = meff::case::load_limited(path, limit)?;
+    let contacts = Some(
+        listing
+            .contacts
+            .unwrap_or_else(|| meff::report::ContactSelection::default_for(case.n_contacts())),
+    );
     if !verify {
         return meff::evaluate_with(
             case,
             meff::Options {
-                list_dofs,
+                list_dofs: listing.dofs,
+                contacts,
                 ..Default::default()
             },
         );
@@ -370,7 +385,8 @@ fn load_and_evaluate_listing(
         meff::Options {
             verify: true,
             progress: Some(&progress),
-            list_dofs,
+            list_dofs: listing.dofs,
+            contacts,
         },
     );
     bar.finish_and_clear();
@@ -388,7 +404,11 @@ struct EvalOptions {
 }
 
 fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
-    let evaluated = match load_and_evaluate_listing(path, o.verify, o.limit, o.dofs) {
+    let listing = Listing {
+        contacts: o.contacts,
+        dofs: o.dofs,
+    };
+    let evaluated = match load_and_evaluate_listing(path, o.verify, o.limit, listing) {
         Ok(e) => e,
         Err(e) => {
             print_error(&e);
@@ -396,19 +416,12 @@ fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
         }
     };
     meff::timing::mark("evaluate");
-    let large = evaluated.analysis.large.is_some();
-    let n = evaluated.report.contacts_total;
     // What the people and programs reading it need; the rest of the
     // pipeline's state goes before the output is written.
     let report = {
         let all = evaluated;
         all.report
     };
-    let report = report.select(
-        o.contacts
-            .unwrap_or_else(|| meff::report::ContactSelection::default_for(n)),
-        o.dofs || !large,
-    );
     let failed = report.any_claim_failed();
     let written = match o.format {
         EvalFormat::Text => Stdout::new().print(&meff::diag::terminal_text(
@@ -475,7 +488,13 @@ fn batch(args: BatchArgs, limit: u64) -> ExitCode {
     };
     let mut records = Vec::new();
     for i in shard.positions(files.len()) {
-        let record = match load_and_evaluate(&files[i], !args.no_verify, limit) {
+        let listing = Listing {
+            contacts: Some(meff::report::ContactSelection::Worst(
+                meff::batch::WORST_PER_CASE,
+            )),
+            dofs: false,
+        };
+        let record = match load_and_evaluate_listing(&files[i], !args.no_verify, limit, listing) {
             Ok(ev) => CaseRecord::ok(i, &names[i], &ev.report),
             Err(e) => {
                 print_error(&e);

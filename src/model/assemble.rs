@@ -15,8 +15,8 @@ use crate::case::Space;
 pub struct Dof {
     /// Name for reports.
     pub name: String,
-    /// Coordinate unit (`m`, `rad`).
-    pub unit: String,
+    /// Coordinate unit (`m`, `rad`; shared, not one allocation per dof).
+    pub unit: std::borrow::Cow<'static, str>,
 }
 
 /// A diagonal block of the mass matrix: `size` dofs from `offset`, stored
@@ -150,7 +150,7 @@ pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
                     .iter()
                     .map(|(name, unit)| Dof {
                         name: name.clone(),
-                        unit: unit.clone(),
+                        unit: unit.clone().into(),
                     })
                     .collect(),
                 mass: vec![MassBlock {
@@ -271,9 +271,9 @@ fn body_velocities<T>(b: &Body<T>, space: Space) -> usize {
 }
 
 fn body_dofs<T>(b: &Body<T>, space: Space) -> Vec<Dof> {
-    let d = |suffix: &str, unit: &str| Dof {
+    let d = |suffix: &str, unit: &'static str| Dof {
         name: format!("{}.{suffix}", b.name),
-        unit: unit.to_string(),
+        unit: unit.into(),
     };
     let translations = AXES[..space.dim()].iter().map(|a| d(a, "m"));
     match (&b.kind, space) {

@@ -409,14 +409,19 @@ pub struct ParameterValue {
 /// Positions of the `n` contacts with the highest independent ω, fastest
 /// first, ties by position.
 pub fn fastest(contacts: &[ContactReport], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..contacts.len()).collect();
-    order.sort_by(|&x, &y| {
-        contacts[y]
-            .omega
-            .total_cmp(&contacts[x].omega)
-            .then(x.cmp(&y))
-    });
-    order.truncate(n);
+    fastest_by(contacts.len(), |i| contacts[i].omega, n)
+}
+
+/// Positions of the `n` of `0..c` with the highest `omega(i)`, highest
+/// first, ties by position.
+pub fn fastest_by(c: usize, omega: impl Fn(usize) -> f64, n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..c).collect();
+    let by = |x: &usize, y: &usize| omega(*y).total_cmp(&omega(*x)).then(x.cmp(y));
+    if n < c {
+        order.select_nth_unstable_by(n, by);
+        order.truncate(n);
+    }
+    order.sort_by(by);
     order
 }
 
@@ -475,54 +480,6 @@ impl std::str::FromStr for ContactSelection {
 }
 
 impl Report {
-    /// The same report listing only the selected contacts: `contacts`,
-    /// each mode's `shape`, `delassus.contacts` and `symbolic.contacts`
-    /// follow the selection (in its order); the per-pair matrices and the
-    /// Jacobian are left out unless every contact is listed. `model.dofs`
-    /// is emptied unless `list_dofs`.
-    pub fn select(mut self, selection: ContactSelection, list_dofs: bool) -> Report {
-        if !list_dofs {
-            self.model.dofs = Vec::new();
-        }
-        let c = self.contacts.len();
-        let keep: Vec<usize> = match selection {
-            ContactSelection::All => return self,
-            ContactSelection::None => Vec::new(),
-            ContactSelection::Worst(n) => fastest(&self.contacts, n),
-        };
-        self.contacts_selection = selection.to_string();
-        let pick = |v: &[f64]| -> Vec<f64> {
-            if v.len() == c {
-                keep.iter().map(|&i| v[i]).collect()
-            } else {
-                Vec::new()
-            }
-        };
-        for m in &mut self.modes {
-            m.shape = pick(&m.shape);
-        }
-        let mut all: Vec<Option<ContactReport>> = std::mem::take(&mut self.contacts)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.contacts = keep.iter().filter_map(|&i| all[i].take()).collect();
-        if self.delassus.contacts.len() == c {
-            let names = std::mem::take(&mut self.delassus.contacts);
-            self.delassus.contacts = keep.iter().map(|&i| names[i].clone()).collect();
-        }
-        if self.delassus.matrix.take().is_some() {
-            self.delassus.omitted = Some("selection");
-        }
-        self.delassus.coupling = None;
-        self.model.jacobian = None;
-        self.symbolic.delassus = None;
-        if self.symbolic.contacts.len() == c {
-            let forms = std::mem::take(&mut self.symbolic.contacts);
-            self.symbolic.contacts = keep.iter().map(|&i| forms[i].clone()).collect();
-        }
-        self
-    }
-
     /// True when any claim did not pass: failed, or could not be decided
     /// (an undetermined claim is not a pass).
     pub fn any_claim_failed(&self) -> bool {
@@ -547,6 +504,8 @@ pub struct Results<'a> {
     pub sweeps: Vec<crate::analysis::sweep::SweepResult>,
     /// List the generalized velocities even on the large-system path.
     pub list_dofs: bool,
+    /// Which contacts are listed one by one.
+    pub selection: ContactSelection,
 }
 
 /// Builds the report of a case from results computed elsewhere.
@@ -559,6 +518,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         sensitivities,
         sweeps,
         list_dofs,
+        selection,
     } = results;
     let form = |f: &crate::symbolic::SymForm| SymbolicForm {
         text: f.text.clone(),
@@ -566,11 +526,9 @@ pub fn build(case: &Case, results: Results) -> Report {
     };
     let c = an.contacts.len();
     let a = &an.delassus;
-    let contacts: Vec<ContactReport> = an
-        .contacts
-        .iter()
-        .enumerate()
-        .map(|(i, r)| ContactReport {
+    let make = |i: usize| {
+        let r = &an.contacts[i];
+        ContactReport {
             index: i,
             name: case.contact_name(i).into_owned(),
             a: r.a,
@@ -583,15 +541,19 @@ pub fn build(case: &Case, results: Results) -> Report {
             mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
             damping: r.damping,
             zeta: r.zeta,
-            a_symbolic: None,
-        })
-        .enumerate()
-        .map(|(i, mut c)| {
-            c.a_symbolic = derivation.ok().map(|d| form(&d.contacts[i].a));
-            c
-        })
-        .collect();
-    let dense = an.coupled.is_none();
+            a_symbolic: derivation.ok().map(|d| form(&d.contacts[i].a)),
+        }
+    };
+    // Only the listed contacts are turned into report rows (at 10⁶
+    // contacts the full list would be the largest thing in memory).
+    let keep: Vec<usize> = match selection {
+        ContactSelection::All => (0..c).collect(),
+        ContactSelection::None => Vec::new(),
+        ContactSelection::Worst(n) => fastest_by(c, |i| an.contacts[i].omega, n),
+    };
+    let all = selection == ContactSelection::All;
+    let contacts: Vec<ContactReport> = keep.iter().map(|&i| make(i)).collect();
+    let dense = an.coupled.is_none() && all;
     let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| (0..c).map(|j| a[(i, j)]).collect())
         .collect();
@@ -627,11 +589,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             nnz: info.nnz,
             mass_ratio: histogram(&ratios),
             omega: histogram(&an.contacts.iter().map(|r| r.omega).collect::<Vec<_>>()),
-            most_affected: order
-                .iter()
-                .take(10)
-                .map(|&i| contacts[i].clone())
-                .collect(),
+            most_affected: order.iter().take(10).map(|&i| make(i)).collect(),
         }
     });
     Report {
@@ -657,11 +615,11 @@ pub fn build(case: &Case, results: Results) -> Report {
                     })
                     .map(|d| DofReport {
                         name: d.name.clone(),
-                        unit: d.unit.clone(),
+                        unit: d.unit.to_string(),
                     })
                     .collect(),
                 mass: (n <= MATRIX_LIMIT).then(|| system.dense_mass()),
-                jacobian: (n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
+                jacobian: (all && n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
                     system
                         .jacobian
                         .iter()
@@ -706,13 +664,20 @@ pub fn build(case: &Case, results: Results) -> Report {
             .collect(),
         contacts,
         contacts_total: c,
-        contacts_selection: ContactSelection::All.to_string(),
+        contacts_selection: selection.to_string(),
         delassus: DelassusReport {
-            contacts: (0..case.n_contacts())
-                .map(|i| case.contact_name(i).into_owned())
+            contacts: keep
+                .iter()
+                .map(|&i| case.contact_name(i).into_owned())
                 .collect(),
             matrix: dense.then_some(matrix),
-            omitted: (!dense).then_some("size"),
+            omitted: if an.coupled.is_some() {
+                Some("size")
+            } else if !all {
+                Some("selection")
+            } else {
+                None
+            },
             coupling: dense.then_some(coupling),
         },
         modes: an
@@ -721,7 +686,11 @@ pub fn build(case: &Case, results: Results) -> Report {
             .map(|Mode { omega, shape }| ModeReport {
                 omega: *omega,
                 frequency: omega / std::f64::consts::TAU,
-                shape: shape.clone(),
+                shape: if shape.len() == c {
+                    keep.iter().map(|&i| shape[i]).collect()
+                } else {
+                    Vec::new()
+                },
             })
             .collect(),
         zero_modes: an.zero_modes,
@@ -763,13 +732,13 @@ pub fn build(case: &Case, results: Results) -> Report {
                     .mass
                     .as_ref()
                     .map(|m| m.iter().map(|row| row.iter().map(form).collect()).collect()),
-                delassus: Some(
+                delassus: all.then(|| {
                     d.delassus_forms
                         .iter()
                         .map(|row| row.iter().map(form).collect())
-                        .collect(),
-                ),
-                contacts: d.contacts.clone(),
+                        .collect()
+                }),
+                contacts: keep.iter().map(|&i| d.contacts[i].clone()).collect(),
                 sensitivities,
                 quantities: d.quantities.clone(),
             },

@@ -55,6 +55,25 @@ pub struct SceneData {
 }
 
 impl SceneData {
+    /// Frees the geometry and mass columns (keeping stiffness and names,
+    /// which the report reads) once a model has been built from them and
+    /// nothing will build another; `n_bodies` is 0 afterwards.
+    pub fn release_geometry(&mut self) {
+        for v in [
+            &mut self.mass,
+            &mut self.position,
+            &mut self.inertia,
+            &mut self.point,
+            &mut self.normal,
+        ] {
+            *v = Vec::new();
+        }
+        self.fixed = Vec::new();
+        self.body = Vec::new();
+        self.other = Vec::new();
+        self.damping = None;
+    }
+
     /// Number of bodies.
     pub fn n_bodies(&self) -> usize {
         self.mass.len()
