@@ -171,10 +171,11 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
     let model = model::numeric(&case);
     // A large scene's columns are copied into the model; without sweeps
     // (which rebuild models from the case) they are not read again.
-    if analysis::is_large(&model) && case.sweeps.is_empty() {
-        if let Some(scene) = case.scene.as_mut() {
-            scene.data.release_geometry();
-        }
+    if analysis::is_large(&model)
+        && case.sweeps.is_empty()
+        && let Some(scene) = case.scene.as_mut()
+    {
+        scene.data.release_geometry();
     }
     timing::mark("model");
     // Large systems keep no per-contact Jacobian rows (see analyze_model).
