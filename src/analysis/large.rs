@@ -264,6 +264,7 @@ pub fn coupled_with(
         })
         .collect();
     drop(whitener);
+    crate::timing::mark("whiten-rows");
     let mut w = Csr {
         cols: system.n_dofs(),
         start: Vec::with_capacity(c + 1),
@@ -283,6 +284,7 @@ pub fn coupled_with(
     }
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = gram(&w, &sqrt_k);
+    crate::timing::mark("gram");
     drop(w);
     for i in 0..c {
         if let Some(v) = s.row(i).1.iter().find(|v| !v.is_finite()) {
@@ -301,6 +303,7 @@ pub fn coupled_with(
 /// j increasing), so the result does not depend on threads.
 fn gram(w: &Csr, d: &[f64]) -> Csr {
     let t = w.transpose();
+    crate::timing::mark("transpose");
     let c = w.rows();
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>);
     let parts: Vec<Part> = (0..c.div_ceil(CHUNK))
