@@ -306,38 +306,47 @@ fn gram(w: &Csr, d: &[f64]) -> Csr {
     crate::timing::mark("transpose");
     let c = w.rows();
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>);
+    // Gustavson's row-by-row product with a dense accumulator per task:
+    // the same additions in the same order as merging the products by
+    // column (columns of row i increasing, then rows j increasing), so the
+    // bits do not depend on threads; only the distinct columns are sorted.
     let parts: Vec<Part> = (0..c.div_ceil(CHUNK))
         .into_par_iter()
-        .map(|k| {
-            let mut lens = Vec::with_capacity(CHUNK);
-            let mut cols = Vec::new();
-            let mut vals = Vec::new();
-            let mut pairs: Vec<(u32, f64)> = Vec::new();
-            for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
-                pairs.clear();
-                let (cs, vs) = w.row(i);
-                for (&v, &a) in cs.iter().zip(vs) {
-                    let (js, bs) = t.row(v as usize);
-                    pairs.extend(js.iter().zip(bs).map(|(&j, &b)| (j, a * b)));
-                }
-                // Stable: equal columns keep their order of summation.
-                pairs.sort_by_key(|p| p.0);
-                let before = cols.len();
-                let mut p = 0;
-                while p < pairs.len() {
-                    let j = pairs[p].0;
-                    let mut sum = 0.0;
-                    while p < pairs.len() && pairs[p].0 == j {
-                        sum += pairs[p].1;
-                        p += 1;
+        .map_init(
+            || (vec![0.0f64; c], vec![0u32; c]),
+            |(acc, seen), k| {
+                let mut lens = Vec::with_capacity(CHUNK);
+                let mut cols = Vec::new();
+                let mut vals = Vec::new();
+                let mut touched: Vec<u32> = Vec::new();
+                for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+                    // `seen[j] == i + 1` marks j as touched by row i.
+                    let mark = i as u32 + 1;
+                    touched.clear();
+                    let (cs, vs) = w.row(i);
+                    for (&v, &a) in cs.iter().zip(vs) {
+                        let (js, bs) = t.row(v as usize);
+                        for (&j, &b) in js.iter().zip(bs) {
+                            let ju = j as usize;
+                            if seen[ju] == mark {
+                                acc[ju] += a * b;
+                            } else {
+                                seen[ju] = mark;
+                                acc[ju] = a * b;
+                                touched.push(j);
+                            }
+                        }
                     }
-                    cols.push(j);
-                    vals.push(d[i] * sum * d[j as usize]);
+                    touched.sort_unstable();
+                    for &j in &touched {
+                        cols.push(j);
+                        vals.push(d[i] * acc[j as usize] * d[j as usize]);
+                    }
+                    lens.push(touched.len());
                 }
-                lens.push(cols.len() - before);
-            }
-            (lens, cols, vals)
-        })
+                (lens, cols, vals)
+            },
+        )
         .collect();
     let nnz = parts.iter().map(|p| p.1.len()).sum();
     let mut s = Csr {
