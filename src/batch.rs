@@ -254,59 +254,92 @@ pub fn merge(dir: &Path, limit: u64) -> Result<Merged, MergeError> {
             dir.display()
         )));
     }
-    let mut first: Option<Header> = None;
-    let mut seen_shards = std::collections::BTreeSet::new();
-    let mut slots: Vec<Option<CaseRecord>> = Vec::new();
+    // Every file read and its header checked before anything is sized by
+    // what a header claims: the claims are bounded by what is on disk.
+    let mut shards: Vec<(String, Header, String)> = Vec::with_capacity(files.len());
     for file in &files {
-        let shown = file.display();
-        let size = std::fs::metadata(file)
-            .map_err(|e| err(format!("cannot read {shown}: {e}")))?
-            .len();
-        if size > limit {
+        let shown = file.display().to_string();
+        let meta = std::fs::metadata(file).map_err(|e| err(format!("cannot read {shown}: {e}")))?;
+        if !meta.is_file() {
+            return Err(err(format!("{shown}: not a regular file")));
+        }
+        if meta.len() > limit {
             return Err(err(format!(
-                "{shown}: {size} bytes is more than the input limit ({limit}; --max-input-bytes)"
+                "{shown}: {} bytes is more than the input limit ({limit}; --max-input-bytes)",
+                meta.len()
             )));
         }
         let text =
             std::fs::read_to_string(file).map_err(|e| err(format!("cannot read {shown}: {e}")))?;
-        let mut lines = text.lines().enumerate();
-        let header: Header = match lines.next() {
-            Some((_, l)) => serde_json::from_str(l)
+        let header: Header = match text.lines().next() {
+            Some(l) => serde_json::from_str(l)
                 .map_err(|e| err(format!("{shown}:1:{}: not a shard header: {e}", e.column())))?,
             None => return Err(err(format!("{shown}: empty file"))),
         };
         if header.record != "shard" || header.shard == 0 || header.shard > header.shards {
             return Err(err(format!("{shown}:1:1: not a shard header")));
         }
-        match &first {
-            None => {
-                slots = vec![None; header.cases];
-                first = Some(header.clone());
-            }
-            Some(h)
-                if h.shards != header.shards
-                    || h.cases != header.cases
-                    || h.list_sha256 != header.list_sha256 =>
-            {
-                return Err(err(format!(
-                    "{shown}: shard {}/{} of a list of {} cases does not belong with shard {}/{} of a list of {} cases (different inputs or shard counts)",
-                    header.shard, header.shards, header.cases, h.shard, h.shards, h.cases
-                )));
-            }
-            Some(_) => {}
+        shards.push((shown, header, text));
+    }
+    let h = shards[0].1.clone();
+    for (shown, header, _) in &shards[1..] {
+        if h.shards != header.shards
+            || h.cases != header.cases
+            || h.list_sha256 != header.list_sha256
+        {
+            return Err(err(format!(
+                "{shown}: shard {}/{} of a list of {} cases does not belong with shard {}/{} of a list of {} cases (different inputs or shard counts)",
+                header.shard, header.shards, header.cases, h.shard, h.shards, h.cases
+            )));
         }
+    }
+    let mut seen_shards = std::collections::BTreeSet::new();
+    for (shown, header, _) in &shards {
         if !seen_shards.insert(header.shard) {
             return Err(err(format!(
                 "{shown}: shard {} appears twice",
                 header.shard
             )));
         }
+    }
+    if h.shards > shards.len() {
+        let missing: Vec<String> = (1..=h.shards)
+            .filter(|k| !seen_shards.contains(k))
+            .take(10)
+            .map(|k| format!("{k}/{}", h.shards))
+            .collect();
+        let more = h.shards - shards.len() - missing.len();
+        return Err(err(format!(
+            "missing shard{} {}{} in {}: run them before merging",
+            if h.shards - shards.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            missing.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
+            dir.display()
+        )));
+    }
+    let records: usize = shards.iter().map(|s| s.2.lines().count() - 1).sum();
+    if h.cases > records {
+        return Err(err(format!(
+            "the shards hold {records} case records but their list has {} cases (an interrupted or truncated shard? run it again)",
+            h.cases
+        )));
+    }
+    let mut slots: Vec<Option<CaseRecord>> = vec![None; h.cases];
+    for (shown, header, text) in &shards {
         let shard = Shard {
             k: header.shard,
             n: header.shards,
         };
         let mut expected = shard.positions(header.cases);
-        for (n, line) in lines {
+        for (n, line) in text.lines().enumerate().skip(1) {
             let rec: CaseRecord = serde_json::from_str(line).map_err(|e| {
                 err(format!(
                     "{shown}:{}:{}: not a case record: {e}",
@@ -326,28 +359,13 @@ pub fn merge(dir: &Path, limit: u64) -> Result<Merged, MergeError> {
         }
         if let Some(missing) = expected.next() {
             return Err(err(format!(
-                "{shown}: ends before case {missing} (an interrupted shard? run it again)"
+                "{shown}: ends before case {missing} (an interrupted or truncated shard? run it again)"
             )));
         }
     }
-    let h = first.expect("at least one file");
-    let missing: Vec<String> = (1..=h.shards)
-        .filter(|k| !seen_shards.contains(k))
-        .map(|k| format!("{k}/{}", h.shards))
-        .collect();
-    if !missing.is_empty() {
-        return Err(err(format!(
-            "missing shard{} {} in {}: run them before merging",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
-            dir.display()
-        )));
-    }
+    let records: Option<Vec<CaseRecord>> = slots.into_iter().collect();
     Ok(Merged {
-        records: slots
-            .into_iter()
-            .map(|r| r.expect("every slot filled"))
-            .collect(),
+        records: records.ok_or_else(|| err("the shards do not cover the list".into()))?,
     })
 }
 

@@ -556,7 +556,7 @@ const STALL_RESTARTS: usize = 8;
 /// The basis grows up to this many vectors…
 const MAX_BASIS: usize = 160;
 /// …or this many bytes of vectors, whichever is smaller.
-const MAX_BASIS_BYTES: usize = 1 << 30;
+const MAX_BASIS_BYTES: usize = 1 << 29;
 
 /// Largest basis for `c` contacts.
 fn max_basis(c: usize, start: usize) -> usize {

@@ -43,15 +43,27 @@ struct Line<'a, T: Serialize> {
 /// JSON Lines (docs/json.md): a first line `{"record":"case", …}` with the
 /// document's keys (its `contacts` list empty), then one line
 /// `{"record":"contact", …}` per listed contact, in the listed order.
-pub fn jsonl_to(mut report: Report, out: &mut impl Write) -> io::Result<()> {
+/// (The contact list is taken out of `report` while the first line is
+/// written, and put back.)
+pub fn jsonl_to(report: &mut Report, out: &mut impl Write) -> io::Result<()> {
     let contacts = std::mem::take(&mut report.contacts);
+    let written = jsonl_lines(report, &contacts, out);
+    report.contacts = contacts;
+    written
+}
+
+fn jsonl_lines(
+    report: &Report,
+    contacts: &[ContactReport],
+    out: &mut impl Write,
+) -> io::Result<()> {
     let head = Line {
         record: "case",
-        body: &report,
+        body: report,
     };
     serde_json::to_writer(&mut *out, &head).map_err(io::Error::from)?;
     out.write_all(b"\n")?;
-    for c in &contacts {
+    for c in contacts {
         let line: Line<'_, ContactReport> = Line {
             record: "contact",
             body: c,

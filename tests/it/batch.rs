@@ -221,7 +221,28 @@ fn merge_refuses_missing_foreign_and_damaged_shards() {
     std::fs::write(&s3, cut[..cut.len() - 1].join("\n") + "\n").unwrap();
     let m = merge();
     assert_eq!(m.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&m.stderr).contains("ends before case"));
+    assert!(String::from_utf8_lossy(&m.stderr).contains("truncated shard"));
+    // A header that claims an enormous list or shard count is refused
+    // before anything is sized by it (no allocation, no long loop).
+    for (cases, shards) in [(u64::MAX / 2, 1u64), (1, u64::MAX / 2)] {
+        let lone = tmp.path().join(format!("lone-{cases}-{shards}"));
+        std::fs::create_dir(&lone).unwrap();
+        std::fs::write(
+            lone.join("shard-1-of-1.jsonl"),
+            format!(
+                "{{\"record\":\"shard\",\"shard\":1,\"shards\":{shards},\"cases\":{cases},\"list_sha256\":\"x\"}}\n"
+            ),
+        )
+        .unwrap();
+        let m = meff(&["batch", "merge", lone.to_str().unwrap()]);
+        assert_eq!(
+            m.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&m.stderr)
+        );
+        assert!(!lone.join("batch.json").exists());
+    }
     // Bad shard arguments are usage errors.
     for bad in ["0/3", "4/3", "x", "1/0"] {
         assert_eq!(run(&[], bad).status.code(), Some(2), "{bad}");
