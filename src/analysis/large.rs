@@ -245,8 +245,10 @@ pub fn coupled_with(
         .map(|k| {
             let (mut lens, mut cols, mut vals, mut diag) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let mut r = Vec::new();
             for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
-                let mut r = whitener.whiten(&row(i));
+                r.clear();
+                whitener.whiten_into(&row(i), &mut r);
                 r.retain(|e| e.1 != 0.0);
                 r.sort_by_key(|e| e.0);
                 let d: f64 = r.iter().map(|(_, v)| v * v).sum();
@@ -255,7 +257,7 @@ pub fn coupled_with(
                 super::check_range(i, &r, d, std::iter::empty())?;
                 diag.push(d);
                 lens.push(r.len());
-                for (j, v) in r {
+                for &(j, v) in &r {
                     cols.push(j as u32);
                     vals.push(v);
                 }
