@@ -44,55 +44,109 @@ pub fn whitened_rows(system: &System<f64>) -> Result<Vec<SparseRow<f64>>, Analys
 
 /// Whitening of Jacobian rows by the Cholesky factors of a system's mass
 /// blocks, row by row (the large path never keeps the unwhitened rows).
+/// The factors are stored flat, one allocation for all blocks (10⁶ small
+/// matrices would stay behind in the allocator's arenas).
 pub struct Whitener<'a> {
     system: &'a System<f64>,
-    factors: Vec<DMatrix<f64>>,
+    /// `L` of each block, row-major, block after block.
+    flat: Vec<f64>,
+    /// Where each block's `L` starts in `flat`.
+    start: Vec<usize>,
     block_of: Vec<usize>,
 }
 
 impl<'a> Whitener<'a> {
-    /// Factors the mass blocks of `system`.
+    /// Factors the mass blocks of `system` (in parallel chunks; the first
+    /// failure in block order is the one reported).
     pub fn new(system: &'a System<f64>) -> Result<Whitener<'a>, AnalysisError> {
-        let (factors, block_of) = factor_blocks(system)?;
+        use rayon::prelude::*;
+        const BLOCKS: usize = 4096;
+        let mass = &system.mass;
+        let parts: Vec<Result<Vec<f64>, usize>> = mass
+            .par_chunks(BLOCKS)
+            .enumerate()
+            .map(|(k, blocks)| {
+                let mut flat = Vec::new();
+                for (i, b) in blocks.iter().enumerate() {
+                    let m = DMatrix::from_row_slice(b.size, b.size, &b.matrix);
+                    let l = nalgebra::Cholesky::new(m).ok_or(k * BLOCKS + i)?.l();
+                    for r in 0..b.size {
+                        for c in 0..b.size {
+                            flat.push(l[(r, c)]);
+                        }
+                    }
+                }
+                Ok(flat)
+            })
+            .collect();
+        let mut flat = Vec::with_capacity(mass.iter().map(|b| b.size * b.size).sum());
+        for part in parts {
+            match part {
+                Ok(p) => flat.extend(p),
+                Err(bi) => {
+                    let b = &mass[bi];
+                    return Err(AnalysisError::NotPositiveDefinite {
+                        dofs: system.dofs[b.offset..b.offset + b.size]
+                            .iter()
+                            .map(|d| d.name.clone())
+                            .collect(),
+                    });
+                }
+            }
+        }
+        let mut start = Vec::with_capacity(mass.len());
+        let mut block_of = vec![usize::MAX; system.n_dofs()];
+        let mut at = 0;
+        for (bi, b) in mass.iter().enumerate() {
+            start.push(at);
+            at += b.size * b.size;
+            for slot in &mut block_of[b.offset..b.offset + b.size] {
+                *slot = bi;
+            }
+        }
         Ok(Whitener {
             system,
-            factors,
+            flat,
+            start,
             block_of,
         })
     }
 
     /// `L⁻¹ rowᵀ` per block, appending the nonzero entries to `out`
-    /// (columns increasing when the row's are), without allocating for
-    /// blocks of up to eight velocities (every rigid body and particle):
-    /// forward substitution on a stack buffer, the same operations in the
-    /// same order as the general path.
+    /// (columns increasing when the row's are); no allocation for blocks
+    /// of up to eight velocities (every rigid body and particle). Forward
+    /// substitution in the order of nalgebra's `solve_lower_triangular`.
     pub fn whiten_into(&self, row: &SparseRow<f64>, out: &mut Vec<(usize, f64)>) {
+        let mut small = [0.0f64; 8];
+        let mut big = Vec::new();
         let mut i = 0;
         while i < row.len() {
             let bi = self.block_of[row[i].0];
             let b = &self.system.mass[bi];
-            if b.size > 8 {
-                out.extend(whiten(self.system, &self.factors, &self.block_of, row));
-                return;
-            }
-            let mut x = [0.0f64; 8];
+            let n = b.size;
+            let x: &mut [f64] = if n <= 8 {
+                small[..n].fill(0.0);
+                &mut small[..n]
+            } else {
+                big.clear();
+                big.resize(n, 0.0);
+                &mut big
+            };
             while i < row.len() && self.block_of[row[i].0] == bi {
                 x[row[i].0 - b.offset] += row[i].1;
                 i += 1;
             }
-            let l = &self.factors[bi];
-            // Column-oriented forward substitution, as nalgebra's
-            // solve_lower_triangular: y_k = x_k / L_kk, then x_j −= L_jk y_k.
-            for k in 0..b.size {
-                let y = x[k] / l[(k, k)];
+            let l = &self.flat[self.start[bi]..self.start[bi] + n * n];
+            // y_k = x_k / L_kk, then x_j −= L_jk y_k for j > k.
+            for k in 0..n {
+                let y = x[k] / l[k * n + k];
                 x[k] = y;
-                for j in k + 1..b.size {
-                    x[j] += -y * l[(j, k)];
+                for j in k + 1..n {
+                    x[j] += -y * l[j * n + k];
                 }
             }
             out.extend(
-                x[..b.size]
-                    .iter()
+                x.iter()
                     .enumerate()
                     .filter(|(_, v)| **v != 0.0)
                     .map(|(k, v)| (b.offset + k, *v)),
@@ -105,28 +159,19 @@ type Factors = (Vec<DMatrix<f64>>, Vec<usize>);
 
 /// Cholesky factor of each block, and the block of each dof.
 fn factor_blocks(system: &System<f64>) -> Result<Factors, AnalysisError> {
-    use rayon::prelude::*;
     let n = system.n_dofs();
-    // In parallel (10⁶ bodies on the large path); the first failure in
-    // block order is the one reported.
-    let factored: Vec<Option<DMatrix<f64>>> = system
-        .mass
-        .par_iter()
-        .map(|b| {
-            let m = DMatrix::from_row_slice(b.size, b.size, &b.matrix);
-            nalgebra::Cholesky::new(m).map(|c| c.l())
-        })
-        .collect();
     let mut factors = Vec::with_capacity(system.mass.len());
     let mut block_of = vec![usize::MAX; n];
-    for (bi, (b, f)) in system.mass.iter().zip(factored).enumerate() {
-        let f = f.ok_or_else(|| AnalysisError::NotPositiveDefinite {
-            dofs: system.dofs[b.offset..b.offset + b.size]
-                .iter()
-                .map(|d| d.name.clone())
-                .collect(),
-        })?;
-        factors.push(f);
+    for (bi, b) in system.mass.iter().enumerate() {
+        let m = DMatrix::from_row_slice(b.size, b.size, &b.matrix);
+        let chol =
+            nalgebra::Cholesky::new(m).ok_or_else(|| AnalysisError::NotPositiveDefinite {
+                dofs: system.dofs[b.offset..b.offset + b.size]
+                    .iter()
+                    .map(|d| d.name.clone())
+                    .collect(),
+            })?;
+        factors.push(chol.l());
         for slot in &mut block_of[b.offset..b.offset + b.size] {
             *slot = bi;
         }
@@ -288,4 +333,77 @@ pub fn row_space_basis(g: &DMatrix<f64>) -> DMatrix<f64> {
         basis.push(q);
     }
     DMatrix::from_fn(basis.len(), n, |i, j| basis[i][j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Dof, MassBlock};
+
+    /// An SPD block `B Bᵀ + n I` from a fixed pattern.
+    fn spd(n: usize, seed: usize) -> Vec<f64> {
+        let b: Vec<f64> = (0..n * n)
+            .map(|k| (((k + seed) * 37 % 23) as f64 - 11.0) / 7.0)
+            .collect();
+        let mut m = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                m[i * n + j] = (0..n).map(|k| b[i * n + k] * b[j * n + k]).sum::<f64>()
+                    + if i == j { n as f64 } else { 0.0 };
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn the_flat_whitener_agrees_with_the_general_one() {
+        // Blocks of 1, 6 and 10 velocities: the stack buffer and the heap
+        // fallback, in one row that spans all three.
+        let sizes = [1usize, 6, 10];
+        let mut mass = Vec::new();
+        let mut offset = 0;
+        for (s, &n) in sizes.iter().enumerate() {
+            mass.push(MassBlock {
+                offset,
+                size: n,
+                matrix: spd(n, s),
+            });
+            offset += n;
+        }
+        let system = System {
+            dofs: (0..offset)
+                .map(|i| Dof {
+                    name: format!("q{i}"),
+                    unit: "m".into(),
+                })
+                .collect(),
+            mass,
+            jacobian: vec![
+                (0..offset).map(|j| (j, 1.0 + j as f64 * 0.25)).collect(),
+                vec![(3, 2.0), (9, -1.0), (12, 0.5)],
+            ],
+            constraints: Vec::new(),
+        };
+        let general = whitened_rows(&system).unwrap();
+        let w = Whitener::new(&system).unwrap();
+        for (row, expected) in system.jacobian.iter().zip(&general) {
+            let mut got = Vec::new();
+            w.whiten_into(row, &mut got);
+            assert_eq!(got.len(), expected.len());
+            for (g, e) in got.iter().zip(expected) {
+                assert_eq!(g.0, e.0);
+                assert!(
+                    (g.1 - e.1).abs() <= 1e-14 * e.1.abs().max(1.0),
+                    "{g:?} vs {e:?}"
+                );
+            }
+        }
+        // A block that is not positive definite names its velocities.
+        let mut bad = system.clone();
+        bad.mass[1].matrix[0] = -1.0;
+        match Whitener::new(&bad) {
+            Err(AnalysisError::NotPositiveDefinite { dofs }) => assert_eq!(dofs[0], "q1"),
+            _ => panic!("expected NotPositiveDefinite"),
+        }
+    }
 }

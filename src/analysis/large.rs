@@ -107,21 +107,6 @@ impl Csr {
             .for_each(|(k, out)| self.rows_into(k * CHUNK, x, out));
     }
 
-    /// `y = self · x`, returning `xᵀ y` from the same pass (square
-    /// matrices; per-chunk sums added in chunk order).
-    pub fn mul_dot(&self, x: &[f64], y: &mut [f64]) -> f64 {
-        y.par_chunks_mut(CHUNK)
-            .enumerate()
-            .map(|(k, out)| {
-                let base = k * CHUNK;
-                self.rows_into(base, x, out);
-                dot4(&x[base..base + out.len()], out)
-            })
-            .collect::<Vec<f64>>()
-            .iter()
-            .sum()
-    }
-
     /// Rows `base..base + out.len()` of `self · x` into `out`.
     #[inline]
     fn rows_into(&self, base: usize, x: &[f64], out: &mut [f64]) {
@@ -190,7 +175,7 @@ pub struct LargeInfo {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Coupled {
     /// S, both triangles, columns increasing within a row.
-    pub s: Csr,
+    pub s: BlockCsr,
     /// `√k_i`.
     pub sqrt_k: Vec<f64>,
     /// `A_ii = |J̃_i|²`.
@@ -303,7 +288,7 @@ pub fn coupled_with(
 /// entries (v, a) and the rows j that share column v with entry b, the
 /// products `a b` in a fixed order (columns of row i increasing, then rows
 /// j increasing), so the result does not depend on threads.
-fn gram(w: &Csr, d: &[f64]) -> Csr {
+fn gram(w: &Csr, d: &[f64]) -> BlockCsr {
     let t = w.transpose();
     crate::timing::mark("transpose");
     let c = w.rows();
@@ -350,24 +335,71 @@ fn gram(w: &Csr, d: &[f64]) -> Csr {
             },
         )
         .collect();
-    let nnz = parts.iter().map(|p| p.1.len()).sum();
-    let mut s = Csr {
-        cols: c,
-        start: Vec::with_capacity(c + 1),
-        col: Vec::with_capacity(nnz),
-        val: Vec::with_capacity(nnz),
-    };
-    s.start.push(0);
-    let mut at = 0;
-    for (lens, cols, vals) in parts {
-        for l in lens {
-            at += l;
-            s.start.push(at);
-        }
-        s.col.extend(cols);
-        s.val.extend(vals);
+    let blocks = parts
+        .into_iter()
+        .map(|(lens, mut col, mut val)| {
+            col.shrink_to_fit();
+            val.shrink_to_fit();
+            let mut start = Vec::with_capacity(lens.len() + 1);
+            start.push(0);
+            let mut at = 0;
+            for l in lens {
+                at += l;
+                start.push(at);
+            }
+            Csr {
+                cols: c,
+                start,
+                col,
+                val,
+            }
+        })
+        .collect();
+    BlockCsr { rows: c, blocks }
+}
+
+/// A square sparse matrix in compressed rows, kept as the blocks of
+/// [`CHUNK`] rows each task built (no copy into one array: at 10⁶ contacts
+/// that copy was 0.5 GB of peak memory).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BlockCsr {
+    /// Number of rows (and columns).
+    pub rows: usize,
+    /// Rows `k·CHUNK ..` of block k, with block-local row starts.
+    pub blocks: Vec<Csr>,
+}
+
+impl BlockCsr {
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
     }
-    s
+
+    /// The entries of row `i`.
+    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
+        self.blocks[i / CHUNK].row(i % CHUNK)
+    }
+
+    /// Stored entries.
+    pub fn nnz(&self) -> usize {
+        self.blocks.iter().map(Csr::nnz).sum()
+    }
+
+    /// `y = self · x`, returning `xᵀ y` from the same pass (per-block sums
+    /// added in block order).
+    pub fn mul_dot(&self, x: &[f64], y: &mut [f64]) -> f64 {
+        y.par_chunks_mut(CHUNK)
+            .zip(self.blocks.par_iter())
+            .enumerate()
+            .map(|(k, (out, b))| {
+                b.rows_into(0, x, out);
+                let base = k * CHUNK;
+                dot4(&x[base..base + out.len()], out)
+            })
+            .collect::<Vec<f64>>()
+            .iter()
+            .sum()
+    }
 }
 
 /// A sum of products in four interleaved partial sums (a fixed order, so
