@@ -484,7 +484,7 @@ impl Merged {
         );
         if let Some(w) = s.worst_case {
             out.push_str(&format!(
-                "Smallest coupled stable step: **{}** in case {} (`{}`), ω_max = {} rad/s.\n\n",
+                "Smallest coupled stable step: **{}** in case {} ({}), ω_max = {} rad/s.\n\n",
                 crate::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
                 w.index,
                 crate::render::safe::markdown_code(&w.case),
