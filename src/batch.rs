@@ -138,18 +138,19 @@ pub struct CaseRecord {
 }
 
 impl CaseRecord {
-    /// The record of an evaluated case.
+    /// The record of a case evaluated with `--contacts worst:N`,
+    /// N ≥ [`WORST_PER_CASE`].
     pub fn ok(index: usize, case: &str, report: &Report) -> CaseRecord {
-        let worst = crate::report::fastest(&report.contacts, WORST_PER_CASE)
-            .into_iter()
-            .map(|i| {
-                let c = &report.contacts[i];
-                WorstContact {
-                    index: c.index,
-                    name: c.name.clone(),
-                    omega: c.omega,
-                    m_eff: c.m_eff,
-                }
+        // The report lists the fastest contacts first (`worst:N`).
+        let worst = report
+            .contacts
+            .iter()
+            .take(WORST_PER_CASE)
+            .map(|c| WorstContact {
+                index: c.index,
+                name: c.name.clone(),
+                omega: c.omega,
+                m_eff: c.m_eff,
             })
             .collect();
         CaseRecord {
@@ -475,6 +476,26 @@ impl Merged {
             .collect()
     }
 
+    /// "Smallest coupled stable step: … in case …" in a markup given by
+    /// its emphasis, code span and ω_max.
+    fn worst_sentence(
+        &self,
+        strong: (&str, &str),
+        code: impl Fn(&str) -> String,
+        omega_max: &str,
+    ) -> Option<String> {
+        let w = self.summary().worst_case?;
+        Some(format!(
+            "Smallest coupled stable step: {}{}{} in case {} ({}), {omega_max} = {} rad/s.",
+            strong.0,
+            crate::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            strong.1,
+            w.index,
+            code(&w.case),
+            crate::render::number::sig(w.coupled_omega_max, 4)
+        ))
+    }
+
     /// `batch.md`.
     pub fn markdown(&self) -> String {
         let s = self.summary();
@@ -482,14 +503,10 @@ impl Merged {
             "# Batch summary\n\n{} cases, {} could not be evaluated.\n\n",
             s.cases, s.errors
         );
-        if let Some(w) = s.worst_case {
-            out.push_str(&format!(
-                "Smallest coupled stable step: **{}** in case {} ({}), ω_max = {} rad/s.\n\n",
-                crate::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
-                w.index,
-                crate::render::safe::markdown_code(&w.case),
-                crate::render::number::sig(w.coupled_omega_max, 4)
-            ));
+        if let Some(line) =
+            self.worst_sentence(("**", "**"), crate::render::safe::markdown_code, "ω_max")
+        {
+            out.push_str(&format!("{line}\n\n"));
         }
         out.push_str("| # | case | title | contacts | ω_max (rad/s) | Δt | fastest contact |\n|---:|---|---|---:|---:|---:|---|\n");
         for row in self.rows(crate::render::safe::markdown_text) {
@@ -511,14 +528,12 @@ impl Merged {
             "<p>{} cases, {} could not be evaluated.</p>\n",
             s.cases, s.errors
         ));
-        if let Some(w) = s.worst_case {
-            out.push_str(&format!(
-                "<p>Smallest coupled stable step: <strong>{}</strong> in case {} (<code>{}</code>), ω<sub>max</sub> = {} rad/s.</p>\n",
-                crate::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
-                w.index,
-                esc(&w.case),
-                crate::render::number::sig(w.coupled_omega_max, 4)
-            ));
+        if let Some(line) = self.worst_sentence(
+            ("<strong>", "</strong>"),
+            |c| format!("<code>{}</code>", esc(c)),
+            "ω<sub>max</sub>",
+        ) {
+            out.push_str(&format!("<p>{line}</p>\n"));
         }
         out.push_str(&self.plot());
         out.push_str("\n<table><tr><th>#</th><th>case</th><th>title</th><th>contacts</th><th>ω<sub>max</sub> (rad/s)</th><th>Δt</th><th>fastest contact</th></tr>\n");

@@ -100,13 +100,6 @@ impl Csr {
         }
     }
 
-    /// `y = self · x`, parallel over rows.
-    pub fn mul_into(&self, x: &[f64], y: &mut [f64]) {
-        y.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(k, out)| self.rows_into(k * CHUNK, x, out));
-    }
-
     /// Rows `base..base + out.len()` of `self · x` into `out`.
     #[inline]
     fn rows_into(&self, base: usize, x: &[f64], out: &mut [f64]) {
@@ -125,25 +118,6 @@ impl Csr {
             }
             *o = s0 + s1;
         }
-    }
-
-    /// Dot product of rows `i` and `j`.
-    pub fn row_dot(&self, i: usize, j: usize) -> f64 {
-        let (ci, vi) = self.row(i);
-        let (cj, vj) = self.row(j);
-        let (mut a, mut b, mut s) = (0, 0, 0.0);
-        while a < ci.len() && b < cj.len() {
-            match ci[a].cmp(&cj[b]) {
-                std::cmp::Ordering::Less => a += 1,
-                std::cmp::Ordering::Greater => b += 1,
-                std::cmp::Ordering::Equal => {
-                    s += vi[a] * vj[b];
-                    a += 1;
-                    b += 1;
-                }
-            }
-        }
-        s
     }
 }
 

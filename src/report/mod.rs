@@ -406,12 +406,6 @@ pub struct ParameterValue {
     pub value: f64,
 }
 
-/// Positions of the `n` contacts with the highest independent ω, fastest
-/// first, ties by position.
-pub fn fastest(contacts: &[ContactReport], n: usize) -> Vec<usize> {
-    fastest_by(contacts.len(), |i| contacts[i].omega, n)
-}
-
 /// Positions of the `n` of `0..c` with the highest `omega(i)`, highest
 /// first, ties by position.
 pub fn fastest_by(c: usize, omega: impl Fn(usize) -> f64, n: usize) -> Vec<usize> {
