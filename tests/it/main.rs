@@ -15,6 +15,7 @@ mod pdf;
 mod physics;
 mod properties;
 mod reports;
+mod robots;
 mod robustness;
 mod scene;
 mod snapshots;

@@ -1,0 +1,423 @@
+//! Kinematic trees: forward kinematics, the joint-space mass matrix by the
+//! composite-rigid-body algorithm, and point Jacobians.
+//!
+//! Input: a [`Tree`] (what the MJCF and URDF readers in `crate::robot`
+//! produce, engine-neutral) and a configuration `q`. Output: `M(q)` and the
+//! rows `n · ∂v_p/∂q̇` of contact points. Knows nothing about cases, TOML or
+//! XML.
+//!
+//! Conventions (those of MuJoCo, which the URDF reader maps onto): a body's
+//! frame is its parent's frame moved by a fixed `pos`/`quat`, then by its
+//! joints in order. A hinge turns about `axis` through the anchor `pos`
+//! (both in the body frame) by `q − q_ref`; a slide moves along `axis` by
+//! `q − q_ref`; a ball's `q` is a unit quaternion (w, x, y, z) and its three
+//! velocities are angular velocities about the body's own axes; a free
+//! joint's `q` is the body position and quaternion in the world, its
+//! velocities the linear velocity of the body origin (in world axes, or in
+//! the body's axes with `local_linear`, Pinocchio's free flyer) then the
+//! angular velocity in body axes.
+//!
+//! The algorithm is Featherstone's CRBA written in world coordinates: every
+//! velocity column is a spatial motion vector `(ω, v_O)` at the world origin,
+//! every body inertia a 6×6 spatial inertia at the origin, composite
+//! inertias are plain sums, and `M_ij = S_iᵀ I^c_{body(j)} S_j` for `i` on
+//! the path from `j` to the root.
+
+use nalgebra::{Matrix3, Matrix6, Quaternion, UnitQuaternion, Vector3, Vector6};
+
+/// A joint type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    /// Rotation about an axis (MJCF hinge; URDF revolute, continuous).
+    Hinge,
+    /// Translation along an axis (MJCF slide; URDF prismatic).
+    Slide,
+    /// Spherical (MJCF ball).
+    Ball,
+    /// Six degrees of freedom (MJCF free, URDF floating).
+    Free {
+        /// Linear velocity in body axes (Pinocchio's free flyer) instead of
+        /// world axes (MuJoCo).
+        local_linear: bool,
+    },
+}
+
+impl JointKind {
+    /// Number of position coordinates.
+    pub fn nq(self) -> usize {
+        match self {
+            JointKind::Hinge | JointKind::Slide => 1,
+            JointKind::Ball => 4,
+            JointKind::Free { .. } => 7,
+        }
+    }
+
+    /// Number of velocities.
+    pub fn nv(self) -> usize {
+        match self {
+            JointKind::Hinge | JointKind::Slide => 1,
+            JointKind::Ball => 3,
+            JointKind::Free { .. } => 6,
+        }
+    }
+}
+
+/// A joint of a body.
+#[derive(Clone, Debug)]
+pub struct Joint {
+    /// Name (unique in the tree; generated for unnamed joints).
+    pub name: String,
+    /// Type.
+    pub kind: JointKind,
+    /// Anchor in the body frame.
+    pub pos: Vector3<f64>,
+    /// Unit axis in the body frame (hinge, slide).
+    pub axis: Vector3<f64>,
+    /// Reference value (hinge, slide): the body frame is as given at `q = q_ref`.
+    pub q_ref: f64,
+    /// Rotor inertia added to the diagonal of M for each velocity.
+    pub armature: f64,
+    /// First position coordinate.
+    pub qpos_adr: usize,
+    /// First velocity.
+    pub dof_adr: usize,
+}
+
+/// A rigid body of the tree.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Name (unique in the tree).
+    pub name: String,
+    /// Parent body; `None` is the world.
+    pub parent: Option<usize>,
+    /// Position of the body frame in the parent frame (before joints).
+    pub pos: Vector3<f64>,
+    /// Orientation of the body frame in the parent frame (before joints).
+    pub quat: UnitQuaternion<f64>,
+    /// Mass.
+    pub mass: f64,
+    /// Centre of mass in the body frame.
+    pub com: Vector3<f64>,
+    /// Inertia tensor about the centre of mass, body axes.
+    pub inertia: Matrix3<f64>,
+    /// The body's joints, in order (indices into [`Tree::joints`]).
+    pub joints: Vec<usize>,
+}
+
+/// A kinematic tree. Bodies are ordered so that a parent comes before its
+/// children.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    /// Bodies (not the world).
+    pub bodies: Vec<Body>,
+    /// Joints, in body order.
+    pub joints: Vec<Joint>,
+    /// Number of position coordinates.
+    pub nq: usize,
+    /// Number of velocities.
+    pub nv: usize,
+    /// The reference configuration (hinges and slides at `q_ref`, balls and
+    /// free joints at the body's own pose).
+    pub qpos0: Vec<f64>,
+}
+
+/// One velocity column: the body it moves and its spatial motion vector at
+/// the world origin (angular part first).
+#[derive(Clone, Copy, Debug)]
+pub struct DofColumn {
+    /// Body moved by this velocity (and its subtree).
+    pub body: usize,
+    /// `(ω, v_O)`.
+    pub s: Vector6<f64>,
+    /// The previous velocity on the path to the root.
+    pub parent: Option<usize>,
+}
+
+/// Forward kinematics at one configuration.
+#[derive(Clone, Debug)]
+pub struct Kinematics {
+    /// Body frame origins, world.
+    pub xpos: Vec<Vector3<f64>>,
+    /// Body frame orientations, world.
+    pub xrot: Vec<Matrix3<f64>>,
+    /// Velocity columns.
+    pub dofs: Vec<DofColumn>,
+}
+
+fn skew(c: &Vector3<f64>) -> Matrix3<f64> {
+    Matrix3::new(0.0, -c.z, c.y, c.z, 0.0, -c.x, -c.y, c.x, 0.0)
+}
+
+fn motion(ang: Vector3<f64>, lin: Vector3<f64>) -> Vector6<f64> {
+    Vector6::new(ang.x, ang.y, ang.z, lin.x, lin.y, lin.z)
+}
+
+impl Tree {
+    /// Appends a body and its joints (kinds, anchors, axes, references,
+    /// armatures), assigning coordinate and velocity addresses. The parent
+    /// must already be in the tree.
+    pub fn push_body(&mut self, mut body: Body, joints: Vec<Joint>) -> usize {
+        debug_assert!(body.parent.is_none_or(|p| p < self.bodies.len()));
+        let index = self.bodies.len();
+        body.joints.clear();
+        for mut j in joints {
+            j.qpos_adr = self.nq;
+            j.dof_adr = self.nv;
+            self.nq += j.kind.nq();
+            self.nv += j.kind.nv();
+            match j.kind {
+                JointKind::Hinge | JointKind::Slide => self.qpos0.push(j.q_ref),
+                JointKind::Ball => self.qpos0.extend([1.0, 0.0, 0.0, 0.0]),
+                JointKind::Free { .. } => {
+                    // The body's own pose in its parent (the world).
+                    let q = body.quat.quaternion();
+                    self.qpos0
+                        .extend([body.pos.x, body.pos.y, body.pos.z, q.w, q.i, q.j, q.k]);
+                }
+            }
+            body.joints.push(self.joints.len());
+            self.joints.push(j);
+        }
+        self.bodies.push(body);
+        index
+    }
+
+    /// Index of a body by name.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.bodies.iter().position(|b| b.name == name)
+    }
+
+    /// Names of the velocities (`joint`, or `joint.x` … for multi-velocity joints).
+    pub fn dof_names(&self) -> Vec<(String, &'static str)> {
+        let mut out = Vec::with_capacity(self.nv);
+        for j in &self.joints {
+            match j.kind {
+                JointKind::Hinge => out.push((j.name.clone(), "rad")),
+                JointKind::Slide => out.push((j.name.clone(), "m")),
+                JointKind::Ball => {
+                    for a in ["ωx", "ωy", "ωz"] {
+                        out.push((format!("{}.{a}", j.name), "rad"));
+                    }
+                }
+                JointKind::Free { .. } => {
+                    for a in ["x", "y", "z"] {
+                        out.push((format!("{}.{a}", j.name), "m"));
+                    }
+                    for a in ["ωx", "ωy", "ωz"] {
+                        out.push((format!("{}.{a}", j.name), "rad"));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Total mass of the bodies.
+    pub fn total_mass(&self) -> f64 {
+        self.bodies.iter().map(|b| b.mass).sum()
+    }
+
+    /// Forward kinematics at `q` (length [`Tree::nq`]).
+    pub fn kinematics(&self, q: &[f64]) -> Kinematics {
+        assert_eq!(q.len(), self.nq, "configuration length");
+        let nb = self.bodies.len();
+        let mut xpos = Vec::with_capacity(nb);
+        let mut xquat: Vec<UnitQuaternion<f64>> = Vec::with_capacity(nb);
+        let mut xrot = Vec::with_capacity(nb);
+        let mut dofs = Vec::with_capacity(self.nv);
+        // Last velocity of each body's path to the root, inclusive.
+        let mut last_dof: Vec<Option<usize>> = Vec::with_capacity(nb);
+        for (i, b) in self.bodies.iter().enumerate() {
+            let (mut pos, mut quat) = match b.parent {
+                Some(p) => (xpos[p] + xquat[p] * b.pos, xquat[p] * b.quat),
+                None => (b.pos, b.quat),
+            };
+            let mut prev = b.parent.and_then(|p| last_dof[p]);
+            // Anchors and axes in the world, per joint, before the next joint moves the body.
+            let mut placed: Vec<(Vector3<f64>, Vector3<f64>)> = Vec::with_capacity(b.joints.len());
+            for &ji in &b.joints {
+                let j = &self.joints[ji];
+                let qa = j.qpos_adr;
+                let axis = quat * j.axis;
+                let anchor = pos + quat * j.pos;
+                match j.kind {
+                    JointKind::Slide => pos += axis * (q[qa] - j.q_ref),
+                    JointKind::Hinge | JointKind::Ball => {
+                        let local = if j.kind == JointKind::Hinge {
+                            UnitQuaternion::from_axis_angle(
+                                &nalgebra::Unit::new_unchecked(j.axis),
+                                q[qa] - j.q_ref,
+                            )
+                        } else {
+                            UnitQuaternion::from_quaternion(Quaternion::new(
+                                q[qa],
+                                q[qa + 1],
+                                q[qa + 2],
+                                q[qa + 3],
+                            ))
+                        };
+                        quat *= local;
+                        pos = anchor - quat * j.pos;
+                    }
+                    JointKind::Free { .. } => {
+                        pos = Vector3::new(q[qa], q[qa + 1], q[qa + 2]);
+                        quat = UnitQuaternion::from_quaternion(Quaternion::new(
+                            q[qa + 3],
+                            q[qa + 4],
+                            q[qa + 5],
+                            q[qa + 6],
+                        ));
+                    }
+                }
+                let anchor = if matches!(j.kind, JointKind::Free { .. }) {
+                    pos
+                } else {
+                    anchor
+                };
+                placed.push((anchor, axis));
+            }
+            let rot = quat.to_rotation_matrix().into_inner();
+            for (&ji, &(anchor, axis)) in b.joints.iter().zip(&placed) {
+                let j = &self.joints[ji];
+                let mut push = |s: Vector6<f64>| {
+                    dofs.push(DofColumn {
+                        body: i,
+                        s,
+                        parent: prev,
+                    });
+                    prev = Some(dofs.len() - 1);
+                };
+                match j.kind {
+                    JointKind::Hinge => push(motion(axis, anchor.cross(&axis))),
+                    JointKind::Slide => push(motion(Vector3::zeros(), axis)),
+                    JointKind::Ball | JointKind::Free { .. } => {
+                        if let JointKind::Free { local_linear } = j.kind {
+                            for k in 0..3 {
+                                let e = if local_linear {
+                                    rot.column(k).into_owned()
+                                } else {
+                                    Vector3::ith(k, 1.0)
+                                };
+                                push(motion(Vector3::zeros(), e));
+                            }
+                        }
+                        // Angular velocity about the body's axes (MuJoCo
+                        // takes the body's final orientation).
+                        for k in 0..3 {
+                            let e = rot.column(k).into_owned();
+                            push(motion(e, anchor.cross(&e)));
+                        }
+                    }
+                }
+            }
+            last_dof.push(prev);
+            xpos.push(pos);
+            xquat.push(quat);
+            xrot.push(rot);
+        }
+        Kinematics { xpos, xrot, dofs }
+    }
+
+    /// The spatial inertia of body `b` at the world origin.
+    fn spatial_inertia(&self, kin: &Kinematics, b: usize) -> Matrix6<f64> {
+        let body = &self.bodies[b];
+        let r = &kin.xrot[b];
+        let c = kin.xpos[b] + r * body.com;
+        let m = body.mass;
+        let ic = r * body.inertia * r.transpose();
+        let cx = skew(&c);
+        let mut out = Matrix6::zeros();
+        out.fixed_view_mut::<3, 3>(0, 0)
+            .copy_from(&(ic - m * cx * cx));
+        out.fixed_view_mut::<3, 3>(0, 3).copy_from(&(m * cx));
+        out.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-m * cx));
+        out.fixed_view_mut::<3, 3>(3, 3)
+            .copy_from(&(Matrix3::identity() * m));
+        out
+    }
+
+    /// The joint-space mass matrix `M(q)` (row-major, `nv × nv`), with the
+    /// joints' armature on the diagonal when `armature`.
+    pub fn mass_matrix(&self, kin: &Kinematics, armature: bool) -> Vec<f64> {
+        let nb = self.bodies.len();
+        let mut composite: Vec<Matrix6<f64>> =
+            (0..nb).map(|b| self.spatial_inertia(kin, b)).collect();
+        for b in (0..nb).rev() {
+            if let Some(p) = self.bodies[b].parent {
+                let c = composite[b];
+                composite[p] += c;
+            }
+        }
+        let n = self.nv;
+        let mut m = vec![0.0; n * n];
+        for (j, dof) in kin.dofs.iter().enumerate() {
+            let f = composite[dof.body] * dof.s;
+            let mut i = Some(j);
+            while let Some(k) = i {
+                let v = kin.dofs[k].s.dot(&f);
+                m[k * n + j] = v;
+                m[j * n + k] = v;
+                i = kin.dofs[k].parent;
+            }
+        }
+        if armature {
+            for jt in &self.joints {
+                for d in jt.dof_adr..jt.dof_adr + jt.kind.nv() {
+                    m[d * n + d] += jt.armature;
+                }
+            }
+        }
+        m
+    }
+
+    /// The row `n · ∂v_p/∂q̇`: rate of the point `p` of body `b` (world
+    /// coordinates) along `n`, per velocity.
+    pub fn point_row(
+        &self,
+        kin: &Kinematics,
+        b: usize,
+        p: &Vector3<f64>,
+        n: &Vector3<f64>,
+    ) -> Vec<f64> {
+        let mut row = vec![0.0; self.nv];
+        let mut k = self.last_dof(kin, b);
+        while let Some(d) = k {
+            let s = &kin.dofs[d].s;
+            let w = Vector3::new(s[0], s[1], s[2]);
+            let v = Vector3::new(s[3], s[4], s[5]) + w.cross(p);
+            row[d] = n.dot(&v);
+            k = kin.dofs[d].parent;
+        }
+        row
+    }
+
+    /// A body point given in the body frame, in world coordinates.
+    pub fn to_world(&self, kin: &Kinematics, b: usize, local: &Vector3<f64>) -> Vector3<f64> {
+        kin.xpos[b] + kin.xrot[b] * local
+    }
+}
+
+impl Tree {
+    /// The row of the angular velocity of body `b` about world axis `axis`.
+    pub fn angular_row(&self, kin: &Kinematics, b: usize, axis: usize) -> Vec<f64> {
+        let mut row = vec![0.0; self.nv];
+        let mut k = self.last_dof(kin, b);
+        while let Some(d) = k {
+            row[d] = kin.dofs[d].s[axis];
+            k = kin.dofs[d].parent;
+        }
+        row
+    }
+
+    /// The last velocity on the path from body `b` to the root.
+    pub fn last_dof(&self, kin: &Kinematics, b: usize) -> Option<usize> {
+        let mut body = Some(b);
+        while let Some(bi) = body {
+            if let Some(k) = (0..kin.dofs.len()).rev().find(|&k| kin.dofs[k].body == bi) {
+                return Some(k);
+            }
+            body = self.bodies[bi].parent;
+        }
+        None
+    }
+}

@@ -1,0 +1,1129 @@
+//! MJCF (MuJoCo's XML format) → [`Robot`].
+//!
+//! What is read, following MuJoCo's compiler (`user_objects.cc`:
+//! `ResolveOrientation`, `mjCGeom::GetVolume`/`SetInertia`,
+//! `mjCBody::InertiaFromGeom`; `engine_core_smooth.c`: `mj_kinematics1`,
+//! `mj_comPos`): `<compiler>` (`angle`, `eulerseq`, `inertiafromgeom`,
+//! `inertiagrouprange`, `boundmass`, `boundinertia`, `balanceinertia`,
+//! `settotalmass`), `<default>` classes and `childclass`, `<include>`,
+//! bodies and `<frame>`s with every orientation form, `<inertial>`,
+//! primitive geoms' inertia, joints (hinge, slide, ball, free) with
+//! `armature` and `ref`, `<keyframe>` and `<equality>` (connect, weld,
+//! joint).
+
+use super::xml::{self, Problem, attr_span, fixed, numbers, tag_span};
+use super::{Constraint, Format, MAX_BODIES, Robot};
+use crate::diag::{Diagnostic, SourceError};
+use crate::kinematics::{Body, Joint, JointKind, Tree};
+use nalgebra::{Matrix3, Quaternion, Rotation3, Unit, UnitQuaternion, Vector3};
+use roxmltree::{Document, Node};
+use std::collections::HashMap;
+use std::f64::consts::PI;
+
+/// Deepest `<include>` nesting, and most files.
+const MAX_INCLUDE_DEPTH: usize = 8;
+const MAX_FILES: usize = 64;
+/// MuJoCo's mjEPS: geoms lighter than this do not count.
+const EPS: f64 = 1e-14;
+
+/// Reads an MJCF model (`text` is the main file's content).
+pub fn read(
+    path: &std::path::Path,
+    shown: &str,
+    text: String,
+    max_bytes: u64,
+) -> Result<Robot, SourceError> {
+    let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    let mut files: Vec<(String, String)> = vec![(shown.to_string(), text)];
+    let mut include_index: HashMap<String, usize> = HashMap::new();
+    // Load includes breadth-first (paths relative to the main file).
+    let mut depth = vec![0usize];
+    let mut i = 0;
+    while i < files.len() {
+        let found: Vec<(String, std::ops::Range<usize>)> = {
+            let doc = xml::parse(&files[i].1).map_err(|p| fail(&files, i, p))?;
+            doc.descendants()
+                .filter(|n| n.has_tag_name("include"))
+                .map(|n| {
+                    (
+                        n.attribute("file").unwrap_or("").to_string(),
+                        attr_span(n, "file"),
+                    )
+                })
+                .collect()
+        };
+        for (file, span) in found {
+            if include_index.contains_key(&file) {
+                continue;
+            }
+            if file.is_empty() {
+                return Err(fail(
+                    &files,
+                    i,
+                    Diagnostic::new(span, "`<include>` needs a `file`"),
+                ));
+            }
+            if depth[i] + 1 > MAX_INCLUDE_DEPTH || files.len() >= MAX_FILES {
+                return Err(fail(
+                    &files,
+                    i,
+                    Diagnostic::new(span, "too many nested or included files"),
+                ));
+            }
+            let p = base.join(&file);
+            let shown_p = crate::diag::escape_controls(&p.display().to_string()).into_owned();
+            let text = xml::read_text(&p, &shown_p, max_bytes).map_err(|e| {
+                fail(
+                    &files,
+                    i,
+                    Diagnostic::new(
+                        span.clone(),
+                        format!(
+                            "cannot include `{file}`: {}",
+                            e.diagnostics
+                                .first()
+                                .map(|d| d.message.as_str())
+                                .unwrap_or("unreadable")
+                        ),
+                    ),
+                )
+            })?;
+            include_index.insert(file, files.len());
+            files.push((shown_p, text));
+            depth.push(depth[i] + 1);
+        }
+        i += 1;
+    }
+    let docs: Vec<Document> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (_, t))| xml::parse(t).map_err(|p| fail(&files, i, p)))
+        .collect::<Result<_, _>>()?;
+    let mut r = Mjcf {
+        docs: &docs,
+        include_index: &include_index,
+        compiler: Compiler::default(),
+        classes: HashMap::new(),
+        tree: Tree::default(),
+        joint_index: HashMap::new(),
+    };
+    let root = docs[0].root_element();
+    r.run(root)
+        .map_err(|(file, p)| fail(&files, file, p))
+        .map(|(tree, keyframes, constraints)| Robot {
+            format: Format::Mjcf,
+            path: shown.to_string(),
+            name: root.attribute("model").unwrap_or("").to_string(),
+            tree,
+            keyframes,
+            constraints,
+        })
+}
+
+fn fail(files: &[(String, String)], i: usize, p: Problem) -> SourceError {
+    SourceError {
+        path: files[i].0.clone(),
+        source: files[i].1.clone(),
+        diagnostics: vec![p],
+    }
+}
+
+/// A problem and the file it is in.
+type Fail = (usize, Problem);
+
+/// An element and the file it is in.
+#[derive(Clone, Copy)]
+struct El<'a, 'i> {
+    file: usize,
+    node: Node<'a, 'i>,
+}
+
+impl<'a, 'i> El<'a, 'i> {
+    fn name(&self) -> &'a str {
+        self.node.tag_name().name()
+    }
+    fn err(&self, attr: Option<&str>, message: impl Into<String>) -> Fail {
+        let span = match attr {
+            Some(a) => attr_span(self.node, a),
+            None => tag_span(self.node),
+        };
+        (self.file, Diagnostic::new(span, message))
+    }
+}
+
+struct Compiler {
+    degree: bool,
+    eulerseq: [u8; 3],
+    /// `inertiafromgeom`: Some(true) always, Some(false) never, None auto.
+    from_geom: Option<bool>,
+    group_range: [i64; 2],
+    boundmass: f64,
+    boundinertia: f64,
+    balanceinertia: bool,
+    settotalmass: f64,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Compiler {
+            degree: true,
+            eulerseq: *b"xyz",
+            from_geom: None,
+            group_range: [0, 5],
+            boundmass: 0.0,
+            boundinertia: 0.0,
+            balanceinertia: false,
+            settotalmass: -1.0,
+        }
+    }
+}
+
+/// A default class: its parent and its element defaults.
+struct Class<'a, 'i> {
+    parent: Option<String>,
+    elements: HashMap<&'a str, El<'a, 'i>>,
+}
+
+type Parsed = (Tree, Vec<(String, Vec<f64>)>, Vec<Constraint>);
+
+struct Mjcf<'a, 'i> {
+    docs: &'a [Document<'i>],
+    include_index: &'a HashMap<String, usize>,
+    compiler: Compiler,
+    classes: HashMap<String, Class<'a, 'i>>,
+    tree: Tree,
+    joint_index: HashMap<String, usize>,
+}
+
+/// A frame: position and orientation relative to the enclosing body.
+#[derive(Clone, Copy)]
+struct Frame {
+    pos: Vector3<f64>,
+    quat: UnitQuaternion<f64>,
+}
+
+impl Frame {
+    fn identity() -> Frame {
+        Frame {
+            pos: Vector3::zeros(),
+            quat: UnitQuaternion::identity(),
+        }
+    }
+    fn then(&self, inner: &Frame) -> Frame {
+        Frame {
+            pos: self.pos + self.quat * inner.pos,
+            quat: self.quat * inner.quat,
+        }
+    }
+}
+
+/// Mass properties in a body frame.
+struct MassProps {
+    mass: f64,
+    com: Vector3<f64>,
+    inertia: Matrix3<f64>,
+}
+
+impl<'a, 'i> Mjcf<'a, 'i> {
+    /// Children of an element with `<include>`s replaced by the included
+    /// files' top-level children.
+    fn children(&self, el: El<'a, 'i>) -> Result<Vec<El<'a, 'i>>, Fail> {
+        let mut out = Vec::new();
+        for node in el.node.children().filter(|n| n.is_element()) {
+            let child = El {
+                file: el.file,
+                node,
+            };
+            if child.name() == "include" {
+                let file = node.attribute("file").unwrap_or("");
+                let Some(&fi) = self.include_index.get(file) else {
+                    return Err(child.err(Some("file"), "included file not loaded"));
+                };
+                let root = El {
+                    file: fi,
+                    node: self.docs[fi].root_element(),
+                };
+                if root.name() != "mujoco" {
+                    return Err(
+                        root.err(None, "an included file's root element must be `<mujoco>`")
+                    );
+                }
+                out.extend(self.children(root)?);
+            } else {
+                out.push(child);
+            }
+        }
+        Ok(out)
+    }
+
+    fn run(&mut self, root: Node<'a, 'i>) -> Result<Parsed, Fail> {
+        let root = El {
+            file: 0,
+            node: root,
+        };
+        if root.name() != "mujoco" {
+            return Err(root.err(None, "an MJCF file's root element is `<mujoco>`"));
+        }
+        let top = self.children(root)?;
+        for el in &top {
+            match el.name() {
+                "compiler" => self.compiler(*el)?,
+                "default" => self.default_class(*el, None)?,
+                _ => {}
+            }
+        }
+        for el in &top {
+            if el.name() == "worldbody" {
+                self.bodies(*el, None, Frame::identity(), None)?;
+            }
+        }
+        if self.tree.bodies.is_empty() {
+            return Err(root.err(None, "the model has no bodies"));
+        }
+        if self.compiler.settotalmass > 0.0 {
+            let total = self.tree.total_mass();
+            if total > 0.0 {
+                let s = self.compiler.settotalmass / total;
+                for b in &mut self.tree.bodies {
+                    b.mass *= s;
+                    b.inertia *= s;
+                }
+            }
+        }
+        let mut keyframes = Vec::new();
+        let mut constraints = Vec::new();
+        for el in &top {
+            match el.name() {
+                "keyframe" => {
+                    for key in self.children(*el)? {
+                        if key.name() != "key" {
+                            continue;
+                        }
+                        let name = key.node.attribute("name").unwrap_or("").to_string();
+                        let q = match key.node.attribute("qpos") {
+                            Some(t) => {
+                                let q = numbers(t, attr_span(key.node, "qpos"), "qpos")
+                                    .map_err(|p| (key.file, p))?;
+                                if q.len() != self.tree.nq {
+                                    return Err(key.err(
+                                        Some("qpos"),
+                                        format!(
+                                            "`qpos` must have {} numbers (the model's configuration), found {}",
+                                            self.tree.nq,
+                                            q.len()
+                                        ),
+                                    ));
+                                }
+                                q
+                            }
+                            None => self.tree.qpos0.clone(),
+                        };
+                        keyframes.push((name, q));
+                    }
+                }
+                "equality" => {
+                    for eq in self.children(*el)? {
+                        if let Some(c) = self.equality(eq)? {
+                            constraints.push(c);
+                        }
+                    }
+                }
+                "worldbody" | "compiler" | "default" | "option" | "size" | "visual"
+                | "statistic" | "asset" | "contact" | "actuator" | "sensor" | "custom"
+                | "extension" => {}
+                "tendon" => {
+                    // Tendons add to M only through their armature.
+                    for t in el.node.descendants().filter(|n| n.is_element()) {
+                        if let Some(a) = t.attribute("armature")
+                            && a.trim().parse::<f64>().is_ok_and(|x| x != 0.0)
+                        {
+                            return Err((
+                                el.file,
+                                Diagnostic::new(
+                                    attr_span(t, "armature"),
+                                    "tendon armature changes the mass matrix and is not supported",
+                                ),
+                            ));
+                        }
+                    }
+                }
+                other => {
+                    return Err(el.err(
+                        None,
+                        format!("`<{other}>` is not supported (it may change the mass model)"),
+                    ));
+                }
+            }
+        }
+        Ok((std::mem::take(&mut self.tree), keyframes, constraints))
+    }
+
+    fn compiler(&mut self, el: El<'a, 'i>) -> Result<(), Fail> {
+        let n = el.node;
+        let c = &mut self.compiler;
+        for a in n.attributes() {
+            let v = a.value().trim();
+            let bad = |what: &str| el.err(Some(a.name()), format!("`{}` must be {what}", a.name()));
+            match a.name() {
+                "angle" => {
+                    c.degree = match v {
+                        "degree" => true,
+                        "radian" => false,
+                        _ => return Err(bad("`degree` or `radian`")),
+                    }
+                }
+                "eulerseq" => {
+                    let b = v.as_bytes();
+                    if b.len() != 3 || !b.iter().all(|c| b"xyzXYZ".contains(c)) {
+                        return Err(bad("three of x, y, z, X, Y, Z"));
+                    }
+                    c.eulerseq = [b[0], b[1], b[2]];
+                }
+                "inertiafromgeom" => {
+                    c.from_geom = match v {
+                        "true" => Some(true),
+                        "false" => Some(false),
+                        "auto" => None,
+                        _ => return Err(bad("`true`, `false` or `auto`")),
+                    }
+                }
+                "inertiagrouprange" => {
+                    let g = fixed::<2>(v, attr_span(n, a.name()), a.name())
+                        .map_err(|p| (el.file, p))?;
+                    c.group_range = [g[0] as i64, g[1] as i64];
+                }
+                "boundmass" | "boundinertia" | "settotalmass" => {
+                    let x = fixed::<1>(v, attr_span(n, a.name()), a.name())
+                        .map_err(|p| (el.file, p))?[0];
+                    match a.name() {
+                        "boundmass" => c.boundmass = x,
+                        "boundinertia" => c.boundinertia = x,
+                        _ => c.settotalmass = x,
+                    }
+                }
+                "balanceinertia" => c.balanceinertia = v == "true",
+                "coordinate" if v != "local" => {
+                    return Err(bad("`local` (global coordinates were removed from MJCF)"));
+                }
+                "alignfree" if v == "true" => {
+                    return Err(el.err(Some("alignfree"), "`alignfree` is not supported"));
+                }
+                "fusestatic" if v == "true" => {}
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn default_class(&mut self, el: El<'a, 'i>, parent: Option<&str>) -> Result<(), Fail> {
+        let name = match (el.node.attribute("class"), parent) {
+            (Some(c), _) => c.to_string(),
+            (None, None) => "main".to_string(),
+            (None, Some(_)) => return Err(el.err(None, "a nested `<default>` needs a `class`")),
+        };
+        let mut elements = HashMap::new();
+        let mut nested = Vec::new();
+        for child in self.children(el)? {
+            if child.name() == "default" {
+                nested.push(child);
+            } else {
+                elements.insert(child.name(), child);
+            }
+        }
+        match self.classes.get_mut(&name) {
+            Some(existing) => existing.elements.extend(elements),
+            None => {
+                self.classes.insert(
+                    name.clone(),
+                    Class {
+                        parent: parent.map(str::to_string),
+                        elements,
+                    },
+                );
+            }
+        }
+        for n in nested {
+            self.default_class(n, Some(&name))?;
+        }
+        Ok(())
+    }
+
+    /// An attribute of an element, else of its class defaults: the value and
+    /// the element it was found on (for errors).
+    fn attr(&self, el: El<'a, 'i>, class: &str, name: &str) -> Option<(&'a str, El<'a, 'i>)> {
+        if let Some(v) = el.node.attribute(name) {
+            return Some((v, el));
+        }
+        let kind = el.name();
+        let mut cls = Some(el.node.attribute("class").unwrap_or(class));
+        let mut guard = 0;
+        while let Some(c) = cls {
+            let class = self.classes.get(c)?;
+            if let Some(d) = class.elements.get(kind)
+                && let Some(v) = d.node.attribute(name)
+            {
+                return Some((v, *d));
+            }
+            cls = class.parent.as_deref();
+            guard += 1;
+            if guard > 64 {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn nums<const N: usize>(
+        &self,
+        el: El<'a, 'i>,
+        class: &str,
+        name: &str,
+    ) -> Result<Option<[f64; N]>, Fail> {
+        match self.attr(el, class, name) {
+            Some((v, at)) => fixed::<N>(v, attr_span(at.node, name), name)
+                .map(Some)
+                .map_err(|p| (at.file, p)),
+            None => Ok(None),
+        }
+    }
+
+    fn num(&self, el: El<'a, 'i>, class: &str, name: &str) -> Result<Option<f64>, Fail> {
+        Ok(self.nums::<1>(el, class, name)?.map(|[x]| x))
+    }
+
+    fn angle(&self, x: f64) -> f64 {
+        if self.compiler.degree {
+            x / 180.0 * PI
+        } else {
+            x
+        }
+    }
+
+    /// The orientation of an element from whichever of its orientation
+    /// attributes it has.
+    fn orientation(&self, el: El<'a, 'i>, class: &str) -> Result<UnitQuaternion<f64>, Fail> {
+        let forms = ["quat", "axisangle", "euler", "xyaxes", "zaxis"];
+        let given: Vec<&str> = forms
+            .iter()
+            .copied()
+            .filter(|f| self.attr(el, class, f).is_some())
+            .collect();
+        if given.len() > 1 {
+            return Err(el.err(
+                Some(given[1]),
+                format!(
+                    "give one orientation, not both `{}` and `{}`",
+                    given[0], given[1]
+                ),
+            ));
+        }
+        let Some(&form) = given.first() else {
+            return Ok(UnitQuaternion::identity());
+        };
+        let tiny = |what: &str| el.err(Some(form), format!("`{form}`: {what} is too small"));
+        Ok(match form {
+            "quat" => {
+                let q = self.nums::<4>(el, class, "quat")?.unwrap_or_default();
+                let q = Quaternion::new(q[0], q[1], q[2], q[3]);
+                if q.norm() < EPS {
+                    return Err(tiny("the quaternion"));
+                }
+                UnitQuaternion::from_quaternion(q)
+            }
+            "axisangle" => {
+                let a = self.nums::<4>(el, class, "axisangle")?.unwrap_or_default();
+                let axis = Vector3::new(a[0], a[1], a[2]);
+                let Some(u) = Unit::try_new(axis, EPS) else {
+                    return Err(tiny("the axis"));
+                };
+                UnitQuaternion::from_axis_angle(&u, self.angle(a[3]))
+            }
+            "euler" => {
+                let e = self.nums::<3>(el, class, "euler")?.unwrap_or_default();
+                let mut q = UnitQuaternion::identity();
+                for (k, &c) in self.compiler.eulerseq.iter().enumerate() {
+                    let axis = match c.to_ascii_lowercase() {
+                        b'x' => Vector3::x_axis(),
+                        b'y' => Vector3::y_axis(),
+                        _ => Vector3::z_axis(),
+                    };
+                    let r = UnitQuaternion::from_axis_angle(&axis, self.angle(e[k]));
+                    // Lower case: axes that move with the frame (post-multiply).
+                    q = if c.is_ascii_lowercase() { q * r } else { r * q };
+                }
+                q
+            }
+            "xyaxes" => {
+                let a = self.nums::<6>(el, class, "xyaxes")?.unwrap_or_default();
+                let x = Vector3::new(a[0], a[1], a[2]);
+                if x.norm() < EPS {
+                    return Err(tiny("the x axis"));
+                }
+                let x = x.normalize();
+                let y = Vector3::new(a[3], a[4], a[5]);
+                let y = y - x * x.dot(&y);
+                if y.norm() < EPS {
+                    return Err(tiny("the y axis"));
+                }
+                let y = y.normalize();
+                let z = x.cross(&y).normalize();
+                UnitQuaternion::from_rotation_matrix(&Rotation3::from_basis_unchecked(&[x, y, z]))
+            }
+            _ => {
+                let a = self.nums::<3>(el, class, "zaxis")?.unwrap_or_default();
+                z_to(Vector3::new(a[0], a[1], a[2])).ok_or_else(|| tiny("the z axis"))?
+            }
+        })
+    }
+
+    /// Position and orientation attributes of an element.
+    fn frame(&self, el: El<'a, 'i>, class: &str) -> Result<Frame, Fail> {
+        let pos = self.nums::<3>(el, class, "pos")?.unwrap_or_default();
+        Ok(Frame {
+            pos: Vector3::from(pos),
+            quat: self.orientation(el, class)?,
+        })
+    }
+
+    /// Bodies under `el` (the world body, a body or a frame), with `frame`
+    /// the placement of `el`'s contents in the enclosing body's frame.
+    fn bodies(
+        &mut self,
+        el: El<'a, 'i>,
+        parent: Option<usize>,
+        frame: Frame,
+        childclass: Option<&'a str>,
+    ) -> Result<(), Fail> {
+        for child in self.children(el)? {
+            match child.name() {
+                "body" => self.body(child, parent, frame, childclass)?,
+                "frame" => {
+                    let cc = child.node.attribute("childclass").or(childclass);
+                    let f = self.frame(child, cc.unwrap_or("main"))?;
+                    self.bodies(child, parent, frame.then(&f), cc)?;
+                }
+                "replicate" | "attach" | "composite" | "flexcomp" => {
+                    return Err(child.err(
+                        None,
+                        format!(
+                            "`<{}>` is not supported; expand it into bodies",
+                            child.name()
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn body(
+        &mut self,
+        el: El<'a, 'i>,
+        parent: Option<usize>,
+        frame: Frame,
+        childclass: Option<&'a str>,
+    ) -> Result<(), Fail> {
+        if self.tree.bodies.len() >= MAX_BODIES {
+            return Err(el.err(None, format!("more than {MAX_BODIES} bodies")));
+        }
+        let cc = el.node.attribute("childclass").or(childclass);
+        let class = cc.unwrap_or("main");
+        let own = self.frame(el, "")?;
+        let placed = frame.then(&own);
+        let index = self.tree.bodies.len();
+        let name = el
+            .node
+            .attribute("name")
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("body{}", index + 1));
+        if self.tree.body_index(&name).is_some() {
+            return Err(el.err(Some("name"), format!("a second body named `{name}`")));
+        }
+        // Joints, geoms and the inertial, through nested frames.
+        let mut joints = Vec::new();
+        let mut geoms: Vec<(El<'a, 'i>, Frame, &'a str)> = Vec::new();
+        let mut inertial = None;
+        let mut stack = vec![(el, Frame::identity(), class)];
+        while let Some((container, f, cls)) = stack.pop() {
+            for child in self.children(container)? {
+                match child.name() {
+                    "joint" | "freejoint" => joints.push(self.joint(child, cls, parent)?),
+                    "geom" => geoms.push((child, f, cls)),
+                    "inertial" => inertial = Some(child),
+                    "frame" => {
+                        let c = child.node.attribute("childclass").unwrap_or(cls);
+                        let inner = self.frame(child, c)?;
+                        stack.push((child, f.then(&inner), c));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let props = match (self.compiler.from_geom, inertial) {
+            (Some(true), _) | (None, None) => self.geom_inertia(&geoms)?,
+            (_, Some(i)) => self.inertial(i)?,
+            (Some(false), None) => MassProps {
+                mass: 0.0,
+                com: Vector3::zeros(),
+                inertia: Matrix3::zeros(),
+            },
+        };
+        let props = self.bounded(el, props)?;
+        let mut joints = joints;
+        for j in &joints {
+            if matches!(j.kind, JointKind::Free { .. }) && (parent.is_some() || joints.len() > 1) {
+                return Err(el.err(
+                    None,
+                    "a free joint must be the only joint of a body of the world body",
+                ));
+            }
+            if self.joint_index.contains_key(&j.name) {
+                return Err(el.err(None, format!("a second joint named `{}`", j.name)));
+            }
+        }
+        let first_joint = self.tree.joints.len();
+        for (k, j) in joints.iter_mut().enumerate() {
+            if j.name.is_empty() {
+                j.name = format!("joint{}", first_joint + k + 1);
+            }
+            self.joint_index.insert(j.name.clone(), first_joint + k);
+        }
+        let b = self.tree.push_body(
+            Body {
+                name,
+                parent,
+                pos: placed.pos,
+                quat: placed.quat,
+                mass: props.mass,
+                com: props.com,
+                inertia: props.inertia,
+                joints: Vec::new(),
+            },
+            joints,
+        );
+        self.bodies(el, Some(b), Frame::identity(), cc)
+    }
+
+    fn joint(&self, el: El<'a, 'i>, class: &str, parent: Option<usize>) -> Result<Joint, Fail> {
+        let _ = parent;
+        let kind = if el.name() == "freejoint" {
+            JointKind::Free {
+                local_linear: false,
+            }
+        } else {
+            match self.attr(el, class, "type").map(|(v, _)| v.trim()) {
+                None | Some("hinge") => JointKind::Hinge,
+                Some("slide") => JointKind::Slide,
+                Some("ball") => JointKind::Ball,
+                Some("free") => JointKind::Free {
+                    local_linear: false,
+                },
+                Some(other) => {
+                    return Err(el.err(
+                        Some("type"),
+                        format!("unknown joint type `{other}` (hinge, slide, ball or free)"),
+                    ));
+                }
+            }
+        };
+        let pos = Vector3::from(self.nums::<3>(el, class, "pos")?.unwrap_or_default());
+        let axis = Vector3::from(
+            self.nums::<3>(el, class, "axis")?
+                .unwrap_or([0.0, 0.0, 1.0]),
+        );
+        let axis = match kind {
+            JointKind::Hinge | JointKind::Slide => {
+                if axis.norm() < EPS {
+                    return Err(el.err(Some("axis"), "the joint axis is too small"));
+                }
+                axis.normalize()
+            }
+            _ => Vector3::z(),
+        };
+        let mut q_ref = self.num(el, class, "ref")?.unwrap_or(0.0);
+        if kind == JointKind::Hinge {
+            q_ref = self.angle(q_ref);
+        }
+        let armature = self.num(el, class, "armature")?.unwrap_or(0.0);
+        if armature < 0.0 {
+            return Err(el.err(Some("armature"), "`armature` cannot be negative"));
+        }
+        Ok(Joint {
+            name: el.node.attribute("name").unwrap_or("").to_string(),
+            kind,
+            pos: if matches!(kind, JointKind::Free { .. }) {
+                Vector3::zeros()
+            } else {
+                pos
+            },
+            axis,
+            q_ref: if matches!(kind, JointKind::Hinge | JointKind::Slide) {
+                q_ref
+            } else {
+                0.0
+            },
+            armature,
+            qpos_adr: 0,
+            dof_adr: 0,
+        })
+    }
+
+    fn inertial(&self, el: El<'a, 'i>) -> Result<MassProps, Fail> {
+        let pos = self
+            .nums::<3>(el, "", "pos")?
+            .ok_or_else(|| el.err(None, "`<inertial>` needs `pos`"))?;
+        let mass = self
+            .num(el, "", "mass")?
+            .ok_or_else(|| el.err(None, "`<inertial>` needs `mass`"))?;
+        let diag = self.nums::<3>(el, "", "diaginertia")?;
+        let full = self.nums::<6>(el, "", "fullinertia")?;
+        let inertia = match (diag, full) {
+            (Some(d), None) => {
+                let r = self.orientation(el, "")?.to_rotation_matrix().into_inner();
+                r * Matrix3::from_diagonal(&Vector3::from(d)) * r.transpose()
+            }
+            (None, Some(f)) => {
+                if ["quat", "axisangle", "euler", "xyaxes", "zaxis"]
+                    .iter()
+                    .any(|a| el.node.attribute(*a).is_some())
+                {
+                    return Err(el.err(
+                        Some("fullinertia"),
+                        "`fullinertia` cannot be combined with an orientation",
+                    ));
+                }
+                Matrix3::new(f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2])
+            }
+            (Some(_), Some(_)) => {
+                return Err(el.err(
+                    Some("fullinertia"),
+                    "give `diaginertia` or `fullinertia`, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(el.err(None, "`<inertial>` needs `diaginertia` or `fullinertia`"));
+            }
+        };
+        Ok(MassProps {
+            mass,
+            com: Vector3::from(pos),
+            inertia,
+        })
+    }
+
+    /// Mass properties from the body's geoms (those in the inertia group
+    /// range, heavier than MuJoCo's ε).
+    fn geom_inertia(&self, geoms: &[(El<'a, 'i>, Frame, &'a str)]) -> Result<MassProps, Fail> {
+        let mut parts = Vec::new();
+        for &(el, f, class) in geoms {
+            let group = self.num(el, class, "group")?.unwrap_or(0.0) as i64;
+            let [lo, hi] = self.compiler.group_range;
+            if group < lo || group > hi {
+                continue;
+            }
+            if let Some(p) = self.geom(el, class)?
+                && p.0 > EPS
+            {
+                parts.push((p.0, f.then(&p.1), p.2));
+            }
+        }
+        let mass: f64 = parts.iter().map(|p| p.0).sum();
+        if parts.is_empty() {
+            return Ok(MassProps {
+                mass: 0.0,
+                com: Vector3::zeros(),
+                inertia: Matrix3::zeros(),
+            });
+        }
+        let com = parts.iter().map(|p| p.0 * p.1.pos).sum::<Vector3<f64>>() / mass;
+        let mut total = Matrix3::zeros();
+        for (m, f, diag) in &parts {
+            let r = f.quat.to_rotation_matrix().into_inner();
+            let d = f.pos - com;
+            total += r * Matrix3::from_diagonal(diag) * r.transpose()
+                + *m * (Matrix3::identity() * d.dot(&d) - d * d.transpose());
+        }
+        Ok(MassProps {
+            mass,
+            com,
+            inertia: total,
+        })
+    }
+
+    /// A geom's mass, frame (in its container) and principal inertia, or
+    /// `None` for a geom without volume (plane).
+    fn geom(
+        &self,
+        el: El<'a, 'i>,
+        class: &str,
+    ) -> Result<Option<(f64, Frame, Vector3<f64>)>, Fail> {
+        let ty = self
+            .attr(el, class, "type")
+            .map(|(v, _)| v.trim())
+            .unwrap_or("sphere");
+        match ty {
+            "sphere" | "capsule" | "cylinder" | "ellipsoid" | "box" => {}
+            "plane" => return Ok(None),
+            "mesh" | "sdf" | "hfield" => {
+                return Err(el.err(
+                    Some("type"),
+                    format!(
+                        "the inertia of a {ty} geom needs its {ty} data, which meff does not read; give the body an `<inertial>`"
+                    ),
+                ));
+            }
+            other => return Err(el.err(Some("type"), format!("unknown geom type `{other}`"))),
+        }
+        if self
+            .attr(el, class, "shellinertia")
+            .is_some_and(|(v, _)| v.trim() == "true")
+        {
+            return Err(el.err(Some("shellinertia"), "shell inertia is not supported"));
+        }
+        let size_text = self.attr(el, class, "size");
+        let mut size = [0.0; 3];
+        if let Some((t, at)) = size_text {
+            let v = numbers(t, attr_span(at.node, "size"), "size").map_err(|p| (at.file, p))?;
+            if v.len() > 3 {
+                return Err(at.err(Some("size"), "`size` has at most 3 numbers"));
+            }
+            size[..v.len()].copy_from_slice(&v);
+        }
+        let fromto = self.nums::<6>(el, class, "fromto")?;
+        let frame = match fromto {
+            Some(ft) => {
+                if ty == "sphere" {
+                    return Err(el.err(
+                        Some("fromto"),
+                        "`fromto` needs a capsule, cylinder, box or ellipsoid",
+                    ));
+                }
+                let v = Vector3::new(ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]);
+                size[1] = v.norm() / 2.0;
+                if size[1] < EPS {
+                    return Err(el.err(Some("fromto"), "the `fromto` points are too close"));
+                }
+                if ty == "ellipsoid" || ty == "box" {
+                    size[2] = size[1];
+                    size[1] = size[0];
+                }
+                Frame {
+                    pos: Vector3::new(ft[0] + ft[3], ft[1] + ft[4], ft[2] + ft[5]) / 2.0,
+                    quat: z_to(v).unwrap_or_else(UnitQuaternion::identity),
+                }
+            }
+            None => self.frame(el, class)?,
+        };
+        let needed = match ty {
+            "sphere" => 1,
+            "capsule" | "cylinder" => 2,
+            _ => 3,
+        };
+        if size[..needed].iter().any(|&s| s <= 0.0) {
+            return Err(el.err(
+                Some("size"),
+                format!("a {ty} geom needs {needed} positive sizes"),
+            ));
+        }
+        let (r, h) = (size[0], 2.0 * size[1]);
+        let volume = match ty {
+            "sphere" => 4.0 * PI * r * r * r / 3.0,
+            "capsule" => PI * (r * r * h + 4.0 * r * r * r / 3.0),
+            "cylinder" => PI * r * r * h,
+            "ellipsoid" => 4.0 * PI * size[0] * size[1] * size[2] / 3.0,
+            _ => 8.0 * size[0] * size[1] * size[2],
+        };
+        let mass = match self.num(el, class, "mass")? {
+            Some(m) => m,
+            None => self.num(el, class, "density")?.unwrap_or(1000.0) * volume,
+        };
+        if mass < 0.0 {
+            return Err(el.err(Some("mass"), "a geom's mass cannot be negative"));
+        }
+        let (s0, s1, s2) = (size[0] * size[0], size[1] * size[1], size[2] * size[2]);
+        let diag = match ty {
+            "sphere" => Vector3::repeat(2.0 * mass * r * r / 5.0),
+            "capsule" => {
+                // A cylinder and two hemispheres (volume-weighted masses),
+                // the hemispheres displaced along the axis.
+                let ms = mass * 4.0 * r / (4.0 * r + 3.0 * h);
+                let mc = mass - ms;
+                let side = mc * (3.0 * r * r + h * h) / 12.0
+                    + 2.0 * ms * r * r / 5.0
+                    + ms * h * (3.0 * r + 2.0 * h) / 8.0;
+                Vector3::new(side, side, mc * r * r / 2.0 + 2.0 * ms * r * r / 5.0)
+            }
+            "cylinder" => {
+                let side = mass * (3.0 * r * r + h * h) / 12.0;
+                Vector3::new(side, side, mass * r * r / 2.0)
+            }
+            "ellipsoid" => Vector3::new(
+                mass * (s1 + s2) / 5.0,
+                mass * (s0 + s2) / 5.0,
+                mass * (s0 + s1) / 5.0,
+            ),
+            _ => Vector3::new(
+                mass * (s1 + s2) / 3.0,
+                mass * (s0 + s2) / 3.0,
+                mass * (s0 + s1) / 3.0,
+            ),
+        };
+        Ok(Some((mass, frame, diag)))
+    }
+
+    /// `boundmass`, `boundinertia` and `balanceinertia` of `<compiler>`, and
+    /// MuJoCo's check of the triangle inequality on principal moments.
+    fn bounded(&self, el: El<'a, 'i>, mut p: MassProps) -> Result<MassProps, Fail> {
+        let c = &self.compiler;
+        p.mass = p.mass.max(c.boundmass);
+        if p.mass < 0.0 {
+            return Err(el.err(None, "the body's mass is negative"));
+        }
+        let eig = nalgebra::SymmetricEigen::new(p.inertia);
+        let mut d = eig.eigenvalues;
+        let mut changed = false;
+        for x in d.iter_mut() {
+            if *x < c.boundinertia {
+                *x = c.boundinertia;
+                changed = true;
+            }
+        }
+        if d.iter()
+            .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
+        {
+            return Err(el.err(None, "the body's inertia is not positive semi-definite"));
+        }
+        let (a, b, cc) = (d[0], d[1], d[2]);
+        let tol = 1e-12 * (a + b + cc).abs();
+        if a + b < cc - tol || a + cc < b - tol || b + cc < a - tol {
+            if c.balanceinertia {
+                d = Vector3::repeat((a + b + cc) / 3.0);
+                changed = true;
+            } else {
+                return Err(el.err(
+                    None,
+                    "the body's principal moments of inertia violate A + B ≥ C",
+                ));
+            }
+        }
+        if changed {
+            p.inertia =
+                eig.eigenvectors * Matrix3::from_diagonal(&d) * eig.eigenvectors.transpose();
+        }
+        Ok(p)
+    }
+
+    fn equality(&self, el: El<'a, 'i>) -> Result<Option<Constraint>, Fail> {
+        let class = "main";
+        if self
+            .attr(el, class, "active")
+            .is_some_and(|(v, _)| v.trim() == "false")
+        {
+            return Ok(None);
+        }
+        let name = el.node.attribute("name").unwrap_or(el.name()).to_string();
+        let body = |attr: &str| -> Result<Option<usize>, Fail> {
+            match el.node.attribute(attr) {
+                None if attr == "body2" => Ok(None),
+                None => Err(el.err(None, format!("`<{}>` needs `{attr}`", el.name()))),
+                Some("world") => Ok(None),
+                Some(n) => self
+                    .tree
+                    .body_index(n)
+                    .map(Some)
+                    .ok_or_else(|| el.err(Some(attr), format!("no body named `{n}`"))),
+            }
+        };
+        Ok(Some(match el.name() {
+            "connect" | "weld" => {
+                if el.node.attribute("site1").is_some() {
+                    return Err(el.err(
+                        Some("site1"),
+                        "site-based equalities are not supported; name the bodies",
+                    ));
+                }
+                let Some(body1) = body("body1")? else {
+                    return Err(el.err(Some("body1"), "`body1` cannot be the world"));
+                };
+                let body2 = body("body2")?;
+                if el.name() == "connect" {
+                    let anchor = self
+                        .nums::<3>(el, class, "anchor")?
+                        .ok_or_else(|| el.err(None, "`<connect>` needs `anchor`"))?;
+                    Constraint::Connect {
+                        name,
+                        body1,
+                        body2,
+                        anchor: Vector3::from(anchor),
+                    }
+                } else {
+                    Constraint::Weld { name, body1, body2 }
+                }
+            }
+            "joint" => {
+                let joint = |attr: &str| -> Result<Option<usize>, Fail> {
+                    match el.node.attribute(attr) {
+                        None => Ok(None),
+                        Some(n) => self
+                            .joint_index
+                            .get(n)
+                            .copied()
+                            .map(Some)
+                            .ok_or_else(|| el.err(Some(attr), format!("no joint named `{n}`"))),
+                    }
+                };
+                let Some(joint1) = joint("joint1")? else {
+                    return Err(el.err(None, "`<joint>` equality needs `joint1`"));
+                };
+                let joint2 = joint("joint2")?;
+                for j in [Some(joint1), joint2].into_iter().flatten() {
+                    if !matches!(
+                        self.tree.joints[j].kind,
+                        JointKind::Hinge | JointKind::Slide
+                    ) {
+                        return Err(el.err(None, "joint equalities couple hinge and slide joints"));
+                    }
+                }
+                let coef = match el.node.attribute("polycoef") {
+                    Some(t) => numbers(t, attr_span(el.node, "polycoef"), "polycoef")
+                        .map_err(|p| (el.file, p))?,
+                    None => vec![0.0, 1.0, 0.0, 0.0, 0.0],
+                };
+                if coef.len() > 5 {
+                    return Err(el.err(Some("polycoef"), "`polycoef` has at most 5 numbers"));
+                }
+                Constraint::Joint {
+                    name,
+                    joint1,
+                    joint2,
+                    coef,
+                }
+            }
+            other => {
+                return Err(el.err(
+                    None,
+                    format!("`<{other}>` equality constraints are not supported"),
+                ));
+            }
+        }))
+    }
+}
+
+/// The minimal rotation taking the z axis to `v` (MuJoCo's `mjuu_z2quat`),
+/// `None` for a zero vector.
+fn z_to(v: Vector3<f64>) -> Option<UnitQuaternion<f64>> {
+    let n = v.norm();
+    if n < EPS {
+        return None;
+    }
+    let v = v / n;
+    let axis = Vector3::z().cross(&v);
+    let s = axis.norm();
+    let axis = if s < 1e-10 { Vector3::x() } else { axis / s };
+    let angle = s.atan2(v.z);
+    Some(UnitQuaternion::from_axis_angle(
+        &Unit::new_unchecked(axis),
+        angle,
+    ))
+}

@@ -1,0 +1,193 @@
+//! Robot models read from MJCF (MuJoCo) and URDF files.
+//!
+//! Input: the path of a model file. Output: a [`Robot`]: an engine-neutral
+//! [`Tree`](crate::kinematics::Tree), the model's keyframes and its
+//! equality/mimic constraints, or a [`SourceError`] at the file, line and
+//! column of the first problem. Elements that do not affect the mass model
+//! (visuals, collision filters, actuators, sensors, assets) are skipped;
+//! anything that affects it and is not supported is an error at its place.
+//! Mesh files are never opened: a body whose inertia would have to come
+//! from a mesh is an error asking for an `<inertial>`.
+
+pub mod mjcf;
+pub mod urdf;
+mod xml;
+
+use crate::diag::SourceError;
+use crate::kinematics::{Kinematics, Tree};
+use nalgebra::Vector3;
+
+/// The most bodies (links) a model may have.
+pub const MAX_BODIES: usize = 10_000;
+
+/// Which format a model came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// MuJoCo's MJCF.
+    Mjcf,
+    /// URDF.
+    Urdf,
+}
+
+impl Format {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Mjcf => "MJCF",
+            Format::Urdf => "URDF",
+        }
+    }
+}
+
+/// A constraint between the model's velocities (MJCF `<equality>`, URDF
+/// `mimic`): rows that must vanish.
+#[derive(Clone, Debug)]
+pub enum Constraint {
+    /// Two bodies share a point (`connect`; `anchor` in `body1`'s frame).
+    Connect {
+        /// Name for reports.
+        name: String,
+        /// First body.
+        body1: usize,
+        /// Second body, `None` for the world.
+        body2: Option<usize>,
+        /// Anchor in `body1`'s frame.
+        anchor: Vector3<f64>,
+    },
+    /// Two bodies move as one (`weld`; relative point at `body1`'s origin).
+    Weld {
+        /// Name for reports.
+        name: String,
+        /// First body.
+        body1: usize,
+        /// Second body, `None` for the world.
+        body2: Option<usize>,
+    },
+    /// `q1 − q1_ref = Σ c_k (q2 − q2_ref)^k` (MJCF joint equality, URDF
+    /// mimic with `c = [offset, multiplier]` and no references), or `q1`
+    /// fixed when `joint2` is `None`.
+    Joint {
+        /// Name for reports.
+        name: String,
+        /// Constrained joint (index into the tree's joints).
+        joint1: usize,
+        /// Driving joint.
+        joint2: Option<usize>,
+        /// Polynomial coefficients (at most 5).
+        coef: Vec<f64>,
+    },
+}
+
+/// A model read from a file.
+#[derive(Clone, Debug)]
+pub struct Robot {
+    /// Format of the file.
+    pub format: Format,
+    /// The file's path as given.
+    pub path: String,
+    /// Model name (MJCF `model`, URDF `name`).
+    pub name: String,
+    /// The kinematic tree.
+    pub tree: Tree,
+    /// Keyframes: name and configuration (MJCF `<key>`).
+    pub keyframes: Vec<(String, Vec<f64>)>,
+    /// Active constraints.
+    pub constraints: Vec<Constraint>,
+}
+
+impl Robot {
+    /// Reads a model file: MJCF when the root element is `<mujoco>`, URDF
+    /// when it is `<robot>`. At most `max_bytes` are read from each file.
+    pub fn read(path: &std::path::Path, shown: &str, max_bytes: u64) -> Result<Robot, SourceError> {
+        let text = xml::read_text(path, shown, max_bytes)?;
+        let root = xml::root_name(&text);
+        if root.as_deref() == Some("robot") {
+            urdf::parse(shown, text)
+        } else {
+            mjcf::read(path, shown, text, max_bytes)
+        }
+    }
+
+    /// Constraint rows at a configuration (one per constrained velocity
+    /// combination), `nv` entries each.
+    pub fn constraint_rows(&self, kin: &Kinematics, q: &[f64]) -> Vec<Vec<f64>> {
+        let tree = &self.tree;
+        let mut rows = Vec::new();
+        // Rate of a point fixed to a body, along each world axis, minus that
+        // of the same point on the other body.
+        let point_rows =
+            |rows: &mut Vec<Vec<f64>>, b1: usize, b2: Option<usize>, p: Vector3<f64>| {
+                for k in 0..3 {
+                    let e = Vector3::ith(k, 1.0);
+                    let mut row = tree.point_row(kin, b1, &p, &e);
+                    if let Some(b2) = b2 {
+                        for (r, v) in row.iter_mut().zip(tree.point_row(kin, b2, &p, &e)) {
+                            *r -= v;
+                        }
+                    }
+                    rows.push(row);
+                }
+            };
+        for c in &self.constraints {
+            match c {
+                Constraint::Connect {
+                    body1,
+                    body2,
+                    anchor,
+                    ..
+                } => {
+                    let p = tree.to_world(kin, *body1, anchor);
+                    point_rows(&mut rows, *body1, *body2, p);
+                }
+                Constraint::Weld { body1, body2, .. } => {
+                    let p = kin.xpos[*body1];
+                    point_rows(&mut rows, *body1, *body2, p);
+                    // Relative angular velocity: the rate of the point p + e
+                    // minus that of p, about each axis, is ω × e.
+                    for k in 0..3 {
+                        let ang = tree.angular_row(kin, *body1, k);
+                        let mut row = ang;
+                        if let Some(b2) = body2 {
+                            for (r, v) in row.iter_mut().zip(tree.angular_row(kin, *b2, k)) {
+                                *r -= v;
+                            }
+                        }
+                        rows.push(row);
+                    }
+                }
+                Constraint::Joint {
+                    joint1,
+                    joint2,
+                    coef,
+                    ..
+                } => {
+                    let mut row = vec![0.0; tree.nv];
+                    let j1 = &tree.joints[*joint1];
+                    row[j1.dof_adr] = 1.0;
+                    if let Some(j2) = joint2 {
+                        let j2 = &tree.joints[*j2];
+                        let x = q[j2.qpos_adr] - j2.q_ref;
+                        // d/dx Σ c_k x^k
+                        let mut slope = 0.0;
+                        let mut pow = 1.0;
+                        for (k, c) in coef.iter().enumerate().skip(1) {
+                            slope += k as f64 * c * pow;
+                            pow *= x;
+                        }
+                        row[j2.dof_adr] -= slope;
+                    }
+                    rows.push(row);
+                }
+            }
+        }
+        rows
+    }
+
+    /// The configuration of a keyframe, by name.
+    pub fn keyframe(&self, name: &str) -> Option<&[f64]> {
+        self.keyframes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, q)| q.as_slice())
+    }
+}
