@@ -307,11 +307,10 @@ impl Reader<'_> {
             );
         }
         for (t, span) in tables {
-            let generalized = matches!(form, Form::Generalized { .. });
-            let allowed: &[&str] = if generalized {
-                super::read::CONTACT_GENERALIZED_KEYS
-            } else {
-                super::read::CONTACT_KEYS
+            let allowed: &[&str] = match form {
+                Form::Generalized { .. } => super::read::CONTACT_GENERALIZED_KEYS,
+                Form::Robot(_) => super::read::CONTACT_MODEL_KEYS,
+                Form::Bodies { .. } => super::read::CONTACT_KEYS,
             };
             self.keys(t, allowed, "`[[contact]]`");
             let name = self.name(t, "`[[contact]]`", &span, &mut seen);
@@ -331,6 +330,43 @@ impl Reader<'_> {
                 ));
             }
             let geometry = match form {
+                Form::Robot(robot) => {
+                    let body = self
+                        .required(t, "body", &what, &span)
+                        .and_then(|n| self.model_body(n, robot));
+                    let world = match get(t, "frame") {
+                        None => Some(false),
+                        Some(n) => match self.string(n, "`frame`").as_deref() {
+                            Some("body") => Some(false),
+                            Some("world") => Some(true),
+                            Some(other) => {
+                                self.error(
+                                    Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
+                                        .hint("`body` (the default: point and normal in the body's frame) or `world`"),
+                                );
+                                None
+                            }
+                            None => None,
+                        },
+                    };
+                    let point = self
+                        .required(t, "point", &what, &span)
+                        .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
+                    let normal = self
+                        .required(t, "normal", &what, &span)
+                        .and_then(|n| self.unit_normal(n, 3));
+                    match (body, world, point, normal) {
+                        (Some(body), Some(world), Some(point), Some(normal)) => {
+                            Some(ContactGeometry::Link {
+                                body,
+                                world,
+                                point,
+                                normal,
+                            })
+                        }
+                        _ => None,
+                    }
+                }
                 Form::Generalized { coordinates, .. } => {
                     let n = coordinates.len();
                     self.required(t, "jacobian", &what, &span).and_then(|node| {
@@ -372,18 +408,9 @@ impl Reader<'_> {
                     let point = self
                         .required(t, "point", &what, &span)
                         .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
-                    let normal = self.required(t, "normal", &what, &span).and_then(|n| {
-                        let v = self.vector(n, space.dim(), Dim::NONE, "a normal component")?;
-                        let len = v.iter().map(|x| x.si * x.si).sum::<f64>().sqrt();
-                        if (len - 1.0).abs() > NORMAL_TOLERANCE {
-                            self.error(
-                                Diagnostic::new(n.span(), format!("a normal must be a unit vector, this one has length {len}"))
-                                    .hint("a non-unit normal would rescale the gap and change the effective mass; normalise it"),
-                            );
-                            return None;
-                        }
-                        Some(v)
-                    });
+                    let normal = self
+                        .required(t, "normal", &what, &span)
+                        .and_then(|n| self.unit_normal(n, space.dim()));
                     match (body, other, point, normal) {
                         (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
                             let fixed = |i: Option<usize>| {
@@ -431,5 +458,19 @@ impl Reader<'_> {
             }
         }
         contacts
+    }
+
+    /// A unit normal of `d` components.
+    fn unit_normal(&mut self, n: &Node, d: usize) -> Option<Vec<Val>> {
+        let v = self.vector(n, d, Dim::NONE, "a normal component")?;
+        let len = v.iter().map(|x| x.si * x.si).sum::<f64>().sqrt();
+        if (len - 1.0).abs() > NORMAL_TOLERANCE {
+            self.error(
+                Diagnostic::new(n.span(), format!("a normal must be a unit vector, this one has length {len}"))
+                    .hint("a non-unit normal would rescale the gap and change the effective mass; normalise it"),
+            );
+            return None;
+        }
+        Some(v)
     }
 }

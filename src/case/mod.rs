@@ -18,6 +18,7 @@ mod claims;
 mod generalized;
 mod parameters;
 mod read;
+mod robot_table;
 pub mod scene;
 mod scene_table;
 mod settings;

@@ -209,6 +209,8 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[[body]]", BODY_KEYS),
     ("[[contact]]", CONTACT_KEYS),
     ("[[contact]] (generalized)", CONTACT_GENERALIZED_KEYS),
+    ("[[contact]] (model)", CONTACT_MODEL_KEYS),
+    ("[model]", super::robot_table::MODEL_KEYS),
     ("[[joint]]", JOINT_KEYS),
     ("[generalized]", GENERALIZED_KEYS),
     ("a coordinate", COORDINATE_KEYS),
@@ -231,6 +233,16 @@ pub(super) const CONTACT_KEYS: &[&str] = &[
     "other",
     "point",
     "normal",
+    "stiffness",
+    "damping",
+    "description",
+];
+pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
+    "name",
+    "body",
+    "point",
+    "normal",
+    "frame",
     "stiffness",
     "damping",
     "description",
@@ -270,6 +282,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "analysis",
     "display",
     "scene",
+    "model",
 ];
 
 impl Reader<'_> {
@@ -718,7 +731,40 @@ impl Reader<'_> {
             Some(_) => return None,
             None => None,
         };
-        let form = if scene.is_some() {
+        let model_node = get(root, "model");
+        if let Some(mn) = model_node {
+            for key in ["body", "joint", "generalized", "constraint", "scene"] {
+                if let Some(n) = get(root, key) {
+                    self.error(
+                        Diagnostic::new(
+                            header(&n.span()),
+                            format!("`{key}` cannot be used with `[model]`"),
+                        )
+                        .hint("a `[model]` case takes its bodies and joints from the model file"),
+                    );
+                }
+            }
+            if let Some(sn) = get(root, "space")
+                && space != Space::ThreeD
+            {
+                self.error(
+                    Diagnostic::new(sn.span(), "a `[model]` case is 3-d")
+                        .hint("remove `space` or set it to \"3d\""),
+                );
+            }
+            let _ = mn;
+        }
+        let space = if model_node.is_some() {
+            Space::ThreeD
+        } else {
+            space
+        };
+        let form = if let Some(mn) = model_node {
+            if !self.diags.is_empty() {
+                return None;
+            }
+            Some(Form::Robot(Box::new(self.robot_model(mn)?)))
+        } else if scene.is_some() {
             Some(Form::Bodies {
                 bodies: Vec::new(),
                 joints: Vec::new(),

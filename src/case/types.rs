@@ -157,6 +157,18 @@ pub enum ContactGeometry {
     },
     /// Generalized form: the Jacobian row `J_i`.
     Jacobian(Vec<Val>),
+    /// On a body of a `[model]` (MJCF or URDF), against the world.
+    Link {
+        /// Index of the model body.
+        body: usize,
+        /// Point and normal in world coordinates (`frame = "world"`)
+        /// rather than in the body's frame.
+        world: bool,
+        /// Contact point.
+        point: Vec<Val>,
+        /// Unit normal.
+        normal: Vec<Val>,
+    },
 }
 
 /// A normal contact.
@@ -208,6 +220,8 @@ pub enum Form {
         /// Joints in file order.
         joints: Vec<Joint>,
     },
+    /// A robot model read from an MJCF or URDF file (`[model]`).
+    Robot(Box<RobotForm>),
     /// Generalized coordinates, mass matrix and constraint rows.
     Generalized {
         /// Coordinates.
@@ -217,6 +231,38 @@ pub enum Form {
         /// Constraint rows `G_k`.
         constraints: Vec<Vec<Val>>,
     },
+}
+
+/// `[model]`: a robot model at a configuration.
+#[derive(Clone, Debug)]
+pub struct RobotForm {
+    /// The model.
+    pub robot: std::sync::Arc<crate::robot::Robot>,
+    /// The model file as written in the case.
+    pub file: String,
+    /// Span of the `[model]` table.
+    pub span: Range<usize>,
+    /// The keyframe the configuration starts from, if any.
+    pub keyframe: Option<String>,
+    /// Configuration before `configuration` overrides (keyframe or the
+    /// model's reference configuration).
+    pub base: Vec<f64>,
+    /// Joint values given in the case: joint index and value (rad or m).
+    pub configuration: Vec<(usize, Val)>,
+    /// Whether the joints' rotor inertia (MJCF `armature`) is part of M.
+    pub armature: bool,
+}
+
+impl RobotForm {
+    /// The configuration with joint values from `f` (SI), the others from
+    /// the base configuration.
+    pub fn configuration_with(&self, mut f: impl FnMut(&Val) -> f64) -> Vec<f64> {
+        let mut q = self.base.clone();
+        for (j, v) in &self.configuration {
+            q[self.robot.tree.joints[*j].qpos_adr] = f(v);
+        }
+        q
+    }
 }
 
 /// A result a claim or sweep can refer to (the case format (docs/case-format.md), `of`).

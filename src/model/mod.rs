@@ -178,15 +178,41 @@ pub struct Model<T> {
     pub contacts: Vec<Contact<T>>,
 }
 
+/// A scalar whose number can be read when it has one (a robot's joint
+/// values must be numbers: `M(q)` is evaluated, not derived).
+pub trait Numeric {
+    /// The value, if this scalar is a number.
+    fn numeric(&self) -> Option<f64>;
+}
+
+impl Numeric for f64 {
+    fn numeric(&self) -> Option<f64> {
+        Some(*self)
+    }
+}
+
+impl Numeric for () {
+    fn numeric(&self) -> Option<f64> {
+        None
+    }
+}
+
 /// Builds the model of a case, turning each value into a `T` with `f`.
-pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Result<Model<T>, E> {
+pub fn build<T: Numeric, E>(
+    case: &Case,
+    f: &mut impl FnMut(&Val) -> Result<T, E>,
+) -> Result<Model<T>, E> {
     let vec = |vals: &[Val], f: &mut dyn FnMut(&Val) -> Result<T, E>| {
         vals.iter().map(f).collect::<Result<Vec<T>, E>>()
     };
     if let Some(scene) = &case.scene {
         return build_scene(case.space, &scene.data, f);
     }
+    if let Form::Robot(r) = &case.form {
+        return build_robot(case, r, f);
+    }
     let kind = match &case.form {
+        Form::Robot(_) => unreachable!("built above"),
         Form::Bodies { bodies, joints } => {
             let mut out = Vec::with_capacity(bodies.len());
             for b in bodies {
@@ -265,6 +291,7 @@ pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Res
                 normal: vec(normal, f)?,
             },
             ContactGeometry::Jacobian(row) => Geometry::Jacobian(vec(row, f)?),
+            ContactGeometry::Link { .. } => unreachable!("model contacts are built by build_robot"),
         };
         contacts.push(Contact {
             name: c.name.clone(),
@@ -276,6 +303,109 @@ pub fn build<T, E>(case: &Case, f: &mut impl FnMut(&Val) -> Result<T, E>) -> Res
     Ok(Model {
         space: case.space,
         kind,
+        contacts,
+    })
+}
+
+/// The model of a `[model]` case: `M(q)`, the constraint rows and the
+/// contact rows are evaluated at the configuration (joint values through
+/// `f`, numbers when `T` has them, else the case's own values) and enter
+/// as numbers, in the generalized form.
+fn build_robot<T: Numeric, E>(
+    case: &Case,
+    r: &case::RobotForm,
+    f: &mut impl FnMut(&Val) -> Result<T, E>,
+) -> Result<Model<T>, E> {
+    use crate::units::Dim;
+    use nalgebra::Vector3;
+    let mut si = |v: &Val| -> Result<f64, E> { Ok(f(v)?.numeric().unwrap_or(v.si)) };
+    let mut joint_values = Vec::with_capacity(r.configuration.len());
+    for (_, v) in &r.configuration {
+        joint_values.push(si(v)?);
+    }
+    let mut values = joint_values.into_iter();
+    let q = r.configuration_with(|_| values.next().unwrap_or(0.0));
+    let tree = &r.robot.tree;
+    let kin = tree.kinematics(&q);
+    let n = tree.nv;
+    let names = tree.dof_names();
+    let dims: Vec<Dim> = names
+        .iter()
+        .map(|(_, u)| if *u == "m" { Dim::NONE } else { Dim::LENGTH })
+        .collect();
+    let mut contacts = Vec::with_capacity(case.contacts.len());
+    let mut raw_rows = Vec::with_capacity(case.contacts.len());
+    for c in &case.contacts {
+        let ContactGeometry::Link {
+            body,
+            world,
+            point,
+            normal,
+        } = &c.geometry
+        else {
+            unreachable!("a model case's contacts are on model bodies")
+        };
+        let mut v3 = |v: &[Val]| -> Result<Vector3<f64>, E> {
+            Ok(Vector3::new(si(&v[0])?, si(&v[1])?, si(&v[2])?))
+        };
+        let (p, nrm) = (v3(point)?, v3(normal)?);
+        let (p, nrm) = if *world {
+            (p, nrm)
+        } else {
+            (tree.to_world(&kin, *body, &p), kin.xrot[*body] * nrm)
+        };
+        raw_rows.push(tree.point_row(&kin, *body, &p, &nrm));
+    }
+    let mut val = Val::number(0.0, Dim::NONE);
+    fn lit<T, E>(
+        f: &mut impl FnMut(&Val) -> Result<T, E>,
+        val: &mut Val,
+        x: f64,
+        dim: crate::units::Dim,
+    ) -> Result<T, E> {
+        val.set_number(x, dim);
+        f(val)
+    }
+    let mut num = |f: &mut _, x: f64, dim: Dim| lit(f, &mut val, x, dim);
+    for (c, row) in case.contacts.iter().zip(raw_rows) {
+        let mut out = Vec::with_capacity(n);
+        for (x, d) in row.into_iter().zip(&dims) {
+            out.push(num(f, x, *d)?);
+        }
+        contacts.push(Contact {
+            name: c.name.clone(),
+            geometry: Geometry::Jacobian(out),
+            stiffness: f(&c.stiffness)?,
+            damping: c.damping.as_ref().map(&mut *f).transpose()?,
+        });
+    }
+    let m = tree.mass_matrix(&kin, r.armature);
+    let mut mass_matrix = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut row = Vec::with_capacity(n);
+        for j in 0..n {
+            row.push(num(f, m[i * n + j], Dim::INERTIA)?);
+        }
+        mass_matrix.push(row);
+    }
+    let mut constraints = Vec::new();
+    for row in r.robot.constraint_rows(&kin, &q) {
+        let mut out = Vec::with_capacity(n);
+        for x in row {
+            out.push(num(f, x, Dim::NONE)?);
+        }
+        constraints.push(out);
+    }
+    Ok(Model {
+        space: case.space,
+        kind: Kind::Generalized {
+            coordinates: names
+                .into_iter()
+                .map(|(name, unit)| (name, unit.to_string()))
+                .collect(),
+            mass_matrix,
+            constraints,
+        },
         contacts,
     })
 }

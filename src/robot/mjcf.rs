@@ -670,7 +670,6 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             },
         };
         let props = self.bounded(el, props)?;
-        let mut joints = joints;
         for j in &joints {
             if matches!(j.kind, JointKind::Free { .. }) && (parent.is_some() || joints.len() > 1) {
                 return Err(el.err(

@@ -177,6 +177,12 @@ fn name_quantities(
 /// Derives A and the per-contact forms for a case. `numeric` is the numeric
 /// system, used to pick a set of independent constraint rows.
 pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
+    if matches!(case.form, crate::case::Form::Robot(_)) {
+        return Err(Unsupported(
+            "M(q) of a model read from MJCF or URDF is evaluated numerically at the configuration"
+                .into(),
+        ));
+    }
     if case.scene.is_some() {
         return Err(Unsupported(
             "the bodies and contacts are numbers from a scene file: there are no symbols to keep"

@@ -273,6 +273,13 @@ impl Div for Frac {
     }
 }
 
+impl crate::model::Numeric for Frac {
+    fn numeric(&self) -> Option<f64> {
+        use num_traits::ToPrimitive;
+        self.as_constant().and_then(|q| q.to_f64())
+    }
+}
+
 impl crate::model::Scalar for Frac {
     fn zero() -> Self {
         Frac::zero()

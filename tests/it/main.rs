@@ -50,6 +50,24 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The bundled case files (`cases/*.toml`, sorted; model files beside
+/// them are not cases).
+pub fn bundled_case_paths() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// True for a case whose system comes from an MJCF or URDF model: no
+/// closed forms are derived for it.
+pub fn is_model_case(ev: &meff::Evaluated) -> bool {
+    matches!(ev.case.form, meff::case::Form::Robot(_))
+}
+
 /// Loads and evaluates a bundled case by file name.
 pub fn bundled(name: &str) -> meff::Evaluated {
     let path = root().join("cases").join(name);

@@ -1,0 +1,188 @@
+//! The `[model]` table: a robot model from an MJCF or URDF file, the
+//! configuration it is evaluated at, and whether joint armature counts.
+//! The file itself is read by [`crate::robot`].
+
+use super::read::{Reader, get, header};
+use super::types::RobotForm;
+use crate::diag::Diagnostic;
+use crate::kinematics::JointKind;
+use crate::robot::Robot;
+use crate::units::Dim;
+use toml::de::{DeTable, DeValue};
+
+type Node<'i> = toml::Spanned<DeValue<'i>>;
+
+pub(super) const MODEL_KEYS: &[&str] = &["mjcf", "urdf", "keyframe", "configuration", "armature"];
+
+impl Reader<'_> {
+    /// Reads `[model]` and the model file it names.
+    pub(super) fn robot_model(&mut self, node: &Node) -> Option<RobotForm> {
+        let t: &DeTable = self.table(node, "`[model]`")?;
+        self.keys(t, MODEL_KEYS, "`[model]`");
+        let span = node.span();
+        let (key, file_node) = match (get(t, "mjcf"), get(t, "urdf")) {
+            (Some(n), None) => ("mjcf", n),
+            (None, Some(n)) => ("urdf", n),
+            (Some(_), Some(n)) => {
+                self.error(Diagnostic::new(n.span(), "give `mjcf` or `urdf`, not both"));
+                return None;
+            }
+            (None, None) => {
+                self.error(
+                    Diagnostic::new(header(&span), "`[model]` names a model file").hint(
+                        "mjcf = \"arm.xml\" or urdf = \"arm.urdf\", relative to the case file",
+                    ),
+                );
+                return None;
+            }
+        };
+        let file = self.string(file_node, &format!("`{key}`"))?;
+        let Some(access) = self.files.clone() else {
+            self.error(
+                Diagnostic::new(
+                    file_node.span(),
+                    "model files are read only for a case file on disk",
+                )
+                .hint(
+                    "run meff on the case file (or on `-` from the directory the path starts from)",
+                ),
+            );
+            return None;
+        };
+        let path = access.base.join(&file);
+        let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
+        let robot = match Robot::read(&path, &shown, access.max_bytes) {
+            Ok(r) => r,
+            Err(e) if e.source.is_empty() => {
+                let msg = e
+                    .diagnostics
+                    .first()
+                    .map(|d| d.message.clone())
+                    .unwrap_or_default();
+                self.error(Diagnostic::new(
+                    file_node.span(),
+                    format!("cannot read `{file}`: {msg}"),
+                ));
+                return None;
+            }
+            Err(e) => {
+                self.foreign = Some(e);
+                return None;
+            }
+        };
+        let expected = if key == "mjcf" {
+            crate::robot::Format::Mjcf
+        } else {
+            crate::robot::Format::Urdf
+        };
+        if robot.format != expected {
+            self.error(Diagnostic::new(
+                file_node.span(),
+                format!(
+                    "`{file}` is a {} file, not {}",
+                    robot.format.name(),
+                    expected.name()
+                ),
+            ));
+            return None;
+        }
+        let mut base = robot.tree.qpos0.clone();
+        let mut keyframe = None;
+        if let Some(k) = get(t, "keyframe") {
+            let name = self.string(k, "`keyframe`")?;
+            match robot.keyframe(&name) {
+                Some(q) => base = q.to_vec(),
+                None => {
+                    let names: Vec<&str> =
+                        robot.keyframes.iter().map(|(n, _)| n.as_str()).collect();
+                    let hint = if names.is_empty() {
+                        "the model has no keyframes".to_string()
+                    } else {
+                        format!("keyframes: {}", names.join(", "))
+                    };
+                    self.error(
+                        Diagnostic::new(k.span(), format!("no keyframe named `{name}`")).hint(hint),
+                    );
+                    return None;
+                }
+            }
+            keyframe = Some(name);
+        }
+        let mut configuration = Vec::new();
+        if let Some(c) = get(t, "configuration") {
+            let ct = self.table(c, "`configuration`")?;
+            for (k, v) in ct.iter() {
+                let jname = k.get_ref().as_ref();
+                let Some(j) = robot.tree.joints.iter().position(|j| j.name == jname) else {
+                    let d = Diagnostic::new(k.span(), format!("the model has no joint `{jname}`"))
+                        .maybe_hint(
+                            crate::diag::closest(
+                                jname,
+                                robot.tree.joints.iter().map(|j| j.name.as_str()),
+                            )
+                            .map(|b| format!("did you mean `{b}`?")),
+                        );
+                    self.error(d);
+                    continue;
+                };
+                let dim = match robot.tree.joints[j].kind {
+                    JointKind::Hinge => Dim::NONE,
+                    JointKind::Slide => Dim::LENGTH,
+                    _ => {
+                        self.error(Diagnostic::new(
+                            k.span(),
+                            format!("`{jname}` is a ball or free joint: set it with a keyframe"),
+                        ));
+                        continue;
+                    }
+                };
+                if let Some(val) = self.value(v, dim, &format!("joint `{jname}`")) {
+                    configuration.push((j, val));
+                }
+            }
+        }
+        let armature = match get(t, "armature") {
+            Some(n) => match n.get_ref() {
+                DeValue::Boolean(b) => *b,
+                other => {
+                    self.error(Diagnostic::new(
+                        n.span(),
+                        format!(
+                            "`armature` must be true or false, found {}",
+                            other.type_str()
+                        ),
+                    ));
+                    return None;
+                }
+            },
+            None => true,
+        };
+        Some(RobotForm {
+            robot: std::sync::Arc::new(robot),
+            file,
+            span,
+            keyframe,
+            base,
+            configuration,
+            armature,
+        })
+    }
+
+    /// A `[model]` body by name (for contacts).
+    pub(super) fn model_body(&mut self, node: &Node, form: &RobotForm) -> Option<usize> {
+        let name = self.string(node, "`body`")?;
+        let tree = &form.robot.tree;
+        match tree.body_index(&name) {
+            Some(b) => Some(b),
+            None => {
+                let d = Diagnostic::new(node.span(), format!("the model has no body `{name}`"))
+                    .maybe_hint(
+                        crate::diag::closest(&name, tree.bodies.iter().map(|b| b.name.as_str()))
+                            .map(|b| format!("did you mean `{b}`?")),
+                    );
+                self.error(d);
+                None
+            }
+        }
+    }
+}
