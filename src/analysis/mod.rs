@@ -19,6 +19,7 @@ pub mod claims;
 mod delassus;
 pub mod large;
 mod modes;
+pub mod robot;
 pub mod sweep;
 
 pub use delassus::{

@@ -17,6 +17,7 @@ mod bodies;
 mod claims;
 mod generalized;
 mod parameters;
+mod person;
 mod read;
 mod robot_table;
 pub mod scene;

@@ -211,6 +211,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[[contact]] (generalized)", CONTACT_GENERALIZED_KEYS),
     ("[[contact]] (model)", CONTACT_MODEL_KEYS),
     ("[model]", super::robot_table::MODEL_KEYS),
+    ("[[person]]", super::person::PERSON_KEYS),
     ("[[joint]]", JOINT_KEYS),
     ("[generalized]", GENERALIZED_KEYS),
     ("a coordinate", COORDINATE_KEYS),
@@ -283,6 +284,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "display",
     "scene",
     "model",
+    "person",
 ];
 
 impl Reader<'_> {
@@ -820,6 +822,7 @@ impl Reader<'_> {
         };
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
+        let persons = self.persons(get(root, "person"), &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let large_modes = get(root, "analysis").and_then(|n| {
@@ -839,6 +842,7 @@ impl Reader<'_> {
             contacts,
             claims,
             sweeps,
+            persons,
             verify,
             large_modes,
             display,

@@ -265,6 +265,23 @@ impl RobotForm {
     }
 }
 
+/// A body region of a person a contact may strike (`[[person]]`).
+#[derive(Clone, Debug)]
+pub struct Person {
+    /// Index of the contact.
+    pub contact: usize,
+    /// Label (`hand`, `forearm`).
+    pub region: String,
+    /// Effective mass of the region, m_H.
+    pub mass: Val,
+    /// Spring constant of the region, k_H.
+    pub stiffness: Val,
+    /// Force limit, F_max.
+    pub force_limit: Option<Val>,
+    /// Speed of approach.
+    pub speed: Option<Val>,
+}
+
 /// A result a claim or sweep can refer to (the case format (docs/case-format.md), `of`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Quantity {
@@ -408,6 +425,8 @@ pub struct Case {
     pub claims: Vec<Claim>,
     /// Sweeps in file order.
     pub sweeps: Vec<Sweep>,
+    /// `[[person]]` body regions, in file order.
+    pub persons: Vec<Person>,
     /// `[verify]`, when present.
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.

@@ -354,7 +354,7 @@ fn build_robot<T: Numeric, E>(
         } else {
             (tree.to_world(&kin, *body, &p), kin.xrot[*body] * nrm)
         };
-        raw_rows.push(tree.point_row(&kin, *body, &p, &nrm));
+        raw_rows.push(chop(tree.point_row(&kin, *body, &p, &nrm)));
     }
     let mut val = Val::number(0.0, Dim::NONE);
     fn lit<T, E>(
@@ -379,7 +379,7 @@ fn build_robot<T: Numeric, E>(
             damping: c.damping.as_ref().map(&mut *f).transpose()?,
         });
     }
-    let m = tree.mass_matrix(&kin, r.armature);
+    let m = chop(tree.mass_matrix(&kin, r.armature));
     let mut mass_matrix = Vec::with_capacity(n);
     for i in 0..n {
         let mut row = Vec::with_capacity(n);
@@ -389,7 +389,7 @@ fn build_robot<T: Numeric, E>(
         mass_matrix.push(row);
     }
     let mut constraints = Vec::new();
-    for row in r.robot.constraint_rows(&kin, &q) {
+    for row in r.robot.constraint_rows(&kin, &q).into_iter().map(chop) {
         let mut out = Vec::with_capacity(n);
         for x in row {
             out.push(num(f, x, Dim::NONE)?);
@@ -408,6 +408,19 @@ fn build_robot<T: Numeric, E>(
         },
         contacts,
     })
+}
+
+/// Entries below 1e-13 of the largest are rounding (world-frame CRBA sums
+/// terms of the size of the largest): exact zeros read better in reports
+/// and keep rows sparse.
+fn chop(mut v: Vec<f64>) -> Vec<f64> {
+    let top = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    for x in &mut v {
+        if x.abs() < 1e-13 * top {
+            *x = 0.0;
+        }
+    }
+    v
 }
 
 /// The model of a `[scene]`: its numbers go through `f` as literal values

@@ -542,6 +542,105 @@ pub fn histogram(edges: &[f64], counts: &[usize], x_label: &str) -> String {
     s
 }
 
+/// The effective-mass ellipse in one plane as a polar plot: `masses[k]` is
+/// m_eff along the direction at angle 2πk/n from the plane's first axis
+/// (`None`: infinite, not drawn). Rings at round masses; the axes are
+/// labelled `first` (θ = 0) and `second` (θ = 90°).
+pub fn polar(masses: &[Option<f64>], first: &str, second: &str, unit: &str) -> String {
+    let (w, h) = (340.0, 340.0);
+    let (cx, cy, radius) = (170.0, 164.0, 130.0);
+    let mut s = String::new();
+    svg_open(
+        &mut s,
+        "plot",
+        w,
+        h,
+        &format!("effective mass against direction in the plane of {first} and {second}"),
+    );
+    let top = masses.iter().flatten().copied().fold(0.0, f64::max);
+    if masses.is_empty() || top <= 0.0 || !top.is_finite() {
+        s.push_str(r#"<text x="20" y="40" class="tick">no data</text></svg>"#);
+        return s;
+    }
+    // Rings at 1, 2 or 5 × 10^k below the largest mass.
+    let step = {
+        let raw = top / 4.0;
+        let p = 10f64.powf(raw.log10().floor());
+        [1.0, 2.0, 5.0, 10.0]
+            .iter()
+            .map(|m| m * p)
+            .find(|v| *v >= raw)
+            .unwrap_or(10.0 * p)
+    };
+    let scale = radius / (step * (top / step).ceil());
+    let mut ring = step;
+    while ring * scale <= radius + 1e-9 {
+        let _ = write!(
+            s,
+            r#"<circle cx="{cx}" cy="{cy}" r="{r}" class="grid" fill="none"/><text x="{tx}" y="{ty}" class="tick">{l}</text>"#,
+            cx = c(cx),
+            cy = c(cy),
+            r = c(ring * scale),
+            tx = c(cx + 3.0),
+            ty = c(cy - ring * scale - 2.0),
+            l = sig(ring, 3)
+        );
+        ring += step;
+    }
+    let _ = write!(
+        s,
+        r#"<line x1="{a}" y1="{cy}" x2="{b}" y2="{cy}" class="grid"/><line x1="{cx}" y1="{t}" x2="{cx}" y2="{bt}" class="grid"/>"#,
+        a = c(cx - radius),
+        b = c(cx + radius),
+        cx = c(cx),
+        cy = c(cy),
+        t = c(cy - radius),
+        bt = c(cy + radius)
+    );
+    // The curve, broken where the mass is infinite.
+    let n = masses.len();
+    let mut path = String::new();
+    let mut pen_down = false;
+    for k in 0..=n {
+        let th = std::f64::consts::TAU * (k % n) as f64 / n as f64;
+        match masses[k % n] {
+            Some(m) => {
+                let (x, y) = (cx + m * scale * th.cos(), cy - m * scale * th.sin());
+                let _ = write!(
+                    path,
+                    "{}{},{} ",
+                    if pen_down { "L" } else { "M" },
+                    c(x),
+                    c(y)
+                );
+                pen_down = true;
+            }
+            None => pen_down = false,
+        }
+    }
+    let _ = write!(
+        s,
+        r#"<path d="{p}" fill="none" stroke="{col}" stroke-width="2"/>"#,
+        p = path.trim_end(),
+        col = COLORS[0]
+    );
+    let _ = write!(
+        s,
+        r#"<text x="{x}" y="{y}" class="label" text-anchor="end">{a} →</text><text x="{x2}" y="{y2}" class="label">↑ {b}</text><text x="{x3}" y="{y3}" class="label" text-anchor="middle">m_eff ({u}) by direction</text>"#,
+        x = c(w - 6.0),
+        y = c(cy - 6.0),
+        a = esc(first),
+        x2 = c(cx + 6.0),
+        y2 = c(18.0),
+        b = esc(second),
+        x3 = c(cx),
+        y3 = c(h - 8.0),
+        u = esc(unit)
+    );
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

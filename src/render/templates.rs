@@ -580,6 +580,17 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             })
             .collect();
         plots_v.insert("sweeps".into(), json!(sweeps));
+        if let Some(r) = &report.robot {
+            plots_v.insert(
+                "ellipses".into(),
+                json!(
+                    r.contacts
+                        .iter()
+                        .map(|c| plot::polar(&c.ellipsoid.polar, "normal", "across", "kg"))
+                        .collect::<Vec<_>>()
+                ),
+            );
+        }
         if let Some(l) = &report.large {
             plots_v.insert(
                 "histograms".into(),
@@ -661,9 +672,20 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             }
         }
     }
+    // Columns per printed matrix block: six short names fit a page, long
+    // joint names (robot models) fewer.
+    let longest = report
+        .model
+        .dofs
+        .iter()
+        .map(|d| d.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let per_block = (72 / (longest + 4).max(12)).clamp(2, 6);
     json!({
         "report": report,
         "plots": plots_v,
+        "per_block": per_block,
         "digits": digits,
         "version": env!("CARGO_PKG_VERSION"),
         "assets": "assets",

@@ -157,6 +157,92 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             notes: Vec::new(),
         });
     }
+    if let Some(r) = &report.robot {
+        out.push(Section {
+            title: format!("Robot model ({} `{}`)", r.format, r.name),
+            header: strings([
+                "contact",
+                "body",
+                "m_eff (kg)",
+                "without armature",
+                "half moving mass",
+                "m_eff/half",
+                "ellipsoid masses (kg)",
+            ]),
+            rows: r
+                .contacts
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.name.clone(),
+                        c.body.clone(),
+                        opt(c.m_eff_with_armature, d),
+                        opt(c.m_eff_without_armature, d),
+                        sig(c.half_moving_mass, d),
+                        opt(c.ratio_to_half_moving_mass, 3.min(d)),
+                        c.ellipsoid
+                            .masses
+                            .iter()
+                            .map(|m| m.map_or_else(|| "∞".to_string(), |m| sig(m, d)))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ]
+                })
+                .collect(),
+            notes: vec![format!(
+                "{} bodies, moving mass {} kg; armature {}",
+                r.bodies,
+                sig(r.moving_mass, d),
+                if r.armature_total == 0.0 {
+                    "none in the model"
+                } else if r.armature_included {
+                    "included in M"
+                } else {
+                    "left out of M"
+                }
+            )],
+        });
+    }
+    if !report.persons.is_empty() {
+        let mut rows = Vec::new();
+        for p in &report.persons {
+            for (t, what) in [
+                (&p.exact, "exact m_eff"),
+                (
+                    &p.rule_of_thumb,
+                    p.rule_of_thumb_name.unwrap_or("rule of thumb"),
+                ),
+            ] {
+                if let Some(t) = t {
+                    rows.push(vec![
+                        p.contact.clone(),
+                        p.region.clone(),
+                        what.to_string(),
+                        sig(t.robot_mass, d),
+                        sig(t.reduced_mass, d),
+                        sig(t.omega, d),
+                        opt(t.peak_force, d),
+                        opt(t.max_speed, d),
+                    ]);
+                }
+            }
+        }
+        out.push(Section {
+            title: "Transient contact with a person".into(),
+            header: strings([
+                "contact",
+                "region",
+                "m_R",
+                "m_R (kg)",
+                "μ (kg)",
+                "ω (rad/s)",
+                "peak force (N)",
+                "speed at limit (m/s)",
+            ]),
+            rows,
+            notes: vec!["m_H, k_H, speed and force limit are the case's own values".into()],
+        });
+    }
     let sym = &report.symbolic;
     if sym.available {
         out.push(Section {

@@ -72,6 +72,12 @@ pub struct Report {
     pub sweeps: Vec<crate::analysis::sweep::SweepResult>,
     /// Claims.
     pub claims: Vec<ClaimReport>,
+    /// A `[model]` case's robot results (armature, rule of thumb, ellipsoids).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub robot: Option<crate::analysis::robot::RobotReport>,
+    /// `[[person]]` transient contacts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub persons: Vec<crate::analysis::robot::PersonReport>,
     /// Verification by simulation, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Verification>,
@@ -520,6 +526,12 @@ pub fn build(case: &Case, results: Results) -> Report {
     };
     let c = an.contacts.len();
     let a = &an.delassus;
+    // Robot and person results read every m_eff (small cases only).
+    let per_contact = matches!(case.form, crate::case::Form::Robot(_)) || !case.persons.is_empty();
+    let n_pc = if per_contact { c } else { 0 };
+    let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
+    let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
+    let robot_report = crate::analysis::robot::analyze(case, &m_effs);
     let make = |i: usize| {
         let r = &an.contacts[i];
         ContactReport {
@@ -749,6 +761,8 @@ pub fn build(case: &Case, results: Results) -> Report {
                 quantities: Vec::new(),
             },
         },
+        robot: robot_report.clone(),
+        persons: crate::analysis::robot::persons(case, &m_effs, &naives, robot_report.as_ref()),
         verification: None,
         claims: case
             .claims

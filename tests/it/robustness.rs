@@ -2,7 +2,6 @@
 //! parser and evaluator, and seeded mutations of real case files through the
 //! case reader and the whole pipeline.
 
-use crate::root;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -1,0 +1,394 @@
+//! What a robot model adds to the analysis of its contacts: the effective
+//! mass with and without the joints' rotor inertia (armature), the
+//! "rule of thumb" masses beside the exact value, and the effective-mass
+//! ellipsoid at each contact point (operational-space inertia of the point,
+//! Khatib's Λ = (J_p M⁻¹ J_pᵀ)⁻¹, constrained by the model's equality rows).
+//!
+//! Input: a `[model]` case at its own parameter values. Output: a
+//! [`RobotReport`] (plain numbers, serialised into the report's `robot`).
+
+use crate::case::{Case, ContactGeometry, Form, RobotForm};
+use crate::kinematics::{JointKind, Kinematics};
+use nalgebra::{DMatrix, Matrix3, SymmetricEigen, Vector3};
+use serde::Serialize;
+
+/// The robot section of a report.
+#[derive(Clone, Debug, Serialize)]
+pub struct RobotReport {
+    /// `MJCF` or `URDF`.
+    pub format: &'static str,
+    /// The model file as written in the case.
+    pub file: String,
+    /// The model's name.
+    pub name: String,
+    /// Number of bodies (links).
+    pub bodies: usize,
+    /// Total mass of the bodies moved by the joints.
+    pub moving_mass: f64,
+    /// Total mass of all bodies.
+    pub total_mass: f64,
+    /// Whether M includes the joints' armature.
+    pub armature_included: bool,
+    /// Sum of the armature over the velocities (0: the model has none).
+    pub armature_total: f64,
+    /// The keyframe the configuration starts from.
+    pub keyframe: Option<String>,
+    /// Hinge and slide joint values (rad or m).
+    pub configuration: Vec<JointValue>,
+    /// Number of constraint rows from the model (equality, mimic).
+    pub constraint_rows: usize,
+    /// Per contact.
+    pub contacts: Vec<RobotContact>,
+}
+
+/// A joint's value.
+#[derive(Clone, Debug, Serialize)]
+pub struct JointValue {
+    /// Joint name.
+    pub joint: String,
+    /// Value in SI (rad or m).
+    pub value: f64,
+    /// `rad` or `m`.
+    pub unit: &'static str,
+}
+
+/// A contact on a robot body.
+#[derive(Clone, Debug, Serialize)]
+pub struct RobotContact {
+    /// Contact name.
+    pub name: String,
+    /// Body (link) it is on.
+    pub body: String,
+    /// Contact point, world coordinates.
+    pub point: [f64; 3],
+    /// Normal, world coordinates.
+    pub normal: [f64; 3],
+    /// m_eff with the armature in M.
+    pub m_eff_with_armature: Option<f64>,
+    /// m_eff without it.
+    pub m_eff_without_armature: Option<f64>,
+    /// The rule of thumb "half the moving mass".
+    pub half_moving_mass: f64,
+    /// m_eff (as analysed) over half the moving mass.
+    pub ratio_to_half_moving_mass: Option<f64>,
+    /// The effective-mass ellipsoid at the contact point.
+    pub ellipsoid: Ellipsoid,
+}
+
+/// m_eff for every direction at a point: `m(d) = 1 / (dᵀ Λ⁻¹ d)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ellipsoid {
+    /// Principal masses, largest first (`None`: the point cannot move that
+    /// way, infinite mass).
+    pub masses: [Option<f64>; 3],
+    /// Principal directions (unit, world), in the order of `masses`.
+    pub directions: [[f64; 3]; 3],
+    /// `Λ⁻¹ = J_p M⁻¹ J_pᵀ` (1/kg), world axes.
+    pub inverse: [[f64; 3]; 3],
+    /// The plane of the polar plot: the contact normal and a unit
+    /// direction orthogonal to it (the most massive principal direction's
+    /// part orthogonal to the normal).
+    pub plane: [[f64; 3]; 2],
+    /// m_eff along `cos θ · plane[0] + sin θ · plane[1]`, θ = 0°, 5°, …, 355°
+    /// (`None`: infinite).
+    pub polar: Vec<Option<f64>>,
+}
+
+/// Directions in the polar plot.
+pub const POLAR_STEPS: usize = 72;
+
+/// A·x = 0 within this fraction of the largest: an immobile direction.
+const IMMOBILE: f64 = 1e-12;
+
+/// `R P Rᵀ` with `P = M⁻¹` projected onto the motions the constraint rows
+/// `g` allow (`M⁻¹ − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁺GM⁻¹`), for the rows of `r`.
+fn response(m: &DMatrix<f64>, g: &[Vec<f64>], r: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+    let n = m.nrows();
+    let l = m.clone().cholesky()?.l();
+    let whiten = |rows: &DMatrix<f64>| -> DMatrix<f64> {
+        // L⁻¹ Rᵀ: columns are whitened rows.
+        l.solve_lower_triangular(&rows.transpose())
+            .expect("a Cholesky factor is invertible")
+    };
+    let mut w = whiten(r);
+    if !g.is_empty() {
+        let gm = DMatrix::from_fn(g.len(), n, |i, j| g[i][j]);
+        let gw = whiten(&gm).transpose();
+        let basis = super::delassus::row_space_basis(&gw);
+        let proj = &basis * &w;
+        w -= basis.transpose() * proj;
+    }
+    Some(w.transpose() * w)
+}
+
+/// The robot section of a `[model]` case's report (`None` for other cases).
+pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
+    let Form::Robot(r) = &case.form else {
+        return None;
+    };
+    let tree = &r.robot.tree;
+    let q = r.configuration_with(|v| v.si);
+    let kin = tree.kinematics(&q);
+    let n = tree.nv;
+    let with = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, true));
+    let without = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, false));
+    let g = r.robot.constraint_rows(&kin, &q);
+    let moving_mass: f64 = (0..tree.bodies.len())
+        .filter(|&b| tree.last_dof(&kin, b).is_some())
+        .map(|b| tree.bodies[b].mass)
+        .sum();
+    let armature_total: f64 = tree
+        .joints
+        .iter()
+        .map(|j| j.armature * j.kind.nv() as f64)
+        .sum();
+    let m_used = if r.armature { &with } else { &without };
+    let contacts = case
+        .contacts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let ContactGeometry::Link {
+                body,
+                world,
+                point,
+                normal,
+            } = &c.geometry
+            else {
+                return None;
+            };
+            let p = Vector3::new(point[0].si, point[1].si, point[2].si);
+            let nl = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
+            let (p, nrm) = if *world {
+                (p, nl)
+            } else {
+                (tree.to_world(&kin, *body, &p), kin.xrot[*body] * nl)
+            };
+            let row = DMatrix::from_row_slice(1, n, &tree.point_row(&kin, *body, &p, &nrm));
+            let meff = |m: &DMatrix<f64>| {
+                response(m, &g, &row)
+                    .map(|a| a[(0, 0)])
+                    .filter(|&a| a > 0.0)
+                    .map(|a| 1.0 / a)
+            };
+            let half = moving_mass / 2.0;
+            Some(RobotContact {
+                name: c.name.clone(),
+                body: tree.bodies[*body].name.clone(),
+                point: p.into(),
+                normal: nrm.into(),
+                m_eff_with_armature: meff(&with),
+                m_eff_without_armature: meff(&without),
+                half_moving_mass: half,
+                ratio_to_half_moving_mass: m_eff
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .filter(|_| half > 0.0)
+                    .map(|m| m / half),
+                ellipsoid: ellipsoid(tree, &kin, m_used, &g, *body, &p, &nrm),
+            })
+        })
+        .collect();
+    Some(RobotReport {
+        format: r.robot.format.name(),
+        file: r.file.clone(),
+        name: r.robot.name.clone(),
+        bodies: tree.bodies.len(),
+        moving_mass,
+        total_mass: tree.total_mass(),
+        armature_included: r.armature,
+        armature_total,
+        keyframe: r.keyframe.clone(),
+        configuration: configuration(r, &q),
+        constraint_rows: g.len(),
+        contacts,
+    })
+}
+
+fn configuration(r: &RobotForm, q: &[f64]) -> Vec<JointValue> {
+    r.robot
+        .tree
+        .joints
+        .iter()
+        .filter_map(|j| {
+            let unit = match j.kind {
+                JointKind::Hinge => "rad",
+                JointKind::Slide => "m",
+                _ => return None,
+            };
+            Some(JointValue {
+                joint: j.name.clone(),
+                value: q[j.qpos_adr],
+                unit,
+            })
+        })
+        .collect()
+}
+
+fn ellipsoid(
+    tree: &crate::kinematics::Tree,
+    kin: &Kinematics,
+    m: &DMatrix<f64>,
+    g: &[Vec<f64>],
+    body: usize,
+    p: &Vector3<f64>,
+    normal: &Vector3<f64>,
+) -> Ellipsoid {
+    let n = tree.nv;
+    let mut jp = DMatrix::zeros(3, n);
+    for k in 0..3 {
+        let row = tree.point_row(kin, body, p, &Vector3::ith(k, 1.0));
+        for (j, v) in row.into_iter().enumerate() {
+            jp[(k, j)] = v;
+        }
+    }
+    let inv = response(m, g, &jp).unwrap_or_else(|| DMatrix::zeros(3, 3));
+    let inv3 = Matrix3::from_fn(|i, j| 0.5 * (inv[(i, j)] + inv[(j, i)]));
+    let eig = SymmetricEigen::new(inv3);
+    let top = eig.eigenvalues.amax();
+    // Smallest 1/m first = largest mass first.
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&a, &b| eig.eigenvalues[a].total_cmp(&eig.eigenvalues[b]));
+    let mass = |a: f64| (a > IMMOBILE * top && a > 0.0).then(|| 1.0 / a);
+    let masses = order.map(|k| mass(eig.eigenvalues[k]));
+    let directions = order.map(|k| {
+        let d = eig.eigenvectors.column(k).into_owned();
+        // A sign convention for determinism: the largest component positive.
+        let big = d.iamax();
+        let d = if d[big] < 0.0 { -d } else { d };
+        [d.x, d.y, d.z]
+    });
+    let nrm = normal.normalize();
+    let mut u = Vector3::zeros();
+    for dir in directions.iter() {
+        let d = Vector3::from(*dir);
+        let perp = d - nrm * nrm.dot(&d);
+        if perp.norm() > 1e-6 {
+            u = perp.normalize();
+            break;
+        }
+    }
+    if u.norm() == 0.0 {
+        u = nrm.cross(&Vector3::x());
+        if u.norm() < 1e-6 {
+            u = nrm.cross(&Vector3::y());
+        }
+        u = u.normalize();
+    }
+    let polar = (0..POLAR_STEPS)
+        .map(|s| {
+            let th = (s as f64) * std::f64::consts::TAU / POLAR_STEPS as f64;
+            let d = nrm * th.cos() + u * th.sin();
+            mass(d.dot(&(inv3 * d)))
+        })
+        .collect();
+    Ellipsoid {
+        masses,
+        directions,
+        inverse: [
+            [inv3[(0, 0)], inv3[(0, 1)], inv3[(0, 2)]],
+            [inv3[(1, 0)], inv3[(1, 1)], inv3[(1, 2)]],
+            [inv3[(2, 0)], inv3[(2, 1)], inv3[(2, 2)]],
+        ],
+        plane: [[nrm.x, nrm.y, nrm.z], [u.x, u.y, u.z]],
+        polar,
+    }
+}
+
+/// Transient contact with a body region: the region's mass and spring in
+/// series with the robot's mass at the contact.
+#[derive(Clone, Debug, Serialize)]
+pub struct Transient {
+    /// The robot's mass at the contact, m_R.
+    pub robot_mass: f64,
+    /// Reduced mass μ = (1/m_R + 1/m_H)⁻¹.
+    pub reduced_mass: f64,
+    /// ω = √(k_H/μ).
+    pub omega: f64,
+    /// Duration of the contact, half a period: π/ω.
+    pub duration: f64,
+    /// Peak force at the given speed, v·√(μ k_H).
+    pub peak_force: Option<f64>,
+    /// The speed at which the peak force reaches the force limit.
+    pub max_speed: Option<f64>,
+}
+
+/// A `[[person]]` entry's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct PersonReport {
+    /// Contact name.
+    pub contact: String,
+    /// Body region label.
+    pub region: String,
+    /// m_H as given (kg).
+    pub mass: f64,
+    /// k_H as given (N/m).
+    pub stiffness: f64,
+    /// F_max as given (N).
+    pub force_limit: Option<f64>,
+    /// Speed as given (m/s).
+    pub speed: Option<f64>,
+    /// With the exact m_eff.
+    pub exact: Option<Transient>,
+    /// What the rule of thumb takes as m_R: half the moving mass for a
+    /// model, the naive mass for bodies; `None` in generalized form.
+    pub rule_of_thumb: Option<Transient>,
+    /// Which rule of thumb.
+    pub rule_of_thumb_name: Option<&'static str>,
+}
+
+fn transient(m_r: f64, m_h: f64, k_h: f64, v: Option<f64>, f_max: Option<f64>) -> Transient {
+    let mu = 1.0 / (1.0 / m_r + 1.0 / m_h);
+    let omega = (k_h / mu).sqrt();
+    let z = (mu * k_h).sqrt();
+    Transient {
+        robot_mass: m_r,
+        reduced_mass: mu,
+        omega,
+        duration: std::f64::consts::PI / omega,
+        peak_force: v.map(|v| v * z),
+        max_speed: f_max.map(|f| f / z),
+    }
+}
+
+/// Results of the case's `[[person]]` entries. `m_eff` and `naive` per
+/// contact (as analysed); `robot` when the case is a model.
+pub fn persons(
+    case: &Case,
+    m_eff: &[Option<f64>],
+    naive: &[Option<f64>],
+    robot: Option<&RobotReport>,
+) -> Vec<PersonReport> {
+    case.persons
+        .iter()
+        .map(|p| {
+            let (m_h, k_h) = (p.mass.si, p.stiffness.si);
+            let v = p.speed.as_ref().map(|v| v.si);
+            let f = p.force_limit.as_ref().map(|v| v.si);
+            let (rule, name) = match robot {
+                Some(r) => (Some(r.moving_mass / 2.0), Some("half the moving mass")),
+                None => (
+                    naive.get(p.contact).copied().flatten(),
+                    Some("the naive mass"),
+                ),
+            };
+            let rule = rule.filter(|m| *m > 0.0);
+            PersonReport {
+                contact: case.contact_name(p.contact).into_owned(),
+                region: p.region.clone(),
+                mass: m_h,
+                stiffness: k_h,
+                force_limit: f,
+                speed: v,
+                exact: m_eff
+                    .get(p.contact)
+                    .copied()
+                    .flatten()
+                    .map(|m| transient(m, m_h, k_h, v, f)),
+                rule_of_thumb: rule.map(|m| transient(m, m_h, k_h, v, f)),
+                rule_of_thumb_name: rule.and(name),
+            }
+        })
+        .collect()
+}
