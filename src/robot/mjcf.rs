@@ -1050,11 +1050,19 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                     let anchor = self
                         .nums::<3>(el, class, "anchor")?
                         .ok_or_else(|| el.err(None, "`<connect>` needs `anchor`"))?;
+                    // body2's point at the reference configuration.
+                    let kin = self.tree.kinematics(&self.tree.qpos0);
+                    let world = self.tree.to_world(&kin, body1, &Vector3::from(anchor));
+                    let anchor2 = match body2 {
+                        Some(b2) => kin.xrot[b2].transpose() * (world - kin.xpos[b2]),
+                        None => world,
+                    };
                     Constraint::Connect {
                         name,
                         body1,
                         body2,
                         anchor: Vector3::from(anchor),
+                        anchor2,
                     }
                 } else {
                     Constraint::Weld { name, body1, body2 }

@@ -53,6 +53,9 @@ pub enum Constraint {
         body2: Option<usize>,
         /// Anchor in `body1`'s frame.
         anchor: Vector3<f64>,
+        /// The same point in `body2`'s frame (or the world) at the
+        /// reference configuration, as MuJoCo fixes it at compile time.
+        anchor2: Vector3<f64>,
     },
     /// Two bodies move as one (`weld`; relative point at `body1`'s origin).
     Weld {
@@ -134,10 +137,27 @@ impl Robot {
                     body1,
                     body2,
                     anchor,
+                    anchor2,
                     ..
                 } => {
-                    let p = tree.to_world(kin, *body1, anchor);
-                    point_rows(&mut rows, *body1, *body2, p);
+                    // The rate of the anchor on body1 minus that of its
+                    // partner point on body2 (the same point when the
+                    // constraint holds).
+                    let p1 = tree.to_world(kin, *body1, anchor);
+                    let p2 = match body2 {
+                        Some(b2) => tree.to_world(kin, *b2, anchor2),
+                        None => *anchor2,
+                    };
+                    for k in 0..3 {
+                        let e = Vector3::ith(k, 1.0);
+                        let mut row = tree.point_row(kin, *body1, &p1, &e);
+                        if let Some(b2) = body2 {
+                            for (r, v) in row.iter_mut().zip(tree.point_row(kin, *b2, &p2, &e)) {
+                                *r -= v;
+                            }
+                        }
+                        rows.push(row);
+                    }
                 }
                 Constraint::Weld { body1, body2, .. } => {
                     let p = kin.xpos[*body1];

@@ -35,12 +35,22 @@ def meff(row, m):
     return float(1.0 / (row @ np.linalg.solve(m, row)))
 
 
-def mujoco_model(name, rng):
+def constrained_meff(row, m, g):
+    """1 / (r P r^T), P = M^-1 - M^-1 G^T (G M^-1 G^T)^+ G M^-1."""
+    mi = np.linalg.inv(m)
+    if g.shape[0] == 0:
+        return meff(row, m)
+    p = mi - mi @ g.T @ np.linalg.pinv(g @ mi @ g.T) @ g @ mi
+    return float(1.0 / (row @ p @ row))
+
+
+def mujoco_model(name, rng, subdir="mjcf"):
     import mujoco
-    path = os.path.join(HERE, "mjcf", name + ".xml")
+    path = os.path.join(HERE, subdir, name + ".xml")
     model = mujoco.MjModel.from_xml_path(path)
     data = mujoco.MjData(model)
-    out = {"file": f"mjcf/{name}.xml", "engine": f"mujoco {mujoco.__version__}",
+    model.opt.jacobian = mujoco.mjtJacobian.mjJAC_DENSE
+    out = {"file": f"{subdir}/{name}.xml", "engine": f"mujoco {mujoco.__version__}",
            "nq": model.nq, "nv": model.nv,
            "dof_joints": [mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_JOINT, int(model.dof_jntid[i])) or ""
                           for i in range(model.nv)],
@@ -48,7 +58,9 @@ def mujoco_model(name, rng):
     armature = model.dof_armature.copy()
     for c in range(CONFIGS):
         q = model.qpos0.copy()
-        if c > 0:
+        if c == 1 and model.nkey > 0:
+            q = model.key_qpos[0].copy()
+        elif c > 0:
             for j in range(model.njnt):
                 a = model.jnt_qposadr[j]
                 t = model.jnt_type[j]
@@ -79,6 +91,8 @@ def mujoco_model(name, rng):
         mujoco.mj_setConst(model, data)
         data.qpos[:] = q
         mujoco.mj_forward(model, data)
+        eq = [i for i in range(data.nefc) if data.efc_type[i] == mujoco.mjtConstraint.mjCNSTR_EQUALITY]
+        g = data.efc_J.reshape(data.nefc, model.nv)[eq] if eq else np.zeros((0, model.nv))
         contacts = []
         bodies = [model.nbody - 1, max(1, model.nbody // 2), int(rng.integers(1, model.nbody))]
         for b in bodies:
@@ -93,7 +107,8 @@ def mujoco_model(name, rng):
                              "point": local.tolist(), "normal": normal.tolist(),
                              "row": row.tolist(),
                              "m_eff": meff(row, full[True]),
-                             "m_eff_without_armature": meff(row, full[False])})
+                             "m_eff_without_armature": meff(row, full[False]),
+                             "m_eff_constrained": constrained_meff(row, full[True], g)})
         out["configurations"].append({"qpos": q.tolist(),
                                       "mass_matrix": full[True].ravel().tolist(),
                                       "mass_matrix_without_armature": full[False].ravel().tolist(),
@@ -157,6 +172,8 @@ def pinocchio_model(name, rng):
 def main():
     rng = np.random.default_rng(20261201)
     models = [mujoco_model(n, rng) for n in MJCF] + [pinocchio_model(n, rng) for n in URDF]
+    # meff's own feature model (not a third-party model).
+    models.append(mujoco_model("features", rng, subdir="features"))
     with open(os.path.join(HERE, "reference.json"), "w") as f:
         json.dump({"generated_by": "tests/robots/generate.py", "models": models}, f, indent=None)
         f.write("\n")
