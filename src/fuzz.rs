@@ -31,3 +31,25 @@ pub fn run_case(text: &str) {
 pub fn read_case(text: &str) {
     let _ = crate::case::parse_case("fuzz.toml", text);
 }
+
+/// A robot model text (MJCF or URDF) through the reader, then forward
+/// kinematics, the mass matrix with and without armature and the
+/// constraint rows at the reference configuration and every keyframe.
+pub fn read_model(text: &str) {
+    let Ok(robot) = crate::robot::Robot::parse("fuzz.xml", text) else {
+        return;
+    };
+    let tree = &robot.tree;
+    let mut configurations = vec![tree.qpos0.clone()];
+    configurations.extend(robot.keyframes.iter().map(|(_, q)| q.clone()));
+    for q in configurations {
+        let kin = tree.kinematics(&q);
+        let _ = tree.mass_matrix(&kin, true);
+        let _ = tree.mass_matrix(&kin, false);
+        let _ = robot.constraint_rows(&kin, &q);
+        if let Some(b) = tree.bodies.len().checked_sub(1) {
+            let p = tree.to_world(&kin, b, &nalgebra::Vector3::zeros());
+            let _ = tree.point_row(&kin, b, &p, &nalgebra::Vector3::z());
+        }
+    }
+}

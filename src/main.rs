@@ -929,23 +929,49 @@ fn new_case(name: &std::path::Path, template: meff::starter::Starter) -> ExitCod
     } else {
         name.with_extension("toml")
     };
-    if path.exists() {
-        error(&format!(
-            "{} exists; meff new never overwrites a file",
-            shown(&path)
-        ));
-        return ExitCode::from(EXIT_BAD_INPUT);
+    // A model the case reads sits beside it: `<stem>-model.xml`.
+    let model = template.model_file().map(|(ext, text)| {
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        (path.with_file_name(format!("{stem}-model.{ext}")), text)
+    });
+    for p in std::iter::once(&path).chain(model.as_ref().map(|(p, _)| p)) {
+        if p.exists() {
+            error(&format!(
+                "{} exists; meff new never overwrites a file",
+                shown(p)
+            ));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    }
+    let mut text = template.text().to_string();
+    if let Some((p, _)) = &model {
+        let file = p.file_name().unwrap_or_default().to_string_lossy();
+        text = text.replace("{{model}}", &file);
     }
     // create_new refuses to replace a file that appears meanwhile.
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, template.text().as_bytes()));
+    let create = |p: &std::path::Path, bytes: &str| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(p)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, bytes.as_bytes()))
+    };
+    let written = match &model {
+        Some((p, body)) => create(p, body).and_then(|()| {
+            create(&path, &text).inspect_err(|_| {
+                let _ = std::fs::remove_file(p);
+            })
+        }),
+        None => create(&path, &text),
+    };
     match written {
         Ok(()) => {
+            let also = model
+                .as_ref()
+                .map(|(p, _)| format!(" and {}", shown(p)))
+                .unwrap_or_default();
             let text = format!(
-                "wrote {} ({}); try: meff eval {}\n",
+                "wrote {}{also} ({}); try: meff eval {}\n",
                 shown(&path),
                 template.describe(),
                 shown(&path)

@@ -13,16 +13,19 @@ pub enum Starter {
     Line,
     /// Rigid links held together by pin joints.
     Joints,
+    /// A robot model read from an MJCF file (written beside the case).
+    Robot,
 }
 
 impl Starter {
     /// All examples.
-    pub const ALL: [Starter; 5] = [
+    pub const ALL: [Starter; 6] = [
         Starter::Planar,
         Starter::Bodies3d,
         Starter::Generalized,
         Starter::Line,
         Starter::Joints,
+        Starter::Robot,
     ];
 
     /// The case text.
@@ -33,6 +36,7 @@ impl Starter {
             Starter::Generalized => include_str!("../templates/new/generalized.toml"),
             Starter::Line => include_str!("../templates/new/line.toml"),
             Starter::Joints => include_str!("../templates/new/joints.toml"),
+            Starter::Robot => include_str!("../templates/new/robot.toml"),
         }
     }
 
@@ -44,6 +48,16 @@ impl Starter {
             Starter::Generalized => "a pendulum in generalized coordinates",
             Starter::Line => "three particles on a line",
             Starter::Joints => "a double pendulum of two links joined by pins",
+            Starter::Robot => "the tip of a one-link arm read from an MJCF model",
+        }
+    }
+
+    /// A model file the case needs beside it: its extension and text. The
+    /// case names it through the placeholder `{{model}}` in its text.
+    pub fn model_file(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Starter::Robot => Some(("xml", include_str!("../templates/new/robot.xml"))),
+            _ => None,
         }
     }
 }

@@ -23,6 +23,9 @@ use std::f64::consts::PI;
 /// Deepest `<include>` nesting, and most files.
 const MAX_INCLUDE_DEPTH: usize = 8;
 const MAX_FILES: usize = 64;
+/// Deepest nesting of bodies, frames and default classes (the walk is
+/// recursive; real models nest a few dozen levels).
+const MAX_DEPTH: usize = 500;
 /// MuJoCo's mjEPS: geoms lighter than this do not count.
 const EPS: f64 = 1e-14;
 
@@ -228,6 +231,10 @@ impl<'a, 'i> Mjcf<'a, 'i> {
     /// Children of an element with `<include>`s replaced by the included
     /// files' top-level children.
     fn children(&self, el: El<'a, 'i>) -> Result<Vec<El<'a, 'i>>, Fail> {
+        self.children_at(el, 0)
+    }
+
+    fn children_at(&self, el: El<'a, 'i>, depth: usize) -> Result<Vec<El<'a, 'i>>, Fail> {
         let mut out = Vec::new();
         for node in el.node.children().filter(|n| n.is_element()) {
             let child = El {
@@ -248,7 +255,13 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                         root.err(None, "an included file's root element must be `<mujoco>`")
                     );
                 }
-                out.extend(self.children(root)?);
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(child.err(
+                        Some("file"),
+                        "`<include>` nests too deep (does a file include itself?)",
+                    ));
+                }
+                out.extend(self.children_at(root, depth + 1)?);
             } else {
                 out.push(child);
             }
@@ -268,13 +281,13 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         for el in &top {
             match el.name() {
                 "compiler" => self.compiler(*el)?,
-                "default" => self.default_class(*el, None)?,
+                "default" => self.default_class(*el, None, 0)?,
                 _ => {}
             }
         }
         for el in &top {
             if el.name() == "worldbody" {
-                self.bodies(*el, None, Frame::identity(), None)?;
+                self.bodies(*el, None, Frame::identity(), None, 0)?;
             }
         }
         if self.tree.bodies.is_empty() {
@@ -415,7 +428,18 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         Ok(())
     }
 
-    fn default_class(&mut self, el: El<'a, 'i>, parent: Option<&str>) -> Result<(), Fail> {
+    fn default_class(
+        &mut self,
+        el: El<'a, 'i>,
+        parent: Option<&str>,
+        depth: usize,
+    ) -> Result<(), Fail> {
+        if depth > MAX_DEPTH {
+            return Err(el.err(
+                None,
+                format!("default classes nest more than {MAX_DEPTH} deep"),
+            ));
+        }
         let name = match (el.node.attribute("class"), parent) {
             (Some(c), _) => c.to_string(),
             (None, None) => "main".to_string(),
@@ -443,7 +467,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             }
         }
         for n in nested {
-            self.default_class(n, Some(&name))?;
+            self.default_class(n, Some(&name), depth + 1)?;
         }
         Ok(())
     }
@@ -593,14 +617,21 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         parent: Option<usize>,
         frame: Frame,
         childclass: Option<&'a str>,
+        depth: usize,
     ) -> Result<(), Fail> {
+        if depth > MAX_DEPTH {
+            return Err(el.err(
+                None,
+                format!("bodies and frames nest more than {MAX_DEPTH} deep"),
+            ));
+        }
         for child in self.children(el)? {
             match child.name() {
-                "body" => self.body(child, parent, frame, childclass)?,
+                "body" => self.body(child, parent, frame, childclass, depth + 1)?,
                 "frame" => {
                     let cc = child.node.attribute("childclass").or(childclass);
                     let f = self.frame(child, cc.unwrap_or("main"))?;
-                    self.bodies(child, parent, frame.then(&f), cc)?;
+                    self.bodies(child, parent, frame.then(&f), cc, depth + 1)?;
                 }
                 "replicate" | "attach" | "composite" | "flexcomp" => {
                     return Err(child.err(
@@ -623,6 +654,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         parent: Option<usize>,
         frame: Frame,
         childclass: Option<&'a str>,
+        depth: usize,
     ) -> Result<(), Fail> {
         if self.tree.bodies.len() >= MAX_BODIES {
             return Err(el.err(None, format!("more than {MAX_BODIES} bodies")));
@@ -701,7 +733,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             },
             joints,
         );
-        self.bodies(el, Some(b), Frame::identity(), cc)
+        self.bodies(el, Some(b), Frame::identity(), cc, depth)
     }
 
     fn joint(&self, el: El<'a, 'i>, class: &str, parent: Option<usize>) -> Result<Joint, Fail> {

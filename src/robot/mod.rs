@@ -111,6 +111,17 @@ impl Robot {
         }
     }
 
+    /// Parses model text in memory (no file is read: an MJCF `<include>`
+    /// is an error). For fuzzing and tests.
+    pub fn parse(shown: &str, text: &str) -> Result<Robot, SourceError> {
+        let root = xml::root_name(text);
+        if root.as_deref() == Some("robot") {
+            urdf::parse(shown, text.to_string())
+        } else {
+            mjcf::read(std::path::Path::new(""), shown, text.to_string(), 0)
+        }
+    }
+
     /// Constraint rows at a configuration (one per constrained velocity
     /// combination), `nv` entries each.
     pub fn constraint_rows(&self, kin: &Kinematics, q: &[f64]) -> Vec<Vec<f64>> {

@@ -36,6 +36,7 @@
 //! skip is a check with its reason, never a silent pass.
 
 mod measure;
+mod robot;
 pub mod sim;
 
 use crate::analysis::Analysis;
@@ -474,6 +475,9 @@ fn numeric_check(
 
 /// Runs the whole verification.
 pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress) -> Verification {
+    // A robot's M and J for the simulator come from its poses alone.
+    let independent = robot::independent_model(case, model);
+    let model = independent.as_ref().unwrap_or(model);
     let settings = settings(case, model, an);
     let fresh = || sim::simulator(model, &settings.preload);
     let mut undamped_model = model.clone();
@@ -481,7 +485,9 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
         c.damping = None;
     }
     let fresh_undamped = || sim::simulator(&undamped_model, &settings.preload);
-    let simulator = if case.is_generalized() {
+    let simulator = if matches!(case.form, crate::case::Form::Robot(_)) {
+        "linear, at the frozen configuration, with M from the kinetic energy of the bodies' poses and J from the contact points' motion (finite differences of forward kinematics)"
+    } else if case.is_generalized() {
         "linear (generalized form at the frozen configuration)"
     } else {
         "rigid bodies (Newton–Euler)"

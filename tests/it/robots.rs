@@ -367,3 +367,248 @@ fn a_sweep_over_a_joint_matches_cases_at_its_points() {
         "the elbow changes m_eff: {first} vs {middle}"
     );
 }
+
+/// Runs `meff eval` on a case in a directory with the given model files;
+/// returns (exit code, stderr).
+fn eval_in_dir(files: &[(&str, &str)], case: &str) -> (Option<i32>, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(tmp.path().join(name), text).unwrap();
+    }
+    std::fs::write(tmp.path().join("case.toml"), case).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["report", "case.toml", "-o", "out"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(
+        !tmp.path().join("out").exists()
+            || std::fs::read_dir(tmp.path().join("out")).unwrap().count() == 0,
+        "nothing is written on bad input"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn model_case(kind: &str, file: &str, body: &str, extra: &str) -> String {
+    format!(
+        "title = \"t\"\n[model]\n{kind} = \"{file}\"\n{extra}\n[[contact]]\nname = \"c\"\nbody = \"{body}\"\npoint = [\"0 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n"
+    )
+}
+
+const LINK: &str = r#"<inertial><origin xyz="0 0 0"/><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>"#;
+
+#[test]
+fn bad_models_are_errors_at_their_place() {
+    let urdf = |joint: &str| {
+        format!(
+            "<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"b\">{LINK}</link>\n{joint}\n</robot>\n"
+        )
+    };
+    let mjcf = |body: &str| format!("<mujoco>\n<worldbody>\n{body}\n</worldbody>\n</mujoco>\n");
+    // (model files, case text, expected place, expected message)
+    type Bad<'a> = (Vec<(&'a str, String)>, String, &'a str, &'a str);
+    let cases: Vec<Bad> = vec![
+        (
+            vec![(
+                "m.urdf",
+                urdf(
+                    "<joint name=\"j\" type=\"screw\"><parent link=\"a\"/><child link=\"b\"/></joint>",
+                ),
+            )],
+            model_case("urdf", "m.urdf", "b", ""),
+            "m.urdf:4:",
+            "unknown joint type `screw`",
+        ),
+        (
+            vec![(
+                "m.urdf",
+                urdf(
+                    "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"zz\"/></joint>",
+                ),
+            )],
+            model_case("urdf", "m.urdf", "b", ""),
+            "m.urdf:4:",
+            "no link named `zz`",
+        ),
+        (
+            vec![(
+                "m.urdf",
+                urdf(
+                    "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 x\"/></joint>",
+                ),
+            )],
+            model_case("urdf", "m.urdf", "b", ""),
+            "m.urdf:4:",
+            "must be numbers",
+        ),
+        (
+            vec![("m.urdf", "<robot name=\"r\"><link name=\"a\">".into())],
+            model_case("urdf", "m.urdf", "a", ""),
+            "m.urdf:1:",
+            "invalid XML",
+        ),
+        (
+            vec![(
+                "m.xml",
+                mjcf("<body name=\"b\">\n<joint/>\n<geom type=\"mesh\" mesh=\"x\"/>\n</body>"),
+            )],
+            model_case("mjcf", "m.xml", "b", ""),
+            "m.xml:5:",
+            "give the body an `<inertial>`",
+        ),
+        (
+            vec![(
+                "m.xml",
+                mjcf(
+                    "<body name=\"b\">\n<joint type=\"ball\" pos=\"0 0\"/>\n<geom size=\"0.1\"/>\n</body>",
+                ),
+            )],
+            model_case("mjcf", "m.xml", "b", ""),
+            "m.xml:4:",
+            "must have 3 numbers",
+        ),
+        (
+            vec![(
+                "m.xml",
+                "<mujoco>\n<worldbody>\n<composite type=\"grid\"/>\n</worldbody>\n</mujoco>\n"
+                    .into(),
+            )],
+            model_case("mjcf", "m.xml", "b", ""),
+            "m.xml:3:",
+            "not supported",
+        ),
+        (
+            vec![(
+                "m.xml",
+                mjcf("<body name=\"b\">\n<joint/>\n<geom size=\"0.1\"/>\n</body>"),
+            )],
+            model_case("mjcf", "m.xml", "c", ""),
+            "case.toml:7:",
+            "the model has no body `c`",
+        ),
+        (
+            vec![(
+                "m.xml",
+                mjcf("<body name=\"b\">\n<joint name=\"hinge\"/>\n<geom size=\"0.1\"/>\n</body>"),
+            )],
+            model_case("mjcf", "m.xml", "b", "configuration = { hinge = \"2 m\" }"),
+            "case.toml:4:",
+            "",
+        ),
+        (
+            vec![(
+                "m.xml",
+                mjcf("<body name=\"b\">\n<joint name=\"hinge\"/>\n<geom size=\"0.1\"/>\n</body>"),
+            )],
+            model_case("mjcf", "m.xml", "b", "keyframe = \"home\""),
+            "case.toml:4:",
+            "no keyframe named `home`",
+        ),
+        (
+            vec![(
+                "m.xml",
+                "<mujoco>\n<include file=\"m.xml\"/>\n<include file=\"missing.xml\"/>\n</mujoco>\n"
+                    .into(),
+            )],
+            model_case("mjcf", "m.xml", "b", ""),
+            "m.xml:3:",
+            "cannot include `missing.xml`",
+        ),
+        (
+            vec![(
+                "m.urdf",
+                urdf(
+                    "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint>",
+                ),
+            )],
+            model_case("mjcf", "m.urdf", "b", ""),
+            "case.toml:3:",
+            "is a URDF file, not MJCF",
+        ),
+    ];
+    for (files, case, at, message) in cases {
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let (code, err) = eval_in_dir(&files, &case);
+        assert_eq!(code, Some(2), "{message}: {err}");
+        assert!(err.contains(at), "{message}: expected at {at}: {err}");
+        assert!(err.contains(message), "expected {message:?}: {err}");
+    }
+}
+
+#[test]
+fn hostile_models_are_bounded() {
+    // Deep nesting, many nodes, a billion-laughs entity: errors, not hangs.
+    let deep = format!(
+        "<mujoco><worldbody>{}{}</worldbody></mujoco>",
+        "<body><geom size=\"0.1\"/><joint/>".repeat(20_000),
+        "</body>".repeat(20_000)
+    );
+    let (code, err) = eval_in_dir(&[("m.xml", &deep)], &model_case("mjcf", "m.xml", "b", ""));
+    assert_eq!(code, Some(2), "{err}");
+    let laughs = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]><robot name=\"&b;\"/>";
+    let (code, err) = eval_in_dir(
+        &[("m.urdf", laughs)],
+        &model_case("urdf", "m.urdf", "b", ""),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    // A file that includes itself, and two that include each other.
+    let me = "<mujoco>\n<include file=\"m.xml\"/>\n</mujoco>\n";
+    let (code, err) = eval_in_dir(&[("m.xml", me)], &model_case("mjcf", "m.xml", "b", ""));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("include"), "{err}");
+    let a = "<mujoco>\n<include file=\"b.xml\"/>\n</mujoco>\n";
+    let b = "<mujoco>\n<include file=\"a.xml\"/>\n</mujoco>\n";
+    let (code, err) = eval_in_dir(
+        &[("a.xml", a), ("b.xml", b)],
+        &model_case("mjcf", "a.xml", "b", ""),
+    );
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn the_simulation_checks_robot_cases_independently() {
+    // Ball and free joints, equality constraints, armature (MJCF), and a
+    // floating base with body-axis velocities (URDF).
+    let (case, _) = case_for("features/features.xml", 1, 1, "keyframe = \"home\"");
+    let floating = format!(
+        "<robot name=\"f\">\n<link name=\"world\"/>\n<link name=\"base\">{LINK}</link>\n<link name=\"arm\">{LINK}</link>\n<joint name=\"float\" type=\"floating\"><parent link=\"world\"/><child link=\"base\"/><origin xyz=\"0.1 0.2 0.3\" rpy=\"0.1 0.2 0.3\"/></joint>\n<joint name=\"elbow\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/><origin xyz=\"0.5 0 0\"/><axis xyz=\"0 1 0\"/></joint>\n</robot>\n"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("f.urdf"), floating).unwrap();
+    let urdf_case = model_case(
+        "urdf",
+        "f.urdf",
+        "arm",
+        "configuration = { elbow = \"40 deg\" }",
+    )
+    .replace(
+        "point = [\"0 m\", \"0 m\", \"0 m\"]",
+        "point = [\"0.3 m\", \"0.1 m\", \"0 m\"]",
+    );
+    std::fs::write(tmp.path().join("u.toml"), urdf_case).unwrap();
+    std::fs::write(tmp.path().join("m.toml"), case).unwrap();
+    for name in ["m.toml", "u.toml"] {
+        let c = meff::case::load(&tmp.path().join(name)).unwrap();
+        let ev = meff::evaluate_with(
+            c,
+            meff::Options {
+                verify: true,
+                progress: None,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let v = ev.verification.as_ref().unwrap();
+        assert!(
+            v.simulator.contains("finite differences"),
+            "{}",
+            v.simulator
+        );
+        let bad: Vec<_> = v.verdict.disagreements().collect();
+        assert!(bad.is_empty(), "{name}: {bad:?}");
+        assert!(v.impulse.iter().all(|i| i.max_rel_error < 1e-8));
+    }
+}

@@ -1,0 +1,161 @@
+//! The verification's own mass matrix and contact rows for a `[model]`
+//! case, from forward kinematics alone: every velocity of the tree is
+//! taken in turn, the bodies' poses are moved a little each way along it,
+//! and the body velocities come from the pose differences (fourth-order
+//! central differences). The kinetic energy `½ Σ m v_c² + ω·I ω` then gives
+//! M, and the contact points' motion gives J. Nothing here uses the
+//! composite-rigid-body algorithm, the motion subspaces or the point
+//! Jacobian rows the analysis uses, so the simulation built from these
+//! checks them independently. (Constraint rows are the model's own.)
+
+use crate::case::{Case, ContactGeometry, Form};
+use crate::kinematics::{JointKind, Kinematics, Tree};
+use crate::model::{Geometry, Kind, Model};
+use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
+
+/// Step of the central differences (positions are of order metres).
+const H: f64 = 1e-3;
+
+/// The configuration moved by `t` along velocity `d`.
+fn moved(tree: &Tree, kin: &Kinematics, q: &[f64], d: usize, t: f64) -> Vec<f64> {
+    let mut out = q.to_vec();
+    let Some(ji) = (0..tree.joints.len()).find(|&i| {
+        let j = &tree.joints[i];
+        (j.dof_adr..j.dof_adr + j.kind.nv()).contains(&d)
+    }) else {
+        return out;
+    };
+    let j = &tree.joints[ji];
+    let k = d - j.dof_adr;
+    let a = j.qpos_adr;
+    let turn = |out: &mut Vec<f64>, at: usize, axis: usize| {
+        // Body-frame angular velocity: post-multiply by the local rotation.
+        let cur = UnitQuaternion::from_quaternion(Quaternion::new(
+            out[at],
+            out[at + 1],
+            out[at + 2],
+            out[at + 3],
+        ));
+        let r = cur * UnitQuaternion::from_scaled_axis(Vector3::ith(axis, t));
+        let r = r.quaternion();
+        out[at..at + 4].copy_from_slice(&[r.w, r.i, r.j, r.k]);
+    };
+    match j.kind {
+        JointKind::Hinge | JointKind::Slide => out[a] += t,
+        JointKind::Ball => turn(&mut out, a, k),
+        JointKind::Free { local_linear } => {
+            if k < 3 {
+                let e = if local_linear {
+                    let body = tree
+                        .bodies
+                        .iter()
+                        .position(|b| b.joints.contains(&ji))
+                        .unwrap_or(0);
+                    kin.xrot[body].column(k).into_owned()
+                } else {
+                    Vector3::ith(k, 1.0)
+                };
+                for i in 0..3 {
+                    out[a + i] += t * e[i];
+                }
+            } else {
+                turn(&mut out, a + 3, k - 3);
+            }
+        }
+    }
+    out
+}
+
+/// Fourth-order central difference of `f` along velocity `d`.
+fn rate<F: Fn(&Kinematics) -> Vector3<f64>>(
+    tree: &Tree,
+    kin: &Kinematics,
+    q: &[f64],
+    d: usize,
+    f: F,
+) -> Vector3<f64> {
+    let at = |t: f64| f(&tree.kinematics(&moved(tree, kin, q, d, t)));
+    (8.0 * (at(H) - at(-H)) - (at(2.0 * H) - at(-2.0 * H))) / (12.0 * H)
+}
+
+/// Angular velocity from orientations a little before and after.
+fn spin(tree: &Tree, kin: &Kinematics, q: &[f64], d: usize, b: usize) -> Vector3<f64> {
+    let rot = |t: f64| tree.kinematics(&moved(tree, kin, q, d, t)).xrot[b];
+    // R(t) ≈ exp(t[ω]×) R(0): the rotation vector of R(t) R(−t)ᵀ is 2tω.
+    let w = |t: f64| {
+        Rotation3::from_matrix_unchecked(rot(t) * rot(-t).transpose()).scaled_axis() / (2.0 * t)
+    };
+    (4.0 * w(H) - w(2.0 * H)) / 3.0
+}
+
+/// The model with M and the contact rows replaced by their
+/// finite-difference counterparts (`None` for other cases).
+pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> {
+    let Form::Robot(r) = &case.form else {
+        return None;
+    };
+    let tree = &r.robot.tree;
+    let q = r.configuration_with(|v| v.si);
+    let kin = tree.kinematics(&q);
+    let n = tree.nv;
+    let nb = tree.bodies.len();
+    // Per velocity, per body: centre-of-mass velocity and angular velocity.
+    let mut v = vec![vec![Vector3::zeros(); nb]; n];
+    let mut w = vec![vec![Vector3::zeros(); nb]; n];
+    for d in 0..n {
+        for b in 0..nb {
+            if tree.bodies[b].mass == 0.0 && tree.bodies[b].inertia == Matrix3::zeros() {
+                continue;
+            }
+            let com = tree.bodies[b].com;
+            v[d][b] = rate(tree, &kin, &q, d, |k| k.xpos[b] + k.xrot[b] * com);
+            w[d][b] = spin(tree, &kin, &q, d, b);
+        }
+    }
+    let mut m = vec![vec![0.0; n]; n];
+    for (b, body) in tree.bodies.iter().enumerate() {
+        let inertia = kin.xrot[b] * body.inertia * kin.xrot[b].transpose();
+        for i in 0..n {
+            for j in 0..n {
+                m[i][j] += body.mass * v[i][b].dot(&v[j][b]) + w[i][b].dot(&(inertia * w[j][b]));
+            }
+        }
+    }
+    if r.armature {
+        for jt in &tree.joints {
+            for d in jt.dof_adr..jt.dof_adr + jt.kind.nv() {
+                m[d][d] += jt.armature;
+            }
+        }
+    }
+    let mut out = model.clone();
+    let Kind::Generalized { mass_matrix, .. } = &mut out.kind else {
+        return None;
+    };
+    *mass_matrix = m;
+    for (c, mc) in case.contacts.iter().zip(&mut out.contacts) {
+        let ContactGeometry::Link {
+            body,
+            world,
+            point,
+            normal,
+        } = &c.geometry
+        else {
+            return None;
+        };
+        let b = *body;
+        let p = Vector3::new(point[0].si, point[1].si, point[2].si);
+        let nl = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
+        // The point as fixed in the body, and the normal fixed in space.
+        let (local, nrm) = if *world {
+            (kin.xrot[b].transpose() * (p - kin.xpos[b]), nl)
+        } else {
+            (p, kin.xrot[b] * nl)
+        };
+        let row = (0..n)
+            .map(|d| nrm.dot(&rate(tree, &kin, &q, d, |k| k.xpos[b] + k.xrot[b] * local)))
+            .collect();
+        mc.geometry = Geometry::Jacobian(row);
+    }
+    Some(out)
+}
