@@ -44,3 +44,15 @@ fn pipeline_corpus_and_regressions_replay() {
         }
     }
 }
+
+#[test]
+fn model_corpus_replays() {
+    let mut all = inputs("fuzz/corpus/model_reader");
+    assert!(all.len() > 100, "the model corpus is committed");
+    all.extend(inputs("fuzz/seeds-models"));
+    for (_, bytes) in all {
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            meff::fuzz::read_model(text);
+        }
+    }
+}
