@@ -37,6 +37,8 @@ pub struct RobotReport {
     pub configuration: Vec<JointValue>,
     /// Number of constraint rows from the model (equality, mimic).
     pub constraint_rows: usize,
+    /// What the model reader left out and why.
+    pub notes: Vec<String>,
     /// Per contact.
     pub contacts: Vec<RobotContact>,
 }
@@ -202,6 +204,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
         keyframe: r.keyframe.clone(),
         configuration: configuration(r, &q),
         constraint_rows: g.len(),
+        notes: r.robot.notes.clone(),
         contacts,
     })
 }

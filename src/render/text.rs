@@ -189,7 +189,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                     ]
                 })
                 .collect(),
-            notes: vec![format!(
+            notes: std::iter::once(format!(
                 "{} bodies, moving mass {} kg; armature {}",
                 r.bodies,
                 sig(r.moving_mass, d),
@@ -200,7 +200,9 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 } else {
                     "left out of M"
                 }
-            )],
+            ))
+            .chain(r.notes.iter().map(|n| format!("note: {n}")))
+            .collect(),
         });
     }
     if !report.persons.is_empty() {

@@ -75,7 +75,7 @@ pub fn read(
             }
             let p = base.join(&file);
             let shown_p = crate::diag::escape_controls(&p.display().to_string()).into_owned();
-            let text = xml::read_text(&p, &shown_p, max_bytes).map_err(|e| {
+            let mut text = xml::read_text(&p, &shown_p, max_bytes).map_err(|e| {
                 fail(
                     &files,
                     i,
@@ -91,6 +91,7 @@ pub fn read(
                     ),
                 )
             })?;
+            xml::tolerate(&mut text);
             include_index.insert(file, files.len());
             files.push((shown_p, text));
             depth.push(depth[i] + 1);
@@ -120,6 +121,7 @@ pub fn read(
             tree,
             keyframes,
             constraints,
+            notes: Vec::new(),
         })
 }
 
@@ -896,6 +898,15 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         match ty {
             "sphere" | "capsule" | "cylinder" | "ellipsoid" | "box" => {}
             "plane" => return Ok(None),
+            // A weightless mesh (a visual with mass 0 or density 0) needs
+            // no mesh data.
+            "mesh" | "sdf" | "hfield"
+                if self.num(el, class, "mass")? == Some(0.0)
+                    || (self.num(el, class, "mass")?.is_none()
+                        && self.num(el, class, "density")? == Some(0.0)) =>
+            {
+                return Ok(None);
+            }
             "mesh" | "sdf" | "hfield" => {
                 return Err(el.err(
                     Some("type"),

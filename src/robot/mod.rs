@@ -96,13 +96,16 @@ pub struct Robot {
     pub keyframes: Vec<(String, Vec<f64>)>,
     /// Active constraints.
     pub constraints: Vec<Constraint>,
+    /// What the reader left out and why (shown in the report).
+    pub notes: Vec<String>,
 }
 
 impl Robot {
     /// Reads a model file: MJCF when the root element is `<mujoco>`, URDF
     /// when it is `<robot>`. At most `max_bytes` are read from each file.
     pub fn read(path: &std::path::Path, shown: &str, max_bytes: u64) -> Result<Robot, SourceError> {
-        let text = xml::read_text(path, shown, max_bytes)?;
+        let mut text = xml::read_text(path, shown, max_bytes)?;
+        xml::tolerate(&mut text);
         let root = xml::root_name(&text);
         if root.as_deref() == Some("robot") {
             urdf::parse(shown, text)
@@ -114,11 +117,12 @@ impl Robot {
     /// Parses model text in memory (no file is read: an MJCF `<include>`
     /// is an error). For fuzzing and tests.
     pub fn parse(shown: &str, text: &str) -> Result<Robot, SourceError> {
-        let root = xml::root_name(text);
-        if root.as_deref() == Some("robot") {
-            urdf::parse(shown, text.to_string())
+        let mut text = text.to_string();
+        xml::tolerate(&mut text);
+        if xml::root_name(&text).as_deref() == Some("robot") {
+            urdf::parse(shown, text)
         } else {
-            mjcf::read(std::path::Path::new(""), shown, text.to_string(), 0)
+            mjcf::read(std::path::Path::new(""), shown, text, 0)
         }
     }
 

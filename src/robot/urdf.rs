@@ -31,13 +31,14 @@ pub fn parse(shown: &str, text: String) -> Result<Robot, SourceError> {
             source: text.clone(),
             diagnostics: vec![p],
         })
-        .map(|(name, tree, constraints)| Robot {
+        .map(|(name, tree, constraints, notes)| Robot {
             format: Format::Urdf,
             path: shown.to_string(),
             name,
             tree,
             keyframes: Vec::new(),
             constraints,
+            notes,
         })
 }
 
@@ -96,7 +97,14 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
     }
     let inertia = match child(i, "inertia") {
         Some(t) => {
-            let v = |a| value(t, a);
+            // Off-diagonal products of inertia default to 0 when left out.
+            let v = |a: &str| {
+                if matches!(a, "ixy" | "ixz" | "iyz") && t.attribute(a).is_none() {
+                    Ok(0.0)
+                } else {
+                    value(t, a)
+                }
+            };
             let m = Matrix3::new(
                 v("ixx")?,
                 v("ixy")?,
@@ -116,7 +124,7 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
     Ok((mass, pos, inertia))
 }
 
-type Parsed = (String, Tree, Vec<Constraint>);
+type Parsed = (String, Tree, Vec<Constraint>, Vec<String>);
 
 fn read(root: Node) -> Result<Parsed, Problem> {
     if !root.has_tag_name("robot") {
@@ -207,6 +215,7 @@ fn read(root: Node) -> Result<Parsed, Problem> {
     let mut body_of_link = vec![usize::MAX; links.len()];
     let mut joint_of: HashMap<usize, usize> = HashMap::new();
     let mut mimics = Vec::new();
+    let mut notes = Vec::new();
     // Depth-first, children in file order.
     let mut stack = vec![root_link];
     let mut visited = 0;
@@ -251,6 +260,9 @@ fn read(root: Node) -> Result<Parsed, Problem> {
                 let list = match ty {
                     "revolute" | "continuous" => vec![make(jname, JointKind::Hinge, axis)],
                     "prismatic" => vec![make(jname, JointKind::Slide, axis)],
+                    // PyBullet's extension: a ball joint (angular velocity
+                    // in the link's axes, as Pinocchio's spherical joint).
+                    "spherical" => vec![make(jname, JointKind::Ball, Vector3::z())],
                     "fixed" => Vec::new(),
                     "floating" => {
                         if parent_joint[ends[ji].0].is_some() {
@@ -314,10 +326,15 @@ fn read(root: Node) -> Result<Parsed, Problem> {
                     let of = m
                         .attribute("joint")
                         .ok_or_else(|| err(m, None, "`<mimic>` needs `joint`"))?;
-                    let Some(&target) = joint_names.get(of) else {
-                        return Err(err(m, Some("joint"), format!("no joint named `{of}`")));
-                    };
-                    mimics.push((ji, target, multiplier, offset, m));
+                    match joint_names.get(of) {
+                        Some(&target) => mimics.push((ji, target, multiplier, offset, m)),
+                        // As urdfdom and Pinocchio load it: the mimic is
+                        // dropped, and the report says so.
+                        None => notes.push(format!(
+                            "joint `{}` mimics `{of}`, which is not a joint of the model: the mimic is ignored",
+                            j.attribute("name").unwrap_or("")
+                        )),
+                    }
                 }
                 (Some(body_of_link[ends[ji].0]), pos, quat, list)
             }
@@ -368,6 +385,7 @@ fn read(root: Node) -> Result<Parsed, Problem> {
         root.attribute("name").unwrap_or("").to_string(),
         tree,
         constraints,
+        notes,
     ))
 }
 

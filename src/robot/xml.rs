@@ -136,3 +136,21 @@ pub fn fixed<const N: usize>(
         )
     })
 }
+
+/// What other XML readers of robot models (TinyXML in urdfdom and MuJoCo)
+/// let pass and roxmltree does not, made harmless without moving a byte
+/// (so positions in messages stay right): an XML declaration after
+/// comments or blank lines, and NUL characters (one published URDF ends
+/// with one).
+pub fn tolerate(text: &mut String) {
+    if text.contains('\0') {
+        *text = text.replace('\0', " ");
+    }
+    if let Some(at) = text.find("<?xml")
+        && at > 0
+        && let Some(len) = text[at..].find("?>")
+    {
+        let blank = " ".repeat(len + 2);
+        text.replace_range(at..at + len + 2, &blank);
+    }
+}

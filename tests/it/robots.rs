@@ -612,3 +612,67 @@ fn the_simulation_checks_robot_cases_independently() {
         assert!(v.impulse.iter().all(|i| i.max_rel_error < 1e-8));
     }
 }
+
+#[test]
+fn common_model_habits_load_without_edits() {
+    // A URDF leaving out zero products of inertia, and an MJCF whose
+    // visual mesh is weightless while the body's mass comes from a box.
+    let urdf = "<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"b\"><inertial><mass value=\"2\"/><inertia ixx=\"0.1\" iyy=\"0.2\" izz=\"0.3\"/></inertial></link>\n<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 1\"/></joint>\n</robot>\n";
+    let robot = Robot::parse("r.urdf", urdf).unwrap();
+    assert_eq!(robot.tree.bodies[1].inertia[(0, 1)], 0.0);
+    assert_eq!(robot.tree.bodies[1].inertia[(2, 2)], 0.3);
+    let mjcf = "<mujoco>\n<worldbody>\n<body name=\"b\">\n<joint/>\n<geom type=\"mesh\" mesh=\"m\" mass=\"0\"/>\n<geom type=\"mesh\" mesh=\"m\" density=\"0\"/>\n<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"3\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+    let robot = Robot::parse("m.xml", mjcf).unwrap();
+    assert_eq!(robot.tree.bodies[0].mass, 3.0);
+    let i = robot.tree.bodies[0].inertia;
+    assert!((i[(2, 2)] - 3.0 * (0.01 + 0.04) / 3.0).abs() < 1e-12, "{i}");
+    // A declaration after a comment, a trailing NUL, PyBullet's spherical
+    // joint, a mimic of a joint that does not exist (ignored, with a note).
+    let loose = format!(
+        "<!-- generated -->\n<?xml version=\"1.0\"?>\n<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"b\">{LINK}</link>\n<joint name=\"j\" type=\"spherical\"><parent link=\"a\"/><child link=\"b\"/><mimic joint=\"gone\"/></joint>\n</robot>\n\0"
+    );
+    let robot = Robot::parse("r.urdf", &loose).unwrap();
+    assert_eq!(robot.tree.nv, 3);
+    assert!(robot.constraints.is_empty());
+    assert!(robot.notes[0].contains("`gone`"), "{:?}", robot.notes);
+}
+
+/// Loads every `.urdf` and `.xml` under `$MEFF_MODEL_DIR` and computes M at
+/// the reference configuration: for trying model collections that are not
+/// in the repository (`MEFF_MODEL_DIR=… cargo test -- --ignored models_in`).
+#[test]
+#[ignore]
+fn models_in_a_directory_load() {
+    let Ok(root) = std::env::var("MEFF_MODEL_DIR") else {
+        return;
+    };
+    let mut stack = vec![std::path::PathBuf::from(root)];
+    let (mut ok, mut failed) = (0, Vec::new());
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "urdf" || x == "xml") {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                if !(text.contains("<robot") || text.contains("<mujoco")) {
+                    continue;
+                }
+                let shown = p.display().to_string();
+                match Robot::read(&p, &shown, 1 << 28) {
+                    Ok(r) => {
+                        let kin = r.tree.kinematics(&r.tree.qpos0);
+                        let m = r.tree.mass_matrix(&kin, true);
+                        assert!(m.iter().all(|x| x.is_finite()), "{shown}");
+                        ok += 1;
+                    }
+                    Err(e) => failed.push(format!("{e}")),
+                }
+            }
+        }
+    }
+    for f in &failed {
+        println!("{f}");
+    }
+    println!("{ok} loaded, {} refused", failed.len());
+}

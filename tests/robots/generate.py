@@ -2,7 +2,7 @@
 """Reference values for meff's MJCF and URDF readers and its CRBA.
 
 MuJoCo (mj_fullM, mj_jac) on the gymnasium MJCF assets and Pinocchio (crba,
-getFrameJacobian) on URDFs of example-robot-data: for each model, five
+getFrameJacobian) on URDFs of example-robot-data and pybullet_data: for each model, five
 configurations (the reference one and four seeded random ones), the joint-
 space mass matrix with and without armature, and three contacts (a body, a
 point in its frame, a world normal) with their Jacobian row and effective
@@ -22,7 +22,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MJCF = ["ant", "half_cheetah", "hopper", "humanoid", "walker2d", "reacher",
         "pusher", "swimmer", "inverted_double_pendulum"]
 URDF = ["ur5_robot", "panda", "solo12", "talos_reduced", "kinova",
-        "double_pendulum_continuous"]
+        "double_pendulum_continuous",
+        # pybullet_data (pybullet 3.2.7)
+        "pybullet_kuka_iiwa", "pybullet_a1", "pybullet_laikago"]
 CONFIGS = 5
 
 
