@@ -7,8 +7,9 @@
 //! Input: a `[model]` case at its own parameter values. Output: a
 //! [`RobotReport`] (plain numbers, serialised into the report's `robot`).
 
-use crate::case::{Case, ContactGeometry, Form, RobotForm};
+use crate::case::{Case, ContactGeometry, Form, RobotForm, Side};
 use crate::kinematics::{JointKind, Kinematics};
+use crate::model::robot::robot_system;
 use nalgebra::{DMatrix, Matrix3, SymmetricEigen, Vector3};
 use serde::Serialize;
 
@@ -129,12 +130,22 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
         return None;
     };
     let tree = &r.robot.tree;
-    let q = r.configuration_with(|v| v.si);
-    let kin = tree.kinematics(&q);
-    let n = tree.nv;
-    let with = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, true));
-    let without = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, false));
-    let g = r.robot.constraint_rows(&kin, &q);
+    let numbers = |armature| {
+        robot_system(
+            case,
+            r,
+            &mut |v: &crate::case::Val| Ok::<f64, std::convert::Infallible>(v.si),
+            armature,
+        )
+        .unwrap_or_else(|e| match e {})
+    };
+    let (sys_with, sys_without) = (numbers(true), numbers(false));
+    let n = sys_with.m.len();
+    let dense = |m: &Vec<Vec<f64>>| DMatrix::from_fn(n, n, |i, j| m[i][j]);
+    let (with, without) = (dense(&sys_with.m), dense(&sys_without.m));
+    let g = &sys_with.constraints;
+    let q = &sys_with.q;
+    let kin = tree.kinematics(q);
     let moving_mass: f64 = (0..tree.bodies.len())
         .filter(|&b| tree.last_dof(&kin, b).is_some())
         .map(|b| tree.bodies[b].mass)
@@ -150,25 +161,21 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
-            let ContactGeometry::Link {
-                body,
-                world,
-                point,
-                normal,
-            } = &c.geometry
-            else {
+            let ContactGeometry::Link { body, other, .. } = &c.geometry else {
                 return None;
             };
-            let p = Vector3::new(point[0].si, point[1].si, point[2].si);
-            let nl = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
-            let (p, nrm) = if *world {
-                (p, nl)
-            } else {
-                (tree.to_world(&kin, *body, &p), kin.xrot[*body] * nl)
-            };
-            let row = DMatrix::from_row_slice(1, n, &tree.point_row(&kin, *body, &p, &nrm));
+            // The robot side of the contact.
+            let b = [Some(*body), *other]
+                .into_iter()
+                .flatten()
+                .find_map(|s| match s {
+                    Side::Model(b) => Some(b),
+                    Side::Case(_) => None,
+                })?;
+            let (p, nrm) = sys_with.points[i];
+            let row = DMatrix::from_row_slice(1, n, &sys_with.rows[i]);
             let meff = |m: &DMatrix<f64>| {
-                response(m, &g, &row)
+                response(m, g, &row)
                     .map(|a| a[(0, 0)])
                     .filter(|&a| a > 0.0)
                     .map(|a| 1.0 / a)
@@ -176,7 +183,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
             let half = moving_mass / 2.0;
             Some(RobotContact {
                 name: c.name.clone(),
-                body: tree.bodies[*body].name.clone(),
+                body: tree.bodies[b].name.clone(),
                 point: p.into(),
                 normal: nrm.into(),
                 m_eff_with_armature: meff(&with),
@@ -188,7 +195,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
                     .flatten()
                     .filter(|_| half > 0.0)
                     .map(|m| m / half),
-                ellipsoid: ellipsoid(tree, &kin, m_used, &g, *body, &p, &nrm),
+                ellipsoid: ellipsoid(tree, &kin, m_used, g, b, &p, &nrm),
             })
         })
         .collect();
@@ -202,7 +209,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
         armature_included: r.armature,
         armature_total,
         keyframe: r.keyframe.clone(),
-        configuration: configuration(r, &q),
+        configuration: configuration(r, q),
         constraint_rows: g.len(),
         notes: r.robot.notes.clone(),
         contacts,
@@ -238,7 +245,7 @@ fn ellipsoid(
     p: &Vector3<f64>,
     normal: &Vector3<f64>,
 ) -> Ellipsoid {
-    let n = tree.nv;
+    let n = m.nrows();
     let mut jp = DMatrix::zeros(3, n);
     for k in 0..3 {
         let row = tree.point_row(kin, body, p, &Vector3::ith(k, 1.0));

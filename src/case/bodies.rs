@@ -333,7 +333,11 @@ impl Reader<'_> {
                 Form::Robot(robot) => {
                     let body = self
                         .required(t, "body", &what, &span)
-                        .and_then(|n| self.model_body(n, robot));
+                        .and_then(|n| self.model_body(n, robot).map(|b| (b, n.span())));
+                    let other = match get(t, "other") {
+                        Some(n) => self.model_body(n, robot),
+                        None => Some(None),
+                    };
                     let world = match get(t, "frame") {
                         None => Some(false),
                         Some(n) => match self.string(n, "`frame`").as_deref() {
@@ -355,14 +359,48 @@ impl Reader<'_> {
                     let normal = self
                         .required(t, "normal", &what, &span)
                         .and_then(|n| self.unit_normal(n, 3));
-                    match (body, world, point, normal) {
-                        (Some(body), Some(world), Some(point), Some(normal)) => {
-                            Some(ContactGeometry::Link {
-                                body,
-                                world,
-                                point,
-                                normal,
-                            })
+                    match (body, other, world, point, normal) {
+                        (Some((None, bspan)), ..) => {
+                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
+                                "name the moving body here and use `other` for the second body",
+                            ));
+                            None
+                        }
+                        (
+                            Some((Some(b), bspan)),
+                            Some(other),
+                            Some(world),
+                            Some(point),
+                            Some(normal),
+                        ) => {
+                            let fixed = |s: Option<Side>| match s {
+                                None => true,
+                                Some(Side::Case(i)) => {
+                                    matches!(robot.bodies[i].kind, BodyKind::Fixed)
+                                }
+                                Some(Side::Model(_)) => false,
+                            };
+                            if other == Some(b) {
+                                self.error(Diagnostic::new(
+                                    bspan,
+                                    "a contact needs two different bodies",
+                                ));
+                                None
+                            } else if fixed(Some(b)) && fixed(other) {
+                                self.error(
+                                    Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                                        .hint("put the contact on a movable body"),
+                                );
+                                None
+                            } else {
+                                Some(ContactGeometry::Link {
+                                    body: b,
+                                    other,
+                                    world,
+                                    point,
+                                    normal,
+                                })
+                            }
                         }
                         _ => None,
                     }

@@ -241,6 +241,7 @@ pub(super) const CONTACT_KEYS: &[&str] = &[
 pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
     "name",
     "body",
+    "other",
     "point",
     "normal",
     "frame",
@@ -735,14 +736,14 @@ impl Reader<'_> {
         };
         let model_node = get(root, "model");
         if let Some(mn) = model_node {
-            for key in ["body", "joint", "generalized", "constraint", "scene"] {
+            for key in ["joint", "generalized", "constraint", "scene"] {
                 if let Some(n) = get(root, key) {
                     self.error(
                         Diagnostic::new(
                             header(&n.span()),
                             format!("`{key}` cannot be used with `[model]`"),
                         )
-                        .hint("a `[model]` case takes its bodies and joints from the model file"),
+                        .hint("a `[model]` case takes its joints from the model file; `[[body]]` tables add free bodies beside it"),
                     );
                 }
             }
@@ -765,7 +766,21 @@ impl Reader<'_> {
             if !self.diags.is_empty() {
                 return None;
             }
-            Some(Form::Robot(Box::new(self.robot_model(mn)?)))
+            let mut robot = self.robot_model(mn)?;
+            // Free bodies beside the model (a payload, a body region).
+            robot.bodies = self.bodies(get(root, "body"), Space::ThreeD);
+            for b in &robot.bodies {
+                if robot.robot.tree.body_index(&b.name).is_some() {
+                    self.error(
+                        Diagnostic::new(
+                            b.span.clone(),
+                            format!("the model already has a body `{}`", b.name),
+                        )
+                        .hint("give the case's body another name"),
+                    );
+                }
+            }
+            Some(Form::Robot(Box::new(robot)))
         } else if scene.is_some() {
             Some(Form::Bodies {
                 bodies: Vec::new(),

@@ -165,24 +165,40 @@ impl Reader<'_> {
             base,
             configuration,
             armature,
+            bodies: Vec::new(),
         })
     }
 
-    /// A `[model]` body by name (for contacts).
-    pub(super) fn model_body(&mut self, node: &Node, form: &RobotForm) -> Option<usize> {
+    /// A body of a `[model]` case by name (for contacts): the model's
+    /// bodies first, then those written in the case; `world` is `None`.
+    pub(super) fn model_body(
+        &mut self,
+        node: &Node,
+        form: &RobotForm,
+    ) -> Option<Option<super::types::Side>> {
+        use super::types::Side;
         let name = self.string(node, "`body`")?;
-        let tree = &form.robot.tree;
-        match tree.body_index(&name) {
-            Some(b) => Some(b),
-            None => {
-                let d = Diagnostic::new(node.span(), format!("the model has no body `{name}`"))
-                    .maybe_hint(
-                        crate::diag::closest(&name, tree.bodies.iter().map(|b| b.name.as_str()))
-                            .map(|b| format!("did you mean `{b}`?")),
-                    );
-                self.error(d);
-                None
-            }
+        if name == "world" {
+            return Some(None);
         }
+        let tree = &form.robot.tree;
+        if let Some(b) = tree.body_index(&name) {
+            return Some(Some(Side::Model(b)));
+        }
+        if let Some(b) = form.bodies.iter().position(|b| b.name == name) {
+            return Some(Some(Side::Case(b)));
+        }
+        if self.declared_bodies.contains(&name) {
+            return None;
+        }
+        let names = tree
+            .bodies
+            .iter()
+            .map(|b| b.name.as_str())
+            .chain(form.bodies.iter().map(|b| b.name.as_str()));
+        let d = Diagnostic::new(node.span(), format!("the model has no body `{name}`"))
+            .maybe_hint(crate::diag::closest(&name, names).map(|b| format!("did you mean `{b}`?")));
+        self.error(d);
+        None
     }
 }

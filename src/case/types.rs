@@ -157,10 +157,13 @@ pub enum ContactGeometry {
     },
     /// Generalized form: the Jacobian row `J_i`.
     Jacobian(Vec<Val>),
-    /// On a body of a `[model]` (MJCF or URDF), against the world.
+    /// In a `[model]` case: on a model body or a hand-written body,
+    /// against another or the world.
     Link {
-        /// Index of the model body.
-        body: usize,
+        /// The body whose gap opens along +normal.
+        body: Side,
+        /// The other body; `None` is the world.
+        other: Option<Side>,
         /// Point and normal in world coordinates (`frame = "world"`)
         /// rather than in the body's frame.
         world: bool,
@@ -233,6 +236,16 @@ pub enum Form {
     },
 }
 
+/// A body of a `[model]` case: one of the model's, or one written in the
+/// case (`[[body]]`, e.g. a payload or a person's body region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Index of a model body.
+    Model(usize),
+    /// Index into [`RobotForm::bodies`].
+    Case(usize),
+}
+
 /// `[model]`: a robot model at a configuration.
 #[derive(Clone, Debug)]
 pub struct RobotForm {
@@ -251,6 +264,8 @@ pub struct RobotForm {
     pub configuration: Vec<(usize, Val)>,
     /// Whether the joints' rotor inertia (MJCF `armature`) is part of M.
     pub armature: bool,
+    /// Bodies written in the case beside the model (3-d, free).
+    pub bodies: Vec<Body>,
 }
 
 impl RobotForm {

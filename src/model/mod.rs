@@ -12,6 +12,7 @@
 //! eigenvalues, reports or TOML.
 
 mod assemble;
+pub mod robot;
 
 pub use assemble::{
     ContactRows, Dof, MassBlock, SparseRow, System, assemble, assemble_without_contacts,
@@ -308,69 +309,41 @@ pub fn build<T: Numeric, E>(
 }
 
 /// The model of a `[model]` case: `M(q)`, the constraint rows and the
-/// contact rows are evaluated at the configuration (joint values through
-/// `f`, numbers when `T` has them, else the case's own values) and enter
-/// as numbers, in the generalized form.
+/// contact rows are evaluated at the configuration (values through `f`,
+/// numbers when `T` has them, else the case's own values) and enter as
+/// numbers, in the generalized form.
 fn build_robot<T: Numeric, E>(
     case: &Case,
     r: &case::RobotForm,
     f: &mut impl FnMut(&Val) -> Result<T, E>,
 ) -> Result<Model<T>, E> {
     use crate::units::Dim;
-    use nalgebra::Vector3;
-    let mut si = |v: &Val| -> Result<f64, E> { Ok(f(v)?.numeric().unwrap_or(v.si)) };
-    let mut joint_values = Vec::with_capacity(r.configuration.len());
-    for (_, v) in &r.configuration {
-        joint_values.push(si(v)?);
-    }
-    let mut values = joint_values.into_iter();
-    let q = r.configuration_with(|_| values.next().unwrap_or(0.0));
-    let tree = &r.robot.tree;
-    let kin = tree.kinematics(&q);
-    let n = tree.nv;
-    let names = tree.dof_names();
-    let dims: Vec<Dim> = names
-        .iter()
-        .map(|(_, u)| if *u == "m" { Dim::NONE } else { Dim::LENGTH })
-        .collect();
-    let mut contacts = Vec::with_capacity(case.contacts.len());
-    let mut raw_rows = Vec::with_capacity(case.contacts.len());
-    for c in &case.contacts {
-        let ContactGeometry::Link {
-            body,
-            world,
-            point,
-            normal,
-        } = &c.geometry
-        else {
-            unreachable!("a model case's contacts are on model bodies")
-        };
-        let mut v3 = |v: &[Val]| -> Result<Vector3<f64>, E> {
-            Ok(Vector3::new(si(&v[0])?, si(&v[1])?, si(&v[2])?))
-        };
-        let (p, nrm) = (v3(point)?, v3(normal)?);
-        let (p, nrm) = if *world {
-            (p, nrm)
-        } else {
-            (tree.to_world(&kin, *body, &p), kin.xrot[*body] * nrm)
-        };
-        raw_rows.push(chop(tree.point_row(&kin, *body, &p, &nrm)));
-    }
-    let mut val = Val::number(0.0, Dim::NONE);
     fn lit<T, E>(
         f: &mut impl FnMut(&Val) -> Result<T, E>,
         val: &mut Val,
         x: f64,
-        dim: crate::units::Dim,
+        dim: Dim,
     ) -> Result<T, E> {
         val.set_number(x, dim);
         f(val)
     }
-    let mut num = |f: &mut _, x: f64, dim: Dim| lit(f, &mut val, x, dim);
-    for (c, row) in case.contacts.iter().zip(raw_rows) {
-        let mut out = Vec::with_capacity(n);
-        for (x, d) in row.into_iter().zip(&dims) {
-            out.push(num(f, x, *d)?);
+    let sys = robot::robot_system(
+        case,
+        r,
+        &mut |v: &Val| Ok(f(v)?.numeric().unwrap_or(v.si)),
+        r.armature,
+    )?;
+    let mut val = Val::number(0.0, Dim::NONE);
+    let dims: Vec<Dim> = sys
+        .names
+        .iter()
+        .map(|(_, u)| if *u == "m" { Dim::NONE } else { Dim::LENGTH })
+        .collect();
+    let mut contacts = Vec::with_capacity(case.contacts.len());
+    for (c, row) in case.contacts.iter().zip(&sys.rows) {
+        let mut out = Vec::with_capacity(row.len());
+        for (x, d) in row.iter().zip(&dims) {
+            out.push(lit(f, &mut val, *x, *d)?);
         }
         contacts.push(Contact {
             name: c.name.clone(),
@@ -379,27 +352,27 @@ fn build_robot<T: Numeric, E>(
             damping: c.damping.as_ref().map(&mut *f).transpose()?,
         });
     }
-    let m = chop(tree.mass_matrix(&kin, r.armature));
-    let mut mass_matrix = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut row = Vec::with_capacity(n);
-        for j in 0..n {
-            row.push(num(f, m[i * n + j], Dim::INERTIA)?);
+    let mut mass_matrix = Vec::with_capacity(sys.m.len());
+    for row in &sys.m {
+        let mut out = Vec::with_capacity(row.len());
+        for x in row {
+            out.push(lit(f, &mut val, *x, Dim::INERTIA)?);
         }
-        mass_matrix.push(row);
+        mass_matrix.push(out);
     }
     let mut constraints = Vec::new();
-    for row in r.robot.constraint_rows(&kin, &q).into_iter().map(chop) {
-        let mut out = Vec::with_capacity(n);
+    for row in &sys.constraints {
+        let mut out = Vec::with_capacity(row.len());
         for x in row {
-            out.push(num(f, x, Dim::NONE)?);
+            out.push(lit(f, &mut val, *x, Dim::NONE)?);
         }
         constraints.push(out);
     }
     Ok(Model {
         space: case.space,
         kind: Kind::Generalized {
-            coordinates: names
+            coordinates: sys
+                .names
                 .into_iter()
                 .map(|(name, unit)| (name, unit.to_string()))
                 .collect(),
@@ -408,19 +381,6 @@ fn build_robot<T: Numeric, E>(
         },
         contacts,
     })
-}
-
-/// Entries below 1e-13 of the largest are rounding (world-frame CRBA sums
-/// terms of the size of the largest): exact zeros read better in reports
-/// and keep rows sparse.
-fn chop(mut v: Vec<f64>) -> Vec<f64> {
-    let top = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    for x in &mut v {
-        if x.abs() < 1e-13 * top {
-            *x = 0.0;
-        }
-    }
-    v
 }
 
 /// The model of a `[scene]`: its numbers go through `f` as literal values

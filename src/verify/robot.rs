@@ -8,8 +8,9 @@
 //! Jacobian rows the analysis uses, so the simulation built from these
 //! checks them independently. (Constraint rows are the model's own.)
 
-use crate::case::{Case, ContactGeometry, Form};
+use crate::case::{Case, ContactGeometry, Form, Side};
 use crate::kinematics::{JointKind, Kinematics, Tree};
+use crate::model::robot::robot_system;
 use crate::model::{Geometry, Kind, Model};
 use nalgebra::{Matrix3, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
@@ -88,15 +89,24 @@ fn spin(tree: &Tree, kin: &Kinematics, q: &[f64], d: usize, b: usize) -> Vector3
     (4.0 * w(H) - w(2.0 * H)) / 3.0
 }
 
-/// The model with M and the contact rows replaced by their
-/// finite-difference counterparts (`None` for other cases).
+/// The model with the robot's block of M and the robot's part of each
+/// contact row replaced by their finite-difference counterparts (`None`
+/// for other cases). The blocks of bodies written in the case are diagonal
+/// masses and inertias taken as they are.
 pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> {
     let Form::Robot(r) = &case.form else {
         return None;
     };
+    let sys = robot_system(
+        case,
+        r,
+        &mut |v: &crate::case::Val| Ok::<f64, std::convert::Infallible>(v.si),
+        r.armature,
+    )
+    .unwrap_or_else(|e| match e {});
     let tree = &r.robot.tree;
-    let q = r.configuration_with(|v| v.si);
-    let kin = tree.kinematics(&q);
+    let q = &sys.q;
+    let kin = tree.kinematics(q);
     let n = tree.nv;
     let nb = tree.bodies.len();
     // Per velocity, per body: centre-of-mass velocity and angular velocity.
@@ -108,11 +118,14 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
                 continue;
             }
             let com = tree.bodies[b].com;
-            v[d][b] = rate(tree, &kin, &q, d, |k| k.xpos[b] + k.xrot[b] * com);
-            w[d][b] = spin(tree, &kin, &q, d, b);
+            v[d][b] = rate(tree, &kin, q, d, |k| k.xpos[b] + k.xrot[b] * com);
+            w[d][b] = spin(tree, &kin, q, d, b);
         }
     }
-    let mut m = vec![vec![0.0; n]; n];
+    let mut m = sys.m.clone();
+    for row in m.iter_mut().take(n) {
+        row[..n].fill(0.0);
+    }
     for (b, body) in tree.bodies.iter().enumerate() {
         let inertia = kin.xrot[b] * body.inertia * kin.xrot[b].transpose();
         for i in 0..n {
@@ -133,28 +146,21 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
         return None;
     };
     *mass_matrix = m;
-    for (c, mc) in case.contacts.iter().zip(&mut out.contacts) {
-        let ContactGeometry::Link {
-            body,
-            world,
-            point,
-            normal,
-        } = &c.geometry
-        else {
+    for (i, (c, mc)) in case.contacts.iter().zip(&mut out.contacts).enumerate() {
+        let ContactGeometry::Link { body, other, .. } = &c.geometry else {
             return None;
         };
-        let b = *body;
-        let p = Vector3::new(point[0].si, point[1].si, point[2].si);
-        let nl = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
-        // The point as fixed in the body, and the normal fixed in space.
-        let (local, nrm) = if *world {
-            (kin.xrot[b].transpose() * (p - kin.xpos[b]), nl)
-        } else {
-            (p, kin.xrot[b] * nl)
-        };
-        let row = (0..n)
-            .map(|d| nrm.dot(&rate(tree, &kin, &q, d, |k| k.xpos[b] + k.xrot[b] * local)))
-            .collect();
+        let (p, nrm) = sys.points[i];
+        let mut row = sys.rows[i].clone();
+        row[..n].fill(0.0);
+        for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
+            let Some(Side::Model(b)) = side else { continue };
+            // The point as fixed in the body, the normal fixed in space.
+            let local = kin.xrot[b].transpose() * (p - kin.xpos[b]);
+            for (d, x) in row.iter_mut().enumerate().take(n) {
+                *x += sign * nrm.dot(&rate(tree, &kin, q, d, |k| k.xpos[b] + k.xrot[b] * local));
+            }
+        }
         mc.geometry = Geometry::Jacobian(row);
     }
     Some(out)

@@ -676,3 +676,92 @@ fn models_in_a_directory_load() {
     }
     println!("{ok} loaded, {} refused", failed.len());
 }
+
+#[test]
+fn bodies_written_beside_a_model_add_their_own_response() {
+    // The UR5 tool touching a free 0.6 kg particle (a hand), then a free
+    // rigid box touched off its centre: the Delassus entries add,
+    // A = a_robot + a_body, with a_body = 1/m + (r×n)ᵀ I⁻¹ (r×n).
+    let base = std::fs::read_to_string(crate::root().join("cases/ur5-tool.toml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("models")).unwrap();
+    std::fs::copy(
+        crate::root().join("cases/models/ur5_robot.urdf"),
+        tmp.path().join("models/ur5_robot.urdf"),
+    )
+    .unwrap();
+    let write_eval = |text: &str| {
+        let path = tmp.path().join("case.toml");
+        std::fs::write(&path, text).unwrap();
+        let c = meff::case::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        meff::evaluate_with(
+            c,
+            meff::Options {
+                verify: true,
+                progress: None,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let alone = write_eval(&base);
+    let a_robot = alone.report.contacts[0].a;
+    let tool = alone.report.robot.as_ref().unwrap().contacts[0].point;
+    let with_particle = base.replace(
+        "stiffness = \"k\"\n",
+        "stiffness = \"k\"\nother = \"hand\"\n\n[[body]]\nname = \"hand\"\ntype = \"particle\"\nmass = \"0.6 kg\"\n",
+    );
+    let ev = write_eval(&with_particle);
+    let a = ev.report.contacts[0].a;
+    assert!(
+        rel(a, a_robot + 1.0 / 0.6, a) <= 1e-12,
+        "{a} vs {}",
+        a_robot + 1.0 / 0.6
+    );
+    assert!(ev.verification.as_ref().unwrap().verdict.agrees);
+    // A rigid box whose centre is 0.1 m to the side of the tool point.
+    let (m, i) = (2.0, [0.01, 0.02, 0.03]);
+    let with_box = base.replace(
+        "stiffness = \"k\"\n",
+        &format!(
+            "stiffness = \"k\"\nother = \"box\"\n\n[[body]]\nname = \"box\"\ntype = \"rigid\"\nmass = \"{m} kg\"\ninertia = [\"{} kg m^2\", \"{} kg m^2\", \"{} kg m^2\"]\nposition = [\"{:e} m\", \"{:e} m\", \"{:e} m\"]\n",
+            i[0],
+            i[1],
+            i[2],
+            tool[0] + 0.1,
+            tool[1],
+            tool[2] - 0.05
+        ),
+    );
+    let ev = write_eval(&with_box);
+    let n = Vector3::from(ev.report.robot.as_ref().unwrap().contacts[0].normal);
+    let r = Vector3::new(-0.1, 0.0, 0.05);
+    let rxn = r.cross(&n);
+    let a_box = 1.0 / m + (0..3).map(|k| rxn[k] * rxn[k] / i[k]).sum::<f64>();
+    let a = ev.report.contacts[0].a;
+    assert!(
+        rel(a, a_robot + a_box, a) <= 1e-9,
+        "{a} vs {}",
+        a_robot + a_box
+    );
+    let v = ev.verification.as_ref().unwrap();
+    assert!(
+        v.verdict.agrees,
+        "{:?}",
+        v.verdict.disagreements().collect::<Vec<_>>()
+    );
+    // A case body may not take a model body's name.
+    let clash = with_particle.replace("name = \"hand\"", "name = \"tool0\"");
+    let (code, err) = eval_in_dir(
+        &[],
+        &clash.replace(
+            "models/ur5_robot.urdf",
+            &crate::root()
+                .join("cases/models/ur5_robot.urdf")
+                .display()
+                .to_string(),
+        ),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("already has a body `tool0`"), "{err}");
+}

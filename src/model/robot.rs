@@ -1,0 +1,195 @@
+//! The numbers of a `[model]` case at one configuration: M (the model's
+//! joint-space mass matrix by CRBA, then the blocks of the bodies written
+//! in the case), the contact rows and the constraint rows, with the names
+//! of the velocities. `build` turns them into the case's scalar type; the
+//! robot analysis evaluates them with and without armature.
+
+use crate::case::{BodyKind, Case, ContactGeometry, InertiaVal, RobotForm, Side, Val};
+use nalgebra::Vector3;
+
+/// A `[model]` case's system in numbers.
+#[derive(Clone, Debug)]
+pub struct RobotSystem {
+    /// Velocity names and units (the model's, then the case's bodies').
+    pub names: Vec<(String, &'static str)>,
+    /// Dense M.
+    pub m: Vec<Vec<f64>>,
+    /// One row per contact.
+    pub rows: Vec<Vec<f64>>,
+    /// The model's constraint rows (zero on the case's bodies).
+    pub constraints: Vec<Vec<f64>>,
+    /// Per contact: the point and normal in world coordinates.
+    pub points: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// The configuration.
+    pub q: Vec<f64>,
+    /// First velocity of each case body (`None` for a fixed one).
+    pub offsets: Vec<Option<usize>>,
+}
+
+/// Entries below 1e-13 of the largest are rounding (world-frame CRBA sums
+/// terms of the size of the largest): exact zeros read better in reports
+/// and keep rows sparse.
+pub fn chop(mut v: Vec<f64>) -> Vec<f64> {
+    let top = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    for x in &mut v {
+        if x.abs() < 1e-13 * top {
+            *x = 0.0;
+        }
+    }
+    v
+}
+
+const AXES: [&str; 6] = ["x", "y", "z", "θx", "θy", "θz"];
+
+/// Evaluates a `[model]` case's system, values through `si`.
+pub fn robot_system<E>(
+    case: &Case,
+    r: &RobotForm,
+    si: &mut impl FnMut(&Val) -> Result<f64, E>,
+    armature: bool,
+) -> Result<RobotSystem, E> {
+    let mut joint_values = Vec::with_capacity(r.configuration.len());
+    for (_, v) in &r.configuration {
+        joint_values.push(si(v)?);
+    }
+    let mut values = joint_values.into_iter();
+    let q = r.configuration_with(|_| values.next().unwrap_or(0.0));
+    let tree = &r.robot.tree;
+    let kin = tree.kinematics(&q);
+    let nv = tree.nv;
+    let mut names = tree.dof_names();
+    // The case's bodies: positions, mass blocks, offsets.
+    let mut offsets = Vec::with_capacity(r.bodies.len());
+    let mut positions = Vec::with_capacity(r.bodies.len());
+    let mut blocks: Vec<(usize, Vec<Vec<f64>>)> = Vec::new();
+    let mut n = nv;
+    for b in &r.bodies {
+        let x = Vector3::new(
+            si(&b.position[0])?,
+            si(&b.position[1])?,
+            si(&b.position[2])?,
+        );
+        positions.push(x);
+        let block = match &b.kind {
+            BodyKind::Fixed => None,
+            BodyKind::Particle { mass } => {
+                let m = si(mass)?;
+                Some(
+                    (0..3)
+                        .map(|i| (0..3).map(|j| if i == j { m } else { 0.0 }).collect())
+                        .collect::<Vec<Vec<f64>>>(),
+                )
+            }
+            BodyKind::Rigid { mass, inertia } => {
+                let m = si(mass)?;
+                let mut blk = vec![vec![0.0; 6]; 6];
+                for (i, row) in blk.iter_mut().enumerate().take(3) {
+                    row[i] = m;
+                }
+                match inertia {
+                    InertiaVal::Diagonal(d) => {
+                        for k in 0..3 {
+                            blk[3 + k][3 + k] = si(&d[k])?;
+                        }
+                    }
+                    InertiaVal::Full(rows) => {
+                        for i in 0..3 {
+                            for j in 0..3 {
+                                blk[3 + i][3 + j] = si(&rows[i][j])?;
+                            }
+                        }
+                    }
+                    InertiaVal::Scalar(_) => unreachable!("a [model] case is 3-d"),
+                }
+                Some(blk)
+            }
+        };
+        match block {
+            Some(blk) => {
+                offsets.push(Some(n));
+                let units: &[&'static str] = &["m", "m", "m", "rad", "rad", "rad"];
+                for k in 0..blk.len() {
+                    names.push((format!("{}.{}", b.name, AXES[k]), units[k]));
+                }
+                let size = blk.len();
+                blocks.push((n, blk));
+                n += size;
+            }
+            None => offsets.push(None),
+        }
+    }
+    let mut m = vec![vec![0.0; n]; n];
+    let mt = chop(tree.mass_matrix(&kin, armature));
+    for i in 0..nv {
+        m[i][..nv].copy_from_slice(&mt[i * nv..(i + 1) * nv]);
+    }
+    for (at, blk) in &blocks {
+        for (i, row) in blk.iter().enumerate() {
+            m[at + i][*at..at + row.len()].copy_from_slice(row);
+        }
+    }
+    let mut rows = Vec::with_capacity(case.contacts.len());
+    let mut points = Vec::with_capacity(case.contacts.len());
+    for c in &case.contacts {
+        let ContactGeometry::Link {
+            body,
+            other,
+            world,
+            point,
+            normal,
+        } = &c.geometry
+        else {
+            unreachable!("a model case's contacts are Link contacts")
+        };
+        let p = Vector3::new(si(&point[0])?, si(&point[1])?, si(&point[2])?);
+        let nl = Vector3::new(si(&normal[0])?, si(&normal[1])?, si(&normal[2])?);
+        let (p, nrm) = match (body, world) {
+            (Side::Model(b), false) => (tree.to_world(&kin, *b, &p), kin.xrot[*b] * nl),
+            _ => (p, nl),
+        };
+        let mut row = vec![0.0; n];
+        for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
+            match side {
+                None => {}
+                Some(Side::Model(b)) => {
+                    for (x, v) in row.iter_mut().zip(chop(tree.point_row(&kin, b, &p, &nrm))) {
+                        *x += sign * v;
+                    }
+                }
+                Some(Side::Case(i)) => {
+                    let Some(at) = offsets[i] else { continue };
+                    for k in 0..3 {
+                        row[at + k] += sign * nrm[k];
+                    }
+                    if matches!(r.bodies[i].kind, BodyKind::Rigid { .. }) {
+                        let rxn = (p - positions[i]).cross(&nrm);
+                        for k in 0..3 {
+                            row[at + 3 + k] += sign * rxn[k];
+                        }
+                    }
+                }
+            }
+        }
+        rows.push(row);
+        points.push((p, nrm));
+    }
+    let constraints = r
+        .robot
+        .constraint_rows(&kin, &q)
+        .into_iter()
+        .map(|g| {
+            let mut g = chop(g);
+            g.resize(n, 0.0);
+            g
+        })
+        .collect();
+    Ok(RobotSystem {
+        names,
+        m,
+        rows,
+        constraints,
+        points,
+        q,
+        offsets,
+    })
+}
