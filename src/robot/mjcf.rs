@@ -1108,7 +1108,34 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                         anchor2,
                     }
                 } else {
-                    Constraint::Weld { name, body1, body2 }
+                    // MuJoCo (`mj_setConst`): the anchor is in body2's frame;
+                    // its place in body1's frame is taken at the reference
+                    // configuration, unless `relpose` gives it.
+                    let anchor2 =
+                        Vector3::from(self.nums::<3>(el, class, "anchor")?.unwrap_or_default());
+                    let relpose = self.nums::<7>(el, class, "relpose")?;
+                    let anchor1 = match relpose {
+                        Some(r) if r[3..].iter().any(|x| *x != 0.0) => {
+                            Vector3::new(r[0], r[1], r[2])
+                        }
+                        _ => {
+                            let kin = self.tree.kinematics(&self.tree.qpos0);
+                            let world = match body2 {
+                                Some(b2) => self.tree.to_world(&kin, b2, &anchor2),
+                                None => anchor2,
+                            };
+                            kin.xrot[body1].transpose() * (world - kin.xpos[body1])
+                        }
+                    };
+                    let rotation = self.num(el, class, "torquescale")?.unwrap_or(1.0) != 0.0;
+                    Constraint::Weld {
+                        name,
+                        body1,
+                        body2,
+                        anchor1,
+                        anchor2,
+                        rotation,
+                    }
                 }
             }
             "joint" => {

@@ -57,7 +57,10 @@ pub enum Constraint {
         /// reference configuration, as MuJoCo fixes it at compile time.
         anchor2: Vector3<f64>,
     },
-    /// Two bodies move as one (`weld`; relative point at `body1`'s origin).
+    /// Two bodies move as one (`weld`): a point fixed in each must keep
+    /// together (MuJoCo's anchor on body2 and its place in body1's frame at
+    /// the reference configuration, or `relpose`), and, unless
+    /// `torquescale` is 0, their orientations too.
     Weld {
         /// Name for reports.
         name: String,
@@ -65,6 +68,12 @@ pub enum Constraint {
         body1: usize,
         /// Second body, `None` for the world.
         body2: Option<usize>,
+        /// The point in `body1`'s frame.
+        anchor1: Vector3<f64>,
+        /// The point in `body2`'s frame (or the world).
+        anchor2: Vector3<f64>,
+        /// Whether the relative rotation is constrained.
+        rotation: bool,
     },
     /// `q1 − q1_ref = Σ c_k (q2 − q2_ref)^k` (MJCF joint equality, URDF
     /// mimic with `c = [offset, multiplier]` and no references), or `q1`
@@ -131,34 +140,26 @@ impl Robot {
     pub fn constraint_rows(&self, kin: &Kinematics, q: &[f64]) -> Vec<Vec<f64>> {
         let tree = &self.tree;
         let mut rows = Vec::new();
-        // Rate of a point fixed to a body, along each world axis, minus that
-        // of the same point on the other body.
-        let point_rows =
-            |rows: &mut Vec<Vec<f64>>, b1: usize, b2: Option<usize>, p: Vector3<f64>| {
-                for k in 0..3 {
-                    let e = Vector3::ith(k, 1.0);
-                    let mut row = tree.point_row(kin, b1, &p, &e);
-                    if let Some(b2) = b2 {
-                        for (r, v) in row.iter_mut().zip(tree.point_row(kin, b2, &p, &e)) {
-                            *r -= v;
-                        }
-                    }
-                    rows.push(row);
-                }
-            };
         for c in &self.constraints {
             match c {
                 Constraint::Connect {
                     body1,
                     body2,
-                    anchor,
+                    anchor: anchor1,
+                    anchor2,
+                    ..
+                }
+                | Constraint::Weld {
+                    body1,
+                    body2,
+                    anchor1,
                     anchor2,
                     ..
                 } => {
-                    // The rate of the anchor on body1 minus that of its
+                    // The rate of the point on body1 minus that of its
                     // partner point on body2 (the same point when the
                     // constraint holds).
-                    let p1 = tree.to_world(kin, *body1, anchor);
+                    let p1 = tree.to_world(kin, *body1, anchor1);
                     let p2 = match body2 {
                         Some(b2) => tree.to_world(kin, *b2, anchor2),
                         None => *anchor2,
@@ -173,21 +174,19 @@ impl Robot {
                         }
                         rows.push(row);
                     }
-                }
-                Constraint::Weld { body1, body2, .. } => {
-                    let p = kin.xpos[*body1];
-                    point_rows(&mut rows, *body1, *body2, p);
-                    // Relative angular velocity: the rate of the point p + e
-                    // minus that of p, about each axis, is ω × e.
-                    for k in 0..3 {
-                        let ang = tree.angular_row(kin, *body1, k);
-                        let mut row = ang;
-                        if let Some(b2) = body2 {
-                            for (r, v) in row.iter_mut().zip(tree.angular_row(kin, *b2, k)) {
-                                *r -= v;
+                    // A weld's relative angular velocity (MuJoCo's rows are
+                    // these through an invertible quaternion map: the same
+                    // span, so the same constrained response).
+                    if let Constraint::Weld { rotation: true, .. } = c {
+                        for k in 0..3 {
+                            let mut row = tree.angular_row(kin, *body1, k);
+                            if let Some(b2) = body2 {
+                                for (r, v) in row.iter_mut().zip(tree.angular_row(kin, *b2, k)) {
+                                    *r -= v;
+                                }
                             }
+                            rows.push(row);
                         }
-                        rows.push(row);
                     }
                 }
                 Constraint::Joint {

@@ -176,6 +176,7 @@ def main():
     models = [mujoco_model(n, rng) for n in MJCF] + [pinocchio_model(n, rng) for n in URDF]
     # meff's own feature model (not a third-party model).
     models.append(mujoco_model("features", rng, subdir="features"))
+    models.append(mujoco_model("features_weld", rng, subdir="features"))
     with open(os.path.join(HERE, "reference.json"), "w") as f:
         json.dump({"generated_by": "tests/robots/generate.py", "models": models}, f, indent=None)
         f.write("\n")
