@@ -346,13 +346,7 @@ fn a_sweep_over_a_joint_matches_cases_at_its_points() {
             &format!("q_elbow = {{ value = \"{q:e} rad\""),
         );
         assert_ne!(changed, text);
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::create_dir(tmp.path().join("models")).unwrap();
-        std::fs::copy(
-            crate::root().join("cases/models/ur5_robot.urdf"),
-            tmp.path().join("models/ur5_robot.urdf"),
-        )
-        .unwrap();
+        let tmp = ur5_dir();
         let path = tmp.path().join("case.toml");
         std::fs::write(&path, &changed).unwrap();
         let at = crate::evaluate_path(&path);
@@ -683,13 +677,7 @@ fn bodies_written_beside_a_model_add_their_own_response() {
     // rigid box touched off its centre: the Delassus entries add,
     // A = a_robot + a_body, with a_body = 1/m + (r×n)ᵀ I⁻¹ (r×n).
     let base = std::fs::read_to_string(crate::root().join("cases/ur5-tool.toml")).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir(tmp.path().join("models")).unwrap();
-    std::fs::copy(
-        crate::root().join("cases/models/ur5_robot.urdf"),
-        tmp.path().join("models/ur5_robot.urdf"),
-    )
-    .unwrap();
+    let tmp = ur5_dir();
     let write_eval = |text: &str| {
         let path = tmp.path().join("case.toml");
         std::fs::write(&path, text).unwrap();
@@ -764,4 +752,17 @@ fn bodies_written_beside_a_model_add_their_own_response() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("already has a body `tool0`"), "{err}");
+}
+
+/// A scratch directory holding the bundled UR5 model where the bundled
+/// case looks for it (`models/ur5_robot.urdf`).
+fn ur5_dir() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("models")).unwrap();
+    std::fs::copy(
+        crate::root().join("cases/models/ur5_robot.urdf"),
+        tmp.path().join("models/ur5_robot.urdf"),
+    )
+    .unwrap();
+    tmp
 }
