@@ -157,6 +157,43 @@ impl Reader<'_> {
             },
             None => true,
         };
+        // M must be positive definite at the case's configuration: a joint
+        // that moves no mass (and has no armature) cannot be analysed.
+        {
+            let mut q = base.clone();
+            for (j, v) in &configuration {
+                q[robot.tree.joints[*j].qpos_adr] = v.si;
+            }
+            let tree = &robot.tree;
+            let kin = tree.kinematics(&q);
+            let n = tree.nv;
+            let m = tree.mass_matrix(&kin, armature);
+            let rows: Vec<Vec<f64>> = (0..n).map(|i| m[i * n..(i + 1) * n].to_vec()).collect();
+            if let Some(k) = super::read::cholesky_failure(&rows) {
+                let names = tree.dof_names();
+                let joint = tree
+                    .joints
+                    .iter()
+                    .position(|j| (j.dof_adr..j.dof_adr + j.kind.nv()).contains(&k));
+                let body = joint.and_then(|ji| tree.bodies.iter().find(|b| b.joints.contains(&ji)));
+                self.error(
+                    Diagnostic::new(
+                        file_node.span(),
+                        format!(
+                            "the model's mass matrix is singular at this configuration: velocity `{}` adds no kinetic energy of its own",
+                            names[k].0
+                        ),
+                    )
+                    .maybe_hint(body.map(|b| {
+                        format!(
+                            "body `{}` and the bodies it carries need mass and inertia (an `<inertial>` or geoms with mass), or the joint an armature",
+                            b.name
+                        )
+                    })),
+                );
+                return None;
+            }
+        }
         Some(RobotForm {
             robot: std::sync::Arc::new(robot),
             file,

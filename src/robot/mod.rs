@@ -116,11 +116,18 @@ impl Robot {
         let mut text = xml::read_text(path, shown, max_bytes)?;
         xml::tolerate(&mut text);
         let root = xml::root_name(&text);
-        if root.as_deref() == Some("robot") {
+        let mut robot = if root.as_deref() == Some("robot") {
             urdf::parse(shown, text)
         } else {
             mjcf::read(path, shown, text, max_bytes)
+        }?;
+        if robot.name.is_empty() {
+            robot.name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
         }
+        Ok(robot)
     }
 
     /// Parses model text in memory (no file is read: an MJCF `<include>`
