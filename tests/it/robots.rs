@@ -522,6 +522,17 @@ fn bad_models_are_errors_at_their_place() {
             "case.toml:3:",
             "is a URDF file, not MJCF",
         ),
+        (
+            vec![(
+                "m.xml",
+                mjcf(
+                    "<body name=\"b\">\n<joint name=\"h\"/>\n<geom size=\"0.1\"/>\n<body name=\"c\" pos=\"1 0 0\"><joint name=\"s\" type=\"slide\"/></body>\n</body>",
+                ),
+            )],
+            model_case("mjcf", "m.xml", "b", ""),
+            "case.toml:3:",
+            "velocity `s` adds no kinetic energy of its own",
+        ),
     ];
     for (files, case, at, message) in cases {
         let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
