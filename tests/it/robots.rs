@@ -640,6 +640,19 @@ fn common_model_habits_load_without_edits() {
     assert_eq!(robot.tree.nv, 3);
     assert!(robot.constraints.is_empty());
     assert!(robot.notes[0].contains("`gone`"), "{:?}", robot.notes);
+    // A mount welded to the world whose mass is in a mesh: it never moves,
+    // so the model loads (with a note) and M is that of the moving body;
+    // a static body with an explicit inertial still counts in the total.
+    let mounted = "<mujoco>\n<worldbody>\n<body name=\"mount\">\n<geom type=\"mesh\" mesh=\"m\"/>\n<body name=\"plate\">\n<inertial pos=\"0 0 0\" mass=\"5\" diaginertia=\"1 1 1\"/>\n<body name=\"b\">\n<joint type=\"slide\"/>\n<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"3\"/>\n</body>\n</body>\n</body>\n</worldbody>\n</mujoco>\n";
+    let robot = Robot::parse("m.xml", mounted).unwrap();
+    assert_eq!(robot.tree.total_mass(), 8.0);
+    assert!(robot.notes[0].contains("`mount`"), "{:?}", robot.notes);
+    let kin = robot.tree.kinematics(&robot.tree.qpos0);
+    let m = robot.tree.mass_matrix(&kin, true);
+    assert!((m[0] - 3.0).abs() < 1e-12, "{m:?}");
+    // The same mesh on a body that moves cannot be left out: an error.
+    let moving = mounted.replace("<body name=\"mount\">", "<body name=\"mount\">\n<joint/>");
+    assert!(Robot::parse("m.xml", &moving).is_err());
 }
 
 /// Loads every `.urdf` and `.xml` under `$MEFF_MODEL_DIR` and computes M at

@@ -113,19 +113,21 @@ pub fn read(
         classes: HashMap::new(),
         tree: Tree::default(),
         joint_index: HashMap::new(),
+        moving: Vec::new(),
+        notes: Vec::new(),
     };
     let root = docs[0].root_element();
-    r.run(root)
-        .map_err(|(file, p)| fail(&files, file, p))
-        .map(|(tree, keyframes, constraints)| Robot {
+    r.run(root).map_err(|(file, p)| fail(&files, file, p)).map(
+        |(tree, keyframes, constraints, notes)| Robot {
             format: Format::Mjcf,
             path: shown.to_string(),
             name: root.attribute("model").unwrap_or("").to_string(),
             tree,
             keyframes,
             constraints,
-            notes: Vec::new(),
-        })
+            notes,
+        },
+    )
 }
 
 fn fail(files: &[(String, String)], i: usize, p: Problem) -> SourceError {
@@ -192,7 +194,7 @@ struct Class<'a, 'i> {
     elements: HashMap<&'a str, El<'a, 'i>>,
 }
 
-type Parsed = (Tree, Vec<(String, Vec<f64>)>, Vec<Constraint>);
+type Parsed = (Tree, Vec<(String, Vec<f64>)>, Vec<Constraint>, Vec<String>);
 
 struct Mjcf<'a, 'i> {
     docs: &'a [Document<'i>],
@@ -201,6 +203,10 @@ struct Mjcf<'a, 'i> {
     classes: HashMap<String, Class<'a, 'i>>,
     tree: Tree,
     joint_index: HashMap<String, usize>,
+    /// Per body: whether a joint moves it (it or an ancestor has one).
+    moving: Vec<bool>,
+    /// What the reader left out, shown in the report.
+    notes: Vec<String>,
 }
 
 /// A frame: position and orientation relative to the enclosing body.
@@ -373,7 +379,12 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 }
             }
         }
-        Ok((std::mem::take(&mut self.tree), keyframes, constraints))
+        Ok((
+            std::mem::take(&mut self.tree),
+            keyframes,
+            constraints,
+            std::mem::take(&mut self.notes),
+        ))
     }
 
     fn compiler(&mut self, el: El<'a, 'i>) -> Result<(), Fail> {
@@ -697,16 +708,37 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 }
             }
         }
-        let props = match (self.compiler.from_geom, inertial) {
-            (Some(true), _) | (None, None) => self.geom_inertia(&geoms)?,
-            (_, Some(i)) => self.inertial(i)?,
-            (Some(false), None) => MassProps {
-                mass: 0.0,
-                com: Vector3::zeros(),
-                inertia: Matrix3::zeros(),
-            },
+        // A body welded to the world (no joint on its path to the root)
+        // moves with nothing: its mass never enters M. Its mass properties
+        // are still computed for the model's total, but one that cannot be
+        // (mesh geoms, whose data is never read) is left out with a note.
+        // `settotalmass` scales by the total of every body, so there it
+        // stays an error.
+        let moving = !joints.is_empty() || parent.is_some_and(|p| self.moving[p]);
+        let needed = moving || self.compiler.settotalmass > 0.0;
+        let none = || MassProps {
+            mass: 0.0,
+            com: Vector3::zeros(),
+            inertia: Matrix3::zeros(),
         };
-        let props = self.bounded(el, props)?;
+        let computed = match (self.compiler.from_geom, inertial) {
+            (Some(true), _) | (None, None) => self.geom_inertia(&geoms),
+            (_, Some(i)) => self.inertial(i),
+            (Some(false), None) => Ok(none()),
+        }
+        .and_then(|p| self.bounded(el, p));
+        let props = match computed {
+            Ok(p) => p,
+            Err(_) if !needed => {
+                self.notes.push(format!(
+                    "body `{name}` is fixed to the world and its mass cannot be computed \
+                     without mesh data: it is left out of the total mass (it never moves, \
+                     so M and every effective mass are unaffected)"
+                ));
+                none()
+            }
+            Err(e) => return Err(e),
+        };
         for j in &joints {
             if matches!(j.kind, JointKind::Free { .. }) && (parent.is_some() || joints.len() > 1) {
                 return Err(el.err(
@@ -738,6 +770,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             },
             joints,
         );
+        self.moving.push(moving);
         self.bodies(el, Some(b), Frame::identity(), cc, depth)
     }
 
