@@ -50,6 +50,7 @@ pub mod analysis;
 pub mod batch;
 pub mod case;
 pub mod diag;
+pub mod engines;
 pub mod expr;
 pub mod fuzz;
 pub mod kinematics;
@@ -237,6 +238,11 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
         },
     );
     report.verification = verification.clone();
+    if !case.engines.is_empty() {
+        report.engines = engines::inputs(&case, &model, &system, &analysis)
+            .map(|inputs| engines::analyze(&case, &inputs))
+            .unwrap_or_default();
+    }
     timing::mark("report");
     Ok(Evaluated {
         case,

@@ -16,7 +16,7 @@
 //! the c×c Delassus matrix and its eigenproblem).
 
 pub mod claims;
-mod delassus;
+pub mod delassus;
 pub mod large;
 mod modes;
 pub mod robot;

@@ -15,6 +15,7 @@
 
 mod bodies;
 mod claims;
+mod engine_table;
 mod generalized;
 mod parameters;
 mod person;
@@ -26,6 +27,7 @@ mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
+pub use engine_table::*;
 pub use read::{KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case, parse_case_with};
 pub use scene_table::FileAccess;
 pub use types::*;

@@ -222,6 +222,11 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[display]", DISPLAY_KEYS),
     ("[analysis]", ANALYSIS_KEYS),
     ("[scene]", super::scene_table::SCENE_KEYS),
+    ("[engine.mujoco]", super::engine_table::MUJOCO_KEYS),
+    ("[engine.box2d]", super::engine_table::BOX2D_KEYS),
+    ("[engine.bullet]", super::engine_table::BULLET_KEYS),
+    ("[engine.drake]", super::engine_table::DRAKE_KEYS),
+    ("[engine.rapier]", super::engine_table::RAPIER_KEYS),
     ("[scene] units", super::scene_table::SCENE_UNIT_KEYS),
 ];
 
@@ -286,6 +291,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "scene",
     "model",
     "person",
+    "engine",
 ];
 
 impl Reader<'_> {
@@ -840,6 +846,7 @@ impl Reader<'_> {
         let persons = self.persons(get(root, "person"), &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
+        let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
         let large_modes = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
             self.keys(t, ANALYSIS_KEYS, "`[analysis]`");
@@ -862,6 +869,7 @@ impl Reader<'_> {
             large_modes,
             display,
             scene,
+            engines,
         })
     }
 }

@@ -451,6 +451,8 @@ pub struct Case {
     /// `[scene]`: bodies and contacts from columnar files (then `form` has
     /// no bodies and `contacts` is empty).
     pub scene: Option<Box<super::scene::Scene>>,
+    /// `[engine.*]`: simulators' contact settings to translate.
+    pub engines: super::engine_table::Engines,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).

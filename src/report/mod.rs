@@ -78,6 +78,9 @@ pub struct Report {
     /// `[[person]]` transient contacts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub persons: Vec<crate::analysis::robot::PersonReport>,
+    /// `[engine.*]`: each simulator's settings through the exact A.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<crate::engines::EngineReport>,
     /// Verification by simulation, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Verification>,
@@ -763,6 +766,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         },
         robot: robot_report.clone(),
         persons: crate::analysis::robot::persons(case, &m_effs, &naives, robot_report.as_ref()),
+        engines: Vec::new(),
         verification: None,
         claims: case
             .claims

@@ -1,0 +1,478 @@
+//! `[engine.<name>]`: a simulator's contact settings, to be translated
+//! through the exact effective mass (`src/engines/`). Each table is read
+//! into the engine's own parameters with the engine's defaults filled in;
+//! values with units are `Val`s like every other value of a case.
+
+use super::read::{Reader, get};
+use super::types::Val;
+use crate::diag::Diagnostic;
+use crate::units::Dim;
+use toml::de::{DeTable, DeValue};
+
+type Node<'i> = toml::Spanned<DeValue<'i>>;
+
+/// Hunt–Crossley dissipation: s/m.
+const DISSIPATION: Dim = Dim([0, -1, 1]);
+
+/// The engines meff translates settings for, in report order.
+pub const ENGINE_NAMES: &[&str] = &["mujoco", "box2d", "bullet", "drake", "rapier"];
+
+pub(super) const MUJOCO_KEYS: &[&str] =
+    &["timestep", "solref", "solimp", "integrator", "penetration"];
+pub(super) const BOX2D_KEYS: &[&str] = &[
+    "timestep",
+    "substeps",
+    "contact_hertz",
+    "contact_damping_ratio",
+];
+pub(super) const BULLET_KEYS: &[&str] = &["timestep", "erp", "cfm", "stiffness", "damping"];
+pub(super) const DRAKE_KEYS: &[&str] = &[
+    "timestep",
+    "stiffness",
+    "dissipation",
+    "relaxation_time",
+    "near_rigid_threshold",
+    "approximation",
+    "preload",
+];
+pub(super) const RAPIER_KEYS: &[&str] = &[
+    "timestep",
+    "substeps",
+    "contact_natural_frequency",
+    "contact_damping_ratio",
+];
+
+/// MuJoCo's contact parameters (`mjOption`, geom `solref`/`solimp`).
+#[derive(Clone, Debug)]
+pub struct MujocoSettings {
+    /// `opt.timestep` (default 2 ms).
+    pub timestep: Val,
+    /// `solref`: (timeconst, dampratio) or (−stiffness, −damping).
+    pub solref: [f64; 2],
+    /// `solimp`: (dmin, dmax, width, midpoint, power).
+    pub solimp: [f64; 5],
+    /// `Euler` (the default; `implicit` and `implicitfast` advance contact
+    /// forces the same way) or `RK4`.
+    pub integrator: MujocoIntegrator,
+    /// Penetration at which the impedance is evaluated (default 0).
+    pub penetration: Option<Val>,
+}
+
+/// MuJoCo integrators meff predicts the step of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MujocoIntegrator {
+    /// `Euler`: semi-implicit (velocity first, then position). `implicit`
+    /// and `implicitfast` make joint damping and actuator terms implicit,
+    /// not constraint forces: for contacts they step the same way.
+    Euler,
+    /// `RK4`.
+    Rk4,
+}
+
+impl MujocoIntegrator {
+    /// MuJoCo's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MujocoIntegrator::Euler => "Euler",
+            MujocoIntegrator::Rk4 => "RK4",
+        }
+    }
+}
+
+/// Box2D v3's soft contact (`b2WorldDef`).
+#[derive(Clone, Debug)]
+pub struct Box2dSettings {
+    /// `timeStep` passed to `b2World_Step`.
+    pub timestep: Val,
+    /// `subStepCount` (default 4).
+    pub substeps: usize,
+    /// `contactHertz` (default 30 Hz).
+    pub contact_hertz: Val,
+    /// `contactDampingRatio` (default 10).
+    pub contact_damping_ratio: f64,
+}
+
+/// Bullet's (and ODE's) contact ERP and CFM, or a contact stiffness and
+/// damping (`changeDynamics(contactStiffness, contactDamping)`).
+#[derive(Clone, Debug)]
+pub struct BulletSettings {
+    /// Step (default 1/240 s, PyBullet's).
+    pub timestep: Val,
+    /// Error reduction parameter (default 0.2).
+    pub erp: f64,
+    /// Constraint force mixing (default 0).
+    pub cfm: f64,
+    /// Contact stiffness and damping, which replace ERP and CFM.
+    pub spring: Option<(Val, Val)>,
+}
+
+/// Drake's discrete contact approximations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrakeApproximation {
+    /// `"lagged"` (the default), `"similar"`, `"tamsi"`: Hunt–Crossley.
+    HuntCrossley(&'static str),
+    /// `"sap"`: linear Kelvin–Voigt with a relaxation time.
+    Sap,
+}
+
+/// Drake's compliant point contact (`MultibodyPlantConfig`, proximity
+/// properties).
+#[derive(Clone, Debug)]
+pub struct DrakeSettings {
+    /// `time_step` (default 1 ms).
+    pub timestep: Val,
+    /// `point_contact_stiffness` (combined, N/m).
+    pub stiffness: Val,
+    /// `hunt_crossley_dissipation` (s/m, default 0).
+    pub dissipation: Val,
+    /// `relaxation_time` for SAP (s, default 0).
+    pub relaxation_time: Val,
+    /// `sap_near_rigid_threshold` β (default 1).
+    pub near_rigid_threshold: f64,
+    /// `discrete_contact_approximation`.
+    pub approximation: DrakeApproximation,
+    /// Normal force each contact carries at equilibrium (Hunt–Crossley
+    /// damping grows with penetration); default none.
+    pub preload: Option<Val>,
+}
+
+/// Rapier's contact softness (`IntegrationParameters`).
+#[derive(Clone, Debug)]
+pub struct RapierSettings {
+    /// `dt` (default 1/60 s).
+    pub timestep: Val,
+    /// `num_solver_iterations` (substeps, default 4).
+    pub substeps: usize,
+    /// `contact_softness.natural_frequency` (default 30 Hz).
+    pub contact_natural_frequency: Val,
+    /// `contact_softness.damping_ratio` (default 5).
+    pub contact_damping_ratio: f64,
+}
+
+/// The `[engine.*]` tables of a case.
+#[derive(Clone, Debug, Default)]
+pub struct Engines {
+    /// `[engine.mujoco]`.
+    pub mujoco: Option<MujocoSettings>,
+    /// `[engine.box2d]`.
+    pub box2d: Option<Box2dSettings>,
+    /// `[engine.bullet]` (also ODE).
+    pub bullet: Option<BulletSettings>,
+    /// `[engine.drake]`.
+    pub drake: Option<DrakeSettings>,
+    /// `[engine.rapier]`.
+    pub rapier: Option<RapierSettings>,
+}
+
+impl Engines {
+    /// Whether no engine is given.
+    pub fn is_empty(&self) -> bool {
+        self.mujoco.is_none()
+            && self.box2d.is_none()
+            && self.bullet.is_none()
+            && self.drake.is_none()
+            && self.rapier.is_none()
+    }
+}
+
+/// A default value written as the engine's documentation writes it.
+fn default_val(text: &str, dim: Dim) -> Val {
+    let expr = crate::expr::parse(text).expect("default values parse");
+    let si = crate::expr::eval(&expr, &|_| None)
+        .expect("default values evaluate")
+        .si;
+    Val {
+        text: text.to_string(),
+        expr,
+        span: 0..0,
+        si,
+        dim,
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn engines(&mut self, node: &Node) -> Engines {
+        let mut out = Engines::default();
+        let Some(t) = self.table(node, "`[engine]`") else {
+            return out;
+        };
+        self.keys(t, ENGINE_NAMES, "`[engine]`");
+        for (key, value) in t.iter() {
+            let what = format!("`[engine.{}]`", key.get_ref());
+            let Some(e) = self.table(value, &what) else {
+                continue;
+            };
+            match key.get_ref().as_ref() {
+                "mujoco" => out.mujoco = Some(self.mujoco(e, &what)),
+                "box2d" => out.box2d = Some(self.box2d(e, &what)),
+                "bullet" => out.bullet = Some(self.bullet(e, &what)),
+                "drake" => out.drake = Some(self.drake(e, &what, value.span())),
+                "rapier" => out.rapier = Some(self.rapier(e, &what)),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// A positive time, or the default.
+    fn step(&mut self, t: &DeTable, default: &str) -> Val {
+        get(t, "timestep")
+            .and_then(|n| {
+                let v = self.value(n, Dim::TIME, "a timestep");
+                self.positive(v, "a timestep")
+            })
+            .unwrap_or_else(|| default_val(default, Dim::TIME))
+    }
+
+    /// A positive value of a dimension, or the default.
+    fn positive_or(&mut self, t: &DeTable, key: &str, dim: Dim, what: &str, default: &str) -> Val {
+        get(t, key)
+            .and_then(|n| {
+                let v = self.value(n, dim, what);
+                self.positive(v, what)
+            })
+            .unwrap_or_else(|| default_val(default, dim))
+    }
+
+    /// A finite number (any sign) in `range`.
+    fn real(
+        &mut self,
+        node: &Node,
+        what: &str,
+        range: std::ops::RangeInclusive<f64>,
+    ) -> Option<f64> {
+        let value = match node.get_ref() {
+            DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
+            DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
+            _ => None,
+        };
+        match value {
+            Some(v) if v.is_finite() && range.contains(&v) => Some(v),
+            _ => {
+                let (a, b) = (range.start(), range.end());
+                let text = if b.is_infinite() {
+                    format!("{what} must be a number ≥ {a}")
+                } else {
+                    format!("{what} must be a number from {a} to {b}")
+                };
+                self.error(Diagnostic::new(node.span(), text));
+                None
+            }
+        }
+    }
+
+    /// A fixed-length array of finite numbers.
+    fn reals<const N: usize>(&mut self, node: &Node, what: &str) -> Option<[f64; N]> {
+        let items = match node.get_ref() {
+            DeValue::Array(a) if a.len() == N => a,
+            _ => {
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!("{what} must be an array of {N} numbers"),
+                ));
+                return None;
+            }
+        };
+        let mut out = [0.0; N];
+        for (i, item) in items.iter().enumerate() {
+            out[i] = self.real(item, what, f64::MIN..=f64::MAX)?;
+        }
+        Some(out)
+    }
+
+    fn mujoco(&mut self, t: &DeTable, what: &str) -> MujocoSettings {
+        self.keys(t, MUJOCO_KEYS, what);
+        let timestep = self.step(t, "2 ms");
+        let mut solref = [0.02, 1.0];
+        if let Some(n) = get(t, "solref")
+            && let Some(r) = self.reals::<2>(n, "`solref`")
+        {
+            if (r[0] > 0.0) != (r[1] > 0.0) || r[0] == 0.0 {
+                self.error(
+                    Diagnostic::new(n.span(), "`solref` mixes its two forms")
+                        .hint("both positive: (timeconst, dampratio); both negative: (−stiffness, −damping); MuJoCo replaces a mix with its default"),
+                );
+            } else {
+                solref = r;
+            }
+        }
+        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+        if let Some(n) = get(t, "solimp")
+            && let Some(s) = self.reals::<5>(n, "`solimp`")
+        {
+            let unit = |x: f64| (0.0001..=0.9999).contains(&x);
+            if !unit(s[0]) || !unit(s[1]) || !unit(s[3]) || s[2] < 0.0 || s[4] < 1.0 {
+                self.error(
+                    Diagnostic::new(n.span(), "`solimp` is out of MuJoCo's range")
+                        .hint("dmin, dmax and midpoint from 0.0001 to 0.9999, width ≥ 0, power ≥ 1 (MuJoCo clamps them; meff asks for the values it would use)"),
+                );
+            } else {
+                solimp = s;
+            }
+        }
+        let integrator = match get(t, "integrator") {
+            None => MujocoIntegrator::Euler,
+            Some(n) => match self.string(n, "`integrator`").as_deref() {
+                Some("Euler" | "implicit" | "implicitfast") | None => MujocoIntegrator::Euler,
+                Some("RK4") => MujocoIntegrator::Rk4,
+                Some(other) => {
+                    self.error(
+                        Diagnostic::new(
+                            n.span(),
+                            format!("meff does not predict MuJoCo's `{other}` integrator"),
+                        )
+                        .hint("one of: Euler, implicit, implicitfast, RK4"),
+                    );
+                    MujocoIntegrator::Euler
+                }
+            },
+        };
+        let penetration =
+            get(t, "penetration").and_then(|n| self.value(n, Dim::LENGTH, "a penetration"));
+        MujocoSettings {
+            timestep,
+            solref,
+            solimp,
+            integrator,
+            penetration,
+        }
+    }
+
+    fn box2d(&mut self, t: &DeTable, what: &str) -> Box2dSettings {
+        self.keys(t, BOX2D_KEYS, what);
+        Box2dSettings {
+            timestep: self.step(t, "1/60 s"),
+            substeps: get(t, "substeps")
+                .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
+                .unwrap_or(4),
+            contact_hertz: self.positive_or(
+                t,
+                "contact_hertz",
+                Dim::FREQUENCY,
+                "a frequency",
+                "30 Hz",
+            ),
+            contact_damping_ratio: get(t, "contact_damping_ratio")
+                .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
+                .unwrap_or(10.0),
+        }
+    }
+
+    fn bullet(&mut self, t: &DeTable, what: &str) -> BulletSettings {
+        self.keys(t, BULLET_KEYS, what);
+        let timestep = self.step(t, "1/240 s");
+        let erp = get(t, "erp")
+            .and_then(|n| self.real(n, "`erp`", 0.0..=1.0))
+            .unwrap_or(0.2);
+        let cfm = get(t, "cfm")
+            .and_then(|n| self.real(n, "`cfm`", 0.0..=f64::INFINITY))
+            .unwrap_or(0.0);
+        let stiffness = get(t, "stiffness").and_then(|n| {
+            let v = self.value(n, Dim::STIFFNESS, "a stiffness");
+            self.positive(v, "a stiffness")
+        });
+        let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
+        let spring = match (stiffness, damping) {
+            (Some(k), Some(c)) => Some((k, c)),
+            (Some(k), None) => Some((k, default_val("0 N s/m", Dim::DAMPING))),
+            (None, Some(c)) => {
+                self.error(Diagnostic::new(
+                    c.span.clone(),
+                    "a contact damping needs a contact stiffness beside it (Bullet uses the pair or ERP and CFM)",
+                ));
+                None
+            }
+            (None, None) => None,
+        };
+        if spring.is_some() && (get(t, "erp").is_some() || get(t, "cfm").is_some()) {
+            let n = get(t, "erp").or(get(t, "cfm")).expect("one is there");
+            self.error(
+                Diagnostic::new(n.span(), "give either `erp`/`cfm` or `stiffness`/`damping`")
+                    .hint("Bullet computes ERP and CFM from a contact stiffness and damping when they are set"),
+            );
+        }
+        BulletSettings {
+            timestep,
+            erp,
+            cfm,
+            spring,
+        }
+    }
+
+    fn drake(&mut self, t: &DeTable, what: &str, span: std::ops::Range<usize>) -> DrakeSettings {
+        self.keys(t, DRAKE_KEYS, what);
+        let approximation = match get(t, "approximation") {
+            None => DrakeApproximation::HuntCrossley("lagged"),
+            Some(n) => match self.string(n, "`approximation`").as_deref() {
+                Some("lagged") | None => DrakeApproximation::HuntCrossley("lagged"),
+                Some("similar") => DrakeApproximation::HuntCrossley("similar"),
+                Some("tamsi") => DrakeApproximation::HuntCrossley("tamsi"),
+                Some("sap") => DrakeApproximation::Sap,
+                Some(other) => {
+                    self.error(
+                        Diagnostic::new(
+                            n.span(),
+                            format!("unknown discrete contact approximation `{other}`"),
+                        )
+                        .hint("one of: lagged, similar, tamsi, sap"),
+                    );
+                    DrakeApproximation::HuntCrossley("lagged")
+                }
+            },
+        };
+        let stiffness = match get(t, "stiffness") {
+            Some(n) => {
+                let v = self.value(n, Dim::STIFFNESS, "a stiffness");
+                self.positive(v, "a stiffness")
+            }
+            None => {
+                self.error(
+                    Diagnostic::new(super::read::header(&span), format!("{what} needs `stiffness`"))
+                        .hint("Drake's point_contact_stiffness (the combined value of the two geometries)"),
+                );
+                None
+            }
+        }
+        .unwrap_or_else(|| default_val("1 N/m", Dim::STIFFNESS));
+        let dissipation = get(t, "dissipation")
+            .and_then(|n| self.value(n, DISSIPATION, "a dissipation"))
+            .unwrap_or_else(|| default_val("0 s/m", DISSIPATION));
+        let relaxation_time = get(t, "relaxation_time")
+            .and_then(|n| self.value(n, Dim::TIME, "a relaxation time"))
+            .unwrap_or_else(|| default_val("0 s", Dim::TIME));
+        DrakeSettings {
+            timestep: self.step(t, "1 ms"),
+            stiffness,
+            dissipation,
+            relaxation_time,
+            near_rigid_threshold: get(t, "near_rigid_threshold")
+                .and_then(|n| self.real(n, "`near_rigid_threshold`", 0.0..=f64::INFINITY))
+                .unwrap_or(1.0),
+            approximation,
+            preload: get(t, "preload").and_then(|n| {
+                let v = self.value(n, Dim::FORCE, "a preload");
+                self.positive(v, "a preload")
+            }),
+        }
+    }
+
+    fn rapier(&mut self, t: &DeTable, what: &str) -> RapierSettings {
+        self.keys(t, RAPIER_KEYS, what);
+        RapierSettings {
+            timestep: self.step(t, "1/60 s"),
+            substeps: get(t, "substeps")
+                .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
+                .unwrap_or(4),
+            contact_natural_frequency: self.positive_or(
+                t,
+                "contact_natural_frequency",
+                Dim::FREQUENCY,
+                "a frequency",
+                "30 Hz",
+            ),
+            contact_damping_ratio: get(t, "contact_damping_ratio")
+                .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
+                .unwrap_or(5.0),
+        }
+    }
+}

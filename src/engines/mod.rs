@@ -1,0 +1,366 @@
+//! What a simulator does with its contact settings, told with the exact
+//! effective mass (after the analysis: it reads the Delassus matrix, never
+//! changes it).
+//!
+//! Per engine (`[engine.<name>]`), `translate` turns the settings into the
+//! linear law the engine applies about equilibrium ([`law::Law`]) — using
+//! the engine's own estimate of each contact's inverse mass where its
+//! formulas use one — and reports, per contact: the spring and dashpot it
+//! amounts to, the frequency and damping ratio with the exact mass and the
+//! ones the engine intends with its estimate, the estimate's error, the
+//! same at the engine's step; for the coupled contacts: the modes with the
+//! exact Delassus matrix, continuous and at the step, and whether the step
+//! is stable; and the settings that would give each contact the case's own
+//! stiffness and damping. The formulas, each cited to the engine's source,
+//! are in docs/engines.md; the engines' own simulations check them
+//! (tests/engines/).
+
+pub mod law;
+mod settings;
+
+use crate::case::{Case, Engines};
+use law::{Law, Pole, Step};
+use nalgebra::DMatrix;
+use serde::Serialize;
+
+/// One engine's translation of a case.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineReport {
+    /// `mujoco`, `box2d`, `bullet`, `drake` or `rapier`.
+    pub engine: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// Which version's formulas (and where they are).
+    pub source: &'static str,
+    /// The settings used, defaults filled in, as `(name, value)`.
+    pub settings: Vec<(String, String)>,
+    /// The step the contact law is advanced by (a substep where the engine
+    /// substeps), s.
+    pub step: f64,
+    /// How the engine advances the contacts.
+    pub integrator: &'static str,
+    /// Per contact, in case order.
+    pub contacts: Vec<EngineContact>,
+    /// Coupled modes with the exact Delassus matrix, fastest first.
+    pub modes: Vec<EngineMode>,
+    /// Largest `|z|` of the step map (below 1: stable).
+    pub spectral_radius: Option<f64>,
+    /// Whether the engine's step is stable for the coupled contacts.
+    pub stable: Option<bool>,
+    /// Largest and smallest contact frequency with the engine's settings
+    /// shared by all contacts (rad/s), and their ratio.
+    pub spread: Option<Spread>,
+    /// What the engine does differently from the plain law, and where
+    /// meff's prediction stops.
+    pub notes: Vec<String>,
+}
+
+/// One contact through an engine's settings.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineContact {
+    /// Contact name.
+    pub name: String,
+    /// Exact effective mass `1/A_ii` (kg).
+    pub m_eff: f64,
+    /// The engine's estimate of it (kg), where its formulas use one.
+    pub m_engine: Option<f64>,
+    /// Relative error of the engine's `A_ii`: `(Â_ii − A_ii)/A_ii`.
+    pub a_error: Option<f64>,
+    /// The spring the contact amounts to (N/m); `None` when rigid.
+    pub k: Option<f64>,
+    /// The dashpot (N s/m).
+    pub c: Option<f64>,
+    /// With the exact mass: natural frequency (rad/s) and damping ratio.
+    pub exact: Option<Pole>,
+    /// What the engine intends with its own estimate.
+    pub intended: Option<Pole>,
+    /// At the engine's step (the mode its motion shows), exact mass.
+    pub at_step: Option<Pole>,
+    /// `ω h` with the exact mass.
+    pub omega_h: Option<f64>,
+    /// Settings that give this contact the case's stiffness and damping
+    /// with its exact mass, as `(name, value)`.
+    pub inverse: Vec<(String, String)>,
+}
+
+/// A coupled mode through an engine.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EngineMode {
+    /// Continuous, exact Delassus matrix.
+    pub exact: Pole,
+    /// At the engine's step.
+    pub at_step: Option<Pole>,
+}
+
+/// The spread of contact frequencies under one shared setting.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Spread {
+    /// Slowest contact (rad/s).
+    pub min: f64,
+    /// Fastest contact (rad/s).
+    pub max: f64,
+    /// `max/min`.
+    pub ratio: f64,
+}
+
+/// What the engine translations need from the analysis.
+pub struct Inputs {
+    /// The exact Delassus matrix (dense).
+    pub a: DMatrix<f64>,
+    /// `J_i M⁻¹ J_iᵀ` without the case's joints and equality constraints:
+    /// the per-point value engines that solve contacts pairwise compute.
+    pub a_free: Vec<f64>,
+    /// MuJoCo's `invweight0` estimate of `A_ii` per contact, where the
+    /// case has bodies.
+    pub a_mujoco: Option<Vec<f64>>,
+    /// Per contact: against the world (engines stiffen those).
+    pub static_contact: Vec<bool>,
+    /// Per contact: the case's stiffness and damping (targets).
+    pub targets: Vec<(f64, f64)>,
+    /// Per contact name.
+    pub names: Vec<String>,
+}
+
+/// A translated engine before the common analysis.
+struct Translated {
+    engine: &'static str,
+    source: &'static str,
+    settings: Vec<(String, String)>,
+    step: f64,
+    integrator: Step,
+    /// `None`: the contacts are rigid (no spring to report).
+    law: Option<Law>,
+    /// Per contact: the engine's estimate of `A_ii`.
+    estimate: Vec<Option<f64>>,
+    /// Per contact: what the engine intends.
+    intended: Vec<Option<Pole>>,
+    inverse: Vec<Vec<(String, String)>>,
+    notes: Vec<String>,
+}
+
+/// All engines of a case, in the order of [`crate::case::ENGINE_NAMES`].
+pub fn analyze(case: &Case, inputs: &Inputs) -> Vec<EngineReport> {
+    let Engines {
+        mujoco,
+        box2d,
+        bullet,
+        drake,
+        rapier,
+    } = &case.engines;
+    let mut out = Vec::new();
+    if let Some(s) = mujoco {
+        out.push(report(settings::mujoco(s, inputs), inputs));
+    }
+    if let Some(s) = box2d {
+        out.push(report(settings::box2d(s, inputs), inputs));
+    }
+    if let Some(s) = bullet {
+        out.push(report(settings::bullet(s, inputs), inputs));
+    }
+    if let Some(s) = drake {
+        out.push(report(settings::drake(s, inputs), inputs));
+    }
+    if let Some(s) = rapier {
+        out.push(report(settings::rapier(s, inputs), inputs));
+    }
+    out
+}
+
+/// The per-contact (one contact alone) law: row and column `i`.
+fn single(law: &Law, i: usize, a_ii: f64) -> (Law, DMatrix<f64>) {
+    (
+        Law {
+            p: DMatrix::from_element(1, 1, law.p[(i, i)]),
+            k: vec![law.k[i]],
+            b: vec![law.b[i]],
+        },
+        DMatrix::from_element(1, 1, a_ii),
+    )
+}
+
+fn report(t: Translated, inputs: &Inputs) -> EngineReport {
+    let a = &inputs.a;
+    let n = a.nrows();
+    let mut contacts = Vec::with_capacity(n);
+    let mut omegas = Vec::new();
+    for i in 0..n {
+        let a_ii = a[(i, i)];
+        let mut c = EngineContact {
+            name: inputs.names[i].clone(),
+            m_eff: 1.0 / a_ii,
+            m_engine: t.estimate[i].map(|e| 1.0 / e),
+            a_error: t.estimate[i].map(|e| (e - a_ii) / a_ii),
+            k: None,
+            c: None,
+            exact: None,
+            intended: t.intended[i],
+            at_step: None,
+            omega_h: None,
+            inverse: t.inverse[i].clone(),
+        };
+        if let Some(law) = &t.law
+            && a_ii > 0.0
+        {
+            // Alone, the contact's force is −p_ii (k′ g + b′ ġ) (for MuJoCo
+            // p_ii = 1/(A_ii + R_i): its R is from the estimate).
+            let (one, a1) = single(law, i, a_ii);
+            c.k = Some(one.p[(0, 0)] * one.k[0]);
+            c.c = Some(one.p[(0, 0)] * one.b[0]);
+            c.exact = one.modes(&a1).first().copied();
+            c.at_step = one.step_modes(&a1, t.integrator, t.step).0.first().copied();
+            if let Some(e) = c.exact {
+                c.omega_h = Some(e.omega * t.step);
+                omegas.push(e.omega);
+            }
+        }
+        contacts.push(c);
+    }
+    let (mut modes, mut spectral_radius) = (Vec::new(), None);
+    if let Some(law) = &t.law
+        && n > 0
+    {
+        let exact = law.modes(a);
+        let (at_step, radius) = law.step_modes(a, t.integrator, t.step);
+        spectral_radius = Some(radius);
+        modes = exact
+            .iter()
+            .enumerate()
+            .map(|(k, &e)| EngineMode {
+                exact: e,
+                at_step: at_step.get(k).copied(),
+            })
+            .collect();
+    }
+    let spread = (omegas.len() > 1).then(|| {
+        let max = omegas.iter().fold(0.0f64, |m, &w| m.max(w));
+        let min = omegas.iter().fold(f64::INFINITY, |m, &w| m.min(w));
+        Spread {
+            min,
+            max,
+            ratio: max / min,
+        }
+    });
+    EngineReport {
+        engine: t.engine,
+        name: match t.engine {
+            "mujoco" => "MuJoCo",
+            "box2d" => "Box2D v3",
+            "bullet" => "Bullet / ODE",
+            "drake" => "Drake",
+            _ => "Rapier",
+        },
+        source: t.source,
+        settings: t.settings,
+        step: t.step,
+        integrator: t.integrator.name(),
+        contacts,
+        modes,
+        stable: spectral_radius.map(|r| r < 1.0 + 1e-9),
+        spectral_radius,
+        spread,
+        notes: t.notes,
+    }
+}
+
+/// Gathers what the translations need; `None` on the large-system path
+/// (no dense A) or without contacts.
+pub fn inputs(
+    case: &Case,
+    model: &crate::model::Model<f64>,
+    system: &crate::model::System<f64>,
+    analysis: &crate::analysis::Analysis,
+) -> Option<Inputs> {
+    use crate::model::{Geometry, Kind};
+    if analysis.large.is_some() || analysis.delassus.nrows() == 0 {
+        return None;
+    }
+    let free = crate::analysis::delassus::delassus(system).ok()?;
+    let a_mujoco = match (&model.kind, &case.form) {
+        (_, crate::case::Form::Robot(r)) => Some(robot_invweight(case, r)),
+        (Kind::Bodies { bodies, .. }, _) => {
+            // A free body's translational inverse mass at its centre of mass,
+            // averaged over three axes: 1/m in 3-d; a planar body (two slides
+            // and a hinge in MJCF) has no motion along the third axis.
+            let share = model.space.dim() as f64 / 3.0;
+            let w = |b: Option<usize>| b.and_then(|b| bodies[b].mass()).map_or(0.0, |m| share / m);
+            Some(
+                model
+                    .contacts
+                    .iter()
+                    .map(|c| match &c.geometry {
+                        Geometry::Point { body, other, .. } => w(Some(*body)) + w(*other),
+                        Geometry::Jacobian(_) => f64::NAN,
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    };
+    let static_contact = case
+        .contacts
+        .iter()
+        .map(|c| match &c.geometry {
+            crate::case::ContactGeometry::Point { other, .. } => other.is_none(),
+            crate::case::ContactGeometry::Link { other, .. } => other.is_none(),
+            crate::case::ContactGeometry::Jacobian(_) => false,
+        })
+        .collect();
+    Some(Inputs {
+        a: analysis.delassus.clone(),
+        a_free: free.unconstrained,
+        a_mujoco,
+        static_contact,
+        targets: model
+            .contacts
+            .iter()
+            .map(|c| (c.stiffness, c.damping.unwrap_or(0.0)))
+            .collect(),
+        names: model.contacts.iter().map(|c| c.name.clone()).collect(),
+    })
+}
+
+/// MuJoCo's `body_invweight0[2b]` for each contact's bodies, summed: the
+/// trace of `J_com M⁻¹ J_comᵀ`'s translational block over 3, at the
+/// model's reference configuration `qpos0` (engine_setconst.c); a body of
+/// the case (beside the model) is free: 1/m.
+fn robot_invweight(case: &Case, r: &crate::case::RobotForm) -> Vec<f64> {
+    use crate::case::{BodyKind, ContactGeometry, Side};
+    use nalgebra::Vector3;
+    let tree = &r.robot.tree;
+    let kin = tree.kinematics(&tree.qpos0);
+    let nv = tree.nv;
+    let m = DMatrix::from_row_slice(nv, nv, &tree.mass_matrix(&kin, r.armature));
+    let chol = m.cholesky();
+    let weight = |side: &Side| -> f64 {
+        match side {
+            Side::Model(b) => {
+                let Some(chol) = &chol else { return f64::NAN };
+                let com = tree.to_world(&kin, *b, &tree.bodies[*b].com);
+                let mut tr = 0.0;
+                for axis in 0..3 {
+                    let mut n = Vector3::zeros();
+                    n[axis] = 1.0;
+                    let row = nalgebra::DVector::from_vec(tree.point_row(&kin, *b, &com, &n));
+                    if row.iter().all(|&x| x == 0.0) {
+                        continue;
+                    }
+                    tr += row.dot(&chol.solve(&row));
+                }
+                tr / 3.0
+            }
+            Side::Case(i) => match &r.bodies[*i].kind {
+                BodyKind::Particle { mass } | BodyKind::Rigid { mass, .. } => 1.0 / mass.si,
+                BodyKind::Fixed => 0.0,
+            },
+        }
+    };
+    case.contacts
+        .iter()
+        .map(|c| match &c.geometry {
+            ContactGeometry::Link { body, other, .. } => {
+                weight(body) + other.as_ref().map_or(0.0, weight)
+            }
+            _ => f64::NAN,
+        })
+        .collect()
+}

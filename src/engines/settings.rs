@@ -1,0 +1,539 @@
+//! Each engine's settings → its linear contact law, its mass estimate, what
+//! it intends, and the inverse: settings for the case's own stiffness and
+//! damping. Every formula is cited to the engine's source in
+//! docs/engines.md.
+
+use super::law::{Law, Pole, Step};
+use super::{Inputs, Translated};
+use crate::case::{
+    Box2dSettings, BulletSettings, DrakeApproximation, DrakeSettings, MujocoIntegrator,
+    MujocoSettings, RapierSettings,
+};
+use nalgebra::DMatrix;
+use std::f64::consts::PI;
+
+/// A number for a settings table: 6 significant digits.
+fn num(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    let e = x.abs().log10().floor() as i32;
+    if (-3..6).contains(&e) {
+        let digits = (5 - e).max(0) as usize;
+        let s = format!("{x:.digits$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{x:.5e}")
+    }
+}
+
+/// The case's target for contact `i`: ω and ζ with the exact mass.
+fn target(inputs: &Inputs, i: usize) -> (f64, f64) {
+    let (k, c) = inputs.targets[i];
+    let a = inputs.a[(i, i)];
+    let w = (k * a).sqrt();
+    (w, c * a / (2.0 * w))
+}
+
+fn diag_law(k: Vec<f64>, b: Vec<f64>) -> Law {
+    let n = k.len();
+    Law {
+        p: DMatrix::identity(n, n),
+        k,
+        b,
+    }
+}
+
+/// MuJoCo's impedance `d(r)` (`getimpedance` in engine_core_constraint.c).
+pub fn impedance(solimp: &[f64; 5], r: f64) -> f64 {
+    let [d0, d1, width, mid, power] = *solimp;
+    if d0 == d1 || width <= 1e-15 {
+        return 0.5 * (d0 + d1);
+    }
+    let x = (r / width).abs();
+    if x >= 1.0 {
+        return d1;
+    }
+    if x <= 0.0 {
+        return d0;
+    }
+    let y = if power == 1.0 {
+        x
+    } else if x <= mid {
+        x.powf(power) / mid.powf(power - 1.0)
+    } else {
+        1.0 - (1.0 - x).powf(power) / (1.0 - mid).powf(power - 1.0)
+    };
+    d0 + y * (d1 - d0)
+}
+
+pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
+    let n = inputs.a.nrows();
+    let h = s.timestep.si;
+    let mut notes = Vec::new();
+    let mut solref = s.solref;
+    // `getsolparam`: timeconst ≥ 2·timestep unless refsafe is disabled.
+    if solref[0] > 0.0 && solref[0] < 2.0 * h {
+        notes.push(format!(
+            "solref timeconst {} s is below 2·timestep: MuJoCo raises it to {} s (refsafe)",
+            num(solref[0]),
+            num(2.0 * h)
+        ));
+        solref[0] = 2.0 * h;
+    }
+    let dmax = s.solimp[1];
+    let r0 = s.penetration.as_ref().map_or(0.0, |p| p.si);
+    let imp = impedance(&s.solimp, r0);
+    // `mj_makeImpedance`: K, B per row.
+    let (kk, bb) = if solref[0] > 0.0 {
+        (
+            1.0 / (dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]),
+            2.0 / (dmax * solref[0]),
+        )
+    } else {
+        (-solref[0] / (dmax * dmax), -solref[1] / dmax)
+    };
+    let estimate: Vec<f64> = match &inputs.a_mujoco {
+        Some(e) => e.clone(),
+        None => {
+            notes.push(
+                "the case has no bodies, so MuJoCo's invweight0 estimate cannot be formed: \
+                 its R is taken from the exact A_ii"
+                    .into(),
+            );
+            (0..n).map(|i| inputs.a[(i, i)]).collect()
+        }
+    };
+    // R = (1 − d)/d · diagApprox; f = (A + R)⁻¹(aref − a0), aref = −B ġ − K d g.
+    let r: Vec<f64> = estimate
+        .iter()
+        .map(|e| ((1.0 - imp) * e / imp).max(1e-15))
+        .collect();
+    let mut apr = inputs.a.clone();
+    for i in 0..n {
+        apr[(i, i)] += r[i];
+    }
+    let p = apr
+        .clone()
+        .try_inverse()
+        .unwrap_or_else(|| DMatrix::from_element(n, n, f64::NAN));
+    let law = Law {
+        p,
+        k: vec![kk * imp; n],
+        b: vec![bb; n],
+    };
+    // What MuJoCo intends: with diagApprox = A_ii, A/(A + R) = d.
+    let intended_w = imp * kk.sqrt();
+    let intended = Pole {
+        omega: intended_w,
+        zeta: imp * bb / (2.0 * intended_w),
+    };
+    let mut inverse = Vec::with_capacity(n);
+    for i in 0..n {
+        let a = inputs.a[(i, i)];
+        let g = a / (a + r[i]);
+        let (w, z) = target(inputs, i);
+        let mut v = vec![(
+            "solref (direct)".to_string(),
+            format!(
+                "[{}, {}]",
+                num(-w * w * dmax * dmax / (g * imp)),
+                num(-2.0 * z * w * dmax / g)
+            ),
+        )];
+        if z > 0.0 {
+            let tc = g / (dmax * z * w);
+            let dr = z * (imp / g).sqrt();
+            v.insert(
+                0,
+                ("solref".to_string(), format!("[{}, {}]", num(tc), num(dr))),
+            );
+            if tc < 2.0 * h {
+                v.push((
+                    "note".into(),
+                    format!(
+                        "timeconst below 2·timestep ({} s): only the direct form reaches it",
+                        num(2.0 * h)
+                    ),
+                ));
+            }
+        }
+        inverse.push(v);
+    }
+    let integrator = match s.integrator {
+        MujocoIntegrator::Euler => Step::SemiImplicit,
+        MujocoIntegrator::Rk4 => Step::Rk4,
+    };
+    if s.penetration.is_none() {
+        notes.push(format!(
+            "impedance d = {} at zero penetration; its slope with penetration (solimp width {} m) is left out",
+            num(imp),
+            num(s.solimp[2])
+        ));
+    }
+    notes.push(
+        "frictionless contacts (condim 1): friction rows add tangential dampers that meff's normal-only A does not hold"
+            .into(),
+    );
+    Translated {
+        engine: "mujoco",
+        source: "MuJoCo 3–4: mj_makeImpedance, getimpedance, getsolparam, mj_diagApprox (engine_core_constraint.c), body_invweight0 (engine_setconst.c)",
+        settings: vec![
+            ("timestep".into(), format!("{} s", num(h))),
+            (
+                "solref".into(),
+                format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
+            ),
+            (
+                "solimp".into(),
+                format!(
+                    "[{}]",
+                    s.solimp
+                        .iter()
+                        .map(|&x| num(x))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            ("integrator".into(), s.integrator.name().into()),
+        ],
+        step: h,
+        integrator,
+        law: Some(law),
+        estimate: estimate.into_iter().map(Some).collect(),
+        intended: vec![Some(intended); n],
+        inverse,
+        notes,
+    }
+}
+
+/// Box2D's and Rapier's soft contact: per point a spring `m̂ω²` and
+/// dashpot `2ζm̂ω` on the point's own mass `m̂`, advanced implicitly.
+fn soft(
+    inputs: &Inputs,
+    hz: impl Fn(usize) -> f64,
+    zeta: impl Fn(usize) -> f64,
+) -> (Law, Vec<Option<f64>>, Vec<Option<Pole>>) {
+    let n = inputs.a.nrows();
+    let (mut k, mut b, mut est, mut intended) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..n {
+        let w = 2.0 * PI * hz(i);
+        let m = 1.0 / inputs.a_free[i];
+        k.push(m * w * w);
+        b.push(2.0 * zeta(i) * m * w);
+        est.push(Some(inputs.a_free[i]));
+        intended.push(Some(Pole {
+            omega: w,
+            zeta: zeta(i),
+        }));
+    }
+    (diag_law(k, b), est, intended)
+}
+
+/// Settings (frequency in Hz, damping ratio) that give contact `i` the
+/// case's ω and ζ through a soft contact on the point mass `m̂`.
+fn soft_inverse(inputs: &Inputs, i: usize, hz: &str, ratio: &str) -> Vec<(String, String)> {
+    let (w, z) = target(inputs, i);
+    let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+    vec![
+        (hz.to_string(), format!("{} Hz", num(w / s / (2.0 * PI)))),
+        (ratio.to_string(), num(z / s)),
+    ]
+}
+
+pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
+    let n = inputs.a.nrows();
+    let h = s.timestep.si / s.substeps as f64;
+    let mut notes = Vec::new();
+    // b2PrepareStagesTask / world step: contactHertz ≤ 1/8 of the substep rate.
+    let cap = 0.125 / h;
+    let hz = s.contact_hertz.si.min(cap);
+    if s.contact_hertz.si > cap {
+        notes.push(format!(
+            "contact_hertz {} Hz is above an eighth of the substep rate: Box2D uses {} Hz",
+            num(s.contact_hertz.si),
+            num(cap)
+        ));
+    }
+    if inputs.static_contact.iter().any(|&x| x) {
+        notes
+            .push("contacts against the world use twice the hertz (Box2D's staticSoftness)".into());
+    }
+    let zeta = s.contact_damping_ratio;
+    let (law, estimate, intended) = soft(
+        inputs,
+        |i| {
+            if inputs.static_contact[i] {
+                2.0 * hz
+            } else {
+                hz
+            }
+        },
+        |_| zeta,
+    );
+    notes.push(
+        "the soft step is implicit Euler on each point's own normal mass; the coupled modes assume the solver's iterations reach the block solve"
+            .into(),
+    );
+    Translated {
+        engine: "box2d",
+        source: "Box2D v3.1: b2MakeSoft (solver.h), contact softness in b2PrepareContactsTask (contact_solver.c), world step (physics_world.c)",
+        settings: vec![
+            ("timestep".into(), format!("{} s", num(s.timestep.si))),
+            ("substeps".into(), s.substeps.to_string()),
+            (
+                "contact_hertz".into(),
+                format!("{} Hz", num(s.contact_hertz.si)),
+            ),
+            ("contact_damping_ratio".into(), num(zeta)),
+        ],
+        step: h,
+        integrator: Step::Implicit,
+        law: Some(law),
+        estimate,
+        intended,
+        inverse: (0..n)
+            .map(|i| soft_inverse(inputs, i, "contact_hertz", "contact_damping_ratio"))
+            .collect(),
+        notes,
+    }
+}
+
+pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
+    let n = inputs.a.nrows();
+    let h = s.timestep.si / s.substeps as f64;
+    let f = s.contact_natural_frequency.si;
+    let zeta = s.contact_damping_ratio;
+    let mut notes = Vec::new();
+    if inputs.static_contact.iter().any(|&x| x) {
+        notes.push(
+            "contacts against the world use static_contact_softness (twice the frequency by default)".into(),
+        );
+    }
+    let (law, estimate, intended) = soft(
+        inputs,
+        |i| if inputs.static_contact[i] { 2.0 * f } else { f },
+        |_| zeta,
+    );
+    notes.push(
+        "erp and cfm_factor are implicit Euler on the point's projected mass; the coupled modes assume the solver's iterations reach the block solve"
+            .into(),
+    );
+    Translated {
+        engine: "rapier",
+        source: "Rapier 0.3x: SpringCoefficients::erp_inv_dt, cfm_coeff, cfm_factor (dynamics/integration_parameters.rs)",
+        settings: vec![
+            ("timestep".into(), format!("{} s", num(s.timestep.si))),
+            ("substeps".into(), s.substeps.to_string()),
+            ("contact_natural_frequency".into(), format!("{} Hz", num(f))),
+            ("contact_damping_ratio".into(), num(zeta)),
+        ],
+        step: h,
+        integrator: Step::Implicit,
+        law: Some(law),
+        estimate,
+        intended,
+        inverse: (0..n)
+            .map(|i| {
+                soft_inverse(
+                    inputs,
+                    i,
+                    "contact_natural_frequency",
+                    "contact_damping_ratio",
+                )
+            })
+            .collect(),
+        notes,
+    }
+}
+
+pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
+    let n = inputs.a.nrows();
+    let h = s.timestep.si;
+    let mut notes = Vec::new();
+    // cfm = 1/(h k + c), erp = h k/(h k + c) (btSequentialImpulseConstraintSolver::
+    // setupContactConstraint), so k = erp/(h cfm), c = (1 − erp)/cfm.
+    let spring = match &s.spring {
+        Some((k, c)) => Some((k.si, c.si)),
+        None if s.cfm > 0.0 && s.erp > 0.0 => Some((s.erp / (h * s.cfm), (1.0 - s.erp) / s.cfm)),
+        None => None,
+    };
+    let law = spring.map(|(k, c)| diag_law(vec![k; n], vec![c; n]));
+    if spring.is_none() {
+        notes.push(format!(
+            "cfm = 0: the contacts are rigid; the penetration is removed by a factor 1 − erp = {} per step, a time constant of {} s",
+            num(1.0 - s.erp),
+            num(-h / (1.0 - s.erp).ln())
+        ));
+    }
+    notes.push(
+        "Bullet and ODE use the exact per-point inverse mass: no estimate enters; the coupled modes assume the solver's iterations reach the block solve"
+            .into(),
+    );
+    let mut settings = vec![("timestep".into(), format!("{} s", num(h)))];
+    match &s.spring {
+        Some((k, c)) => {
+            settings.push(("stiffness".into(), format!("{} N/m", num(k.si))));
+            settings.push(("damping".into(), format!("{} N s/m", num(c.si))));
+        }
+        None => {
+            settings.push(("erp".into(), num(s.erp)));
+            settings.push(("cfm".into(), num(s.cfm)));
+        }
+    }
+    Translated {
+        engine: "bullet",
+        source: "Bullet 3.2x: btSequentialImpulseConstraintSolver::setupContactConstraint (erp, cfm from stiffness and damping); ODE's ERP–CFM spring",
+        settings,
+        step: h,
+        integrator: Step::Implicit,
+        law,
+        estimate: vec![None; n],
+        intended: vec![None; n],
+        inverse: (0..n)
+            .map(|i| {
+                let (k, c) = inputs.targets[i];
+                vec![
+                    ("stiffness".into(), format!("{} N/m", num(k))),
+                    ("damping".into(), format!("{} N s/m", num(c))),
+                    ("erp".into(), num(h * k / (h * k + c))),
+                    ("cfm".into(), num(1.0 / (h * k + c))),
+                ]
+            })
+            .collect(),
+        notes,
+    }
+}
+
+pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
+    let n = inputs.a.nrows();
+    let h = s.timestep.si;
+    let k = s.stiffness.si;
+    let mut notes = Vec::new();
+    let (ks, cs): (Vec<f64>, Vec<f64>) = match s.approximation {
+        DrakeApproximation::Sap => {
+            let tau = s.relaxation_time.si;
+            let beta = s.near_rigid_threshold;
+            // SapFrictionConeConstraint: Rn = max(β²/(4π²)·w, 1/(h k (h + τ))).
+            (0..n)
+                .map(|i| {
+                    let w = inputs.a_free[i];
+                    let rn = (beta * beta / (4.0 * PI * PI) * w).max(1.0 / (h * k * (h + tau)));
+                    let ke = 1.0 / (h * (h + tau) * rn);
+                    (ke, ke * tau)
+                })
+                .unzip()
+        }
+        DrakeApproximation::HuntCrossley(_) => {
+            let d = s.dissipation.si;
+            let c = match &s.preload {
+                Some(p) => d * p.si,
+                None => {
+                    if d > 0.0 {
+                        notes.push(
+                            "Hunt–Crossley damping k·d·δ grows with the penetration δ: without `preload` it is taken at touching (zero)"
+                                .into(),
+                        );
+                    }
+                    0.0
+                }
+            };
+            (vec![k; n], vec![c; n])
+        }
+    };
+    if let DrakeApproximation::Sap = s.approximation {
+        for i in 0..n {
+            if ks[i] < k * (1.0 - 1e-12) {
+                notes.push(format!(
+                    "contact `{}` is near rigid: SAP caps its stiffness at {} N/m (near_rigid_threshold {})",
+                    inputs.names[i],
+                    num(ks[i]),
+                    num(s.near_rigid_threshold)
+                ));
+            }
+        }
+    }
+    let approximation = match s.approximation {
+        DrakeApproximation::Sap => "sap",
+        DrakeApproximation::HuntCrossley(name) => name,
+    };
+    let mut settings = vec![
+        ("timestep".into(), format!("{} s", num(h))),
+        ("approximation".into(), approximation.into()),
+        ("stiffness".into(), format!("{} N/m", num(k))),
+    ];
+    match s.approximation {
+        DrakeApproximation::Sap => {
+            settings.push((
+                "relaxation_time".into(),
+                format!("{} s", num(s.relaxation_time.si)),
+            ));
+            settings.push(("near_rigid_threshold".into(), num(s.near_rigid_threshold)));
+        }
+        DrakeApproximation::HuntCrossley(_) => {
+            settings.push((
+                "dissipation".into(),
+                format!("{} s/m", num(s.dissipation.si)),
+            ));
+            if let Some(p) = &s.preload {
+                settings.push(("preload".into(), format!("{} N", num(p.si))));
+            }
+        }
+    }
+    Translated {
+        engine: "drake",
+        source: "Drake 1.5x: SapFrictionConeConstraint::DoMakeData, SapHuntCrossleyConstraint (multibody/contact_solvers/sap), MultibodyPlantConfig",
+        settings,
+        step: h,
+        integrator: Step::Implicit,
+        law: Some(diag_law(ks, cs)),
+        estimate: vec![None; n],
+        intended: vec![None; n],
+        inverse: (0..n)
+            .map(|i| {
+                let (kt, ct) = inputs.targets[i];
+                let mut v = vec![("stiffness".to_string(), format!("{} N/m", num(kt)))];
+                match (&s.approximation, &s.preload) {
+                    (DrakeApproximation::Sap, _) => {
+                        v.push(("relaxation_time".into(), format!("{} s", num(ct / kt))))
+                    }
+                    (_, Some(p)) => {
+                        v.push(("dissipation".into(), format!("{} s/m", num(ct / p.si))))
+                    }
+                    (_, None) => v.push(("dissipation".into(), "needs `preload`".into())),
+                }
+                v
+            })
+            .collect(),
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impedance_follows_mujocos_sigmoid() {
+        let s = [0.9, 0.95, 0.001, 0.5, 2.0];
+        assert_eq!(impedance(&s, 0.0), 0.9);
+        assert_eq!(impedance(&s, 0.002), 0.95);
+        // Midpoint: y = 0.5.
+        assert!((impedance(&s, 0.0005) - 0.925).abs() < 1e-15);
+        // Below the midpoint y = x²/mid: x = 0.25 → 0.125.
+        assert!((impedance(&s, -0.00025) - (0.9 + 0.125 * 0.05)).abs() < 1e-15);
+        assert_eq!(impedance(&[0.95, 0.95, 0.001, 0.5, 2.0], 0.3), 0.95);
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(num(0.02), "0.02");
+        assert_eq!(num(44321.329639889), "44321.3");
+        assert_eq!(num(1.5e-7), "1.50000e-7");
+        assert_eq!(num(-4000.0), "-4000");
+    }
+}

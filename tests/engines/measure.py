@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Measures how contacts ring in real engines, for meff's engine tests.
+
+Builds the systems of tests/engines/*.toml in MuJoCo (and writes the model
+files and the meff cases that describe the same systems), lets each ring
+about its equilibrium and measures the frequency and decay of every mode,
+and writes tests/engines/measured.json. CI reads the JSON; it never runs
+this script.
+
+    pip install mujoco==4.0.0 numpy
+    python3 tests/engines/measure.py
+
+Measurement: the contacts' normal distances, sampled every step, are fitted
+by the matrix-pencil method (Hua & Sarkar 1990) with one pole per mode pair
+plus the constant offset; a pole z of the step map gives the continuous
+rate ln(z)/h, so ω_d = |arg z|/h and σ = −ln|z|/h. The engine's step is a
+linear map while the set of contacts does not change, so the poles are
+exact up to round-off; the fit's relative residual is stored beside them.
+Excitation: an impulse Jᵀp along the contact normals (M-orthogonal to the
+motions that keep the contacts closed, so no drift is excited), and a
+preload Jᵀf₀ as a generalized force (or gravity) holding the contacts
+closed.
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def pencil(signals, order, dt):
+    """Poles (ω_d, σ) of multichannel samples, by the matrix-pencil method."""
+    n = signals.shape[1]
+    L = n // 2
+    blocks = [np.array([s[i:i + L + 1] for i in range(n - L)]) for s in signals]
+    Y = np.vstack(blocks)
+    _, sv, vh = np.linalg.svd(Y, full_matrices=False)
+    V = vh[:order].T.conj()
+    V1, V2 = V[:-1], V[1:]
+    z = np.linalg.eigvals(np.linalg.pinv(V1) @ V2)
+    # Reconstruct and report the residual of the fit.
+    Z = np.vander(z, n, increasing=True).T
+    res = 0.0
+    for s in signals:
+        c, *_ = np.linalg.lstsq(Z, s, rcond=None)
+        res = max(res, np.linalg.norm(Z @ c - s) / max(np.linalg.norm(s - s.mean()), 1e-300))
+    poles = []
+    for zi in z:
+        if abs(zi.imag) < 1e-12 and abs(zi.real - 1) < 1e-6:
+            continue  # the offset
+        if zi.imag < 0:
+            continue
+        lam = np.log(zi) / dt
+        poles.append({"omega_d": float(lam.imag), "sigma": float(-lam.real)})
+    poles.sort(key=lambda p: -p["omega_d"])
+    return poles, float(res)
+
+
+# ------------------------------------------------------------------ MuJoCo --
+
+def mujoco_ring(xml, preload, impulse, steps, modes, pose=None, gravity=False):
+    import mujoco
+
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    if pose is not None:
+        d.qpos[:] = pose
+    mujoco.mj_forward(m, d)
+    assert d.ncon == modes, f"expected {modes} contacts, found {d.ncon}"
+    # Normal rows of the contacts, in contact order (frictionless: one each).
+    J = np.array([d.efc_J[i * m.nv:(i + 1) * m.nv] for i in range(d.nefc)]) if d.efc_J.ndim == 1 else d.efc_J[: d.nefc].copy()
+    J = J.reshape(d.nefc, m.nv)
+    Minv = np.zeros((m.nv, m.nv))
+    mujoco.mj_solveM(m, d, Minv, np.eye(m.nv))
+    kbip = np.asarray(d.efc_KBIP).reshape(-1, 4)
+    facts = {
+        "diagA": d.efc_diagA[: d.nefc].tolist(),
+        "R": d.efc_R[: d.nefc].tolist(),
+        "K": [float(kbip[i, 0]) for i in range(d.nefc)],
+        "B": [float(kbip[i, 1]) for i in range(d.nefc)],
+        "imp": [float(kbip[i, 2]) for i in range(d.nefc)],
+        "A": (J @ Minv @ J.T).tolist(),
+        "invweight0": m.body_invweight0[:, 0].tolist(),
+    }
+    def push():
+        # The preload follows the contacts (their current rows): a force f0
+        # into each contact at its point, which cancels the contact force's
+        # own geometric terms, so the linearization is meff's.
+        if not gravity:
+            Jt = np.asarray(d.efc_J[: d.nefc * m.nv]).reshape(d.nefc, m.nv)
+            d.qfrc_applied[:] = -Jt.T @ np.full(d.nefc, preload)
+    # Settle on the preload, then kick: the gap velocities from the impulse
+    # are a tenth of the static penetration times the stiffest rate, so
+    # every contact stays closed.
+    for _ in range(20000):
+        push()
+        mujoco.mj_step(m, d)
+        mujoco.mj_forward(m, d)
+        if np.abs(d.efc_vel[: d.nefc]).max() < 1e-11:
+            break
+    mujoco.mj_forward(m, d)
+    assert np.abs(d.efc_vel[: d.nefc]).max() < 1e-9, f"did not settle: {d.efc_vel[: d.nefc]}"
+    r_eq = np.abs([d.contact[c].dist for c in range(d.ncon)]).min()
+    p = np.asarray(impulse, float)
+    w = math.sqrt(max(facts["K"][i] * facts["imp"][i] for i in range(d.nefc)))
+    p *= 0.1 * r_eq * w / np.abs(J @ Minv @ J.T @ p).max()
+    d.qvel[:] += Minv @ J.T @ p
+    sig = np.zeros((modes, steps))
+    for t in range(steps):
+        assert d.ncon == modes and d.nefc == modes, f"a contact opened at step {t}"
+        geoms = sorted(range(d.ncon), key=lambda c: (d.contact[c].geom[0], d.contact[c].geom[1]))
+        for k, c in enumerate(geoms):
+            sig[k, t] = d.contact[c].dist
+        push()
+        mujoco.mj_step(m, d)
+        mujoco.mj_forward(m, d)
+    poles, res = pencil(sig, 2 * modes + 1, m.opt.timestep)
+    return poles, res, facts
+
+
+def block_xml(solref, solimp, timestep, gravity):
+    return f"""<mujoco model="offset block">
+  <option timestep="{timestep}" gravity="0 0 {-9.81 if gravity else 0}"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1" condim="1"
+          solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+    <body name="block" pos="0 0 0.059999">
+      <freejoint/>
+      <geom type="box" size="0.2 0.1 0.05" mass="2" condim="1" contype="0" conaffinity="0"/>
+      <geom name="foot" type="sphere" size="0.005" pos="0.15 0.06 -0.055" mass="0" condim="1"
+            solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def corners_xml(solref, solimp, timestep):
+    return f"""<mujoco model="two-corner block">
+  <option timestep="{timestep}" gravity="0 0 -9.81"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1" condim="1"
+          solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+    <body name="block" pos="0 0 0.109999">
+      <joint name="x" type="slide" axis="1 0 0"/>
+      <joint name="z" type="slide" axis="0 0 1"/>
+      <joint name="a" type="hinge" axis="0 1 0"/>
+      <geom type="box" size="0.3 0.1 0.1" mass="3" condim="1" contype="0" conaffinity="0"/>
+      <geom name="left" type="sphere" size="0.005" pos="-0.25 0 -0.105" mass="0" condim="1"
+            solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+      <geom name="right" type="sphere" size="0.005" pos="0.15 0 -0.105" mass="0" condim="1"
+            solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+ARM_Q = (0.5, -1.3)
+
+
+def arm_xml(solref, solimp, timestep, base_z):
+    return f"""<mujoco model="two-link arm">
+  <option timestep="{timestep}" gravity="0 0 0"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1" condim="1"
+          solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+    <body name="upper" pos="0 0 {base_z:.12f}">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.03" mass="1.5" condim="1" contype="0" conaffinity="0"/>
+      <body name="fore" pos="0.4 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.35 0 0" size="0.025" mass="1" condim="1" contype="0" conaffinity="0"/>
+        <geom name="tip" type="sphere" size="0.01" pos="0.36 0 0" mass="0" condim="1"
+              solref="{solref[0]} {solref[1]}" solimp="{' '.join(map(str, solimp))}"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def arm_base_z():
+    """Base height at which the tip sphere just touches the floor at ARM_Q."""
+    import mujoco
+
+    m = mujoco.MjModel.from_xml_string(arm_xml((0.02, 1), (0.9, 0.95, 0.001, 0.5, 2), 0.002, 1.0))
+    d = mujoco.MjData(m)
+    d.qpos[:] = ARM_Q
+    mujoco.mj_kinematics(m, d)
+    tip = d.geom_xpos[m.geom("tip").id]
+    return 1.0 - (tip[2] - 0.01) - 2e-6
+
+
+def write_cases(block_inertia, corner_inertia, tip_world):
+    """meff cases of the same systems (no [engine] table: the tests add one
+    per setting)."""
+    i = block_inertia
+    cases = {
+        "offset-block": f"""title = "Block on one off-centre foot"
+description = "A 2 kg box on a single frictionless foot 0.15 m and 0.06 m off its centre of mass (tests/engines/offset-block.xml)."
+space = "3d"
+
+[[body]]
+name = "block"
+type = "rigid"
+mass = "2 kg"
+position = ["0 m", "0 m", "0.06 m"]
+inertia = ["{i[0]!r} kg m^2", "{i[1]!r} kg m^2", "{i[2]!r} kg m^2"]
+
+[[contact]]
+name = "foot"
+body = "block"
+point = ["0.15 m", "0.06 m", "0 m"]
+normal = [0, 0, 1]
+stiffness = "2e4 N/m"
+damping = "20 N s/m"
+""",
+        "two-corner": f"""title = "Block on two feet (planar)"
+description = "A 3 kg block on two frictionless feet at −0.25 m and +0.15 m, in the x–z plane (tests/engines/two-corner.xml)."
+space = "planar"
+
+[[body]]
+name = "block"
+type = "rigid"
+mass = "3 kg"
+position = ["0 m", "0.11 m"]
+inertia = "{corner_inertia!r} kg m^2"
+
+[[contact]]
+name = "left"
+body = "block"
+point = ["-0.25 m", "0 m"]
+normal = [0, 1]
+stiffness = "2e4 N/m"
+damping = "20 N s/m"
+
+[[contact]]
+name = "right"
+body = "block"
+point = ["0.15 m", "0 m"]
+normal = [0, 1]
+stiffness = "2e4 N/m"
+damping = "20 N s/m"
+""",
+        "arm": f"""title = "Two-link arm pressing its tip on the floor"
+description = "A planar two-link arm (tests/engines/arm.xml) at shoulder 0.5 rad, elbow −1.3 rad, its tip on a frictionless floor: far from the reference pose at which MuJoCo takes its mass estimate."
+space = "3d"
+
+[model]
+mjcf = "arm.xml"
+configuration = {{ shoulder = "{ARM_Q[0]} rad", elbow = "{ARM_Q[1]} rad" }}
+
+[[contact]]
+name = "tip"
+body = "fore"
+frame = "world"
+point = ["{tip_world[0]!r} m", "{tip_world[1]!r} m", "{tip_world[2]!r} m"]
+normal = [0, 0, 1]
+stiffness = "2e4 N/m"
+damping = "20 N s/m"
+""",
+    }
+    for name, text in cases.items():
+        with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
+            f.write(text)
+
+
+def main():
+    import mujoco
+
+    out = {"generator": "tests/engines/measure.py", "mujoco": mujoco.__version__, "systems": {}}
+    default_imp = (0.9, 0.95, 0.001, 0.5, 2)
+    settings = [
+        ("soft", (0.05, 0.1), default_imp, 0.002),
+        ("stiff", (0.01, 0.2), default_imp, 0.002),
+        ("direct", (-4000.0, -20.0), (0.95, 0.95, 0.001, 0.5, 2), 0.001),
+    ]
+    runs = []
+    for name, ref, imp, h in settings:
+        runs.append(("offset-block", name, block_xml(ref, imp, h, False), dict(preload=20.0, impulse=[-0.002], steps=600, modes=1)))
+        runs.append(("two-corner", name, corners_xml(ref, imp, h), dict(preload=0.0, impulse=[-0.003, 0.001], steps=600, modes=2, gravity=True)))
+        runs.append(("arm", name, arm_xml(ref, imp, h, arm_base_z()), dict(preload=10.0, impulse=[-0.001], steps=600, modes=1, pose=ARM_Q)))
+    for system, setting, xml, kw in runs:
+        poles, res, facts = mujoco_ring(xml, **kw)
+        out["systems"].setdefault(system, {})[setting] = {"poles": poles, "residual": res, "mujoco": facts}
+        print(system, setting, poles, f"residual {res:.1e}")
+        if setting == "soft":
+            with open(os.path.join(HERE, f"{system}.xml"), "w") as f:
+                f.write(xml)
+    # The meff cases, with MuJoCo's own inertias and tip position.
+    mb = mujoco.MjModel.from_xml_string(block_xml((0.02, 1), default_imp, 0.002, False))
+    mc = mujoco.MjModel.from_xml_string(corners_xml((0.02, 1), default_imp, 0.002))
+    ma = mujoco.MjModel.from_xml_string(arm_xml((0.02, 1), default_imp, 0.002, arm_base_z()))
+    da = mujoco.MjData(ma)
+    da.qpos[:] = ARM_Q
+    mujoco.mj_kinematics(ma, da)
+    tip = da.geom_xpos[ma.geom("tip").id] - np.array([0, 0, 0.01])
+    write_cases(mb.body_inertia[1].tolist(), float(mc.body_inertia[1][1]), tip.tolist())
+    out["settings"] = {name: {"timestep": h, "solref": list(ref), "solimp": list(imp)} for name, ref, imp, h in settings}
+    with open(os.path.join(HERE, "measured.json"), "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
