@@ -577,6 +577,21 @@ impl Reader<'_> {
                 return None;
             }
         };
+        // "1/60 s" is read as 1/(60 s); when that has the wrong dimension and
+        // (1/60) s the right one, the latter is what was meant.
+        if !v.fits(dim)
+            && let Some(alt) = unit_on_fraction(&e)
+            && let Ok(w) = self.env.eval(&alt)
+            && w.fits(dim)
+        {
+            return Some(Val {
+                text,
+                expr: alt,
+                span,
+                si: w.si,
+                dim,
+            });
+        }
         if !v.fits(dim) {
             let got = v.dim.unwrap_or(Dim::NONE);
             // The value is one parameter: the mistake is in its definition.
@@ -872,6 +887,31 @@ impl Reader<'_> {
             engines,
         })
     }
+}
+
+/// `a / (b unit)` → `(a unit) / b`: the reading of `1/60 s` as a time.
+fn unit_on_fraction(e: &crate::expr::Expr) -> Option<crate::expr::Expr> {
+    use crate::expr::{BinOp, Expr, ExprKind};
+    let ExprKind::Binary(BinOp::Div, l, r) = &e.kind else {
+        return None;
+    };
+    let (ExprKind::Number(a), ExprKind::Quantity(b, unit)) = (&l.kind, &r.kind) else {
+        return None;
+    };
+    Some(Expr {
+        kind: ExprKind::Binary(
+            BinOp::Div,
+            Box::new(Expr {
+                kind: ExprKind::Quantity(a.clone(), unit.clone()),
+                span: l.span.clone(),
+            }),
+            Box::new(Expr {
+                kind: ExprKind::Number(b.clone()),
+                span: r.span.clone(),
+            }),
+        ),
+        span: e.span.clone(),
+    })
 }
 
 /// The span of a table's first line (its header), for "missing key" errors.

@@ -234,13 +234,15 @@ fn soft(
     (diag_law(k, b), est, intended)
 }
 
-/// Settings (frequency in Hz, damping ratio) that give contact `i` the
-/// case's ω and ζ through a soft contact on the point mass `m̂`.
+/// Settings (frequency in Hz as written, damping ratio) that give contact
+/// `i` the case's ω and ζ through a soft contact on the point mass `m̂`
+/// (a contact against the world runs at twice the written frequency).
 fn soft_inverse(inputs: &Inputs, i: usize, hz: &str, ratio: &str) -> Vec<(String, String)> {
     let (w, z) = target(inputs, i);
     let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+    let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
     vec![
-        (hz.to_string(), format!("{} Hz", num(w / s / (2.0 * PI)))),
+        (hz.to_string(), format!("{} Hz", num(written * w / s / (2.0 * PI)))),
         (ratio.to_string(), num(z / s)),
     ]
 }

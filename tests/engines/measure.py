@@ -159,7 +159,7 @@ def corners_xml(solref, solimp, timestep):
 """
 
 
-ARM_Q = (0.5, -1.3)
+ARM_Q = (0.3, 0.9)
 
 
 def arm_xml(solref, solimp, timestep, base_z):
@@ -193,6 +193,106 @@ def arm_base_z():
     mujoco.mj_kinematics(m, d)
     tip = d.geom_xpos[m.geom("tip").id]
     return 1.0 - (tip[2] - 0.01) - 2e-6
+
+
+# ----------------------------------------------------------------- PyBullet --
+
+def inertial_xml(mass, com, tensor):
+    t = tensor
+    return (f'<inertial><origin xyz="{com[0]!r} {com[1]!r} {com[2]!r}"/><mass value="{mass!r}"/>'
+            f'<inertia ixx="{t[0][0]!r}" ixy="{t[0][1]!r}" ixz="{t[0][2]!r}" iyy="{t[1][1]!r}" iyz="{t[1][2]!r}" izz="{t[2][2]!r}"/></inertial>')
+
+
+def sphere_xml(pos, r):
+    return f'<collision><origin xyz="{pos[0]!r} {pos[1]!r} {pos[2]!r}"/><geometry><sphere radius="{r!r}"/></geometry></collision>'
+
+
+TINY = '<inertial><mass value="1e-9"/><inertia ixx="1e-12" iyy="1e-12" izz="1e-12" ixy="0" ixz="0" iyz="0"/></inertial>'
+
+
+def bullet_urdfs(block_inertia, corner_inertia, arm_bodies, base_z):
+    i = block_inertia
+    block = f"""<robot name="offset_block"><link name="block">{inertial_xml(2.0, (0, 0, 0), [[i[0], 0, 0], [0, i[1], 0], [0, 0, i[2]]])}{sphere_xml((0.15, 0.06, -0.055), 0.005)}</link></robot>"""
+    corners = f"""<robot name="two_corner"><link name="world"/>
+<link name="lx">{TINY}</link><link name="lz">{TINY}</link>
+<link name="block">{inertial_xml(3.0, (0, 0, 0), [[0.1, 0, 0], [0, corner_inertia, 0], [0, 0, 0.1]])}{sphere_xml((-0.25, 0, -0.105), 0.005)}{sphere_xml((0.15, 0, -0.105), 0.005)}</link>
+<joint name="x" type="prismatic"><parent link="world"/><child link="lx"/><axis xyz="1 0 0"/><limit lower="-10" upper="10" effort="0" velocity="100"/></joint>
+<joint name="z" type="prismatic"><parent link="lx"/><child link="lz"/><axis xyz="0 0 1"/><limit lower="-10" upper="10" effort="0" velocity="100"/></joint>
+<joint name="a" type="continuous"><parent link="lz"/><child link="block"/><axis xyz="0 1 0"/></joint>
+</robot>"""
+    (m1, c1, t1), (m2, c2, t2) = arm_bodies
+    arm = f"""<robot name="arm"><link name="base"/>
+<link name="upper">{inertial_xml(m1, c1, t1)}</link>
+<link name="fore">{inertial_xml(m2, c2, t2)}{sphere_xml((0.36, 0, 0), 0.01)}</link>
+<joint name="shoulder" type="continuous"><parent link="base"/><child link="upper"/><axis xyz="0 1 0"/></joint>
+<joint name="elbow" type="continuous"><parent link="upper"/><child link="fore"/><origin xyz="0.4 0 0"/><axis xyz="0 1 0"/></joint>
+</robot>"""
+    return {"offset-block": block, "two-corner": corners, "arm": arm}
+
+
+def bullet_ring(urdf, setting, h, modes, base=(0, 0, 0), fixed=True, joints=None, preload=10.0, steps=800):
+    import pybullet as p
+    import tempfile
+
+    cid = p.connect(p.DIRECT)
+    p.setPhysicsEngineParameter(fixedTimeStep=h, numSolverIterations=500, numSubSteps=0,
+                                solverResidualThreshold=1e-14, physicsClientId=cid)
+    if "erp" in setting:
+        p.setPhysicsEngineParameter(contactERP=setting["erp"], globalCFM=setting["cfm"], physicsClientId=cid)
+    plane = p.createMultiBody(0, p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid), physicsClientId=cid)
+    with tempfile.NamedTemporaryFile("w", suffix=".urdf", delete=False) as f:
+        f.write(urdf)
+    body = p.loadURDF(f.name, basePosition=base, useFixedBase=fixed,
+                      flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=cid)
+    os.unlink(f.name)
+    nj = p.getNumJoints(body, physicsClientId=cid)
+    for link in range(-1, nj):
+        kw = dict(lateralFriction=0, spinningFriction=0, rollingFriction=0, restitution=0,
+                  linearDamping=0, angularDamping=0, jointDamping=0)
+        if "k" in setting:
+            kw.update(contactStiffness=setting["k"], contactDamping=setting["c"])
+        p.changeDynamics(body, link, physicsClientId=cid, **kw)
+    p.changeDynamics(plane, -1, lateralFriction=0, restitution=0, physicsClientId=cid)
+    if nj:
+        p.setJointMotorControlArray(body, list(range(nj)), p.VELOCITY_CONTROL, forces=[0] * nj, physicsClientId=cid)
+        for j, q in (joints or {}).items():
+            p.resetJointState(body, j, q, physicsClientId=cid)
+
+    def contacts():
+        cs = p.getContactPoints(bodyA=body, bodyB=plane, physicsClientId=cid)
+        return sorted(cs, key=lambda c: (c[3], c[5][0]))
+
+    def push(extra=0.0, direction=None):
+        for k, c in enumerate(contacts()):
+            n = np.array(c[7])  # on B (the plane), pointing to A
+            f = -(preload + (extra * direction[k] if direction is not None else 0.0)) * n
+            p.applyExternalForce(body, c[3], f.tolist(), list(c[5]), p.WORLD_FRAME, physicsClientId=cid)
+
+    p.performCollisionDetection(physicsClientId=cid)
+    assert len(contacts()) == modes, f"expected {modes} contacts, found {len(contacts())}"
+    last = None
+    for it in range(40000):
+        push()
+        p.stepSimulation(physicsClientId=cid)
+        d = np.array([c[8] for c in contacts()])
+        if last is not None and len(d) == modes and np.abs(d - last).max() < 1e-13 and it > 100:
+            break
+        last = d
+    r_eq = np.abs(d).min()
+    # A pulse over one step: impulse ∝ a tenth of the static penetration.
+    direction = [1.0, -0.5][:modes]
+    push(extra=preload * 0.3, direction=direction)
+    p.stepSimulation(physicsClientId=cid)
+    sig = np.zeros((modes, steps))
+    for t in range(steps):
+        cs = contacts()
+        assert len(cs) == modes and all(c[8] < 0 for c in cs), f"a contact opened at step {t}"
+        sig[:, t] = [c[8] for c in cs]
+        push()
+        p.stepSimulation(physicsClientId=cid)
+    p.disconnect(cid)
+    poles, res = pencil(sig, 2 * modes + 1, h)
+    return poles, res, float(r_eq)
 
 
 def write_cases(block_inertia, corner_inertia, tip_world):
@@ -247,7 +347,7 @@ stiffness = "2e4 N/m"
 damping = "20 N s/m"
 """,
         "arm": f"""title = "Two-link arm pressing its tip on the floor"
-description = "A planar two-link arm (tests/engines/arm.xml) at shoulder 0.5 rad, elbow −1.3 rad, its tip on a frictionless floor: far from the reference pose at which MuJoCo takes its mass estimate."
+description = "A planar two-link arm (tests/engines/arm.xml) at shoulder 0.3 rad, elbow 0.9 rad, its tip on a frictionless floor: far from the reference pose at which MuJoCo takes its mass estimate."
 space = "3d"
 
 [model]
@@ -300,6 +400,32 @@ def main():
     mujoco.mj_kinematics(ma, da)
     tip = da.geom_xpos[ma.geom("tip").id] - np.array([0, 0, 0.01])
     write_cases(mb.body_inertia[1].tolist(), float(mc.body_inertia[1][1]), tip.tolist())
+    # PyBullet: the same three systems, inertias from MuJoCo's compiler.
+    import pybullet
+
+    arm_bodies = []
+    for b in (1, 2):
+        R = np.zeros(9)
+        mujoco.mju_quat2Mat(R, ma.body_iquat[b])
+        R = R.reshape(3, 3)
+        arm_bodies.append((float(ma.body_mass[b]), ma.body_ipos[b].tolist(), (R @ np.diag(ma.body_inertia[b]) @ R.T).tolist()))
+    urdfs = bullet_urdfs(mb.body_inertia[1].tolist(), float(mc.body_inertia[1][1]), arm_bodies, arm_base_z())
+    bullet_settings = [
+        ("soft", {"k": 2e4, "c": 5.0}, 0.001),
+        ("stiff", {"k": 1e5, "c": 20.0}, 0.001),
+        ("erp-cfm", {"erp": 0.2, "cfm": 0.2 / (0.002 * 3e4)}, 0.002),
+    ]
+    out["pybullet"] = {"version": "3.2.7 (wheel)", "settings": {}, "systems": {}}
+    for name, setting, h in bullet_settings:
+        out["pybullet"]["settings"][name] = dict(setting, timestep=h)
+        for system, kw in (
+            ("offset-block", dict(base=(0, 0, 0.06 - 1e-6), fixed=False, modes=1)),
+            ("two-corner", dict(joints={1: 0.11 - 1e-6}, modes=2)),
+            ("arm", dict(base=(0, 0, arm_base_z()), joints={0: ARM_Q[0], 1: ARM_Q[1]}, modes=1)),
+        ):
+            poles, res, r_eq = bullet_ring(urdfs[system], setting, h, **kw)
+            out["pybullet"]["systems"].setdefault(system, {})[name] = {"poles": poles, "residual": res}
+            print("pybullet", system, name, poles, f"residual {res:.1e}, static penetration {r_eq:.2e}")
     out["settings"] = {name: {"timestep": h, "solref": list(ref), "solimp": list(imp)} for name, ref, imp, h in settings}
     with open(os.path.join(HERE, "measured.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)

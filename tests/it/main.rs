@@ -6,6 +6,7 @@ mod browser;
 mod claims;
 mod cli;
 mod docs;
+mod engines;
 mod fuzz_corpus;
 mod hostile;
 mod large;

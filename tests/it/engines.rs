@@ -1,0 +1,268 @@
+//! `[engine.*]`: engine settings through the exact Delassus matrix, checked
+//! against the engines' own simulations (MuJoCo 4.0, PyBullet 3.2.7:
+//! tests/engines/measure.py, fixtures in tests/engines/measured.json),
+//! against the engines' own constraint numbers, and by round trips through
+//! the inverse settings.
+
+use crate::{assert_close, root};
+use meff::engines::EngineReport;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn dir() -> PathBuf {
+    root().join("tests/engines")
+}
+
+fn fixture() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir().join("measured.json")).unwrap()).unwrap()
+}
+
+/// Evaluates a system's case (tests/engines/<system>.toml) with `table`
+/// appended, in place (the arm's model file is beside it).
+fn engine(system: &str, table: &str) -> EngineReport {
+    let base = std::fs::read_to_string(dir().join(format!("{system}.toml"))).unwrap();
+    let text = format!("{base}\n{table}");
+    let path = dir().join(format!("{system}.toml"));
+    let access = meff::case::FileAccess {
+        base: dir(),
+        max_bytes: meff::case::MAX_INPUT_BYTES,
+    };
+    let case = meff::case::parse_case_with(path.to_str().unwrap(), &text, Some(access))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ev = meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ev.report.engines.len(), 1);
+    ev.report.engines[0].clone()
+}
+
+fn nums(v: &Value) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+}
+
+/// Measured poles as (ω_n, ζ), fastest first.
+fn measured(poles: &Value) -> Vec<(f64, f64)> {
+    poles
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let (wd, s) = (p["omega_d"].as_f64().unwrap(), p["sigma"].as_f64().unwrap());
+            let w = wd.hypot(s);
+            (w, s / w)
+        })
+        .collect()
+}
+
+const SYSTEMS: [&str; 3] = ["offset-block", "two-corner", "arm"];
+
+#[test]
+fn mujoco_rings_as_meff_predicts() {
+    let f = fixture();
+    let mut worst_step: f64 = 0.0;
+    for (setting, s) in f["settings"].as_object().unwrap() {
+        let solref = nums(&s["solref"]);
+        let solimp = nums(&s["solimp"]);
+        let table = format!(
+            "[engine.mujoco]\ntimestep = \"{} s\"\nsolref = [{:?}, {:?}]\nsolimp = [{}]\n",
+            s["timestep"],
+            solref[0],
+            solref[1],
+            solimp.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")
+        );
+        for system in SYSTEMS {
+            let e = engine(system, &table);
+            let run = &f["systems"][system][setting.as_str()];
+            let what = format!("{system} {setting}");
+            // MuJoCo's own constraint numbers at the start of the run: its
+            // A (from its J and M), its invweight0 estimate, K, B, d.
+            let facts = &run["mujoco"];
+            let a = &facts["A"];
+            for (i, c) in e.contacts.iter().enumerate() {
+                assert_close(1.0 / c.m_eff, a[i][i].as_f64().unwrap(), 2e-4);
+                let diag = facts["diagA"][i].as_f64().unwrap();
+                assert_close(1.0 / c.m_engine.unwrap(), diag, 1e-9);
+            }
+            // The modes MuJoCo's motion shows, against meff's prediction at
+            // MuJoCo's step (semi-implicit Euler with MuJoCo's R from its
+            // estimate); and the continuous modes where ωh is small.
+            let m = measured(&run["poles"]);
+            assert_eq!(m.len(), e.modes.len(), "{what}");
+            for (k, (w, z)) in m.iter().enumerate() {
+                let step = e.modes[k].at_step.unwrap();
+                let err = ((step.omega - w) / w).abs().max(((step.zeta - z) / z).abs());
+                worst_step = worst_step.max(err);
+                assert!(err < 5e-3, "{what} mode {k}: at step {step:?}, measured ({w}, {z})");
+                let exact = e.modes[k].exact;
+                if exact.omega * e.step < 0.2 {
+                    assert_close(exact.omega, *w, 0.02);
+                    assert_close(exact.zeta, *z, 0.02);
+                }
+            }
+        }
+    }
+    eprintln!("MuJoCo: worst relative difference at the step {worst_step:.2e}");
+}
+
+#[test]
+fn pybullet_rings_as_meff_predicts() {
+    let f = fixture();
+    let b = &f["pybullet"];
+    for (setting, s) in b["settings"].as_object().unwrap() {
+        let h = s["timestep"].as_f64().unwrap();
+        let table = match s.get("k") {
+            Some(k) => format!(
+                "[engine.bullet]\ntimestep = \"{h:?} s\"\nstiffness = \"{:?} N/m\"\ndamping = \"{:?} N s/m\"\n",
+                k.as_f64().unwrap(),
+                s["c"].as_f64().unwrap()
+            ),
+            None => format!(
+                "[engine.bullet]\ntimestep = \"{h:?} s\"\nerp = {:?}\ncfm = {:?}\n",
+                s["erp"].as_f64().unwrap(),
+                s["cfm"].as_f64().unwrap()
+            ),
+        };
+        for system in SYSTEMS {
+            let e = engine(system, &table);
+            let what = format!("{system} {setting}");
+            let m = measured(&b["systems"][system][setting.as_str()]["poles"]);
+            assert_eq!(m.len(), e.modes.len(), "{what}");
+            for (k, (w, z)) in m.iter().enumerate() {
+                let step = e.modes[k].at_step.unwrap();
+                let err = ((step.omega - w) / w).abs().max(((step.zeta - z) / z).abs());
+                assert!(err < 0.01, "{what} mode {k}: at step {step:?}, measured ({w}, {z})");
+            }
+        }
+    }
+}
+
+#[test]
+fn mujocos_estimate_is_far_off_for_the_arm_away_from_its_reference_pose() {
+    let e = engine("arm", "[engine.mujoco]\n");
+    let c = &e.contacts[0];
+    // invweight0 is taken with the arm straight (qpos0): it sees the tip as
+    // several times heavier than it is at the case's pose.
+    assert!(c.a_error.unwrap() < -0.5, "{c:?}");
+    assert!(c.m_engine.unwrap() > 2.0 * c.m_eff, "{c:?}");
+}
+
+/// Reads a setting's value text as a number (first number in it).
+fn number(text: &str) -> f64 {
+    text.trim_start_matches('[')
+        .split([' ', ',', ']'])
+        .find(|s| !s.is_empty())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn setting<'a>(c: &'a meff::engines::EngineContact, name: &str) -> &'a str {
+    &c.inverse.iter().find(|(n, _)| n == name).unwrap().1
+}
+
+#[test]
+fn inverse_settings_give_the_case_stiffness_and_damping_back() {
+    // offset-block: k = 2e4 N/m, c = 20 N s/m on the exact m_eff.
+    let target = |e: &EngineReport| {
+        let m = e.contacts[0].m_eff;
+        let w = (2e4 / m).sqrt();
+        (w, 20.0 / (2.0 * (2e4 * m).sqrt()))
+    };
+    let check = |table: String| {
+        let e = engine("offset-block", &table);
+        let (w, z) = target(&e);
+        let got = e.contacts[0].exact.unwrap();
+        assert_close(got.omega, w, 1e-4);
+        assert_close(got.zeta, z, 1e-4);
+    };
+    let e = engine("offset-block", "[engine.mujoco]\ntimestep = \"1 ms\"\n");
+    let c = &e.contacts[0];
+    let std = setting(c, "solref");
+    let (tc, dr) = (number(std), number(std.split(',').nth(1).unwrap()));
+    check(format!("[engine.mujoco]\ntimestep = \"1 ms\"\nsolref = [{tc}, {dr}]\n"));
+    let direct = setting(c, "solref (direct)");
+    let (k, b) = (number(direct), number(direct.split(',').nth(1).unwrap()));
+    check(format!("[engine.mujoco]\ntimestep = \"1 ms\"\nsolref = [{k}, {b}]\n"));
+
+    let e = engine("offset-block", "[engine.bullet]\n");
+    let c = &e.contacts[0];
+    let (erp, cfm) = (number(setting(c, "erp")), number(setting(c, "cfm")));
+    check(format!("[engine.bullet]\nerp = {erp}\ncfm = {cfm}\n"));
+
+    let e = engine("offset-block", "[engine.rapier]\n");
+    let c = &e.contacts[0];
+    let (f, z) = (
+        number(setting(c, "contact_natural_frequency")),
+        number(setting(c, "contact_damping_ratio")),
+    );
+    check(format!(
+        "[engine.rapier]\ncontact_natural_frequency = \"{f} Hz\"\ncontact_damping_ratio = {z}\n"
+    ));
+
+    let e = engine("offset-block", "[engine.drake]\nstiffness = \"1 N/m\"\napproximation = \"sap\"\nnear_rigid_threshold = 0\n");
+    let c = &e.contacts[0];
+    let tau = number(setting(c, "relaxation_time"));
+    check(format!(
+        "[engine.drake]\nstiffness = \"2e4 N/m\"\nrelaxation_time = \"{tau} s\"\napproximation = \"sap\"\nnear_rigid_threshold = 0\n"
+    ));
+}
+
+#[test]
+fn engine_formulas_match_their_sources() {
+    // Bullet/ODE: k = erp/(h cfm), c = (1 − erp)/cfm.
+    let e = engine("offset-block", "[engine.bullet]\ntimestep = \"1 ms\"\nerp = 0.2\ncfm = 1e-4\n");
+    assert_close(e.contacts[0].k.unwrap(), 0.2 / (1e-3 * 1e-4), 1e-12);
+    assert_close(e.contacts[0].c.unwrap(), 0.8 / 1e-4, 1e-12);
+    // cfm = 0: rigid, no spring, a note on the Baumgarte decay.
+    let e = engine("offset-block", "[engine.bullet]\n");
+    assert!(e.contacts[0].k.is_none() && e.modes.is_empty());
+    assert!(e.notes[0].contains("rigid"), "{:?}", e.notes);
+    // Box2D: hertz capped at an eighth of the substep rate, doubled
+    // against the world; spring m̂ ω², dashpot 2ζ m̂ ω on the point's mass.
+    let e = engine(
+        "offset-block",
+        "[engine.box2d]\ntimestep = \"1/60 s\"\nsubsteps = 4\ncontact_hertz = \"100 Hz\"\ncontact_damping_ratio = 0.5\n",
+    );
+    let cap: f64 = 0.125 * 240.0;
+    let w = 2.0 * std::f64::consts::PI * 2.0 * cap;
+    let c = &e.contacts[0];
+    assert_close(c.intended.unwrap().omega, w, 1e-12);
+    assert_close(c.k.unwrap(), c.m_engine.unwrap() * w * w, 1e-12);
+    assert_close(c.c.unwrap(), 2.0 * 0.5 * c.m_engine.unwrap() * w, 1e-12);
+    assert!(e.notes.iter().any(|n| n.contains("eighth")), "{:?}", e.notes);
+    // For a free body the point's own mass is the exact one: Box2D's
+    // frequency is what it says.
+    assert_close(c.exact.unwrap().omega, w, 1e-9);
+    // MuJoCo, standard solref: what it intends is ω = d·√K = (d/d_w)/(τ ζ_r),
+    // ζ = ζ_r (exact when its estimate of A_ii is).
+    let e = engine("two-corner", "[engine.mujoco]\nsolref = [0.05, 0.3]\nsolimp = [0.95, 0.95, 0.001, 0.5, 2]\n");
+    let i = e.contacts[0].intended.unwrap();
+    assert_close(i.omega, 1.0 / (0.05 * 0.3), 1e-12);
+    assert_close(i.zeta, 0.3, 1e-12);
+    // refsafe: a time constant below 2·timestep is raised.
+    let e = engine("offset-block", "[engine.mujoco]\ntimestep = \"10 ms\"\nsolref = [0.01, 1]\n");
+    assert!(e.notes[0].contains("refsafe"), "{:?}", e.notes);
+    // Drake SAP near rigid: the stiffness saturates at 4π²/(β² w h (h + τ)).
+    let e = engine(
+        "offset-block",
+        "[engine.drake]\nstiffness = \"1e9 N/m\"\napproximation = \"sap\"\ntimestep = \"1 ms\"\n",
+    );
+    let c = &e.contacts[0];
+    let w_free = 1.0 / c.m_eff;
+    assert_close(c.k.unwrap(), 4.0 * std::f64::consts::PI.powi(2) / (w_free * 1e-6), 1e-9);
+    assert!(e.notes.iter().any(|n| n.contains("near rigid")), "{:?}", e.notes);
+}
+
+#[test]
+fn coupled_modes_are_those_of_the_law_with_the_full_delassus_matrix() {
+    // Two feet, Bullet springs: the coupled modes are √eig(K^½ A K^½) with
+    // light damping, not the contacts' own frequencies.
+    let e = engine("two-corner", "[engine.bullet]\nstiffness = \"2e4 N/m\"\ndamping = \"0 N s/m\"\n");
+    let ev = crate::evaluate_path(&dir().join("two-corner.toml"));
+    let modes: Vec<f64> = ev.analysis.modes.iter().map(|m| m.omega).collect();
+    for (k, m) in e.modes.iter().enumerate() {
+        assert_close(m.exact.omega, modes[k], 1e-9);
+        assert!(m.exact.zeta.abs() < 1e-9);
+    }
+    // Implicit Euler damps numerically: the step's ζ is positive.
+    assert!(e.modes[0].at_step.unwrap().zeta > 0.01);
+    assert!(e.stable == Some(true));
+}
