@@ -70,6 +70,11 @@ enum Command {
         /// Skip the time-domain verification.
         #[arg(long)]
         no_verify: bool,
+        /// Show only what this engine does with the case's contacts (its
+        /// `[engine.NAME]` table, or the engine's defaults when the case
+        /// has none).
+        #[arg(long, value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(meff::case::ENGINE_NAMES))]
+        engine: Option<String>,
     },
     /// Write a report per case (HTML, Markdown and JSON by default) and an index into a directory.
     Report {
@@ -221,11 +226,14 @@ fn main() -> ExitCode {
             dofs,
             digits,
             no_verify,
+            engine,
         } => eval(
             &case,
             EvalOptions {
                 format: if json { EvalFormat::Json } else { format },
                 contacts,
+                engine: engine
+                    .and_then(|e| meff::case::ENGINE_NAMES.iter().copied().find(|n| *n == e)),
                 dofs,
                 digits: digits as usize,
                 verify: !no_verify,
@@ -335,6 +343,8 @@ struct Listing {
     contacts: Option<meff::report::ContactSelection>,
     /// Every generalized velocity, even on the large-system path.
     dofs: bool,
+    /// An engine to translate even when the case has no table for it.
+    engine: Option<&'static str>,
 }
 
 fn load_and_evaluate(
@@ -351,7 +361,16 @@ fn load_and_evaluate_listing(
     limit: u64,
     listing: Listing,
 ) -> Result<meff::Evaluated, meff::Error> {
-    let case = meff::case::load_limited(path, limit)?;
+    let mut case = meff::case::load_limited(path, limit)?;
+    if let Some(name) = listing.engine {
+        case.engines.ensure(name).map_err(|message| {
+            meff::Error::Input(meff::diag::SourceError {
+                path: case.path.clone(),
+                source: case.source.clone(),
+                diagnostics: vec![meff::diag::Diagnostic::new(0..0, message)],
+            })
+        })?;
+    }
     let contacts = Some(
         listing
             .contacts
@@ -397,6 +416,7 @@ fn load_and_evaluate_listing(
 struct EvalOptions {
     format: EvalFormat,
     contacts: Option<meff::report::ContactSelection>,
+    engine: Option<&'static str>,
     dofs: bool,
     digits: usize,
     verify: bool,
@@ -407,6 +427,7 @@ fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
     let listing = Listing {
         contacts: o.contacts,
         dofs: o.dofs,
+        engine: o.engine,
     };
     let evaluated = match load_and_evaluate_listing(path, o.verify, o.limit, listing) {
         Ok(e) => e,
@@ -419,6 +440,35 @@ fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
     let mut evaluated = evaluated;
     let failed = evaluated.report.any_claim_failed();
     let report = &mut evaluated.report;
+    if let Some(name) = o.engine {
+        let Some(e) = report.engines.iter().find(|e| e.engine == name) else {
+            error(&format!(
+                "{}: engines are translated for systems analysed densely, not on the large-system path",
+                shown(path)
+            ));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        };
+        let written = match o.format {
+            EvalFormat::Text => {
+                Stdout::new().print(&meff::diag::terminal_text(&render::text::sections_text(
+                    &report.title,
+                    &render::engine_text::sections(e, o.digits),
+                )))
+            }
+            _ => Stdout::new().stream(|w| {
+                serde_json::to_writer_pretty(&mut *w, e).map_err(std::io::Error::other)?;
+                writeln!(w)
+            }),
+        };
+        if let Err(code) = written {
+            return code;
+        }
+        return if failed {
+            ExitCode::from(EXIT_CLAIM_FAILED)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
     let written = match o.format {
         EvalFormat::Text => Stdout::new().print(&meff::diag::terminal_text(
             &render::text::summary(report, o.digits),
@@ -493,6 +543,7 @@ fn batch(args: BatchArgs, limit: u64) -> ExitCode {
                 meff::batch::WORST_PER_CASE,
             )),
             dofs: false,
+            engine: None,
         };
         let record = match load_and_evaluate_listing(&files[i], !args.no_verify, limit, listing) {
             Ok(ev) => CaseRecord::ok(i, &names[i], &ev.report),

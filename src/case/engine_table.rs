@@ -175,6 +175,56 @@ impl Engines {
     }
 }
 
+impl Engines {
+    /// Adds the engine `name` with its defaults when the case has no table
+    /// for it (`meff eval --engine NAME`); Drake has no default stiffness.
+    pub fn ensure(&mut self, name: &str) -> Result<(), String> {
+        match name {
+            "mujoco" if self.mujoco.is_none() => {
+                self.mujoco = Some(MujocoSettings {
+                    timestep: default_val("2 ms", Dim::TIME),
+                    solref: [0.02, 1.0],
+                    solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+                    integrator: MujocoIntegrator::Euler,
+                    penetration: None,
+                })
+            }
+            "box2d" if self.box2d.is_none() => {
+                self.box2d = Some(Box2dSettings {
+                    timestep: default_val("1/60 s", Dim::TIME),
+                    substeps: 4,
+                    contact_hertz: default_val("30 Hz", Dim::FREQUENCY),
+                    contact_damping_ratio: 10.0,
+                })
+            }
+            "bullet" if self.bullet.is_none() => {
+                self.bullet = Some(BulletSettings {
+                    timestep: default_val("1/240 s", Dim::TIME),
+                    erp: 0.2,
+                    cfm: 0.0,
+                    spring: None,
+                })
+            }
+            "rapier" if self.rapier.is_none() => {
+                self.rapier = Some(RapierSettings {
+                    timestep: default_val("1/60 s", Dim::TIME),
+                    substeps: 4,
+                    contact_natural_frequency: default_val("30 Hz", Dim::FREQUENCY),
+                    contact_damping_ratio: 5.0,
+                })
+            }
+            "drake" if self.drake.is_none() => {
+                return Err(
+                    "Drake has no default contact stiffness: add an [engine.drake] table with `stiffness`"
+                        .into(),
+                );
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// A default value written as the engine's documentation writes it.
 fn default_val(text: &str, dim: Dim) -> Val {
     let expr = crate::expr::parse(text).expect("default values parse");
@@ -234,6 +284,31 @@ impl Reader<'_> {
             .unwrap_or_else(|| default_val(default, dim))
     }
 
+    /// A frequency: a value with a unit, or a bare number in Hz as the
+    /// engines' APIs take it.
+    fn hertz(&mut self, t: &DeTable, key: &str, default: &str) -> Val {
+        if let Some(n) = get(t, key)
+            && matches!(n.get_ref(), DeValue::Integer(_) | DeValue::Float(_))
+        {
+            return match self.real(n, &format!("`{key}`"), 0.0..=f64::INFINITY) {
+                Some(x) if x > 0.0 => {
+                    let mut v = default_val(&format!("{x} Hz"), Dim::FREQUENCY);
+                    v.span = n.span();
+                    v
+                }
+                Some(_) => {
+                    self.error(Diagnostic::new(
+                        n.span(),
+                        format!("`{key}` must be positive"),
+                    ));
+                    default_val(default, Dim::FREQUENCY)
+                }
+                None => default_val(default, Dim::FREQUENCY),
+            };
+        }
+        self.positive_or(t, key, Dim::FREQUENCY, "a frequency", default)
+    }
+
     /// A finite number (any sign) in `range`.
     fn real(
         &mut self,
@@ -275,7 +350,21 @@ impl Reader<'_> {
         };
         let mut out = [0.0; N];
         for (i, item) in items.iter().enumerate() {
-            out[i] = self.real(item, what, f64::MIN..=f64::MAX)?;
+            let value = match item.get_ref() {
+                DeValue::Integer(x) => x.as_str().replace('_', "").parse::<f64>().ok(),
+                DeValue::Float(x) => x.as_str().replace('_', "").parse::<f64>().ok(),
+                _ => None,
+            };
+            match value {
+                Some(v) if v.is_finite() => out[i] = v,
+                _ => {
+                    self.error(Diagnostic::new(
+                        item.span(),
+                        format!("{what} must be an array of {N} numbers"),
+                    ));
+                    return None;
+                }
+            }
         }
         Some(out)
     }
@@ -345,13 +434,7 @@ impl Reader<'_> {
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
                 .unwrap_or(4),
-            contact_hertz: self.positive_or(
-                t,
-                "contact_hertz",
-                Dim::FREQUENCY,
-                "a frequency",
-                "30 Hz",
-            ),
+            contact_hertz: self.hertz(t, "contact_hertz", "30 Hz"),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
                 .unwrap_or(10.0),
@@ -463,13 +546,7 @@ impl Reader<'_> {
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
                 .unwrap_or(4),
-            contact_natural_frequency: self.positive_or(
-                t,
-                "contact_natural_frequency",
-                Dim::FREQUENCY,
-                "a frequency",
-                "30 Hz",
-            ),
+            contact_natural_frequency: self.hertz(t, "contact_natural_frequency", "30 Hz"),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
                 .unwrap_or(5.0),

@@ -159,7 +159,9 @@ fn blocks(
 fn poles(eig: &DVector<Complex<f64>>, to_rate: impl Fn(Complex<f64>) -> Complex<f64>) -> Vec<Pole> {
     let rates: Vec<Complex<f64>> = eig.iter().map(|&z| to_rate(z)).collect();
     let top = rates.iter().fold(0.0f64, |m, l| m.max(l.norm()));
-    let tiny = 1e-9 * top;
+    // Free motions (more contacts than independent motions) give zero
+    // eigenvalues up to round-off of the largest.
+    let tiny = 1e-7 * top;
     let mut out = Vec::new();
     let mut real = Vec::new();
     for l in &rates {

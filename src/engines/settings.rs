@@ -27,7 +27,10 @@ fn num(x: f64) -> String {
             s
         }
     } else {
-        format!("{x:.5e}")
+        let t = format!("{x:.5e}");
+        let (mantissa, exp) = t.split_once('e').unwrap_or((&t, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        format!("{mantissa}e{exp}")
     }
 }
 
@@ -242,7 +245,10 @@ fn soft_inverse(inputs: &Inputs, i: usize, hz: &str, ratio: &str) -> Vec<(String
     let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
     let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
     vec![
-        (hz.to_string(), format!("{} Hz", num(written * w / s / (2.0 * PI)))),
+        (
+            hz.to_string(),
+            format!("{} Hz", num(written * w / s / (2.0 * PI))),
+        ),
         (ratio.to_string(), num(z / s)),
     ]
 }
@@ -299,7 +305,22 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
         estimate,
         intended,
         inverse: (0..n)
-            .map(|i| soft_inverse(inputs, i, "contact_hertz", "contact_damping_ratio"))
+            .map(|i| {
+                let mut v = soft_inverse(inputs, i, "contact_hertz", "contact_damping_ratio");
+                let (w, _) = target(inputs, i);
+                let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+                let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
+                if written * w / s / (2.0 * PI) > cap {
+                    v.push((
+                        "note".into(),
+                        format!(
+                            "above the cap of {} Hz at this substep: unreachable",
+                            num(cap)
+                        ),
+                    ));
+                }
+                v
+            })
             .collect(),
         notes,
     }
@@ -501,7 +522,13 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                 let mut v = vec![("stiffness".to_string(), format!("{} N/m", num(kt)))];
                 match (&s.approximation, &s.preload) {
                     (DrakeApproximation::Sap, _) => {
-                        v.push(("relaxation_time".into(), format!("{} s", num(ct / kt))))
+                        let tau = ct / kt;
+                        v.push(("relaxation_time".into(), format!("{} s", num(tau))));
+                        // Reached only below the near-rigid cap: β²w/(4π²) ≤ 1/(hk(h+τ)).
+                        let beta = 2.0 * PI / (inputs.a_free[i] * h * kt * (h + tau)).sqrt();
+                        if beta < s.near_rigid_threshold {
+                            v.push(("near_rigid_threshold".into(), format!("≤ {}", num(beta))));
+                        }
                     }
                     (_, Some(p)) => {
                         v.push(("dissipation".into(), format!("{} s/m", num(ct / p.si))))
@@ -535,7 +562,8 @@ mod tests {
     fn numbers_read_well() {
         assert_eq!(num(0.02), "0.02");
         assert_eq!(num(44321.329639889), "44321.3");
-        assert_eq!(num(1.5e-7), "1.50000e-7");
+        assert_eq!(num(1.5e-7), "1.5e-7");
+        assert_eq!(num(1e7), "1e7");
         assert_eq!(num(-4000.0), "-4000");
     }
 }

@@ -3,6 +3,7 @@
 //! Input: a [`Report`](crate::report::Report). Output: strings. Renderers
 //! format numbers and lay out tables; they compute no physics.
 
+pub mod engine_text;
 pub mod layout;
 pub mod number;
 #[cfg(feature = "pdf")]

@@ -205,6 +205,9 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             .collect(),
         });
     }
+    for e in &report.engines {
+        out.extend(super::engine_text::sections(e, d));
+    }
     if !report.persons.is_empty() {
         let mut rows = Vec::new();
         for p in &report.persons {
@@ -622,6 +625,22 @@ fn shown_contacts(report: &Report) -> Vec<&crate::report::ContactReport> {
         Some(l) => l.most_affected.iter().collect(),
         None => report.contacts.iter().collect(),
     }
+}
+
+/// Sections under a title, as aligned plain text.
+pub fn sections_text(title: &str, sections: &[Section]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{title}");
+    for section in sections {
+        let _ = writeln!(out, "\n{}", section.title);
+        if !section.header.is_empty() {
+            out.push_str(&table(&section.header, &section.rows));
+        }
+        for note in &section.notes {
+            let _ = writeln!(out, "  {note}");
+        }
+    }
+    out
 }
 
 /// Renders the analysis summary as aligned plain text.

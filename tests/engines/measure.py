@@ -49,10 +49,8 @@ def pencil(signals, order, dt):
         res = max(res, np.linalg.norm(Z @ c - s) / max(np.linalg.norm(s - s.mean()), 1e-300))
     poles = []
     for zi in z:
-        if abs(zi.imag) < 1e-12 and abs(zi.real - 1) < 1e-6:
-            continue  # the offset
-        if zi.imag < 0:
-            continue
+        if zi.imag <= 1e-9:
+            continue  # the offset, a slow drift, or the conjugate
         lam = np.log(zi) / dt
         poles.append({"omega_d": float(lam.imag), "sigma": float(-lam.real)})
     poles.sort(key=lambda p: -p["omega_d"])
@@ -295,6 +293,135 @@ def bullet_ring(urdf, setting, h, modes, base=(0, 0, 0), fixed=True, joints=None
     return poles, res, float(r_eq)
 
 
+# -------------------------------------------------------------------- Drake --
+
+def drake_ring(system, setting, h, modes, block_inertia, corner_inertia, arm_bodies, base_z,
+               preload=10.0, steps=800):
+    from pydrake.all import (
+        AddMultibodyPlant, CoulombFriction, DiagramBuilder, ExternallyAppliedSpatialForce,
+        HalfSpace, MultibodyPlantConfig, PrismaticJoint, ProximityProperties, RevoluteJoint,
+        RigidTransform, RotationalInertia, Simulator, SpatialForce, SpatialInertia, Sphere,
+    )
+
+    builder = DiagramBuilder()
+    config = MultibodyPlantConfig(time_step=h, discrete_contact_approximation=setting["approximation"],
+                                  contact_model="point")
+    plant, sg = AddMultibodyPlant(config, builder)
+
+    def props(k, d, tau):
+        p = ProximityProperties()
+        p.AddProperty("material", "point_contact_stiffness", k)
+        p.AddProperty("material", "hunt_crossley_dissipation", d)
+        p.AddProperty("material", "relaxation_time", tau)
+        p.AddProperty("material", "coulomb_friction", CoulombFriction(0.0, 0.0))
+        return p
+
+    body_props = props(setting["k"], setting.get("d", 0.0), setting.get("tau", 0.0))
+    # A floor so stiff that the series combination is the body's stiffness;
+    # its dissipation is weighted by the body's (small) stiffness: none.
+    plant.RegisterCollisionGeometry(plant.world_body(), RigidTransform(), HalfSpace(), "floor",
+                                    props(1e16, setting.get("d", 0.0), 0.0))
+
+    def inertia(m, com, t):
+        return SpatialInertia.MakeFromCentralInertia(
+            m, com, RotationalInertia(t[0][0], t[1][1], t[2][2], t[0][1], t[0][2], t[1][2]))
+
+    def tiny(name, parent):
+        return plant.AddRigidBody(name, SpatialInertia.MakeFromCentralInertia(
+            1e-9, [0, 0, 0], RotationalInertia(1e-12, 1e-12, 1e-12)))
+
+    feet = []
+    if system == "offset-block":
+        i = block_inertia
+        body = plant.AddRigidBody("block", inertia(2.0, [0, 0, 0], [[i[0], 0, 0], [0, i[1], 0], [0, 0, i[2]]]))
+        plant.RegisterCollisionGeometry(body, RigidTransform([0.15, 0.06, -0.055]), Sphere(0.005), "foot", body_props)
+        feet.append(body)
+    elif system == "two-corner":
+        lx, lz = tiny("lx", None), tiny("lz", None)
+        body = plant.AddRigidBody("block", inertia(3.0, [0, 0, 0], [[0.1, 0, 0], [0, corner_inertia, 0], [0, 0, 0.1]]))
+        plant.AddJoint(PrismaticJoint("x", plant.world_frame(), lx.body_frame(), [1, 0, 0]))
+        plant.AddJoint(PrismaticJoint("z", lx.body_frame(), lz.body_frame(), [0, 0, 1]))
+        plant.AddJoint(RevoluteJoint("a", lz.body_frame(), body.body_frame(), [0, 1, 0]))
+        for name, x in (("left", -0.25), ("right", 0.15)):
+            plant.RegisterCollisionGeometry(body, RigidTransform([x, 0, -0.105]), Sphere(0.005), name, body_props)
+        feet.append(body)
+    else:
+        (m1, c1, t1), (m2, c2, t2) = arm_bodies
+        upper = plant.AddRigidBody("upper", inertia(m1, c1, t1))
+        fore = plant.AddRigidBody("fore", inertia(m2, c2, t2))
+        shoulder = plant.AddFrame(__import__("pydrake.all", fromlist=["FixedOffsetFrame"]).FixedOffsetFrame(
+            "shoulder_frame", plant.world_frame(), RigidTransform([0, 0, base_z])))
+        elbow = plant.AddFrame(__import__("pydrake.all", fromlist=["FixedOffsetFrame"]).FixedOffsetFrame(
+            "elbow_frame", upper.body_frame(), RigidTransform([0.4, 0, 0])))
+        plant.AddJoint(RevoluteJoint("shoulder", shoulder, upper.body_frame(), [0, 1, 0]))
+        plant.AddJoint(RevoluteJoint("elbow", elbow, fore.body_frame(), [0, 1, 0]))
+        plant.RegisterCollisionGeometry(fore, RigidTransform([0.36, 0, 0]), Sphere(0.01), "tip", body_props)
+    plant.mutable_gravity_field().set_gravity_vector([0, 0, 0])
+    plant.Finalize()
+    diagram = builder.Build()
+    sim = Simulator(diagram)
+    ctx = sim.get_mutable_context()
+    pctx = plant.GetMyMutableContextFromRoot(ctx)
+    if system == "offset-block":
+        plant.SetFreeBodyPose(pctx, plant.GetBodyByName("block"), RigidTransform([0, 0, 0.06 - 1e-6]))
+    elif system == "two-corner":
+        plant.GetJointByName("z").set_translation(pctx, 0.11 - 1e-6)
+    else:
+        plant.GetJointByName("shoulder").set_angle(pctx, ARM_Q[0])
+        plant.GetJointByName("elbow").set_angle(pctx, ARM_Q[1])
+    port = plant.get_applied_spatial_force_input_port()
+
+    def contacts():
+        res = plant.get_contact_results_output_port().Eval(pctx)
+        cs = [res.point_pair_contact_info(i) for i in range(res.num_point_pair_contacts())]
+        return sorted(cs, key=lambda c: c.contact_point()[0])
+
+    def push(extra=None):
+        forces = []
+        for k, c in enumerate(contacts()):
+            pp = c.point_pair()
+            # The body is whichever of A, B is not the world.
+            bi = c.bodyB_index() if plant.get_body(c.bodyA_index()).name() == "world" else c.bodyA_index()
+            body = plant.get_body(bi)
+            X_WB = plant.EvalBodyPoseInWorld(pctx, body)
+            p_BoBq_B = X_WB.inverse().multiply(c.contact_point())
+            f = -(preload + (extra[k] if extra is not None else 0.0))
+            F = ExternallyAppliedSpatialForce()
+            F.body_index = bi
+            F.p_BoBq_B = p_BoBq_B
+            F.F_Bq_W = SpatialForce([0, 0, 0], [0, 0, f])
+            forces.append(F)
+        port.FixValue(pctx, forces)
+
+    t = 0.0
+    port.FixValue(pctx, [])
+    t += h
+    sim.AdvanceTo(t)
+    assert len(contacts()) == modes, f"expected {modes} contacts, found {len(contacts())}"
+    last = None
+    for it in range(40000):
+        push()
+        t += h
+        sim.AdvanceTo(t)
+        d = np.array([c.point_pair().depth for c in contacts()])
+        if last is not None and len(d) == modes and np.abs(d - last).max() < 1e-13 and it > 100:
+            break
+        last = d
+    push(extra=[preload * 0.3, -preload * 0.15][:modes])
+    t += h
+    sim.AdvanceTo(t)
+    sig = np.zeros((modes, steps))
+    for k in range(steps):
+        cs = contacts()
+        assert len(cs) == modes, f"a contact opened at step {k}"
+        sig[:, k] = [-c.point_pair().depth for c in cs]
+        push()
+        t += h
+        sim.AdvanceTo(t)
+    poles, res = pencil(sig, 2 * modes + 3, h)
+    return poles, res, float(np.abs(d).min())
+
+
 def write_cases(block_inertia, corner_inertia, tip_world):
     """meff cases of the same systems (no [engine] table: the tests add one
     per setting)."""
@@ -426,6 +553,21 @@ def main():
             poles, res, r_eq = bullet_ring(urdfs[system], setting, h, **kw)
             out["pybullet"]["systems"].setdefault(system, {})[name] = {"poles": poles, "residual": res}
             print("pybullet", system, name, poles, f"residual {res:.1e}, static penetration {r_eq:.2e}")
+    import pydrake
+
+    drake_settings = [
+        ("sap", {"approximation": "sap", "k": 2e4, "tau": 1e-3}, 0.001),
+        ("sap-stiff", {"approximation": "sap", "k": 1e5, "tau": 2e-4}, 0.001),
+        ("lagged", {"approximation": "lagged", "k": 2e4, "d": 2.0}, 0.001),
+    ]
+    out["drake"] = {"version": "1.51.1 (wheel)", "preload": 10.0, "settings": {}, "systems": {}}
+    for name, setting, h in drake_settings:
+        out["drake"]["settings"][name] = dict(setting, timestep=h)
+        for system, modes in (("offset-block", 1), ("two-corner", 2), ("arm", 1)):
+            poles, res, r_eq = drake_ring(system, setting, h, modes, mb.body_inertia[1].tolist(),
+                                          float(mc.body_inertia[1][1]), arm_bodies, arm_base_z())
+            out["drake"]["systems"].setdefault(system, {})[name] = {"poles": poles, "residual": res}
+            print("drake", system, name, poles, f"residual {res:.1e}, static penetration {r_eq:.2e}")
     out["settings"] = {name: {"timestep": h, "solref": list(ref), "solimp": list(imp)} for name, ref, imp, h in settings}
     with open(os.path.join(HERE, "measured.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)

@@ -1,0 +1,129 @@
+//! `[engine.*]` results as text sections (the summary, `meff eval
+//! --engine NAME`).
+
+use super::number::sig;
+use super::text::Section;
+use crate::engines::EngineReport;
+
+fn pole(p: Option<crate::engines::law::Pole>, d: usize) -> [String; 2] {
+    match p {
+        Some(p) => [sig(p.omega, d), sig(p.zeta, d)],
+        None => ["—".into(), "—".into()],
+    }
+}
+
+/// One engine's tables: contacts, coupled modes, inverse settings.
+pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
+    let settings: Vec<String> = e
+        .settings
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    let mut notes = vec![
+        format!("settings: {}", settings.join(", ")),
+        format!("step: {}, h = {} s", e.integrator, sig(e.step, d)),
+    ];
+    notes.extend(e.notes.iter().cloned());
+    notes.push(format!("formulas: {}", e.source));
+    let rows = e
+        .contacts
+        .iter()
+        .map(|c| {
+            let [we, ze] = pole(c.exact, d);
+            let [wi, zi] = pole(c.intended, d);
+            let [ws, zs] = pole(c.at_step, d);
+            vec![
+                c.name.clone(),
+                sig(c.m_eff, d),
+                c.m_engine.map_or_else(|| "exact".into(), |m| sig(m, d)),
+                c.a_error
+                    .map_or_else(|| "—".into(), |x| format!("{} %", sig(100.0 * x, 3))),
+                c.k.map_or_else(|| "rigid".into(), |k| sig(k, d)),
+                c.c.map_or_else(|| "—".into(), |k| sig(k, d)),
+                we,
+                ze,
+                wi,
+                zi,
+                ws,
+                zs,
+            ]
+        })
+        .collect();
+    let mut out = vec![Section {
+        title: format!("{}: the contacts", e.name),
+        header: [
+            "contact",
+            "m_eff (kg)",
+            "engine's (kg)",
+            "A_ii error",
+            "k (N/m)",
+            "c (N s/m)",
+            "ω exact",
+            "ζ exact",
+            "ω intended",
+            "ζ intended",
+            "ω at step",
+            "ζ at step",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes,
+    }];
+    if !e.modes.is_empty() {
+        let mut notes = vec![format!(
+            "the step is {} (largest |z| of the step map {})",
+            if e.stable == Some(true) {
+                "stable"
+            } else {
+                "UNSTABLE"
+            },
+            e.spectral_radius.map_or_else(|| "—".into(), |r| sig(r, 6))
+        )];
+        if let Some(s) = e.spread {
+            notes.push(format!(
+                "one shared setting: ω from {} to {} rad/s across the contacts ({}×)",
+                sig(s.min, d),
+                sig(s.max, d),
+                sig(s.ratio, 3)
+            ));
+        }
+        out.push(Section {
+            title: format!("{}: coupled modes (rad/s)", e.name),
+            header: ["mode", "ω", "ζ", "ω at step", "ζ at step"]
+                .map(String::from)
+                .to_vec(),
+            rows: e
+                .modes
+                .iter()
+                .enumerate()
+                .map(|(k, m)| {
+                    let [ws, zs] = pole(m.at_step, d);
+                    vec![
+                        (k + 1).to_string(),
+                        sig(m.exact.omega, d),
+                        sig(m.exact.zeta, d),
+                        ws,
+                        zs,
+                    ]
+                })
+                .collect(),
+            notes,
+        });
+    }
+    out.push(Section {
+        title: format!("{}: settings for the case's k and c", e.name),
+        header: ["contact", "setting", "value"].map(String::from).to_vec(),
+        rows: e
+            .contacts
+            .iter()
+            .flat_map(|c| {
+                c.inverse
+                    .iter()
+                    .map(|(k, v)| vec![c.name.clone(), k.clone(), v.clone()])
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    out
+}
