@@ -645,17 +645,6 @@ pub fn sections_text(title: &str, sections: &[Section]) -> String {
 
 /// Renders the analysis summary as aligned plain text.
 pub fn summary(report: &Report, digits: usize) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", report.title);
-    let _ = writeln!(out, "{}", headline(report));
-    for section in sections(report, digits) {
-        let _ = writeln!(out, "\n{}", section.title);
-        if !section.header.is_empty() {
-            out.push_str(&table(&section.header, &section.rows));
-        }
-        for note in &section.notes {
-            let _ = writeln!(out, "  {note}");
-        }
-    }
-    out
+    let head = format!("{}\n{}", report.title, headline(report));
+    sections_text(&head, &sections(report, digits))
 }

@@ -31,8 +31,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def pencil(signals, order, dt):
-    """Poles (ω_d, σ) of multichannel samples, by the matrix-pencil method."""
+def pencil(signals, modes, dt):
+    """Poles (ω_d, σ) of the `modes` strongest oscillations in multichannel
+    samples, by the matrix-pencil method with two spare poles (the offset
+    and a slow drift of a free motion are fitted, not reported)."""
+    order = 2 * modes + 3
     n = signals.shape[1]
     L = n // 2
     blocks = [np.array([s[i:i + L + 1] for i in range(n - L)]) for s in signals]
@@ -41,17 +44,19 @@ def pencil(signals, order, dt):
     V = vh[:order].T.conj()
     V1, V2 = V[:-1], V[1:]
     z = np.linalg.eigvals(np.linalg.pinv(V1) @ V2)
-    # Reconstruct and report the residual of the fit.
+    # Amplitudes by least squares; the residual of the whole fit.
     Z = np.vander(z, n, increasing=True).T
     res = 0.0
+    amp = np.zeros(len(z))
     for s in signals:
         c, *_ = np.linalg.lstsq(Z, s, rcond=None)
+        amp = np.maximum(amp, np.abs(c))
         res = max(res, np.linalg.norm(Z @ c - s) / max(np.linalg.norm(s - s.mean()), 1e-300))
+    osc = [k for k in range(len(z)) if z[k].imag > 1e-9]
+    osc.sort(key=lambda k: -amp[k])
     poles = []
-    for zi in z:
-        if zi.imag <= 1e-9:
-            continue  # the offset, a slow drift, or the conjugate
-        lam = np.log(zi) / dt
+    for k in osc[:modes]:
+        lam = np.log(z[k]) / dt
         poles.append({"omega_d": float(lam.imag), "sigma": float(-lam.real)})
     poles.sort(key=lambda p: -p["omega_d"])
     return poles, float(res)
@@ -115,7 +120,7 @@ def mujoco_ring(xml, preload, impulse, steps, modes, pose=None, gravity=False):
         push()
         mujoco.mj_step(m, d)
         mujoco.mj_forward(m, d)
-    poles, res = pencil(sig, 2 * modes + 1, m.opt.timestep)
+    poles, res = pencil(sig, modes, m.opt.timestep)
     return poles, res, facts
 
 
@@ -289,7 +294,7 @@ def bullet_ring(urdf, setting, h, modes, base=(0, 0, 0), fixed=True, joints=None
         push()
         p.stepSimulation(physicsClientId=cid)
     p.disconnect(cid)
-    poles, res = pencil(sig, 2 * modes + 1, h)
+    poles, res = pencil(sig, modes, h)
     return poles, res, float(r_eq)
 
 
@@ -418,7 +423,7 @@ def drake_ring(system, setting, h, modes, block_inertia, corner_inertia, arm_bod
         push()
         t += h
         sim.AdvanceTo(t)
-    poles, res = pencil(sig, 2 * modes + 3, h)
+    poles, res = pencil(sig, modes, h)
     return poles, res, float(np.abs(d).min())
 
 
