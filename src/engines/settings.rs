@@ -214,6 +214,10 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
     }
 }
 
+/// Box2D and Rapier follow the soft solve of each substep with relax
+/// iterations without the soft bias.
+const RELAX: &str = "after each substep's soft solve the engine relaxes the contact velocity without the soft bias (b2SolverStage_Relax; Rapier's stabilization iterations): the spring and dashpot above act on the position error, and a run may return to rest without ringing; meff's step map is the soft solve's alone and is not checked against a run";
+
 /// Box2D's and Rapier's soft contact: per point a spring `m̂ω²` and
 /// dashpot `2ζm̂ω` on the point's own mass `m̂`, advanced implicitly.
 fn soft(
@@ -287,6 +291,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
         "the soft step is implicit Euler on each point's own normal mass; the coupled modes assume the solver's iterations reach the block solve"
             .into(),
     );
+    notes.push(RELAX.into());
     Translated {
         engine: "box2d",
         source: "Box2D v3.1: b2MakeSoft (solver.h), contact softness in b2PrepareContactsTask (contact_solver.c), world step (physics_world.c)",
@@ -346,6 +351,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
         "erp and cfm_factor are implicit Euler on the point's projected mass; the coupled modes assume the solver's iterations reach the block solve"
             .into(),
     );
+    notes.push(RELAX.into());
     Translated {
         engine: "rapier",
         source: "Rapier 0.3x: SpringCoefficients::erp_inv_dt, cfm_coeff, cfm_factor (dynamics/integration_parameters.rs)",
