@@ -216,7 +216,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
 
 /// Box2D and Rapier follow the soft solve of each substep with relax
 /// iterations without the soft bias.
-const RELAX: &str = "after each substep's soft solve the engine relaxes the contact velocity without the soft bias (b2SolverStage_Relax; Rapier's stabilization iterations): the spring and dashpot above act on the position error, and a run may return to rest without ringing; meff's step map is the soft solve's alone and is not checked against a run";
+const RELAX: &str = "UNCHECKED: this is the spring the soft constraint is built on, not a prediction of the engine's motion. After each substep's soft solve the engine relaxes the contact velocity without the soft bias (b2SolverStage_Relax; Rapier's stabilization iterations), and a first Rapier 0.36 run (offset block, 40 Hz, ζ 0.3, 1 ms) settled about fifteen times deeper than this spring gives and then bounced off: do not size a timestep from these rows";
 
 /// Box2D's and Rapier's soft contact: per point a spring `m̂ω²` and
 /// dashpot `2ζm̂ω` on the point's own mass `m̂`, advanced implicitly.
