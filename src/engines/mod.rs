@@ -198,6 +198,15 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
             omega_h: None,
             inverse: t.inverse[i].clone(),
         };
+        if a_ii <= 0.0 {
+            // Immobile: the case's constraints hold the gap; no setting moves it.
+            c.a_error = None;
+            c.intended = None;
+            c.inverse = vec![(
+                "note".into(),
+                "immobile: the constraints hold this gap, no setting changes it".into(),
+            )];
+        }
         if let Some(law) = &t.law
             && a_ii > 0.0
         {

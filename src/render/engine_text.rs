@@ -38,7 +38,11 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
                 c.m_engine.map_or_else(|| "exact".into(), |m| sig(m, d)),
                 c.a_error
                     .map_or_else(|| "—".into(), |x| format!("{} %", sig(100.0 * x, 3))),
-                c.k.map_or_else(|| "rigid".into(), |k| sig(k, d)),
+                match c.k {
+                    Some(k) => sig(k, d),
+                    None if c.m_eff.is_infinite() => "immobile".into(),
+                    None => "rigid".into(),
+                },
                 c.c.map_or_else(|| "—".into(), |k| sig(k, d)),
                 we,
                 ze,

@@ -347,3 +347,56 @@ fn coupled_modes_are_those_of_the_law_with_the_full_delassus_matrix() {
     assert!(e.modes[0].at_step.unwrap().zeta > 0.01);
     assert!(e.stable == Some(true));
 }
+
+#[test]
+fn an_immobile_contact_is_said_to_be_so_in_every_output() {
+    // The constraint holds contact `c`: no engine setting moves it, no
+    // number stands in for its mass.
+    let case = r#"[generalized]
+coordinates = [{ name = "a", unit = "m" }, { name = "b", unit = "m" }]
+mass_matrix = [["1 kg", "0 kg"], ["0 kg", "2 kg"]]
+[[constraint]]
+jacobian = [1, 0]
+[[contact]]
+name = "c"
+jacobian = [1, 0]
+stiffness = "1e5 N/m"
+[[contact]]
+name = "d"
+jacobian = [0, 1]
+stiffness = "1e5 N/m"
+[engine.mujoco]
+[engine.box2d]
+[engine.bullet]
+erp = 0.2
+cfm = 1e-4
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("held.toml");
+    std::fs::write(&path, case).unwrap();
+    let out = tmp.path().join("out");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["report", "--no-verify", "--format", "md,html,json", "-o"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let md = std::fs::read_to_string(out.join("held.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("held.html")).unwrap();
+    for text in [&md, &html] {
+        assert!(text.contains("∞ (immobile)"), "no immobile mark");
+        assert!(!text.contains("NaN"), "a NaN reached the report");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("held.json")).unwrap()).unwrap();
+    for e in json["engines"].as_array().unwrap() {
+        let c = &e["contacts"][0];
+        assert!(c["m_eff"].is_null() && c["k"].is_null(), "{c}");
+        assert!(c["inverse"][0][1].as_str().unwrap().contains("immobile"));
+    }
+}
