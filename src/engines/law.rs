@@ -24,6 +24,10 @@ pub enum Step {
     Implicit,
     /// Classical fourth-order Runge–Kutta (MuJoCo's `RK4`).
     Rk4,
+    /// Box2D's and Rapier's substep: warm start, one soft solve
+    /// (`λ′ = cf (λ − m̂ (u + β g))`), positions, then a relax solve without
+    /// softness or bias (`λ″ = λ′ − m̂ u`); needs [`Law::soft`].
+    SoftRelax,
 }
 
 impl Step {
@@ -33,6 +37,7 @@ impl Step {
             Step::SemiImplicit => "semi-implicit Euler",
             Step::Implicit => "implicit Euler (contact force)",
             Step::Rk4 => "RK4",
+            Step::SoftRelax => "soft solve, then relax (per substep)",
         }
     }
 }
@@ -46,16 +51,35 @@ pub struct Law {
     pub k: Vec<f64>,
     /// Diagonal of `B′`.
     pub b: Vec<f64>,
+    /// The soft-step coefficients, for [`Step::SoftRelax`].
+    pub soft: Option<Soft>,
+}
+
+/// Per contact: the point's own mass `m̂`, the softness `cf` (Box2D's
+/// `massScale`, Rapier's `cfm_factor`) and the bias rate `β` (1/s).
+#[derive(Clone, Debug)]
+pub struct Soft {
+    /// `m̂` (kg).
+    pub mass: Vec<f64>,
+    /// `cf`.
+    pub cf: Vec<f64>,
+    /// `β` (1/s).
+    pub bias: Vec<f64>,
 }
 
 /// A mode: a pole `λ = −σ ± iω_d` of the gaps' motion, as a natural
 /// frequency and damping ratio.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Pole {
-    /// Natural frequency `|λ|` (rad/s).
+    /// Natural frequency `|λ|` (rad/s); for a first-order mode its decay
+    /// rate (1/s).
     pub omega: f64,
-    /// Damping ratio `σ/|λ|` (for an overdamped pair, of the pair).
+    /// Damping ratio `σ/|λ|` (for an overdamped pair, of the pair; 1 for a
+    /// first-order mode).
     pub zeta: f64,
+    /// A single real decay `e^{−ωt}` rather than an oscillator: what a
+    /// step that relaxes velocities leaves of a contact.
+    pub first_order: bool,
 }
 
 impl Law {
@@ -85,7 +109,7 @@ impl Law {
 
     /// The continuous modes with Delassus matrix `a`, fastest first.
     pub fn modes(&self, a: &DMatrix<f64>) -> Vec<Pole> {
-        poles(&self.first_order(a).complex_eigenvalues(), |l| l)
+        poles(&self.first_order(a).complex_eigenvalues(), |l| l, true)
     }
 
     /// The step map `(g, v) → (g′, v′)` of `step` with step `h`.
@@ -115,6 +139,7 @@ impl Law {
                 let gv = &vv * h;
                 blocks(&gg, &gv, &vg, &vv)
             }
+            Step::SoftRelax => self.soft_relax_map(a, h),
             Step::Rk4 => {
                 let f = self.first_order(a) * h;
                 let mut term = DMatrix::<f64>::identity(2 * n, 2 * n);
@@ -128,13 +153,67 @@ impl Law {
         }
     }
 
+    /// The substep map on `(g, u, λ)` (gap, gap rate, warm-start impulse),
+    /// built by applying one substep to each unit state: warm start
+    /// `u += Aλ`; the soft solve point by point in case order (Gauss–Seidel,
+    /// as the engines' sequential impulses), `λᵢ′ = cfᵢ(λᵢ − m̂ᵢ(uᵢ + βᵢgᵢ))`,
+    /// each change applied at once through A; `g += h u`; the relax solve
+    /// point by point, `λᵢ″ = λᵢ′ − m̂ᵢuᵢ`. Exact while every contact stays
+    /// closed.
+    fn soft_relax_map(&self, a: &DMatrix<f64>, h: f64) -> DMatrix<f64> {
+        let n = self.k.len();
+        let Some(soft) = &self.soft else {
+            return DMatrix::from_element(3 * n, 3 * n, f64::NAN);
+        };
+        let substep = |x: &[f64]| -> Vec<f64> {
+            let (mut g, mut u, mut l) =
+                (x[..n].to_vec(), x[n..2 * n].to_vec(), x[2 * n..].to_vec());
+            let kick = |u: &mut Vec<f64>, i: usize, d: f64| {
+                for (r, ur) in u.iter_mut().enumerate() {
+                    *ur += a[(r, i)] * d;
+                }
+            };
+            for i in 0..n {
+                let li = l[i];
+                kick(&mut u, i, li);
+            }
+            for i in 0..n {
+                let new = soft.cf[i] * (l[i] - soft.mass[i] * (u[i] + soft.bias[i] * g[i]));
+                kick(&mut u, i, new - l[i]);
+                l[i] = new;
+            }
+            for i in 0..n {
+                g[i] += h * u[i];
+            }
+            for i in 0..n {
+                let new = l[i] - soft.mass[i] * u[i];
+                kick(&mut u, i, new - l[i]);
+                l[i] = new;
+            }
+            [g, u, l].concat()
+        };
+        let mut t = DMatrix::zeros(3 * n, 3 * n);
+        let mut e = vec![0.0; 3 * n];
+        for k in 0..3 * n {
+            e[k] = 1.0;
+            let col = substep(&e);
+            e[k] = 0.0;
+            for (r, v) in col.into_iter().enumerate() {
+                t[(r, k)] = v;
+            }
+        }
+        t
+    }
+
     /// The modes the step map gives, as continuous poles `ln z / h`
     /// (what a measurement of the engine's motion finds), fastest first,
     /// and the map's spectral radius (below 1: the step is stable).
     pub fn step_modes(&self, a: &DMatrix<f64>, step: Step, h: f64) -> (Vec<Pole>, f64) {
         let z = self.step_map(a, step, h).complex_eigenvalues();
         let radius = z.iter().fold(0.0f64, |r, z| r.max(z.norm()));
-        (poles(&z, |z| z.ln() / h), radius)
+        // A relaxing step has first-order modes of its own: real rates are
+        // not paired into oscillators there.
+        (poles(&z, |z| z.ln() / h, step != Step::SoftRelax), radius)
     }
 }
 
@@ -156,9 +235,17 @@ fn blocks(
 /// Pairs eigenvalues into modes: a complex pair is one mode; real ones
 /// (overdamped) are paired smallest with largest rate, which is exact for
 /// one contact. Zero eigenvalues (free motions) are left out.
-fn poles(eig: &DVector<Complex<f64>>, to_rate: impl Fn(Complex<f64>) -> Complex<f64>) -> Vec<Pole> {
+fn poles(
+    eig: &DVector<Complex<f64>>,
+    to_rate: impl Fn(Complex<f64>) -> Complex<f64>,
+    pair_real: bool,
+) -> Vec<Pole> {
     let rates: Vec<Complex<f64>> = eig.iter().map(|&z| to_rate(z)).collect();
-    let top = rates.iter().fold(0.0f64, |m, l| m.max(l.norm()));
+    // (A zero eigenvalue of a step map is an infinitely fast decay: left out.)
+    let top = rates
+        .iter()
+        .filter(|l| l.norm().is_finite())
+        .fold(0.0f64, |m, l| m.max(l.norm()));
     // Free motions (more contacts than independent motions) give zero
     // eigenvalues up to round-off of the largest.
     let tiny = 1e-7 * top;
@@ -173,6 +260,7 @@ fn poles(eig: &DVector<Complex<f64>>, to_rate: impl Fn(Complex<f64>) -> Complex<
                 out.push(Pole {
                     omega: l.norm(),
                     zeta: -l.re / l.norm(),
+                    first_order: false,
                 });
             }
         } else {
@@ -181,15 +269,33 @@ fn poles(eig: &DVector<Complex<f64>>, to_rate: impl Fn(Complex<f64>) -> Complex<
     }
     real.sort_by(|a, b| b.total_cmp(a));
     let (mut i, mut j) = (0, real.len());
+    if !pair_real {
+        for &l in &real {
+            out.push(Pole {
+                omega: -l,
+                zeta: 1.0,
+                first_order: true,
+            });
+        }
+        i = j;
+    }
     while i + 1 < j {
         let (l1, l2) = (real[i], real[j - 1]);
         let omega = (l1 * l2).abs().sqrt();
         out.push(Pole {
             omega,
             zeta: -(l1 + l2) / (2.0 * omega),
+            first_order: false,
         });
         i += 1;
         j -= 1;
+    }
+    if i + 1 == j {
+        out.push(Pole {
+            omega: -real[i],
+            zeta: 1.0,
+            first_order: true,
+        });
     }
     out.sort_by(|a, b| b.omega.total_cmp(&a.omega).then(a.zeta.total_cmp(&b.zeta)));
     out
@@ -205,6 +311,7 @@ mod tests {
                 p: DMatrix::identity(1, 1),
                 k: vec![k],
                 b: vec![c],
+                soft: None,
             },
             DMatrix::from_element(1, 1, a),
         )
@@ -245,6 +352,31 @@ mod tests {
             let p = (e1 / e2).log2();
             assert!((p - order).abs() < 0.15, "{step:?}: order {p}");
         }
+    }
+
+    #[test]
+    fn a_relaxing_substep_settles_one_contact_first_order() {
+        // m = 1 kg on the ground, 40 Hz, ζ = 0.3, h = 1 ms: the substep
+        // map has the eigenvalues {0, 0, z}; z = 0.94797 (a rate of
+        // 53.435 /s, hand-iterated in tests/engines notes), not the spring's
+        // 251 rad/s.
+        let (w, z, h) = (2.0 * std::f64::consts::PI * 40.0, 0.3, 1e-3);
+        let a2 = h * w * (2.0 * z + h * w);
+        let law = Law {
+            p: DMatrix::identity(1, 1),
+            k: vec![w * w],
+            b: vec![2.0 * z * w],
+            soft: Some(Soft {
+                mass: vec![1.0],
+                cf: vec![a2 / (1.0 + a2)],
+                bias: vec![w / (2.0 * z + h * w)],
+            }),
+        };
+        let (m, radius) = law.step_modes(&DMatrix::from_element(1, 1, 1.0), Step::SoftRelax, h);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(m[0].first_order);
+        assert!((m[0].omega - 53.435055).abs() < 1e-5, "{m:?}");
+        assert!((radius - (-53.435055f64 * h).exp()).abs() < 1e-8);
     }
 
     #[test]

@@ -43,6 +43,10 @@ pub struct EngineReport {
     pub contacts: Vec<EngineContact>,
     /// Coupled modes with the exact Delassus matrix, fastest first.
     pub modes: Vec<EngineMode>,
+    /// Every mode of the engine's step map for the coupled contacts,
+    /// fastest first (a relaxing step has first-order modes that pair with
+    /// no continuous one).
+    pub step_modes: Vec<Pole>,
     /// Largest `|z|` of the step map (below 1: stable).
     pub spectral_radius: Option<f64>,
     /// Whether the engine's step is stable for the coupled contacts.
@@ -173,6 +177,11 @@ fn single(law: &Law, i: usize, a_ii: f64) -> (Law, DMatrix<f64>) {
             p: DMatrix::from_element(1, 1, law.p[(i, i)]),
             k: vec![law.k[i]],
             b: vec![law.b[i]],
+            soft: law.soft.as_ref().map(|s| law::Soft {
+                mass: vec![s.mass[i]],
+                cf: vec![s.cf[i]],
+                bias: vec![s.bias[i]],
+            }),
         },
         DMatrix::from_element(1, 1, a_ii),
     )
@@ -216,7 +225,14 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
             c.k = Some(one.p[(0, 0)] * one.k[0]);
             c.c = Some(one.p[(0, 0)] * one.b[0]);
             c.exact = one.modes(&a1).first().copied();
-            c.at_step = one.step_modes(&a1, t.integrator, t.step).0.first().copied();
+            // One contact: its mode; a relaxing step's slowest rate is how
+            // the contact settles (the faster ones are gone in a substep).
+            let step_modes = one.step_modes(&a1, t.integrator, t.step).0;
+            c.at_step = if t.integrator == Step::SoftRelax {
+                step_modes.last().copied()
+            } else {
+                step_modes.first().copied()
+            };
             if let Some(e) = c.exact {
                 c.omega_h = Some(e.omega * t.step);
                 omegas.push(e.omega);
@@ -224,21 +240,29 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         }
         contacts.push(c);
     }
-    let (mut modes, mut spectral_radius) = (Vec::new(), None);
+    let (mut modes, mut spectral_radius, mut step_modes) = (Vec::new(), None, Vec::new());
     if let Some(law) = &t.law
         && n > 0
     {
         let exact = law.modes(a);
         let (at_step, radius) = law.step_modes(a, t.integrator, t.step);
         spectral_radius = Some(radius);
+        // Paired mode by mode where the step keeps the continuous modes'
+        // structure.
+        let paired = t.integrator != Step::SoftRelax && at_step.len() == exact.len();
         modes = exact
             .iter()
             .enumerate()
             .map(|(k, &e)| EngineMode {
                 exact: e,
-                at_step: at_step.get(k).copied(),
+                at_step: if paired {
+                    at_step.get(k).copied()
+                } else {
+                    None
+                },
             })
             .collect();
+        step_modes = at_step;
     }
     let spread = (omegas.len() > 1).then(|| {
         let max = omegas.iter().fold(0.0f64, |m, &w| m.max(w));
@@ -264,6 +288,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         integrator: t.integrator.name(),
         contacts,
         modes,
+        step_modes,
         stable: spectral_radius.map(|r| r < 1.0 + 1e-9),
         spectral_radius,
         spread,

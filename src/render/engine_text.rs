@@ -7,6 +7,7 @@ use crate::engines::EngineReport;
 
 fn pole(p: Option<crate::engines::law::Pole>, d: usize) -> [String; 2] {
     match p {
+        Some(p) if p.first_order => [format!("{} /s", sig(p.omega, d)), "1st order".into()],
         Some(p) => [sig(p.omega, d), sig(p.zeta, d)],
         None => ["—".into(), "—".into()],
     }
@@ -84,6 +85,23 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
             },
             e.spectral_radius.map_or_else(|| "—".into(), |r| sig(r, 6))
         )];
+        if e.modes.first().is_some_and(|m| m.at_step.is_none()) && !e.step_modes.is_empty() {
+            let rates: Vec<String> = e
+                .step_modes
+                .iter()
+                .map(|p| {
+                    if p.first_order {
+                        format!("{} /s", sig(p.omega, d))
+                    } else {
+                        format!("{} rad/s (ζ {})", sig(p.omega, d), sig(p.zeta, 3))
+                    }
+                })
+                .collect();
+            notes.push(format!(
+                "at the step the contacts settle first-order with the rates {} (the step relaxes the contact velocity)",
+                rates.join(", ")
+            ));
+        }
         if let Some(s) = e.spread {
             notes.push(format!(
                 "one shared setting: ω from {} to {} rad/s across the contacts ({}×)",

@@ -15,6 +15,7 @@ mod mdbook;
 mod pdf;
 mod physics;
 mod properties;
+mod rapier;
 mod reports;
 mod robots;
 mod robustness;
