@@ -49,6 +49,11 @@ pub struct EngineReport {
     pub step_modes: Vec<Pole>,
     /// Largest `|z|` of the step map (below 1: stable).
     pub spectral_radius: Option<f64>,
+    /// For a step that solves contacts one after another (Box2D, Rapier):
+    /// the slowest settling rate (1/s) in the case's order and its least
+    /// and greatest over every order the solver may visit the contacts in
+    /// (up to 6 contacts).
+    pub settling: Option<Settling>,
     /// Whether the engine's step is stable for the coupled contacts.
     pub stable: Option<bool>,
     /// Largest and smallest contact frequency with the engine's settings
@@ -94,6 +99,78 @@ pub struct EngineMode {
     pub exact: Pole,
     /// At the engine's step.
     pub at_step: Option<Pole>,
+}
+
+/// How fast sequentially solved contacts settle (1/s).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Settling {
+    /// Slowest first-order rate with the contacts in case order.
+    pub case_order: f64,
+    /// Least over all visiting orders (`None` above 6 contacts).
+    pub min: Option<f64>,
+    /// Greatest over all visiting orders.
+    pub max: Option<f64>,
+}
+
+/// The slowest first-order rate of a law's step map.
+fn slowest_rate(law: &Law, a: &DMatrix<f64>, step: Step, h: f64) -> Option<f64> {
+    law.step_modes(a, step, h)
+        .0
+        .iter()
+        .filter(|p| p.first_order)
+        .map(|p| p.omega)
+        .reduce(f64::min)
+}
+
+/// Every permutation of `0..n` (Heap's algorithm).
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    fn heap(k: usize, p: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if k <= 1 {
+            out.push(p.clone());
+            return;
+        }
+        for i in 0..k {
+            heap(k - 1, p, out);
+            let j = if k.is_multiple_of(2) { i } else { 0 };
+            p.swap(j, k - 1);
+        }
+    }
+    let mut out = Vec::new();
+    heap(n, &mut (0..n).collect(), &mut out);
+    out
+}
+
+/// The settling rate in case order and over every visiting order.
+fn settling(law: &Law, a: &DMatrix<f64>, h: f64) -> Option<Settling> {
+    let case_order = slowest_rate(law, a, Step::SoftRelax, h)?;
+    let n = a.nrows();
+    let (mut min, mut max) = (None::<f64>, None::<f64>);
+    if n <= 6 {
+        let soft = law.soft.as_ref()?;
+        for p in permutations(n) {
+            let pick = |v: &[f64]| p.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+            let permuted = Law {
+                p: DMatrix::identity(n, n),
+                k: pick(&law.k),
+                b: pick(&law.b),
+                soft: Some(law::Soft {
+                    mass: pick(&soft.mass),
+                    cf: pick(&soft.cf),
+                    bias: pick(&soft.bias),
+                }),
+            };
+            let ap = DMatrix::from_fn(n, n, |i, j| a[(p[i], p[j])]);
+            if let Some(r) = slowest_rate(&permuted, &ap, Step::SoftRelax, h) {
+                min = Some(min.map_or(r, |m| m.min(r)));
+                max = Some(max.map_or(r, |m| m.max(r)));
+            }
+        }
+    }
+    Some(Settling {
+        case_order,
+        min,
+        max,
+    })
 }
 
 /// The spread of contact frequencies under one shared setting.
@@ -241,6 +318,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         contacts.push(c);
     }
     let (mut modes, mut spectral_radius, mut step_modes) = (Vec::new(), None, Vec::new());
+    let mut settled = None;
     if let Some(law) = &t.law
         && n > 0
     {
@@ -263,6 +341,9 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
             })
             .collect();
         step_modes = at_step;
+        if t.integrator == Step::SoftRelax {
+            settled = settling(law, a, t.step);
+        }
     }
     let spread = (omegas.len() > 1).then(|| {
         let max = omegas.iter().fold(0.0f64, |m, &w| m.max(w));
@@ -291,6 +372,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         step_modes,
         stable: spectral_radius.map(|r| r < 1.0 + 1e-9),
         spectral_radius,
+        settling: settled,
         spread,
         notes: t.notes,
     }

@@ -102,6 +102,20 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
                 rates.join(", ")
             ));
         }
+        if let Some(st) = e.settling {
+            notes.push(match (st.min, st.max) {
+                (Some(lo), Some(hi)) => format!(
+                    "settling (slowest rate): {} /s with the contacts solved in case order, {} to {} /s over every order the solver may visit them",
+                    sig(st.case_order, d),
+                    sig(lo, d),
+                    sig(hi, d)
+                ),
+                _ => format!(
+                    "settling (slowest rate): {} /s with the contacts solved in case order (other orders not tried above 6 contacts)",
+                    sig(st.case_order, d)
+                ),
+            });
+        }
         if let Some(s) = e.spread {
             notes.push(format!(
                 "one shared setting: ω from {} to {} rad/s across the contacts ({}×)",
