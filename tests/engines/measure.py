@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Measures how contacts ring in real engines, for meff's engine tests.
 
-Builds the systems of tests/engines/*.toml in MuJoCo (and writes the model
-files and the meff cases that describe the same systems), lets each ring
+Builds the systems of tests/engines/*.toml in MuJoCo, PyBullet and Drake
+(and writes the model files and the meff cases that describe the same
+systems), lets each ring
 about its equilibrium and measures the frequency and decay of every mode,
 and writes tests/engines/measured.json. CI reads the JSON; it never runs
 this script.
 
-    pip install mujoco==4.0.0 numpy
+    pip install mujoco==4.0.0 pybullet==3.2.7 drake==1.51.1 numpy
     python3 tests/engines/measure.py
 
 Measurement: the contacts' normal distances, sampled every step, are fitted
