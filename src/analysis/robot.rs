@@ -105,7 +105,7 @@ const IMMOBILE: f64 = 1e-12;
 
 /// `R P Rᵀ` with `P = M⁻¹` projected onto the motions the constraint rows
 /// `g` allow (`M⁻¹ − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁺GM⁻¹`), for the rows of `r`.
-fn response(m: &DMatrix<f64>, g: &[Vec<f64>], r: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+pub(crate) fn response(m: &DMatrix<f64>, g: &[Vec<f64>], r: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     let n = m.nrows();
     let l = m.clone().cholesky()?.l();
     let whiten = |rows: &DMatrix<f64>| -> DMatrix<f64> {
@@ -236,6 +236,25 @@ fn configuration(r: &RobotForm, q: &[f64]) -> Vec<JointValue> {
         .collect()
 }
 
+/// The rows of the world-axis velocities of point `p` of `body` (3×n; the
+/// tree's velocities first, zero beyond them).
+pub(crate) fn point_rows(
+    tree: &crate::kinematics::Tree,
+    kin: &Kinematics,
+    body: usize,
+    p: &Vector3<f64>,
+    n: usize,
+) -> DMatrix<f64> {
+    let mut jp = DMatrix::zeros(3, n);
+    for k in 0..3 {
+        let row = tree.point_row(kin, body, p, &Vector3::ith(k, 1.0));
+        for (j, v) in row.into_iter().enumerate() {
+            jp[(k, j)] = v;
+        }
+    }
+    jp
+}
+
 fn ellipsoid(
     tree: &crate::kinematics::Tree,
     kin: &Kinematics,
@@ -245,14 +264,7 @@ fn ellipsoid(
     p: &Vector3<f64>,
     normal: &Vector3<f64>,
 ) -> Ellipsoid {
-    let n = m.nrows();
-    let mut jp = DMatrix::zeros(3, n);
-    for k in 0..3 {
-        let row = tree.point_row(kin, body, p, &Vector3::ith(k, 1.0));
-        for (j, v) in row.into_iter().enumerate() {
-            jp[(k, j)] = v;
-        }
-    }
+    let jp = point_rows(tree, kin, body, p, m.nrows());
     let inv = response(m, g, &jp).unwrap_or_else(|| DMatrix::zeros(3, 3));
     let inv3 = Matrix3::from_fn(|i, j| 0.5 * (inv[(i, j)] + inv[(j, i)]));
     let eig = SymmetricEigen::new(inv3);

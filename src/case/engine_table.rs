@@ -3,7 +3,7 @@
 //! into the engine's own parameters with the engine's defaults filled in;
 //! values with units are `Val`s like every other value of a case.
 
-use super::read::{Reader, get};
+use super::read::{Reader, get, toml_number};
 use super::types::Val;
 use crate::diag::Diagnostic;
 use crate::units::Dim;
@@ -288,7 +288,7 @@ impl Reader<'_> {
     /// engines' APIs take it.
     fn hertz(&mut self, t: &DeTable, key: &str, default: &str) -> Val {
         if let Some(n) = get(t, key)
-            && matches!(n.get_ref(), DeValue::Integer(_) | DeValue::Float(_))
+            && toml_number(n).is_some()
         {
             return match self.real(n, &format!("`{key}`"), 0.0..=f64::INFINITY) {
                 Some(x) if x > 0.0 => {
@@ -316,12 +316,7 @@ impl Reader<'_> {
         what: &str,
         range: std::ops::RangeInclusive<f64>,
     ) -> Option<f64> {
-        let value = match node.get_ref() {
-            DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
-            DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
-            _ => None,
-        };
-        match value {
+        match toml_number(node) {
             Some(v) if v.is_finite() && range.contains(&v) => Some(v),
             _ => {
                 let (a, b) = (range.start(), range.end());
@@ -350,12 +345,7 @@ impl Reader<'_> {
         };
         let mut out = [0.0; N];
         for (i, item) in items.iter().enumerate() {
-            let value = match item.get_ref() {
-                DeValue::Integer(x) => x.as_str().replace('_', "").parse::<f64>().ok(),
-                DeValue::Float(x) => x.as_str().replace('_', "").parse::<f64>().ok(),
-                _ => None,
-            };
-            match value {
+            match toml_number(item) {
                 Some(v) if v.is_finite() => out[i] = v,
                 _ => {
                     self.error(Diagnostic::new(

@@ -194,6 +194,15 @@ pub(super) struct Reader<'s> {
     pub(super) foreign: Option<SourceError>,
 }
 
+/// A TOML integer or float as a number (`None` for anything else).
+pub(super) fn toml_number(node: &Node) -> Option<f64> {
+    match node.get_ref() {
+        DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
+        DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
 pub(super) fn get<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Node<'i>> {
     table
         .iter()
@@ -415,12 +424,7 @@ impl Reader<'_> {
     }
 
     pub(super) fn float(&mut self, node: &Node, what: &str) -> Option<f64> {
-        let value = match node.get_ref() {
-            DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
-            DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
-            _ => None,
-        };
-        match value {
+        match toml_number(node) {
             Some(v) if v.is_finite() && v > 0.0 => Some(v),
             _ => {
                 self.error(Diagnostic::new(

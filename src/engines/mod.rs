@@ -441,28 +441,17 @@ pub fn inputs(
 /// the case (beside the model) is free: 1/m.
 fn robot_invweight(case: &Case, r: &crate::case::RobotForm) -> Vec<f64> {
     use crate::case::{BodyKind, ContactGeometry, Side};
-    use nalgebra::Vector3;
     let tree = &r.robot.tree;
     let kin = tree.kinematics(&tree.qpos0);
     let nv = tree.nv;
     let m = DMatrix::from_row_slice(nv, nv, &tree.mass_matrix(&kin, r.armature));
-    let chol = m.cholesky();
     let weight = |side: &Side| -> f64 {
         match side {
             Side::Model(b) => {
-                let Some(chol) = &chol else { return f64::NAN };
                 let com = tree.to_world(&kin, *b, &tree.bodies[*b].com);
-                let mut tr = 0.0;
-                for axis in 0..3 {
-                    let mut n = Vector3::zeros();
-                    n[axis] = 1.0;
-                    let row = nalgebra::DVector::from_vec(tree.point_row(&kin, *b, &com, &n));
-                    if row.iter().all(|&x| x == 0.0) {
-                        continue;
-                    }
-                    tr += row.dot(&chol.solve(&row));
-                }
-                tr / 3.0
+                let rows = crate::analysis::robot::point_rows(tree, &kin, *b, &com, nv);
+                crate::analysis::robot::response(&m, &[], &rows)
+                    .map_or(f64::NAN, |inv| inv.trace() / 3.0)
             }
             Side::Case(i) => match &r.bodies[*i].kind {
                 BodyKind::Particle { mass } | BodyKind::Rigid { mass, .. } => 1.0 / mass.si,

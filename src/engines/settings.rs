@@ -258,18 +258,33 @@ fn soft(
 
 /// Settings (frequency in Hz as written, damping ratio) that give contact
 /// `i` the case's ω and ζ through a soft contact on the point mass `m̂`
-/// (a contact against the world runs at twice the written frequency).
-fn soft_inverse(inputs: &Inputs, i: usize, hz: &str, ratio: &str) -> Vec<(String, String)> {
+/// (a contact against the world runs at twice the written frequency); a
+/// note when the frequency is above the engine's `cap` (Hz).
+fn soft_inverse(
+    inputs: &Inputs,
+    i: usize,
+    hz: &str,
+    ratio: &str,
+    cap: Option<f64>,
+) -> Vec<(String, String)> {
     let (w, z) = target(inputs, i);
     let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
     let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
-    vec![
-        (
-            hz.to_string(),
-            format!("{} Hz", num(written * w / s / (2.0 * PI))),
-        ),
+    let f = written * w / s / (2.0 * PI);
+    let mut v = vec![
+        (hz.to_string(), format!("{} Hz", num(f))),
         (ratio.to_string(), num(z / s)),
-    ]
+    ];
+    if let Some(cap) = cap.filter(|&cap| f > cap) {
+        v.push((
+            "note".into(),
+            format!(
+                "above the cap of {} Hz at this substep: unreachable",
+                num(cap)
+            ),
+        ));
+    }
+    v
 }
 
 pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
@@ -327,20 +342,13 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
         intended,
         inverse: (0..n)
             .map(|i| {
-                let mut v = soft_inverse(inputs, i, "contact_hertz", "contact_damping_ratio");
-                let (w, _) = target(inputs, i);
-                let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
-                let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
-                if written * w / s / (2.0 * PI) > cap {
-                    v.push((
-                        "note".into(),
-                        format!(
-                            "above the cap of {} Hz at this substep: unreachable",
-                            num(cap)
-                        ),
-                    ));
-                }
-                v
+                soft_inverse(
+                    inputs,
+                    i,
+                    "contact_hertz",
+                    "contact_damping_ratio",
+                    Some(cap),
+                )
             })
             .collect(),
         notes,
@@ -390,6 +398,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
                     i,
                     "contact_natural_frequency",
                     "contact_damping_ratio",
+                    None,
                 )
             })
             .collect(),
