@@ -188,10 +188,15 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
         model::assemble(&model)
     };
     timing::mark("assemble");
+    let selection = options.contacts.unwrap_or(report::ContactSelection::All);
     let analysis = analysis::analyze_model(
         &model,
         &system,
-        case.large_modes.unwrap_or(analysis::LARGE_MODES),
+        analysis::LargeModes {
+            count: case.large_modes.unwrap_or(analysis::LARGE_MODES),
+            // Shapes are listed at the selected contacts only.
+            shapes: selection != report::ContactSelection::None,
+        },
     )
     .map_err(|error| analysis_error(&case, error))?;
     // All symbolic work of one case draws on one allowance.
@@ -227,7 +232,7 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
             claims: &claims,
             system: &system,
             list_dofs: options.list_dofs,
-            selection: options.contacts.unwrap_or(report::ContactSelection::All),
+            selection,
             derivation: derivation.as_ref(),
             sensitivities,
             sweeps: case

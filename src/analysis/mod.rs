@@ -17,6 +17,7 @@
 
 pub mod claims;
 pub mod delassus;
+pub mod lanczos;
 pub mod large;
 mod modes;
 pub mod robot;
@@ -214,18 +215,38 @@ pub fn analyze(model: &Model<f64>) -> Result<Analysis, AnalysisError> {
 
 /// Runs the numeric analysis of an assembled system.
 pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analysis, AnalysisError> {
-    analyze_system_with(model, system, LARGE_MODES)
+    analyze_system_with(model, system, LargeModes::default())
 }
 
-/// The numeric analysis; `large_modes` fastest modes are sought on the
-/// large-system path.
+/// What the large-system path looks for: how many of the fastest modes,
+/// and whether their shapes are wanted (forming them replays the Lanczos
+/// recurrence: about twice the products).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LargeModes {
+    /// Fastest modes sought.
+    pub count: usize,
+    /// Mode shapes wanted.
+    pub shapes: bool,
+}
+
+impl Default for LargeModes {
+    fn default() -> Self {
+        LargeModes {
+            count: LARGE_MODES,
+            shapes: true,
+        }
+    }
+}
+
+/// The numeric analysis; `large` says what is sought on the large-system
+/// path.
 pub fn analyze_system_with(
     model: &Model<f64>,
     system: &System<f64>,
-    large_modes: usize,
+    large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     if system.jacobian.len() > DENSE_CONTACT_LIMIT {
-        return analyze_large(model, system, large_modes);
+        return analyze_large(model, system, large);
     }
     let d = delassus(system)?;
     let c = model.contacts.len();
@@ -361,16 +382,16 @@ pub fn is_large(model: &Model<f64>) -> bool {
 pub fn analyze_model(
     model: &Model<f64>,
     system: &System<f64>,
-    large_modes: usize,
+    large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     if is_large(model) && system.jacobian.is_empty() {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
         let coupled = large::coupled_with(system, &stiffness, |i| rows.row(i))?;
         crate::timing::mark("whiten");
-        return analyze_coupled(model, coupled, large_modes);
+        return analyze_coupled(model, coupled, large);
     }
-    analyze_system_with(model, system, large_modes)
+    analyze_system_with(model, system, large)
 }
 
 fn coupled_of(model: &Model<f64>, system: &System<f64>) -> Result<large::Coupled, AnalysisError> {
@@ -385,7 +406,7 @@ fn coupled_of(model: &Model<f64>, system: &System<f64>) -> Result<large::Coupled
 fn analyze_large(
     model: &Model<f64>,
     system: &System<f64>,
-    want: usize,
+    want: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     analyze_coupled(model, coupled_of(model, system)?, want)
 }
@@ -393,12 +414,12 @@ fn analyze_large(
 fn analyze_coupled(
     model: &Model<f64>,
     coupled: large::Coupled,
-    want: usize,
+    want: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     let diag = &coupled.diag;
     let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
     let contacts = contact_results(model, diag, diag, &immobile);
-    let (modes, info) = large::fastest_modes(&coupled, want);
+    let (modes, info) = large::fastest_modes(&coupled, want.count, want.shapes);
     crate::timing::mark("lanczos");
     let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
     // Never an unconverged Lanczos value: the Gershgorin bound is safe.

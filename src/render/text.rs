@@ -338,7 +338,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         notes: match (report.zero_modes, &report.large) {
             (Some(z), _) if z > 0 => vec![format!("zero modes: {z} (more contacts than independent motions)")],
             (None, Some(l)) => vec![format!(
-                "large system: the fastest {} of {} requested modes converged in {} Lanczos products; Gershgorin bound {} rad/s{}",
+                "large system: the fastest {} of {} requested modes converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
                 l.modes_converged,
                 l.modes_requested,
                 l.lanczos_steps,
