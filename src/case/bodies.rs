@@ -54,88 +54,100 @@ impl Reader<'_> {
         let mut seen = std::collections::HashSet::new();
         let mut bodies = Vec::new();
         for (t, span) in self.tables(node, "`[[body]]`") {
-            self.keys(t, super::read::BODY_KEYS, "`[[body]]`");
-            let name = self.name(t, "`[[body]]`", &span, &mut seen);
-            self.declared_bodies.extend(name.clone());
-            let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
-            let kind_node = self.required(t, "type", &what, &span);
-            let kind_text = kind_node.and_then(|n| self.string(n, "`type`"));
-            let position = match get(t, "position") {
-                Some(p) => self.vector(p, space.dim(), Dim::LENGTH, "a position"),
-                None => Some(vec![zero_val(Dim::LENGTH); space.dim()]),
-            };
-            let mass = |r: &mut Self| {
-                let m = r.required(t, "mass", &what, &span)?;
-                let v = r.value(m, Dim::MASS, "a mass");
-                r.positive(v, "a mass")
-            };
-            let kind = match kind_text.as_deref() {
-                Some("particle") => {
-                    if let Some(n) = get(t, "inertia") {
-                        self.error(
-                            Diagnostic::new(n.span(), "a particle has no inertia")
-                                .hint("use type = \"rigid\" for a body that rotates"),
-                        );
-                    }
-                    mass(self).map(|mass| BodyKind::Particle { mass })
-                }
-                Some("rigid") => {
-                    if space == Space::Line {
-                        self.error(
-                            Diagnostic::new(
-                                kind_node.map_or(span.clone(), |n| n.span()),
-                                "rigid bodies need space = \"planar\" or \"3d\"",
-                            )
-                            .hint("in `line` space only particles and fixed bodies exist"),
-                        );
-                        None
-                    } else {
-                        let mass = mass(self);
-                        let inertia = self
-                            .required(t, "inertia", &what, &span)
-                            .and_then(|n| self.inertia(n, space));
-                        match (mass, inertia) {
-                            (Some(mass), Some(inertia)) => Some(BodyKind::Rigid { mass, inertia }),
-                            _ => None,
-                        }
-                    }
-                }
-                Some("fixed") => {
-                    for key in ["mass", "inertia"] {
-                        if let Some(n) = get(t, key) {
-                            self.error(Diagnostic::new(
-                                n.span(),
-                                format!("a fixed body has no `{key}`"),
-                            ));
-                        }
-                    }
-                    Some(BodyKind::Fixed)
-                }
-                Some(other) => {
-                    let d = Diagnostic::new(
-                        kind_node.map_or(span.clone(), |n| n.span()),
-                        format!("unknown body type `{other}`"),
-                    )
-                    .maybe_hint(
-                        closest(other, ["particle", "rigid", "fixed"])
-                            .map(|b| format!("did you mean `{b}`?")),
-                    )
-                    .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
-                    self.error(d);
-                    None
-                }
-                None => None,
-            };
-            if let (Some(name), Some(kind), Some(position)) = (name, kind, position) {
-                bodies.push(Body {
-                    name,
-                    span,
-                    kind,
-                    position,
-                });
-            }
+            bodies.extend(self.body(t, span, space, &mut seen));
         }
         bodies
+    }
+
+    /// One `[[body]]` table (`seen`: the names so far).
+    pub(super) fn body(
+        &mut self,
+        t: &DeTable,
+        span: Range<usize>,
+        space: Space,
+        seen: &mut std::collections::HashSet<String>,
+    ) -> Option<Body> {
+        self.keys(t, super::read::BODY_KEYS, "`[[body]]`");
+        let name = self.name(t, "`[[body]]`", &span, seen);
+        self.declared_bodies.extend(name.clone());
+        let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
+        let kind_node = self.required(t, "type", &what, &span);
+        let kind_text = kind_node.and_then(|n| self.string(n, "`type`"));
+        let position = match get(t, "position") {
+            Some(p) => self.vector(p, space.dim(), Dim::LENGTH, "a position"),
+            None => Some(vec![zero_val(Dim::LENGTH); space.dim()]),
+        };
+        let mass = |r: &mut Self| {
+            let m = r.required(t, "mass", &what, &span)?;
+            let v = r.value(m, Dim::MASS, "a mass");
+            r.positive(v, "a mass")
+        };
+        let kind = match kind_text.as_deref() {
+            Some("particle") => {
+                if let Some(n) = get(t, "inertia") {
+                    self.error(
+                        Diagnostic::new(n.span(), "a particle has no inertia")
+                            .hint("use type = \"rigid\" for a body that rotates"),
+                    );
+                }
+                mass(self).map(|mass| BodyKind::Particle { mass })
+            }
+            Some("rigid") => {
+                if space == Space::Line {
+                    self.error(
+                        Diagnostic::new(
+                            kind_node.map_or(span.clone(), |n| n.span()),
+                            "rigid bodies need space = \"planar\" or \"3d\"",
+                        )
+                        .hint("in `line` space only particles and fixed bodies exist"),
+                    );
+                    None
+                } else {
+                    let mass = mass(self);
+                    let inertia = self
+                        .required(t, "inertia", &what, &span)
+                        .and_then(|n| self.inertia(n, space));
+                    match (mass, inertia) {
+                        (Some(mass), Some(inertia)) => Some(BodyKind::Rigid { mass, inertia }),
+                        _ => None,
+                    }
+                }
+            }
+            Some("fixed") => {
+                for key in ["mass", "inertia"] {
+                    if let Some(n) = get(t, key) {
+                        self.error(Diagnostic::new(
+                            n.span(),
+                            format!("a fixed body has no `{key}`"),
+                        ));
+                    }
+                }
+                Some(BodyKind::Fixed)
+            }
+            Some(other) => {
+                let d = Diagnostic::new(
+                    kind_node.map_or(span.clone(), |n| n.span()),
+                    format!("unknown body type `{other}`"),
+                )
+                .maybe_hint(
+                    closest(other, ["particle", "rigid", "fixed"])
+                        .map(|b| format!("did you mean `{b}`?")),
+                )
+                .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
+                self.error(d);
+                None
+            }
+            None => None,
+        };
+        match (name, kind, position) {
+            (Some(name), Some(kind), Some(position)) => Some(Body {
+                name,
+                span,
+                kind,
+                position,
+            }),
+            _ => None,
+        }
     }
 
     pub(super) fn inertia(&mut self, node: &Node, space: Space) -> Option<InertiaVal> {
@@ -307,195 +319,216 @@ impl Reader<'_> {
             );
         }
         for (t, span) in tables {
-            let allowed: &[&str] = match form {
-                Form::Generalized { .. } => super::read::CONTACT_GENERALIZED_KEYS,
-                Form::Robot(_) => super::read::CONTACT_MODEL_KEYS,
-                Form::Bodies { .. } => super::read::CONTACT_KEYS,
-            };
-            self.keys(t, allowed, "`[[contact]]`");
-            let name = self.name(t, "`[[contact]]`", &span, &mut seen);
-            self.declared_contacts.extend(name.clone());
-            let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
-            let stiffness = self
-                .required(t, "stiffness", &what, &span)
-                .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
-            let stiffness = self.positive(stiffness, "a stiffness");
-            let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
-            if let Some(d) = &damping
-                && d.si < 0.0
-            {
-                self.error(Diagnostic::new(
-                    d.span.clone(),
-                    format!("a damping cannot be negative, this is {}", d.si),
-                ));
-            }
-            let geometry = match form {
-                Form::Robot(robot) => {
-                    let body = self
-                        .required(t, "body", &what, &span)
-                        .and_then(|n| self.model_body(n, robot).map(|b| (b, n.span())));
-                    let other = match get(t, "other") {
-                        Some(n) => self.model_body(n, robot),
-                        None => Some(None),
-                    };
-                    let world = match get(t, "frame") {
-                        None => Some(false),
-                        Some(n) => match self.string(n, "`frame`").as_deref() {
-                            Some("body") => Some(false),
-                            Some("world") => Some(true),
-                            Some(other) => {
-                                self.error(
-                                    Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
-                                        .hint("`body` (the default: point and normal in the body's frame) or `world`"),
-                                );
-                                None
-                            }
-                            None => None,
-                        },
-                    };
-                    let point = self
-                        .required(t, "point", &what, &span)
-                        .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
-                    let normal = self
-                        .required(t, "normal", &what, &span)
-                        .and_then(|n| self.unit_normal(n, 3));
-                    match (body, other, world, point, normal) {
-                        (Some((None, bspan)), ..) => {
-                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
-                                "name the moving body here and use `other` for the second body",
-                            ));
-                            None
-                        }
-                        (
-                            Some((Some(b), bspan)),
-                            Some(other),
-                            Some(world),
-                            Some(point),
-                            Some(normal),
-                        ) => {
-                            let fixed = |s: Option<Side>| match s {
-                                None => true,
-                                Some(Side::Case(i)) => {
-                                    matches!(robot.bodies[i].kind, BodyKind::Fixed)
-                                }
-                                Some(Side::Model(_)) => false,
-                            };
-                            if other == Some(b) {
-                                self.error(Diagnostic::new(
-                                    bspan,
-                                    "a contact needs two different bodies",
-                                ));
-                                None
-                            } else if fixed(Some(b)) && fixed(other) {
-                                self.error(
-                                    Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
-                                        .hint("put the contact on a movable body"),
-                                );
-                                None
-                            } else {
-                                Some(ContactGeometry::Link {
-                                    body: b,
-                                    other,
-                                    world,
-                                    point,
-                                    normal,
-                                })
-                            }
-                        }
-                        _ => None,
-                    }
-                }
-                Form::Generalized { coordinates, .. } => {
-                    let n = coordinates.len();
-                    self.required(t, "jacobian", &what, &span).and_then(|node| {
-                        let items = self.array(node, "`jacobian`")?;
-                        if items.len() != n {
-                            self.error(Diagnostic::new(
-                                node.span(),
-                                format!(
-                                    "`jacobian` must have one entry per coordinate ({n}), found {}",
-                                    items.len()
-                                ),
-                            ));
-                            return None;
-                        }
-                        let row: Vec<Option<Val>> = items
-                            .iter()
-                            .zip(coordinates)
-                            .map(|(item, c)| {
-                                self.value(
-                                    item,
-                                    Dim::LENGTH.per(c.dim),
-                                    &format!("a Jacobian entry for `{}`", c.name),
-                                )
-                            })
-                            .collect();
-                        row.into_iter()
-                            .collect::<Option<Vec<_>>>()
-                            .map(ContactGeometry::Jacobian)
-                    })
-                }
-                Form::Bodies { bodies, .. } => {
-                    let body = self
-                        .required(t, "body", &what, &span)
-                        .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
-                    let other = match get(t, "other") {
-                        Some(n) => self.body_ref(n, body_names),
-                        None => Some(None),
-                    };
-                    let point = self
-                        .required(t, "point", &what, &span)
-                        .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
-                    let normal = self
-                        .required(t, "normal", &what, &span)
-                        .and_then(|n| self.unit_normal(n, space.dim()));
-                    match (body, other, point, normal) {
-                        (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
-                            let fixed = |i: Option<usize>| {
-                                i.is_none_or(|i| matches!(bodies[i].kind, BodyKind::Fixed))
-                            };
-                            if fixed(Some(b)) && fixed(other) {
-                                self.error(
-                                    Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
-                                        .hint("put the contact on a movable body"),
-                                );
-                                None
-                            } else if other == Some(b) {
-                                self.error(Diagnostic::new(
-                                    bspan,
-                                    "a contact needs two different bodies",
-                                ));
-                                None
-                            } else {
-                                Some(ContactGeometry::Point {
-                                    body: b,
-                                    other,
-                                    point,
-                                    normal,
-                                })
-                            }
-                        }
-                        (Some((None, bspan)), ..) => {
-                            self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
-                                "name the movable body here and use `other` for the second body",
-                            ));
-                            None
-                        }
-                        _ => None,
-                    }
-                }
-            };
-            if let (Some(name), Some(geometry), Some(stiffness)) = (name, geometry, stiffness) {
-                contacts.push(Contact {
-                    name,
-                    span,
-                    geometry,
-                    stiffness,
-                    damping,
-                });
-            }
+            contacts.extend(self.contact(t, span, form, body_names, space, &mut seen));
         }
         contacts
+    }
+
+    /// One `[[contact]]` table (`seen`: the names so far).
+    pub(super) fn contact(
+        &mut self,
+        t: &DeTable,
+        span: Range<usize>,
+        form: &Form,
+        body_names: &[String],
+        space: Space,
+        seen: &mut std::collections::HashSet<String>,
+    ) -> Option<Contact> {
+        let allowed: &[&str] = match form {
+            Form::Generalized { .. } => super::read::CONTACT_GENERALIZED_KEYS,
+            Form::Robot(_) => super::read::CONTACT_MODEL_KEYS,
+            Form::Bodies { .. } => super::read::CONTACT_KEYS,
+        };
+        self.keys(t, allowed, "`[[contact]]`");
+        let name = self.name(t, "`[[contact]]`", &span, seen);
+        self.declared_contacts.extend(name.clone());
+        let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
+        let stiffness = self
+            .required(t, "stiffness", &what, &span)
+            .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
+        let stiffness = self.positive(stiffness, "a stiffness");
+        let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
+        if let Some(d) = &damping
+            && d.si < 0.0
+        {
+            self.error(Diagnostic::new(
+                d.span.clone(),
+                format!("a damping cannot be negative, this is {}", d.si),
+            ));
+        }
+        let geometry = match form {
+            Form::Robot(robot) => {
+                let body = self
+                    .required(t, "body", &what, &span)
+                    .and_then(|n| self.model_body(n, robot).map(|b| (b, n.span())));
+                let other = match get(t, "other") {
+                    Some(n) => self.model_body(n, robot),
+                    None => Some(None),
+                };
+                let world = match get(t, "frame") {
+                    None => Some(false),
+                    Some(n) => match self.string(n, "`frame`").as_deref() {
+                        Some("body") => Some(false),
+                        Some("world") => Some(true),
+                        Some(other) => {
+                            self.error(
+                                Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
+                                    .hint("`body` (the default: point and normal in the body's frame) or `world`"),
+                            );
+                            None
+                        }
+                        None => None,
+                    },
+                };
+                let point = self
+                    .required(t, "point", &what, &span)
+                    .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
+                let normal = self
+                    .required(t, "normal", &what, &span)
+                    .and_then(|n| self.unit_normal(n, 3));
+                match (body, other, world, point, normal) {
+                    (Some((None, bspan)), ..) => {
+                        self.error(
+                            Diagnostic::new(bspan, "`body` cannot be the world").hint(
+                                "name the moving body here and use `other` for the second body",
+                            ),
+                        );
+                        None
+                    }
+                    (
+                        Some((Some(b), bspan)),
+                        Some(other),
+                        Some(world),
+                        Some(point),
+                        Some(normal),
+                    ) => {
+                        let fixed = |s: Option<Side>| match s {
+                            None => true,
+                            Some(Side::Case(i)) => {
+                                matches!(robot.bodies[i].kind, BodyKind::Fixed)
+                            }
+                            Some(Side::Model(_)) => false,
+                        };
+                        if other == Some(b) {
+                            self.error(Diagnostic::new(
+                                bspan,
+                                "a contact needs two different bodies",
+                            ));
+                            None
+                        } else if fixed(Some(b)) && fixed(other) {
+                            self.error(
+                                Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                                    .hint("put the contact on a movable body"),
+                            );
+                            None
+                        } else {
+                            Some(ContactGeometry::Link {
+                                body: b,
+                                other,
+                                world,
+                                point,
+                                normal,
+                            })
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Form::Generalized { coordinates, .. } => {
+                let n = coordinates.len();
+                self.required(t, "jacobian", &what, &span).and_then(|node| {
+                    let items = self.array(node, "`jacobian`")?;
+                    if items.len() != n {
+                        self.error(Diagnostic::new(
+                            node.span(),
+                            format!(
+                                "`jacobian` must have one entry per coordinate ({n}), found {}",
+                                items.len()
+                            ),
+                        ));
+                        return None;
+                    }
+                    let row: Vec<Option<Val>> = items
+                        .iter()
+                        .zip(coordinates)
+                        .map(|(item, c)| {
+                            self.value(
+                                item,
+                                Dim::LENGTH.per(c.dim),
+                                &format!("a Jacobian entry for `{}`", c.name),
+                            )
+                        })
+                        .collect();
+                    row.into_iter()
+                        .collect::<Option<Vec<_>>>()
+                        .map(ContactGeometry::Jacobian)
+                })
+            }
+            Form::Bodies { bodies, .. } => {
+                let body = self
+                    .required(t, "body", &what, &span)
+                    .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
+                let other = match get(t, "other") {
+                    Some(n) => self.body_ref(n, body_names),
+                    None => Some(None),
+                };
+                let point = self
+                    .required(t, "point", &what, &span)
+                    .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
+                let normal = self
+                    .required(t, "normal", &what, &span)
+                    .and_then(|n| self.unit_normal(n, space.dim()));
+                match (body, other, point, normal) {
+                    (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
+                        // The columnar reader keeps only which bodies are fixed.
+                        let fixed = |i: Option<usize>| {
+                            i.is_none_or(|i| match &self.columnar_fixed {
+                                Some(f) => f[i],
+                                None => matches!(bodies[i].kind, BodyKind::Fixed),
+                            })
+                        };
+                        let both_fixed = fixed(Some(b)) && fixed(other);
+                        if both_fixed {
+                            self.error(
+                                Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                                    .hint("put the contact on a movable body"),
+                            );
+                            None
+                        } else if other == Some(b) {
+                            self.error(Diagnostic::new(
+                                bspan,
+                                "a contact needs two different bodies",
+                            ));
+                            None
+                        } else {
+                            Some(ContactGeometry::Point {
+                                body: b,
+                                other,
+                                point,
+                                normal,
+                            })
+                        }
+                    }
+                    (Some((None, bspan)), ..) => {
+                        self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
+                            "name the movable body here and use `other` for the second body",
+                        ));
+                        None
+                    }
+                    _ => None,
+                }
+            }
+        };
+        match (name, geometry, stiffness) {
+            (Some(name), Some(geometry), Some(stiffness)) => Some(Contact {
+                name,
+                span,
+                geometry,
+                stiffness,
+                damping,
+            }),
+            _ => None,
+        }
     }
 
     /// A unit normal of `d` components.

@@ -15,6 +15,7 @@
 
 mod bodies;
 mod claims;
+mod columnar;
 mod engine_table;
 mod generalized;
 mod parameters;

@@ -30,6 +30,8 @@ pub fn load(path: &std::path::Path) -> Result<Case, crate::Error> {
 /// input. Only regular files are read (a FIFO or device could block or
 /// never end); text that is not UTF-8 is an error at its first bad byte.
 pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crate::Error> {
+    // Phase timings (MEFF_TIMINGS) count from here, reading included.
+    crate::timing::mark("start");
     let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
     let bytes = read_bounded(path, max_bytes).map_err(|message| crate::Error::Io {
         path: shown.clone(),
@@ -44,7 +46,7 @@ pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crat
         path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
     };
     let access = FileAccess { base, max_bytes };
-    parse_case_with(&shown, &source, Some(access)).map_err(crate::Error::Input)
+    parse_case_owned(&shown, source, Some(access)).map_err(crate::Error::Input)
 }
 
 /// The bytes of a regular file (or standard input for `-`), refusing more
@@ -78,6 +80,8 @@ fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, Strin
         if meta.len() > max_bytes {
             return Err(too_large());
         }
+        // Sized once: growing by doubling would hold two copies at a time.
+        bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
         std::fs::File::open(path)
             .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes))
             .map_err(|e| e.to_string())?;
@@ -120,6 +124,29 @@ pub fn parse_case_with(
     source: &str,
     files: Option<FileAccess>,
 ) -> Result<Case, SourceError> {
+    let mut case = read_case(path, source, files)?;
+    case.source = source.to_string();
+    Ok(case)
+}
+
+/// As [`parse_case_with`], keeping `source` in the case without a copy.
+fn parse_case_owned(
+    path: &str,
+    source: String,
+    files: Option<FileAccess>,
+) -> Result<Case, SourceError> {
+    let mut case = read_case(path, &source, files)?;
+    case.source = source;
+    Ok(case)
+}
+
+/// The case of `source`, with `Case::source` left empty for the caller.
+fn read_case(path: &str, source: &str, files: Option<FileAccess>) -> Result<Case, SourceError> {
+    if source.len() >= super::columnar::MIN_BYTES
+        && let Some(case) = super::columnar::read(path, source)
+    {
+        return Ok(case);
+    }
     let fail = |diagnostics| SourceError {
         path: path.to_string(),
         source: source.to_string(),
@@ -136,21 +163,7 @@ pub fn parse_case_with(
             )]));
         }
     };
-    let mut r = Reader {
-        source,
-        diags: Vec::new(),
-        env: Env::default(),
-        params: Vec::new(),
-        param_index: Default::default(),
-        coords: Vec::new(),
-        declared_bodies: Default::default(),
-        declared_contacts: Default::default(),
-        param_defs: Default::default(),
-        misused_params: Default::default(),
-        body_index: Default::default(),
-        files,
-        foreign: None,
-    };
+    let mut r = Reader::new(source, files);
     let case = r.case(path, root.get_ref(), root.span());
     if let Some(e) = r.foreign.take() {
         return Err(e);
@@ -192,6 +205,38 @@ pub(super) struct Reader<'s> {
     pub(super) files: Option<FileAccess>,
     /// A problem in another file (a scene's CSV), shown in that file.
     pub(super) foreign: Option<SourceError>,
+    /// The run of body and contact tables to read into columns
+    /// (`columnar.rs`), when the file takes that path.
+    pub(super) columnar: Option<super::columnar::Run>,
+    /// The columnar reading gave up: the ordinary path must read the file.
+    pub(super) columnar_failed: bool,
+    /// Which bodies are fixed, while the columnar reader reads contacts
+    /// (it keeps no `Body` values).
+    pub(super) columnar_fixed: Option<Vec<bool>>,
+}
+
+impl<'s> Reader<'s> {
+    /// A reader of `source`, with nothing read yet.
+    pub(super) fn new(source: &'s str, files: Option<FileAccess>) -> Reader<'s> {
+        Reader {
+            source,
+            diags: Vec::new(),
+            env: Env::default(),
+            params: Vec::new(),
+            param_index: Default::default(),
+            coords: Vec::new(),
+            declared_bodies: Default::default(),
+            declared_contacts: Default::default(),
+            param_defs: Default::default(),
+            misused_params: Default::default(),
+            body_index: Default::default(),
+            files,
+            foreign: None,
+            columnar: None,
+            columnar_failed: false,
+            columnar_fixed: None,
+        }
+    }
 }
 
 /// A TOML integer or float as a number (`None` for anything else).
@@ -759,6 +804,10 @@ impl Reader<'_> {
             Some(_) => return None,
             None => None,
         };
+        let scene = match self.columnar.take() {
+            Some(run) => Some(Box::new(self.columnar_scene(&run, space)?)),
+            None => scene,
+        };
         let model_node = get(root, "model");
         if let Some(mn) = model_node {
             for key in ["joint", "generalized", "constraint", "scene"] {
@@ -873,7 +922,8 @@ impl Reader<'_> {
         });
         Some(Case {
             path: path.to_string(),
-            source: self.source.to_string(),
+            // Filled by the caller (without a copy where it owns the text).
+            source: String::new(),
             title,
             description,
             space,

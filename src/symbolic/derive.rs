@@ -183,6 +183,13 @@ pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsuppor
                 .into(),
         ));
     }
+    // The size limit first: it is what stops a large case of either kind.
+    let c = case.n_contacts();
+    if c > MAX_CONTACTS {
+        return Err(Unsupported(format!(
+            "{c} contacts (the symbolic limit is {MAX_CONTACTS})"
+        )));
+    }
     if case.scene.is_some() {
         return Err(Unsupported(
             "the bodies and contacts are numbers from a scene file: there are no symbols to keep"

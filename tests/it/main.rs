@@ -5,6 +5,7 @@ mod batch;
 mod browser;
 mod claims;
 mod cli;
+mod columnar;
 mod docs;
 mod engines;
 mod fuzz_corpus;

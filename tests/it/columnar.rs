@@ -1,0 +1,202 @@
+//! Large TOML cases read table by table into columns: the same case as
+//! the ordinary reader, and every file it does not cover read (and its
+//! defects reported) the ordinary way.
+
+/// A 3-d lattice of `n³` boxes resting on each other and on the floor, with
+/// off-centre contacts (rotations matter) and one fixed body: more contacts
+/// than the dense limit. `normal_of` writes each contact's normal.
+fn lattice(n: usize, normal_of: &dyn Fn(usize, &str) -> String) -> String {
+    let mut s = String::from(
+        "title = \"Lattice\"\nspace = \"3d\"\n[parameters]\nk = \"2.5e5 N/m\"\n\n[verify]\nperiods = 3\n\n",
+    );
+    let id = |i: usize, j: usize, k: usize| i + n * (j + n * k);
+    for k in 0..n {
+        for j in 0..n {
+            for i in 0..n {
+                let b = id(i, j, k);
+                if b == 0 {
+                    s.push_str("[[body]]\nname = \"b0\"\ntype = \"fixed\"\nposition = [\"0 m\", \"0 m\", \"0.05 m\"]\n\n");
+                    continue;
+                }
+                let m = 1.0 + (b % 13) as f64 * 0.125;
+                s.push_str(&format!(
+                    "[[body]]\nname = \"b{b}\"\ntype = \"rigid\"\nmass = \"{m} kg\"\ninertia = [\"{} kg m^2\", \"{} kg m^2\", \"{} kg m^2\"]\nposition = [\"{} mm\", \"{} m\", \"{} m\"] # centre\n\n",
+                    m * 1.5e-3,
+                    m * 1.7e-3,
+                    m * 1.1e-3,
+                    i as f64 * 100.0,
+                    j as f64 * 0.1,
+                    k as f64 * 0.1 + 0.05
+                ));
+            }
+        }
+    }
+    let mut c = 0;
+    let mut contact = |s: &mut String,
+                       body: usize,
+                       other: Option<usize>,
+                       p: [f64; 3],
+                       axis: usize| {
+        let normal = ["[1, 0, 0]", "[0, 1, 0]", "[0, 0, 1]"][axis];
+        let other = other.map_or(String::new(), |o| format!("other = \"b{o}\"\n"));
+        s.push_str(&format!(
+            "[[contact]]\nname = \"c{c}\"\nbody = \"b{body}\"\n{other}point = [\"{} m\", \"{} m\", \"{} m\"]\nnormal = {}\nstiffness = \"{} N/m\"\n\n",
+            p[0],
+            p[1],
+            p[2],
+            normal_of(c, normal),
+            2.0e5 + (c % 17) as f64 * 1.0e4
+        ));
+        c += 1;
+    };
+    for k in 0..n {
+        for j in 0..n {
+            for i in 0..n {
+                let b = id(i, j, k);
+                let (x, y, z) = (i as f64 * 0.1, j as f64 * 0.1, k as f64 * 0.1 + 0.05);
+                let e = 0.01 * ((b % 5) as f64 - 2.0);
+                if i > 0 {
+                    contact(&mut s, b, Some(id(i - 1, j, k)), [x - 0.05, y + e, z], 0);
+                }
+                if j > 0 {
+                    contact(&mut s, b, Some(id(i, j - 1, k)), [x, y - 0.05, z + e], 1);
+                }
+                if k > 0 {
+                    contact(&mut s, b, Some(id(i, j, k - 1)), [x + e, y, z - 0.05], 2);
+                } else if b != 0 {
+                    contact(&mut s, b, None, [x + e, y - e, 0.0], 2);
+                }
+            }
+        }
+    }
+    s
+}
+
+fn plain(_: usize, n: &str) -> String {
+    n.to_string()
+}
+
+/// The report's JSON without the hash of the file's text.
+fn report_json(case: meff::case::Case) -> serde_json::Value {
+    let ev = meff::evaluate_with(
+        case,
+        meff::Options {
+            verify: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&meff::render::json(&ev.report)).unwrap();
+    v.as_object_mut().unwrap().remove("case_sha256");
+    v
+}
+
+#[test]
+fn a_large_toml_case_is_read_into_columns_with_the_same_results() {
+    let columns = lattice(14, &plain);
+    // One normal written over three lines: the run is not simple, so the
+    // ordinary reader takes the same case.
+    let ordinary = lattice(14, &|c, n| {
+        if c == 1000 {
+            n.replace(", ", ",\n  ")
+        } else {
+            n.to_string()
+        }
+    });
+    let a = meff::case::parse_case("lattice.toml", &columns).unwrap();
+    let b = meff::case::parse_case("lattice.toml", &ordinary).unwrap();
+    assert!(a.scene.is_some(), "the columnar reader took the file");
+    assert!(b.scene.is_none(), "the ordinary reader took the file");
+    assert!(a.n_contacts() > meff::analysis::DENSE_CONTACT_LIMIT);
+    assert_eq!(a.n_contacts(), b.n_contacts());
+    assert_eq!(a.source, columns, "the case keeps its text");
+    let (a, b) = (report_json(a), report_json(b));
+    if let Some(path) = first_difference(&a, &b, String::new()) {
+        panic!("the reports differ at {path}");
+    }
+}
+
+/// The path of the first place where two JSON values differ.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{at} (keys)"));
+            }
+            x.iter().find_map(|(k, v)| match y.get(k) {
+                Some(w) => first_difference(v, w, format!("{at}.{k}")),
+                None => Some(format!("{at}.{k} (missing)")),
+            })
+        }
+        (Array(x), Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, format!("{at}[{i}]"))),
+        _ => (a != b).then(|| format!("{at}: {a} vs {b}")),
+    }
+}
+
+#[test]
+fn what_the_columnar_reader_does_not_cover_is_read_the_ordinary_way() {
+    // A stiffness from a parameter, a particle, damping on one contact
+    // only: each is read correctly, by the ordinary reader.
+    let base = lattice(14, &plain);
+    let param = base.replacen("stiffness = \"200000 N/m\"", "stiffness = \"k\"", 1);
+    let particle = base.replacen(
+        "type = \"rigid\"\nmass = \"1.125 kg\"\ninertia = [\"0.0016875 kg m^2\", \"0.0019125 kg m^2\", \"0.0012375 kg m^2\"]",
+        "type = \"particle\"\nmass = \"1.125 kg\"",
+        1,
+    );
+    let damped = base.replacen(
+        "stiffness = \"200000 N/m\"",
+        "stiffness = \"200000 N/m\"\ndamping = \"3 N s/m\"",
+        1,
+    );
+    for (what, text) in [
+        ("parameter", param),
+        ("particle", particle),
+        ("damping", damped),
+    ] {
+        assert_ne!(text, base, "{what}: the edit applies");
+        let case = meff::case::parse_case("lattice.toml", &text).unwrap();
+        assert!(case.scene.is_none(), "{what}: read the ordinary way");
+    }
+}
+
+#[test]
+fn defects_in_a_large_case_are_reported_where_they_are() {
+    // A non-unit normal and an unknown body deep in the run: the errors are
+    // the ordinary reader's, at their line.
+    let bad_normal = lattice(14, &|c, n| {
+        if c == 3000 {
+            "[0, 0.8, 0.5]".into()
+        } else {
+            n.to_string()
+        }
+    });
+    let unknown = lattice(14, &plain).replacen("body = \"b2000\"", "body = \"b99999\"", 1);
+    for (text, needle, message) in [
+        (
+            &bad_normal,
+            "normal = [0, 0.8, 0.5]",
+            "a normal must be a unit vector",
+        ),
+        (&unknown, "body = \"b99999\"", "unknown body `b99999`"),
+    ] {
+        let err = meff::case::parse_case("lattice.toml", text).unwrap_err();
+        let at = text.find(needle).unwrap();
+        let d = err
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains(message))
+            .unwrap_or_else(|| panic!("{message}: {:?}", err.diagnostics));
+        let line = |p: usize| text[..p].matches('\n').count();
+        assert_eq!(line(d.span.start), line(at), "{message}");
+        assert!(
+            d.span.start >= at && d.span.start < at + needle.len() + 1,
+            "{message}"
+        );
+    }
+}
