@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--data", default="/tmp/meff-scale")
     ap.add_argument("--meff", default="target/release/meff")
     ap.add_argument("--out")
+    ap.add_argument("--toml-sizes", default="",
+                    help="sizes whose TOML case (gen_packing's, no scene) is read: peak RSS while reading vs file size")
     a = ap.parse_args()
     os.makedirs(a.data, exist_ok=True)
     rows = []
@@ -111,6 +113,26 @@ def main():
                      f"{r['scipy_mv']} | {r['meff_wall']:.2f} s | {r['meff_lanczos']:.2f} s | {r['meff_rss']:.0f} MiB | "
                      f"{r['steps']} | {r['converged']} | "
                      f"{r['product']*1e3:.1f} / {pb*1e3:.1f} ms | {r['step']*1e3:.1f} / {sb*1e3:.1f} ms | {r['agree']:.1e} |")
+    toml_rows = []
+    for size in [x for x in a.toml_sizes.split(",") if x]:
+        n = int(size)
+        base = os.path.join(a.data, f"t3d_{n}")
+        if not os.path.exists(base + ".toml"):
+            subprocess.run([sys.executable, os.path.join(a.perf, "gen_packing.py"), "--dim", "3", "--n", str(n),
+                            "--out", base], check=True, capture_output=True)
+        env = dict(os.environ, MEFF_TIMINGS="1")
+        p, wall, rss = run([a.meff, "eval", base + ".toml", "--json", "--no-verify", "--contacts", "none"], env=env)
+        marks = dict((l.split()[1], [float(x) for x in l.split()[2:]]) for l in p.stderr.splitlines()
+                     if l.startswith("meff-timing "))
+        mib = os.path.getsize(base + ".toml") / 2**20
+        toml_rows.append(f"| {n} | {mib:.1f} MiB | {marks['read'][0]:.2f} s | {marks['read'][2]:.0f} MiB | "
+                         f"{marks['read'][2] / mib:.2f} | {wall:.2f} s | {rss:.0f} MiB |")
+    if toml_rows:
+        lines += ["", "TOML case files (gen_packing's `OUT.toml`: a `[[body]]` and `[[contact]]` table each, values as "
+                  "quantity strings), read by `meff eval --json --no-verify --contacts none`: the peak resident memory "
+                  "at the end of reading (`MEFF_TIMINGS` mark `read`) against the file's size.", "",
+                  "| bodies | file | reading | peak RSS while reading | ratio to file | meff wall | meff peak RSS |",
+                  "|---|---|---|---|---|---|---|"] + toml_rows
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:
