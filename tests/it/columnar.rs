@@ -69,6 +69,8 @@ fn lattice(n: usize, normal_of: &dyn Fn(usize, &str) -> String) -> String {
             }
         }
     }
+    // Tables after the run: read with their spans moved back in place.
+    s.push_str("[[claim]]\nof = \"omega(c5)\"\nequals = \"450 rad/s\"\nrel_tol = 0.5\n\n[[claim]]\nof = \"m_eff(c7)\"\nequals = \"2 kg\"\n");
     s
 }
 
@@ -110,6 +112,20 @@ fn a_large_toml_case_is_read_into_columns_with_the_same_results() {
     assert!(a.n_contacts() > meff::analysis::DENSE_CONTACT_LIMIT);
     assert_eq!(a.n_contacts(), b.n_contacts());
     assert_eq!(a.source, columns, "the case keeps its text");
+    assert_eq!(a.claims.len(), 2);
+    for (x, y) in a.claims.iter().zip(&b.claims) {
+        // The same place in the file (the ordinary layout is one line longer
+        // per edited normal, two more lines here, before the claims).
+        let line = |t: &str, p: usize| t[..p].matches('\n').count();
+        assert_eq!(
+            line(&columns, x.equals_span.start) + 2,
+            line(&ordinary, y.equals_span.start)
+        );
+        assert_eq!(
+            &columns[x.equals_span.clone()],
+            &ordinary[y.equals_span.clone()]
+        );
+    }
     let (a, b) = (report_json(a), report_json(b));
     if let Some(path) = first_difference(&a, &b, String::new()) {
         panic!("the reports differ at {path}");
