@@ -335,10 +335,11 @@ fn ritz_values(t: Tridiagonal<'_>, beta_m: f64, want: usize) -> (Vec<Ritz>, f64)
     (out, top)
 }
 
-/// How many of the leading Ritz values are converged.
+/// How many of the leading Ritz values are converged modes (values at the
+/// round-off level of θ_max are zero modes, as on the dense path).
 fn converged(ritz: &[Ritz], top: f64) -> usize {
     ritz.iter()
-        .take_while(|r| r.theta > 0.0 && r.estimate <= TOLERANCE * top)
+        .take_while(|r| r.theta > super::ZERO_MODE_RATIO * top && r.estimate <= TOLERANCE * top)
         .count()
 }
 
@@ -383,7 +384,11 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
             (ritz, top) = ritz_values(t, if breakdown { 0.0 } else { b }, want);
             // Checks cost O(m) a value: space them as m grows.
             next_check = m + (m / 32).max(4);
-            if converged(&ritz, top) >= want.min(ritz.len()).max(1) || last {
+            let n_conv = converged(&ritz, top);
+            // Fewer distinct values than asked for count as all of them
+            // only once T can no longer be small by chance.
+            let few = n_conv == ritz.len() && n_conv > 0 && (breakdown || m >= 4 * want + 32);
+            if n_conv >= want || few || last {
                 break;
             }
         }

@@ -244,3 +244,20 @@ fn lanczos_shapes_are_eigenvectors_and_cost_a_replay() {
         );
     }
 }
+
+#[test]
+fn lanczos_on_a_rank_deficient_matrix_lists_only_its_nonzero_modes() {
+    // Rank 3 (more contacts than independent motions): three modes, no
+    // round-off "modes" at ω ≈ 0, found at breakdown or soon after.
+    let mut d = vec![0.0; 60];
+    d[..3].copy_from_slice(&[5.0, 3.0, 1.0]);
+    let cp = coupled_with_spectrum(&d, 11);
+    for shapes in [false, true] {
+        let (modes, info) = meff::analysis::large::fastest_modes(&cp, 6, shapes);
+        let lambdas: Vec<f64> = modes.iter().map(|m| m.omega * m.omega).collect();
+        assert_eq!(lambdas.len(), 3, "{lambdas:?} {info:?}");
+        for (l, e) in lambdas.iter().zip([5.0, 3.0, 1.0]) {
+            assert!((l - e).abs() <= 1e-9 * 5.0, "{l} vs {e}");
+        }
+    }
+}
