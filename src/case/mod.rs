@@ -29,6 +29,8 @@ pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
 pub use engine_table::*;
-pub use read::{KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case, parse_case_with};
+pub use read::{
+    KEYS, MAX_INPUT_BYTES, load, load_limited, parse_case, parse_case_ordinary, parse_case_with,
+};
 pub use scene_table::FileAccess;
 pub use types::*;

@@ -129,6 +129,15 @@ pub fn parse_case_with(
     Ok(case)
 }
 
+/// As [`parse_case`], always by the ordinary reader (never table by table
+/// into columns): for tests that compare the two.
+#[doc(hidden)]
+pub fn parse_case_ordinary(path: &str, source: &str) -> Result<Case, SourceError> {
+    let mut case = read_ordinary(path, source, None)?;
+    case.source = source.to_string();
+    Ok(case)
+}
+
 /// As [`parse_case_with`], keeping `source` in the case without a copy.
 fn parse_case_owned(
     path: &str,
@@ -147,6 +156,11 @@ fn read_case(path: &str, source: &str, files: Option<FileAccess>) -> Result<Case
     {
         return Ok(case);
     }
+    read_ordinary(path, source, files)
+}
+
+/// The ordinary reader: the whole TOML tree, a `Val` per value.
+fn read_ordinary(path: &str, source: &str, files: Option<FileAccess>) -> Result<Case, SourceError> {
     let fail = |diagnostics| SourceError {
         path: path.to_string(),
         source: source.to_string(),

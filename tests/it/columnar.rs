@@ -216,3 +216,111 @@ fn defects_in_a_large_case_are_reported_where_they_are() {
         );
     }
 }
+
+#[test]
+fn either_reader_gives_the_same_case_or_the_same_errors_under_random_edits() {
+    // Differential test: one-line edits of a large case (valid and not:
+    // deleted, repeated, swapped lines, bad values, stray keys and
+    // headers) give the same diagnostics, or the same model to the bit,
+    // whether or not the columnar reader takes the file.
+    let base = lattice(13, &plain);
+    let lines: Vec<&str> = base.lines().collect();
+    let mut state = 2024u64;
+    let mut pick = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % n
+    };
+    let edits = [
+        "delete",
+        "repeat",
+        "swap",
+        "bad mass",
+        "bad normal",
+        "negative stiffness",
+        "stray key",
+        "stray header",
+        "fixed",
+        "comment",
+        "unknown body",
+        "blank",
+    ];
+    let (mut same_errors, mut same_cases, mut by_columns) = (0, 0, 0);
+    for round in 0..24 {
+        let edit = edits[round % edits.len()];
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let at = 8 + pick(l.len() - 16);
+        let find = |l: &[String], key: &str, from: usize| {
+            (from..l.len())
+                .chain(0..from)
+                .find(|&i| l[i].starts_with(key))
+                .unwrap()
+        };
+        match edit {
+            "delete" => drop(l.remove(at)),
+            "repeat" => l.insert(at, l[at].clone()),
+            "swap" => l.swap(at, at + 1),
+            "bad mass" => {
+                let i = find(&l, "mass =", at);
+                l[i] = "mass = \"2 kg m\"".into();
+            }
+            "bad normal" => {
+                let i = find(&l, "normal =", at);
+                l[i] = "normal = [1, 1, 0]".into();
+            }
+            "negative stiffness" => {
+                let i = find(&l, "stiffness =", at);
+                l[i] = "stiffness = \"-3 N/m\"".into();
+            }
+            "stray key" => l.insert(at, "colour = \"red\"".into()),
+            "stray header" => l.insert(at, "[[body]]".into()),
+            "fixed" => {
+                let i = find(&l, "type = \"rigid\"", at);
+                l[i] = "type = \"fixed\"".into();
+                l.remove(i + 1); // mass
+                l.remove(i + 1); // inertia
+            }
+            "comment" => l.insert(at, "# a note [[contact]] = \"\"\"".into()),
+            "unknown body" => {
+                let i = find(&l, "other =", at);
+                l[i] = "other = \"nobody\"".into();
+            }
+            _ => l.insert(at, String::new()),
+        }
+        let text = l.join("\n") + "\n";
+        let a = meff::case::parse_case("edit.toml", &text);
+        let b = meff::case::parse_case_ordinary("edit.toml", &text);
+        match (a, b) {
+            (Err(x), Err(y)) => {
+                let show = |e: &meff::diag::SourceError| {
+                    e.diagnostics
+                        .iter()
+                        .map(|d| format!("{:?} {} {:?}", d.span, d.message, d.hints))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(show(&x), show(&y), "{edit} at line {at}");
+                same_errors += 1;
+            }
+            (Ok(x), Ok(y)) => {
+                assert_eq!(x.n_contacts(), y.n_contacts(), "{edit}");
+                assert_eq!(
+                    format!("{:?}", meff::model::numeric(&x)),
+                    format!("{:?}", meff::model::numeric(&y)),
+                    "{edit} at line {at}: the models differ"
+                );
+                same_cases += 1;
+                by_columns += usize::from(x.scene.is_some());
+            }
+            (a, b) => panic!(
+                "{edit} at line {at}: one reader accepts the file: columnar {:?}, ordinary {:?}",
+                a.err().map(|e| e.diagnostics),
+                b.err().map(|e| e.diagnostics)
+            ),
+        }
+    }
+    assert!(
+        same_errors >= 6 && same_cases >= 4 && by_columns >= 3,
+        "{same_errors} errors, {same_cases} cases ({by_columns} read into columns)"
+    );
+}
