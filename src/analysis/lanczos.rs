@@ -54,14 +54,14 @@ pub const MAX_STEPS: usize = 6000;
 /// `T̂_m` is spurious.
 pub const MERGE: f64 = 1e-12;
 
-static PRODUCT_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 /// The recurrence's state: `v_{j−1}`, `v_j`, a work vector and `β_{j−1}`.
 struct Recurrence {
     prev: Vec<f64>,
     v: Vec<f64>,
     w: Vec<f64>,
     beta: f64,
+    /// Time spent in products (for `MEFF_TIMINGS`).
+    product_time: std::time::Duration,
 }
 
 impl Recurrence {
@@ -77,6 +77,7 @@ impl Recurrence {
             v,
             w: vec![0.0; c],
             beta: 0.0,
+            product_time: std::time::Duration::ZERO,
         }
     }
 
@@ -85,10 +86,7 @@ impl Recurrence {
     fn step(&mut self, s: &BlockCsr) -> (f64, f64) {
         let t0 = std::time::Instant::now();
         let alpha = s.mul_sub_dot(&self.v, &self.prev, self.beta, &mut self.w);
-        PRODUCT_NS.fetch_add(
-            t0.elapsed().as_nanos() as u64,
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        self.product_time += t0.elapsed();
         let norm2 = axpy_norm2(&mut self.w, alpha, &self.v);
         (alpha, norm2.sqrt())
     }
@@ -397,6 +395,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
     }
     let steps = alpha.len();
     let t_first = t0.elapsed();
+    let product_time = rec.product_time;
     let n_conv = converged(&ritz, top);
     info.lanczos_steps = steps;
     info.products = steps;
@@ -442,7 +441,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
     crate::timing::detail(&format!(
         "lanczos steps={steps} products={} product_s={:.4} first_pass_s={:.4} total_s={:.4} converged={n_conv}",
         info.products,
-        PRODUCT_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 * 1e-9,
+        product_time.as_secs_f64(),
         t_first.as_secs_f64(),
         t0.elapsed().as_secs_f64()
     ));
