@@ -14,7 +14,10 @@
 //!   [`MERGE`]`·θ_max`: one value is reported;
 //! - a simple eigenvalue of `T_m` that is also an eigenvalue of `T̂_m`
 //!   (`T_m` without its first row and column) is spurious: it does not
-//!   belong to S and is dropped.
+//!   belong to S. It is passed over only below a value already accepted,
+//!   and only while unconverged: a genuine top value whose eigenvector
+//!   barely meets the start vector can look spurious too, and passing it
+//!   over would make ω_max a lower mode's.
 //!
 //! A remaining Ritz value θ is converged when its Ritz estimate
 //! `β_m |s_m|` (s its unit eigenvector of `T_m`) is at most
@@ -291,15 +294,18 @@ impl TriLu {
     }
 }
 
-/// A Ritz value of `T_m` that survived the ghost and spurious tests.
+/// A distinct Ritz value of `T_m` (copies merged), its Ritz estimate and
+/// whether Cullum and Willoughby's test calls it spurious.
 #[derive(Clone, Copy, Debug)]
 struct Ritz {
     theta: f64,
     estimate: f64,
+    spurious: bool,
 }
 
-/// The largest distinct, non-spurious Ritz values of `T` (at most `want`),
-/// each with its Ritz estimate `β_m |s_m|`, and the largest eigenvalue of T.
+/// The largest distinct Ritz values of `T`, from the top, until `want` of
+/// them are not spurious; each with its Ritz estimate `β_m |s_m|`. Also
+/// the largest eigenvalue of T.
 fn ritz_values(t: Tridiagonal<'_>, beta_m: f64, want: usize) -> (Vec<Ritz>, f64) {
     let n = t.n();
     let bounds = t.bounds();
@@ -309,9 +315,9 @@ fn ritz_values(t: Tridiagonal<'_>, beta_m: f64, want: usize) -> (Vec<Ritz>, f64)
         a: &t.a[1.min(n)..],
         b: &t.b[1.min(t.b.len())..],
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Ritz> = Vec::new();
     let mut k = 1;
-    while k <= n && out.len() < want {
+    while k <= n && out.iter().filter(|r| !r.spurious).count() < want {
         let theta = if k == 1 {
             top
         } else {
@@ -321,24 +327,45 @@ fn ritz_values(t: Tridiagonal<'_>, beta_m: f64, want: usize) -> (Vec<Ritz>, f64)
         let copies = upto.saturating_sub(below).max(1);
         // Skip every copy of this value (those above θ were counted before).
         k = (n - below).max(k) + 1;
-        if copies == 1 && n > 1 && hat.count_below(theta + tol) > hat.count_below(theta - tol) {
-            continue; // spurious
-        }
+        let spurious =
+            copies == 1 && n > 1 && hat.count_below(theta + tol) > hat.count_below(theta - tol);
         let s = t.eigenvector(theta);
         out.push(Ritz {
             theta,
             estimate: (beta_m * s[n - 1]).abs(),
+            spurious,
         });
     }
     (out, top)
 }
 
-/// How many of the leading Ritz values are converged modes (values at the
-/// round-off level of θ_max are zero modes, as on the dense path).
-fn converged(ritz: &[Ritz], top: f64) -> usize {
-    ritz.iter()
-        .take_while(|r| r.theta > super::ZERO_MODE_RATIO * top && r.estimate <= TOLERANCE * top)
-        .count()
+/// The converged modes among `ritz`, from the top (at most `want`).
+///
+/// A value with a small Ritz estimate lies that close to an eigenvalue of
+/// S (Paige), whatever the spurious test says, so it is accepted (once:
+/// two accepted values closer than their estimates are one). An
+/// unconverged value ends the list — unless the test calls it spurious and
+/// a converged value was already accepted above it: so the largest Ritz
+/// value is never passed over, and ω_max is never a lower mode's. Values
+/// at the round-off level of θ_max are zero modes, as on the dense path.
+fn accepted(ritz: &[Ritz], top: f64, want: usize) -> Vec<Ritz> {
+    let mut out: Vec<Ritz> = Vec::new();
+    for r in ritz {
+        if out.len() == want || r.theta <= super::ZERO_MODE_RATIO * top {
+            break;
+        }
+        if r.estimate <= TOLERANCE * top {
+            let same = out
+                .last()
+                .is_some_and(|p| p.theta - r.theta <= p.estimate + r.estimate + MERGE * top);
+            if !same {
+                out.push(*r);
+            }
+        } else if !r.spurious || out.is_empty() {
+            break;
+        }
+    }
+    out
 }
 
 /// The fastest `want` modes of `S = K^½ A K^½` (only converged ones, with
@@ -382,10 +409,11 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
             (ritz, top) = ritz_values(t, if breakdown { 0.0 } else { b }, want);
             // Checks cost O(m) a value: space them as m grows.
             next_check = m + (m / 32).max(4);
-            let n_conv = converged(&ritz, top);
+            let n_conv = accepted(&ritz, top, want).len();
             // Fewer distinct values than asked for count as all of them
             // only once T can no longer be small by chance.
-            let few = n_conv == ritz.len() && n_conv > 0 && (breakdown || m >= 4 * want + 32);
+            let genuine = ritz.iter().filter(|r| !r.spurious).count();
+            let few = n_conv > 0 && n_conv >= genuine && (breakdown || m >= 4 * want + 32);
             if n_conv >= want || few || last {
                 break;
             }
@@ -396,15 +424,16 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
     let steps = alpha.len();
     let t_first = t0.elapsed();
     let product_time = rec.product_time;
-    let n_conv = converged(&ritz, top);
+    let modes_found = accepted(&ritz, top, want);
+    let n_conv = modes_found.len();
     info.lanczos_steps = steps;
     info.products = steps;
     info.modes_converged = n_conv;
-    info.max_residual = ritz[..n_conv]
+    info.max_residual = modes_found
         .iter()
         .map(|r| r.estimate / top)
         .fold(0.0, f64::max);
-    let thetas: Vec<f64> = ritz[..n_conv].iter().map(|r| r.theta).collect();
+    let thetas: Vec<f64> = modes_found.iter().map(|r| r.theta).collect();
     let modes: Vec<Mode> = if shapes && n_conv > 0 {
         let t = Tridiagonal {
             a: &alpha,
@@ -496,6 +525,35 @@ mod tests {
     }
 
     #[test]
+    fn a_spurious_value_is_passed_over_only_below_a_converged_one() {
+        let r = |theta: f64, estimate: f64, spurious: bool| Ritz {
+            theta,
+            estimate,
+            spurious,
+        };
+        // The largest value is unconverged and called spurious: nothing is
+        // accepted (ω_max must not become the second value).
+        let list = [r(10.0, 1e-3, true), r(9.0, 0.0, false), r(8.0, 0.0, false)];
+        assert!(accepted(&list, 10.0, 6).is_empty());
+        // Below a converged value it is passed over.
+        let list = [r(10.0, 0.0, false), r(9.5, 1e-3, true), r(9.0, 0.0, false)];
+        let got: Vec<f64> = accepted(&list, 10.0, 6).iter().map(|x| x.theta).collect();
+        assert_eq!(got, [10.0, 9.0]);
+        // A converged value counts whatever the test says; two accepted
+        // values closer than their estimates are one.
+        let list = [
+            r(10.0, 1e-10, true),
+            r(10.0 - 1e-10, 1e-10, false),
+            r(7.0, 2.0, false),
+        ];
+        let got: Vec<f64> = accepted(&list, 10.0, 6).iter().map(|x| x.theta).collect();
+        assert_eq!(got, [10.0]);
+        // Round-off values are zero modes.
+        let list = [r(10.0, 0.0, false), r(1e-13, 0.0, false)];
+        assert_eq!(accepted(&list, 10.0, 6).len(), 1);
+    }
+
+    #[test]
     fn bisection_finds_every_eigenvalue_of_a_known_tridiagonal() {
         let n = 50;
         let (a, b) = laplacian(n);
@@ -528,13 +586,16 @@ mod tests {
         let t = Tridiagonal { a: &a, b: &b };
         let (r, top) = ritz_values(t, 1.0, 3);
         assert!((top - 5.0).abs() < 1e-12);
-        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert!(!r[0].spurious && r[1].spurious, "{r:?}");
+        assert!((r[1].theta - 3.0).abs() < 1e-12);
         // Well-coupled values are all kept, and their estimates are
         // β_m |s_m| of the unit eigenvectors.
         let (a, b) = laplacian(6);
         let t = Tridiagonal { a: &a, b: &b };
         let (r, _) = ritz_values(t, 0.5, 6);
         assert_eq!(r.len(), 6);
+        assert!(r.iter().all(|x| !x.spurious));
         for x in &r {
             let s = t.eigenvector(x.theta);
             assert!((x.estimate - 0.5 * s[5].abs()).abs() < 1e-15);
