@@ -115,12 +115,11 @@ impl Csr {
         }
     }
 
-    /// Rows `base..base + out.len()` of `self · x − b p` into `out`
-    /// (`p` holds the same rows as `out`).
+    /// `self · x − b p` into `out` (`p` holds the same rows as `out`).
     #[inline]
-    fn rows_sub_into(&self, base: usize, x: &[f64], b: f64, p: &[f64], out: &mut [f64]) {
+    fn rows_sub_into(&self, x: &[f64], b: f64, p: &[f64], out: &mut [f64]) {
         for ((r, o), &pr) in out.iter_mut().enumerate().zip(p) {
-            let (cs, vs) = self.row(base + r);
+            let (cs, vs) = self.row(r);
             // Two partial sums (fixed order): independent additions.
             let (mut s0, mut s1) = (0.0, 0.0);
             let (cp, vp) = (cs.chunks_exact(2), vs.chunks_exact(2));
@@ -384,7 +383,7 @@ impl BlockCsr {
             .map(|(k, (out, blk))| {
                 let base = k * CHUNK;
                 let rows = base..base + out.len();
-                blk.rows_sub_into(0, x, b, &p[rows.clone()], out);
+                blk.rows_sub_into(x, b, &p[rows.clone()], out);
                 dot4(&x[rows], out)
             })
             .collect::<Vec<f64>>()

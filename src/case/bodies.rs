@@ -318,18 +318,28 @@ impl Reader<'_> {
                     .hint("add at least one contact"),
             );
         }
+        let fixed: Vec<bool> = match form {
+            Form::Bodies { bodies, .. } => bodies
+                .iter()
+                .map(|b| matches!(b.kind, BodyKind::Fixed))
+                .collect(),
+            _ => Vec::new(),
+        };
         for (t, span) in tables {
-            contacts.extend(self.contact(t, span, form, body_names, space, &mut seen));
+            contacts.extend(self.contact(t, span, form, &fixed, body_names, space, &mut seen));
         }
         contacts
     }
 
-    /// One `[[contact]]` table (`seen`: the names so far).
+    /// One `[[contact]]` table (`fixed`: which bodies of a body-form case
+    /// are fixed; `seen`: the names so far).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn contact(
         &mut self,
         t: &DeTable,
         span: Range<usize>,
         form: &Form,
+        fixed: &[bool],
         body_names: &[String],
         space: Space,
         seen: &mut std::collections::HashSet<String>,
@@ -464,7 +474,7 @@ impl Reader<'_> {
                         .map(ContactGeometry::Jacobian)
                 })
             }
-            Form::Bodies { bodies, .. } => {
+            Form::Bodies { .. } => {
                 let body = self
                     .required(t, "body", &what, &span)
                     .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
@@ -480,15 +490,8 @@ impl Reader<'_> {
                     .and_then(|n| self.unit_normal(n, space.dim()));
                 match (body, other, point, normal) {
                     (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
-                        // The columnar reader keeps only which bodies are fixed.
-                        let fixed = |i: Option<usize>| {
-                            i.is_none_or(|i| match &self.columnar_fixed {
-                                Some(f) => f[i],
-                                None => matches!(bodies[i].kind, BodyKind::Fixed),
-                            })
-                        };
-                        let both_fixed = fixed(Some(b)) && fixed(other);
-                        if both_fixed {
+                        let fixed = |i: Option<usize>| i.is_none_or(|i| fixed[i]);
+                        if fixed(Some(b)) && fixed(other) {
                             self.error(
                                 Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
                                     .hint("put the contact on a movable body"),

@@ -273,23 +273,16 @@ pub(super) fn read(path: &str, source: &str) -> Option<Case> {
     let mut r = Reader::new(source, None);
     r.columnar = Some(run);
     let case = r.case(path, &root, 0..source.len());
-    (r.diags.is_empty() && r.foreign.is_none() && !r.columnar_failed)
+    // A columnar scene that gives up makes `case` None.
+    (r.diags.is_empty() && r.foreign.is_none())
         .then_some(case)
         .flatten()
 }
 
 impl Reader<'_> {
-    /// The run's bodies and contacts as a scene; `None` (with
-    /// `columnar_failed` set) when the ordinary path must read the file.
+    /// The run's bodies and contacts as a scene; `None` when the ordinary
+    /// path must read the file.
     pub(super) fn columnar_scene(&mut self, run: &Run, space: Space) -> Option<Scene> {
-        let scene = self.columnar_columns(run, space);
-        if scene.is_none() {
-            self.columnar_failed = true;
-        }
-        scene
-    }
-
-    fn columnar_columns(&mut self, run: &Run, space: Space) -> Option<Scene> {
         if space == Space::Line {
             return None;
         }
@@ -336,18 +329,17 @@ impl Reader<'_> {
             .enumerate()
             .map(|(i, n)| (n.clone(), i))
             .collect();
-        // The contact reader asks only whether a body is fixed.
+        // The contact reader asks only whether a body is fixed (`data.fixed`).
         let form = Form::Bodies {
             bodies: Vec::new(),
             joints: Vec::new(),
         };
-        self.columnar_fixed = Some(std::mem::take(&mut data.fixed));
         let mut contact_names = Vec::new();
         let mut damping = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for piece in run.tables.iter().filter(|p| p.contact) {
             let (t, span) = piece_table(source, piece)?;
-            let c = self.contact(&t, span, &form, &body_names, space, &mut seen)?;
+            let c = self.contact(&t, span, &form, &data.fixed, &body_names, space, &mut seen)?;
             let ContactGeometry::Point {
                 body,
                 other,
@@ -372,15 +364,15 @@ impl Reader<'_> {
                 data.normal.push(literal(x)?);
             }
             data.stiffness.push(literal(&c.stiffness)?);
-            match (&c.damping, contact_names.is_empty() || !damping.is_empty()) {
-                (Some(v), true) => damping.push(literal(v)?),
-                (None, _) if damping.is_empty() => {}
-                _ => return None, // damping on some contacts only
+            // Damping on every contact or on none (a scene's column).
+            match &c.damping {
+                Some(v) if damping.len() == contact_names.len() => damping.push(literal(v)?),
+                None if damping.is_empty() => {}
+                _ => return None,
             }
             contact_names.push(c.name);
         }
         crate::timing::mark("columnar-contacts");
-        data.fixed = self.columnar_fixed.take().unwrap_or_default();
         if contact_names.is_empty() {
             return None;
         }

@@ -222,11 +222,6 @@ pub(super) struct Reader<'s> {
     /// The run of body and contact tables to read into columns
     /// (`columnar.rs`), when the file takes that path.
     pub(super) columnar: Option<super::columnar::Run>,
-    /// The columnar reading gave up: the ordinary path must read the file.
-    pub(super) columnar_failed: bool,
-    /// Which bodies are fixed, while the columnar reader reads contacts
-    /// (it keeps no `Body` values).
-    pub(super) columnar_fixed: Option<Vec<bool>>,
 }
 
 impl<'s> Reader<'s> {
@@ -247,8 +242,6 @@ impl<'s> Reader<'s> {
             files,
             foreign: None,
             columnar: None,
-            columnar_failed: false,
-            columnar_fixed: None,
         }
     }
 }

@@ -207,12 +207,6 @@ pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsuppor
 }
 
 fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
-    let c = case.contacts.len();
-    if c > MAX_CONTACTS {
-        return Err(Unsupported(format!(
-            "{c} contacts (the symbolic limit is {MAX_CONTACTS})"
-        )));
-    }
     check_size(numeric)?;
     let (mut symbols, definitions) = symbols_of(case);
     let independent_rows = independent_constraints(numeric);
