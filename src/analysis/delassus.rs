@@ -112,6 +112,12 @@ impl<'a> Whitener<'a> {
         })
     }
 
+    /// The mass block of each dof (what the Gram product of the large
+    /// path groups entries by).
+    pub fn into_block_of(self) -> Vec<usize> {
+        self.block_of
+    }
+
     /// `L⁻¹ rowᵀ` per block, appending the nonzero entries to `out`
     /// (columns increasing when the row's are); no allocation for blocks
     /// of up to eight velocities (every rigid body and particle). Forward

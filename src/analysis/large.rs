@@ -59,62 +59,6 @@ impl Csr {
         self.val.len()
     }
 
-    /// The transpose. Column ranges of about equal entry counts go to
-    /// parallel tasks; each scans every row and fills its own columns
-    /// (disjoint parts of the output, rows in order within a column), so
-    /// the result is the same however the columns are split.
-    pub fn transpose(&self) -> Csr {
-        let (rows, cols, nnz) = (self.rows(), self.cols, self.nnz());
-        let mut start = vec![0usize; cols + 1];
-        for &j in &self.col {
-            start[j as usize + 1] += 1;
-        }
-        for j in 0..cols {
-            start[j + 1] += start[j];
-        }
-        let mut col = vec![0u32; nnz];
-        let mut val = vec![0.0; nnz];
-        let parts = rayon::current_num_threads().clamp(1, 16);
-        let mut bounds = vec![0usize];
-        for p in 1..parts {
-            let target = nnz * p / parts;
-            let c = start.partition_point(|&s| s < target).min(cols);
-            bounds.push(c.max(bounds[bounds.len() - 1]));
-        }
-        bounds.push(cols);
-        let mut tasks = Vec::with_capacity(parts);
-        let (mut col_rest, mut val_rest) = (&mut col[..], &mut val[..]);
-        for w in bounds.windows(2) {
-            let len = start[w[1]] - start[w[0]];
-            let (c1, c2) = std::mem::take(&mut col_rest).split_at_mut(len);
-            let (v1, v2) = std::mem::take(&mut val_rest).split_at_mut(len);
-            tasks.push((w[0]..w[1], c1, v1));
-            (col_rest, val_rest) = (c2, v2);
-        }
-        tasks.into_par_iter().for_each(|(range, cs, vs)| {
-            let base = start[range.start];
-            let mut next: Vec<usize> = start[range.clone()].iter().map(|s| s - base).collect();
-            for i in 0..rows {
-                let (rc, rv) = self.row(i);
-                for (&j, &v) in rc.iter().zip(rv) {
-                    let j = j as usize;
-                    if range.contains(&j) {
-                        let at = &mut next[j - range.start];
-                        cs[*at] = i as u32;
-                        vs[*at] = v;
-                        *at += 1;
-                    }
-                }
-            }
-        });
-        Csr {
-            cols: rows,
-            start,
-            col,
-            val,
-        }
-    }
-
     /// `self · x − b p` into `out` (`p` holds the same rows as `out`).
     #[inline]
     fn rows_sub_into(&self, x: &[f64], b: f64, p: &[f64], out: &mut [f64]) {
@@ -155,6 +99,10 @@ pub struct LargeInfo {
     pub max_residual: f64,
     /// `"true"` or `"estimate"`: which residual `max_residual` is.
     pub residual_kind: &'static str,
+    /// Largest bound on a reported value's distance to its eigenvalue,
+    /// `/ θ_max`: the Ritz estimate with mode shapes, `min(e, e²/δ)` for
+    /// values alone (what convergence was judged by).
+    pub max_value_error: f64,
     /// Stored entries of S (both triangles).
     pub nnz: usize,
 }
@@ -196,17 +144,21 @@ impl Coupled {
 /// S and `A_ii` of a system without constraints, for stiffnesses `k`,
 /// from its stored Jacobian rows.
 pub fn coupled(system: &System<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
-    coupled_with(system, stiffness, |i| system.jacobian[i].clone())
+    coupled_with(system, stiffness, |i, out| {
+        out.clear();
+        out.extend_from_slice(&system.jacobian[i]);
+    })
 }
 
 /// S and `A_ii` of a system without constraints (its mass blocks), for
-/// stiffnesses `k`, with contact `i`'s Jacobian row given by `row(i)`.
+/// stiffnesses `k`, with contact `i`'s Jacobian row written by
+/// `row(i, buffer)` (one buffer per task: no allocation per contact).
 /// Rows are whitened in parallel chunks and joined in order; the first
 /// out-of-range row (in contact order) is the error.
 pub fn coupled_with(
     system: &System<f64>,
     stiffness: &[f64],
-    row: impl Fn(usize) -> SparseRow<f64> + Sync,
+    row: impl Fn(usize, &mut SparseRow<f64>) + Sync,
 ) -> Result<Coupled, AnalysisError> {
     let c = stiffness.len();
     if !system.constraints.is_empty() {
@@ -219,10 +171,11 @@ pub fn coupled_with(
         .map(|k| {
             let (mut lens, mut cols, mut vals, mut diag) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-            let mut r = Vec::new();
+            let (mut r, mut unwhitened) = (Vec::new(), Vec::new());
             for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
                 r.clear();
-                whitener.whiten_into(&row(i), &mut r);
+                row(i, &mut unwhitened);
+                whitener.whiten_into(&unwhitened, &mut r);
                 r.retain(|e| e.1 != 0.0);
                 r.sort_by_key(|e| e.0);
                 let d: f64 = r.iter().map(|(_, v)| v * v).sum();
@@ -239,18 +192,21 @@ pub fn coupled_with(
             Ok((lens, cols, vals, diag))
         })
         .collect();
-    drop(whitener);
+    let block_of = whitener.into_block_of();
     crate::timing::mark("whiten-rows");
+    // The first error in contact order; then one exact allocation each
+    // (growing by doubling cost more than the copy).
+    let parts: Vec<Part> = parts.into_iter().collect::<Result<_, _>>()?;
+    let nnz = parts.iter().map(|p| p.1.len()).sum();
     let mut w = Csr {
         cols: system.n_dofs(),
         start: Vec::with_capacity(c + 1),
-        col: Vec::new(),
-        val: Vec::new(),
+        col: Vec::with_capacity(nnz),
+        val: Vec::with_capacity(nnz),
     };
     w.start.push(0);
     let mut diag = Vec::with_capacity(c);
-    for part in parts {
-        let (lens, cols, vals, d) = part?;
+    for (lens, cols, vals, d) in parts {
         for l in lens {
             w.start.push(w.start.last().copied().unwrap_or(0) + l);
         }
@@ -259,9 +215,9 @@ pub fn coupled_with(
         diag.extend(d);
     }
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
-    let s = gram(&w, &sqrt_k);
+    let s = gram(w, &sqrt_k, &block_of, &system.mass);
     crate::timing::mark("gram");
-    drop(w);
+    drop(block_of);
     for i in 0..c {
         if let Some(v) = s.row(i).1.iter().find(|v| !v.is_finite()) {
             return Err(AnalysisError::OutOfRange {
@@ -273,56 +229,139 @@ pub fn coupled_with(
     Ok(Coupled { s, sqrt_k, diag })
 }
 
-/// `D W Wᵀ D` (D = diag(d)) in compressed rows. Row i sums, over its
-/// entries (v, a) and the rows j that share column v with entry b, the
-/// products `a b` in a fixed order (columns of row i increasing, then rows
-/// j increasing), so the result does not depend on threads.
-fn gram(w: &Csr, d: &[f64]) -> BlockCsr {
-    let t = w.transpose();
-    crate::timing::mark("transpose");
+/// `D W Wᵀ D` (D = diag(d)) in compressed rows, by mass blocks. L⁻ᵀ is
+/// block diagonal, so a whitened row is nonzero only in the mass blocks
+/// its contact touches (two bodies at most), and
+/// `(W Wᵀ)_ij = Σ_B w_iB · w_jB` over the blocks B that rows i and j
+/// share. W is first copied block by block: each block keeps its rows'
+/// segments as dense vectors side by side (a body's contacts, six or so
+/// in a packing), so row i's entries of S are a few dot products over one
+/// contiguous piece of memory per block, and W is freed before them (each
+/// row keeps only the list of its blocks). The entry-by-entry product with
+/// Wᵀ it replaces gathered every neighbour's row once per entry of row i
+/// and needed the transpose (430 MB at 10⁶ contacts). The sums run in a
+/// fixed order — blocks of row i in column order, the rows of a block in
+/// increasing order, a block's dofs in order — so the bits do not depend
+/// on threads, and entries (i, j) and (j, i) are the same sums in the same
+/// order: S is exactly symmetric.
+fn gram(w: Csr, d: &[f64], block_of: &[usize], mass: &[crate::model::MassBlock<f64>]) -> BlockCsr {
     let c = w.rows();
+    let wr = &w;
+    // The runs of row i: (block, first entry, entries).
+    let runs = |i: usize| {
+        let w = wr;
+        let (lo, hi) = (w.start[i], w.start[i + 1]);
+        let mut at = lo;
+        std::iter::from_fn(move || {
+            (at < hi).then(|| {
+                let b = block_of[w.col[at] as usize];
+                let first = at;
+                while at < hi && block_of[w.col[at] as usize] == b {
+                    at += 1;
+                }
+                (b, first, at - first)
+            })
+        })
+    };
+    // Segments of block b: `bstart[b]..bstart[b + 1]`, rows increasing;
+    // segment s's values at `voff[b] + (s − bstart[b]) · size_b`.
+    let nb = mass.len();
+    let mut bstart = vec![0usize; nb + 1];
+    for i in 0..c {
+        for (b, _, _) in runs(i) {
+            bstart[b + 1] += 1;
+        }
+    }
+    for b in 0..nb {
+        bstart[b + 1] += bstart[b];
+    }
+    let mut voff = Vec::with_capacity(nb + 1);
+    voff.push(0usize);
+    for (b, m) in mass.iter().enumerate() {
+        voff.push(voff[b] + (bstart[b + 1] - bstart[b]) * m.size);
+    }
+    let mut seg_row = vec![0u32; bstart[nb]];
+    let mut vals = vec![0.0f64; voff[nb]];
+    let mut next = bstart.clone();
+    for i in 0..c {
+        for (b, start, len) in runs(i) {
+            let s = next[b];
+            next[b] += 1;
+            seg_row[s] = i as u32;
+            let (off, size) = (mass[b].offset, mass[b].size);
+            let at = voff[b] + (s - bstart[b]) * size;
+            let dense = &mut vals[at..at + size];
+            for e in start..start + len {
+                dense[w.col[e] as usize - off] = w.val[e];
+            }
+        }
+    }
+    drop(next);
+    // The blocks of each row, then W is no longer needed.
+    let mut row_start = Vec::with_capacity(c + 1);
+    row_start.push(0usize);
+    let mut row_block: Vec<u32> = Vec::with_capacity(bstart[nb]);
+    for i in 0..c {
+        row_block.extend(runs(i).map(|(b, _, _)| b as u32));
+        row_start.push(row_block.len());
+    }
+    drop(w);
+    crate::timing::mark("block-lists");
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>);
-    // Gustavson's row-by-row product with a dense accumulator per task:
-    // the same additions in the same order as merging the products by
-    // column (columns of row i increasing, then rows j increasing), so the
-    // bits do not depend on threads; only the distinct columns are sorted.
-    let parts: Vec<Part> = (0..c.div_ceil(CHUNK))
+    // One task per thread, each over a contiguous range of chunks with one
+    // set of buffers (`map_init` would make them per rayon job: dozens of
+    // c-long zeroed arrays, whose page faults cost more than the products).
+    let chunks = c.div_ceil(CHUNK);
+    let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
+    let parts: Vec<Part> = (0..tasks)
         .into_par_iter()
-        .map_init(
-            || (vec![0.0f64; c], vec![0u32; c]),
-            |(acc, seen), k| {
-                let mut lens = Vec::with_capacity(CHUNK);
-                let mut cols = Vec::new();
-                let mut vals = Vec::new();
-                let mut touched: Vec<u32> = Vec::new();
-                for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
-                    // `seen[j] == i + 1` marks j as touched by row i.
-                    let mark = i as u32 + 1;
-                    touched.clear();
-                    let (cs, vs) = w.row(i);
-                    for (&v, &a) in cs.iter().zip(vs) {
-                        let (js, bs) = t.row(v as usize);
-                        for (&j, &b) in js.iter().zip(bs) {
-                            let ju = j as usize;
-                            if seen[ju] == mark {
-                                acc[ju] += a * b;
-                            } else {
-                                seen[ju] = mark;
-                                acc[ju] = a * b;
-                                touched.push(j);
+        .flat_map_iter(|t| {
+            let (mut acc, mut seen) = (vec![0.0f64; c], vec![0u32; c]);
+            let mut touched: Vec<u32> = Vec::new();
+            let (bstart, voff, seg_row, vals) = (&bstart, &voff, &seg_row, &vals);
+            let (row_start, row_block) = (&row_start, &row_block);
+            (chunks * t / tasks..chunks * (t + 1) / tasks)
+                .map(move |k| {
+                    let mut lens = Vec::with_capacity(CHUNK);
+                    let mut cols = Vec::new();
+                    let mut vals_out = Vec::new();
+                    for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+                        // `seen[j] == i + 1` marks j as touched by row i.
+                        let mark = i as u32 + 1;
+                        touched.clear();
+                        for &b in &row_block[row_start[i]..row_start[i + 1]] {
+                            let b = b as usize;
+                            let size = mass[b].size;
+                            let rows = &seg_row[bstart[b]..bstart[b + 1]];
+                            let block = &vals[voff[b]..voff[b + 1]];
+                            // Row i's own segment (rows increase in a block).
+                            let p = rows.partition_point(|&r| (r as usize) < i);
+                            let own = &block[p * size..(p + 1) * size];
+                            for (&j, other) in rows.iter().zip(block.chunks_exact(size)) {
+                                let dot: f64 = own.iter().zip(other).map(|(x, y)| x * y).sum();
+                                let ju = j as usize;
+                                if seen[ju] == mark {
+                                    acc[ju] += dot;
+                                } else {
+                                    seen[ju] = mark;
+                                    acc[ju] = dot;
+                                    touched.push(j);
+                                }
                             }
                         }
+                        touched.sort_unstable();
+                        for &j in &touched {
+                            cols.push(j);
+                            // (d_i d_j)·acc: the same bits as entry (j, i), so S is
+                            // exactly symmetric.
+                            vals_out.push((d[i] * d[j as usize]) * acc[j as usize]);
+                        }
+                        lens.push(touched.len());
                     }
-                    touched.sort_unstable();
-                    for &j in &touched {
-                        cols.push(j);
-                        vals.push(d[i] * acc[j as usize] * d[j as usize]);
-                    }
-                    lens.push(touched.len());
-                }
-                (lens, cols, vals)
-            },
-        )
+                    (lens, cols, vals_out)
+                })
+                .collect::<Vec<Part>>()
+        })
         .collect();
     let blocks = parts
         .into_iter()
@@ -409,51 +448,4 @@ pub(crate) fn dot4(a: &[f64], b: &[f64]) -> f64 {
         tail += x * y;
     }
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transpose_moves_every_entry_and_twice_is_the_identity() {
-        // A ragged pseudo-random pattern, more columns than rows and empty
-        // rows and columns among them.
-        let (rows, cols) = (37, 101);
-        let mut m = Csr {
-            cols,
-            start: vec![0],
-            col: Vec::new(),
-            val: Vec::new(),
-        };
-        let mut state = 12345u64;
-        for i in 0..rows {
-            let mut row: Vec<u32> = (0..(i * 7) % 9)
-                .map(|_| {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    ((state >> 33) % cols as u64) as u32
-                })
-                .collect();
-            row.sort_unstable();
-            row.dedup();
-            for &j in &row {
-                m.col.push(j);
-                m.val.push(i as f64 + j as f64 / 1000.0);
-            }
-            m.start.push(m.col.len());
-        }
-        let t = m.transpose();
-        assert_eq!((t.rows(), t.cols, t.nnz()), (cols, rows, m.nnz()));
-        for j in 0..cols {
-            let (rs, vs) = t.row(j);
-            assert!(
-                rs.windows(2).all(|w| w[0] < w[1]),
-                "rows increase in column {j}"
-            );
-            for (&i, &v) in rs.iter().zip(vs) {
-                assert_eq!(v, i as f64 + j as f64 / 1000.0);
-            }
-        }
-        assert_eq!(t.transpose(), m);
-    }
 }

@@ -387,7 +387,7 @@ pub fn analyze_model(
     if is_large(model) && system.jacobian.is_empty() {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
-        let coupled = large::coupled_with(system, &stiffness, |i| rows.row(i))?;
+        let coupled = large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out))?;
         crate::timing::mark("whiten");
         return analyze_coupled(model, coupled, large);
     }

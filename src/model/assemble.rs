@@ -129,7 +129,8 @@ pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
                             true,
                         );
                     }
-                    constraints.push(tidy(row));
+                    tidy(&mut row);
+                    constraints.push(row);
                 }
             }
             System {
@@ -215,6 +216,15 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
 
     /// The row of contact `i`, as [`assemble`] stores it.
     pub fn row(&self, i: usize) -> SparseRow<T> {
+        let mut row = Vec::with_capacity(2 * (self.model.space.dim() + 3));
+        self.row_into(i, &mut row);
+        row
+    }
+
+    /// The row of contact `i` into `row` (cleared first; no allocation
+    /// once it holds two bodies' worth).
+    pub fn row_into(&self, i: usize, row: &mut SparseRow<T>) {
+        row.clear();
         let model = self.model;
         match (&model.kind, &model.contacts[i].geometry) {
             (
@@ -226,9 +236,8 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     normal,
                 },
             ) => {
-                let mut row = Vec::with_capacity(2 * (model.space.dim() + 3));
                 point_rate(
-                    &mut row,
+                    row,
                     &bodies[*body],
                     self.offsets[*body],
                     model.space,
@@ -238,7 +247,7 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                 );
                 if let Some(o) = other {
                     point_rate(
-                        &mut row,
+                        row,
                         &bodies[*o],
                         self.offsets[*o],
                         model.space,
@@ -247,9 +256,11 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                         true,
                     );
                 }
-                tidy(row)
+                tidy(row);
             }
-            (Kind::Generalized { .. }, Geometry::Jacobian(row)) => dense_to_sparse(row),
+            (Kind::Generalized { .. }, Geometry::Jacobian(dense)) => {
+                row.extend(dense_to_sparse(dense));
+            }
             (Kind::Bodies { .. }, _) => unreachable!("body-form contacts have points"),
             (Kind::Generalized { .. }, _) => {
                 unreachable!("generalized contacts have Jacobian rows")
@@ -352,9 +363,14 @@ fn point_rate<T: Scalar>(
         row.push((offset + k, sign(n[k].clone())));
     }
     if let BodyKind::Rigid { .. } = b.kind {
-        let r: Vec<T> = (0..dim)
-            .map(|k| p[k].clone() - b.position[k].clone())
-            .collect();
+        // No allocation: this runs once per contact side on large scenes.
+        let r: [T; 3] = std::array::from_fn(|k| {
+            if k < dim {
+                p[k].clone() - b.position[k].clone()
+            } else {
+                T::zero()
+            }
+        });
         match space {
             Space::Planar => row.push((
                 offset + 2,
@@ -376,8 +392,7 @@ fn point_rate<T: Scalar>(
 }
 
 /// Sorts by column and drops exact zeros.
-fn tidy<T: Scalar>(mut row: SparseRow<T>) -> SparseRow<T> {
+fn tidy<T: Scalar>(row: &mut SparseRow<T>) {
     row.retain(|(_, v)| !v.is_zero());
     row.sort_by_key(|(j, _)| *j);
-    row
 }

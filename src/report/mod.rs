@@ -197,6 +197,9 @@ pub struct LargeReport {
     pub max_residual: f64,
     /// `true` or `estimate`: which residual `max_residual` is.
     pub residual_kind: &'static str,
+    /// Largest bound on a listed ω²'s distance to its eigenvalue, over
+    /// θ_max (what convergence was judged by).
+    pub max_value_error: f64,
     /// Fastest modes asked for.
     pub modes_requested: usize,
     /// Of those, converged (only converged modes are listed).
@@ -591,6 +594,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             products: info.products,
             max_residual: info.max_residual,
             residual_kind: info.residual_kind,
+            max_value_error: info.max_value_error,
             modes_requested: info.modes_requested,
             modes_converged: info.modes_converged,
             gershgorin_omega: info.gershgorin_omega,
