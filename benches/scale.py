@@ -56,6 +56,11 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--toml-sizes", default="",
                     help="sizes whose TOML case (gen_packing's, no scene) is read: peak RSS while reading vs file size")
+    ap.add_argument("--crossover-sizes", default="",
+                    help="2-d packings (bodies) run down both paths ([analysis] path = dense / large): "
+                         "the measurement behind LARGE_PATH_ABOVE")
+    ap.add_argument("--crossover-verify", action="store_true",
+                    help="also time the dense path's default verification by simulation (minutes)")
     a = ap.parse_args()
     os.makedirs(a.data, exist_ok=True)
     rows = []
@@ -133,6 +138,35 @@ def main():
                   "at the end of reading (`MEFF_TIMINGS` mark `read`) against the file's size.", "",
                   "| bodies | file | reading | peak RSS while reading | ratio to file | meff wall | meff peak RSS |",
                   "|---|---|---|---|---|---|---|"] + toml_rows
+    cross = []
+    for size in [x for x in a.crossover_sizes.split(",") if x]:
+        n = int(size)
+        base = os.path.join(a.data, f"p2d_{n}")
+        if not os.path.exists(base + ".scene.npz"):
+            subprocess.run([sys.executable, os.path.join(a.perf, "gen_packing.py"), "--dim", "2", "--n", str(n),
+                            "--scene", "--no-toml", "--out", base], check=True, capture_output=True)
+        scene = open(base + ".scene.toml").read()
+        got = {}
+        for path in ("dense", "large"):
+            case = f"{base}.{path}.toml"
+            with open(case, "w") as f:
+                f.write(scene.replace("[scene]", f'[analysis]\npath = "{path}"\n\n[scene]', 1))
+            p, wall, rss = run([a.meff, "eval", case, "--json", "--no-verify"])
+            got[path] = (json.loads(p.stdout), wall, len(p.stdout.encode()))
+            if path == "dense" and a.crossover_verify:
+                _, vwall, _ = run([a.meff, "eval", case, "--json"])
+                got["verify"] = vwall
+        (dd, dw, ds), (ld, lw, ls) = got["dense"], got["large"]
+        diff = abs(dd["coupled_omega_max"] - ld["coupled_omega_max"]) / dd["coupled_omega_max"]
+        v = f"{got['verify']:.1f} s" if "verify" in got else "–"
+        cross.append(f"| {n} | {dd['contacts_total']} | {dw:.2f} s | {v} | {ds / 1e6:.1f} MB | {lw:.3f} s | "
+                     f"{ls / 1e3:.0f} kB | {diff:.1e} |")
+    if cross:
+        lines += ["", "Dense or large (the measurement behind `LARGE_PATH_ABOVE`): 2-d packings run down both paths "
+                  "(`[analysis] path`), `meff eval --json --no-verify` with the default contact listing, and the "
+                  "dense path's default run with its verification by simulation.", "",
+                  "| bodies | contacts | dense | dense with verification | dense JSON | large | large JSON | "
+                  "ω_max rel. diff |", "|---|---|---|---|---|---|---|---|"] + cross
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:

@@ -131,7 +131,10 @@ pub struct Options<'a> {
     /// List every generalized velocity in the report even on the
     /// large-system path (`model.dofs`; always listed below it).
     pub list_dofs: bool,
-    /// Which contacts the report lists one by one; `None` lists all.
+    /// Which contacts the report lists one by one; `None`: the default for
+    /// the path taken (every contact on the dense path, the
+    /// [`DEFAULT_WORST`](report::ContactSelection::DEFAULT_WORST) fastest on
+    /// the large-system path).
     pub contacts: Option<report::ContactSelection>,
 }
 
@@ -172,9 +175,10 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated, Error> {
     timing::mark("read");
     let model = model::numeric(&case);
+    let large = analysis::takes_large_path(&model, case.analysis_path);
     // A large scene's columns are copied into the model; without sweeps
     // (which rebuild models from the case) they are not read again.
-    if analysis::is_large(&model)
+    if large
         && case.sweeps.is_empty()
         && let Some(scene) = case.scene.as_mut()
     {
@@ -182,13 +186,15 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
     }
     timing::mark("model");
     // Large systems keep no per-contact Jacobian rows (see analyze_model).
-    let system = if analysis::is_large(&model) {
+    let system = if large {
         model::assemble_without_contacts(&model)
     } else {
         model::assemble(&model)
     };
     timing::mark("assemble");
-    let selection = options.contacts.unwrap_or(report::ContactSelection::All);
+    let selection = options
+        .contacts
+        .unwrap_or_else(|| report::ContactSelection::default_for(large));
     let analysis = analysis::analyze_model(
         &model,
         &system,
@@ -196,6 +202,7 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
             count: case.large_modes.unwrap_or(analysis::LARGE_MODES),
             // Shapes are listed at the selected contacts only.
             shapes: selection != report::ContactSelection::None,
+            path: case.analysis_path,
         },
     )
     .map_err(|error| analysis_error(&case, error))?;

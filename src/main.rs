@@ -371,11 +371,8 @@ fn load_and_evaluate_listing(
             })
         })?;
     }
-    let contacts = Some(
-        listing
-            .contacts
-            .unwrap_or_else(|| meff::report::ContactSelection::default_for(case.n_contacts())),
-    );
+    // `None`: the default for the path the analysis takes.
+    let contacts = listing.contacts;
     if !verify {
         return meff::evaluate_with(
             case,

@@ -8,7 +8,7 @@
 //! at each point. (A symbolic check comes first when the symbolic engine
 //! can decide; see the `how` field.)
 
-use super::{Analysis, analyze};
+use super::Analysis;
 use crate::case::{Case, Claim, ClaimRhs, Env, Quantity};
 use crate::model;
 
@@ -554,7 +554,7 @@ fn probe(
     if !model_is_valid(&m) {
         return None;
     }
-    let an = analyze(&m).ok()?;
+    let an = super::analyze_for(case, &m).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,

@@ -219,7 +219,10 @@ fn whiten(
 pub fn delassus(system: &System<f64>) -> Result<Delassus, AnalysisError> {
     let c = system.jacobian.len();
     if c > DENSE_CONTACT_LIMIT {
-        return Err(AnalysisError::TooLarge { contacts: c });
+        return Err(AnalysisError::TooLarge {
+            contacts: c,
+            constrained: !system.constraints.is_empty(),
+        });
     }
     let n = system.n_dofs();
     let (factors, block_of) = factor_blocks(system)?;

@@ -162,7 +162,10 @@ pub fn coupled_with(
 ) -> Result<Coupled, AnalysisError> {
     let c = stiffness.len();
     if !system.constraints.is_empty() {
-        return Err(AnalysisError::TooLarge { contacts: c });
+        return Err(AnalysisError::TooLarge {
+            contacts: c,
+            constrained: true,
+        });
     }
     let whitener = Whitener::new(system)?;
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>, Vec<f64>);

@@ -28,6 +28,7 @@ pub use delassus::{
 };
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
 
+use crate::case::AnalysisPath;
 use crate::model::{self, Model, System};
 use nalgebra::DMatrix;
 
@@ -39,10 +40,13 @@ pub enum AnalysisError {
         /// Names of the dofs of the block.
         dofs: Vec<String>,
     },
-    /// More contacts than the dense path handles.
+    /// More contacts than the dense path handles, or constraints on the
+    /// large-system path (which does not take them).
     TooLarge {
         /// Number of contacts.
         contacts: usize,
+        /// Whether the system has constraints.
+        constrained: bool,
     },
     /// A contact's inverse inertia overflowed or underflowed 64-bit floating
     /// point (inputs far outside physical ranges in SI): never reported as
@@ -98,9 +102,19 @@ impl std::fmt::Display for AnalysisError {
                 "contact {}: {what}: the values are outside what 64-bit floating point represents (inputs far from physical ranges in SI units?)",
                 contact + 1
             ),
-            AnalysisError::TooLarge { contacts } => write!(
+            AnalysisError::TooLarge {
+                contacts,
+                constrained: true,
+            } => write!(
                 f,
-                "{contacts} contacts is more than the dense analysis handles ({DENSE_CONTACT_LIMIT}); the matrix-free path for large systems is not implemented yet"
+                "{contacts} contacts with constraints (joints or constraint rows): the large-system path does not take constraints yet, and the dense analysis handles at most {DENSE_CONTACT_LIMIT} contacts"
+            ),
+            AnalysisError::TooLarge {
+                contacts,
+                constrained: false,
+            } => write!(
+                f,
+                "{contacts} contacts is more than the dense analysis handles ({DENSE_CONTACT_LIMIT}); `[analysis] path = \"auto\"` (the default) or `\"large\"` takes the large-system path"
             ),
         }
     }
@@ -227,6 +241,8 @@ pub struct LargeModes {
     pub count: usize,
     /// Mode shapes wanted.
     pub shapes: bool,
+    /// Which path the case asks for.
+    pub path: AnalysisPath,
 }
 
 impl Default for LargeModes {
@@ -234,6 +250,7 @@ impl Default for LargeModes {
         LargeModes {
             count: LARGE_MODES,
             shapes: true,
+            path: AnalysisPath::Auto,
         }
     }
 }
@@ -245,7 +262,7 @@ pub fn analyze_system_with(
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    if system.jacobian.len() > DENSE_CONTACT_LIMIT {
+    if takes_large_path(model, large.path) {
         return analyze_large(model, system, large);
     }
     let d = delassus(system)?;
@@ -367,10 +384,57 @@ fn contact_results(
         .collect()
 }
 
-/// Whether a model takes the large-system path (more contacts than the
-/// dense limit).
-pub fn is_large(model: &Model<f64>) -> bool {
-    model.contacts.len() > DENSE_CONTACT_LIMIT
+/// `[analysis] path = "auto"` takes the large-system path above this many
+/// contacts when the system has no constraints. Measured on the 2-core
+/// development machine (benches/results/scale.md, "dense or large"): the
+/// dense analysis — the c×c eigenproblem with every vector — takes 0.09 s
+/// at 396 contacts, 0.7 s at 857 and 6 s at 1,506, its default
+/// verification by simulation 21 s, 59 s and 138 s, and its JSON (A and
+/// every mode shape) 41 MB at 857 and 128 MB at 1,506; the large path
+/// takes about 0.02 s at any of these sizes. Up to here the dense path's
+/// extras — A itself, every mode, zero modes counted, the simulation —
+/// are still worth their cost for a case read contact by contact; beyond
+/// it they are not.
+pub const LARGE_PATH_ABOVE: usize = 1000;
+
+/// Whether the system has constraint rows (joints, generalized or model
+/// constraints): the large-system path does not take them.
+pub fn has_constraints(model: &Model<f64>) -> bool {
+    match &model.kind {
+        crate::model::Kind::Bodies { joints, .. } => !joints.is_empty(),
+        crate::model::Kind::Generalized { constraints, .. } => !constraints.is_empty(),
+    }
+}
+
+/// Whether a model takes the large-system path: as asked, or by size
+/// ([`LARGE_PATH_ABOVE`] without constraints, [`DENSE_CONTACT_LIMIT`] in
+/// any case) when the path is `auto`.
+pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
+    let c = model.contacts.len();
+    match path {
+        AnalysisPath::Dense => false,
+        AnalysisPath::Large => true,
+        AnalysisPath::Auto => {
+            c > DENSE_CONTACT_LIMIT || (c > LARGE_PATH_ABOVE && !has_constraints(model))
+        }
+    }
+}
+
+/// The analysis of a model rebuilt from `case` (sweeps, claim probes): the
+/// path the case asks for.
+pub fn analyze_for(
+    case: &crate::case::Case,
+    model: &Model<f64>,
+) -> Result<Analysis, AnalysisError> {
+    let system = model::assemble(model);
+    analyze_system_with(
+        model,
+        &system,
+        LargeModes {
+            path: case.analysis_path,
+            ..LargeModes::default()
+        },
+    )
 }
 
 /// The numeric analysis for the pipeline. On the large-system path
@@ -384,7 +448,7 @@ pub fn analyze_model(
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    if is_large(model) && system.jacobian.is_empty() {
+    if takes_large_path(model, large.path) && system.jacobian.len() < model.contacts.len() {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
         let coupled = large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out))?;

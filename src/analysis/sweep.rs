@@ -1,6 +1,5 @@
 //! Sweeps: results against one parameter (`[[sweep]]`), for plots.
 
-use super::analyze;
 use super::claims::value_of;
 use crate::case::{Case, Env, Quantity, Sweep};
 use crate::model;
@@ -45,7 +44,7 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
             let env = Env::with_overrides(case, &[(sweep.parameter, v)]).ok()?;
             let m = model::build(case, &mut |val| env.si(val)).ok()?;
             let naive = (0..m.contacts.len()).map(|i| m.naive_mass(i)).collect();
-            Some((analyze(&m).ok()?, naive))
+            Some((super::analyze_for(case, &m).ok()?, naive))
         })
         .collect();
     let series = sweep

@@ -332,7 +332,7 @@ pub(super) const VERIFY_KEYS: &[&str] = &[
     "dt0",
 ];
 pub(super) const DISPLAY_KEYS: &[&str] = &["omega", "mass", "time"];
-pub(super) const ANALYSIS_KEYS: &[&str] = &["modes"];
+pub(super) const ANALYSIS_KEYS: &[&str] = &["modes", "path"];
 
 pub(super) const ROOT_KEYS: &[&str] = &[
     "title",
@@ -922,11 +922,38 @@ impl Reader<'_> {
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
-        let large_modes = get(root, "analysis").and_then(|n| {
+        let analysis = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
             self.keys(t, ANALYSIS_KEYS, "`[analysis]`");
-            get(t, "modes").and_then(|m| self.integer(m, "`modes`", 1..=100))
+            Some(t)
         });
+        let large_modes = analysis
+            .and_then(|t| get(t, "modes"))
+            .and_then(|m| self.integer(m, "`modes`", 1..=100));
+        let analysis_path =
+            analysis
+                .and_then(|t| get(t, "path"))
+                .map_or(AnalysisPath::Auto, |node| {
+                    let s = self.string(node, "`path`").unwrap_or_default();
+                    match s.as_str() {
+                        "auto" => AnalysisPath::Auto,
+                        "dense" => AnalysisPath::Dense,
+                        "large" => AnalysisPath::Large,
+                        _ => {
+                            let d = Diagnostic::new(
+                                node.span(),
+                                format!("unknown analysis path `{s}`"),
+                            )
+                            .maybe_hint(
+                                closest(&s, ["auto", "dense", "large"])
+                                    .map(|b| format!("did you mean `{b}`?")),
+                            )
+                            .hint("path is one of \"auto\", \"dense\", \"large\"");
+                            self.error(d);
+                            AnalysisPath::Auto
+                        }
+                    }
+                });
         Some(Case {
             path: path.to_string(),
             // Filled by the caller (without a copy where it owns the text).
@@ -943,6 +970,7 @@ impl Reader<'_> {
             persons,
             verify,
             large_modes,
+            analysis_path,
             display,
             scene,
             engines,

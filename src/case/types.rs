@@ -446,6 +446,8 @@ pub struct Case {
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.
     pub large_modes: Option<usize>,
+    /// `[analysis] path`: which analysis (dense or large-system) runs.
+    pub analysis_path: AnalysisPath,
     /// `[display]`: units for results in the Markdown and HTML reports.
     pub display: Display,
     /// `[scene]`: bodies and contacts from columnar files (then `form` has
@@ -607,4 +609,20 @@ impl Case {
     pub fn is_generalized(&self) -> bool {
         matches!(self.form, Form::Generalized { .. })
     }
+}
+
+/// Which analysis a case asks for (`[analysis] path`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AnalysisPath {
+    /// By size: the large-system path above
+    /// `analysis::LARGE_PATH_ABOVE` contacts when there are no constraints,
+    /// and above the dense limit in any case.
+    #[default]
+    Auto,
+    /// The dense path (A formed, every mode, verification), up to the
+    /// dense limit.
+    Dense,
+    /// The large-system path (sparse S, the fastest modes by Lanczos), at
+    /// any size; constraints are not supported there.
+    Large,
 }

@@ -447,13 +447,14 @@ impl ContactSelection {
     /// How many the default `worst:N` lists.
     pub const DEFAULT_WORST: usize = 20;
 
-    /// The default: every contact up to the dense limit, the
-    /// [`DEFAULT_WORST`](Self::DEFAULT_WORST) fastest above it.
-    pub fn default_for(contacts: usize) -> ContactSelection {
-        if contacts <= crate::analysis::DENSE_CONTACT_LIMIT {
-            ContactSelection::All
-        } else {
+    /// The default: every contact on the dense path, the
+    /// [`DEFAULT_WORST`](Self::DEFAULT_WORST) fastest on the large-system
+    /// path.
+    pub fn default_for(large: bool) -> ContactSelection {
+        if large {
             ContactSelection::Worst(Self::DEFAULT_WORST)
+        } else {
+            ContactSelection::All
         }
     }
 }

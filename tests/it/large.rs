@@ -32,6 +32,8 @@ fn ten_thousand_contacts_give_a_readable_report() {
         meff::Options {
             verify: true,
             progress: None,
+            // Every contact (the large path's default lists the fastest 20).
+            contacts: Some(meff::report::ContactSelection::All),
             ..Default::default()
         },
     )
@@ -396,4 +398,102 @@ fn sparse_s_by_mass_blocks_equals_the_dense_delassus_matrix() {
         assert!((cp.diag[i] - dense[(i, i)]).abs() <= 1e-13 * dense[(i, i)]);
     }
     assert_eq!(stored, cp.s.nnz());
+}
+
+/// A planar row of `n` disks on a floor (a contact under each and between
+/// neighbours: 2n − 1 contacts), the first pinned to the world when
+/// `pinned`, with `[analysis] path` when given.
+fn disk_row(n: usize, pinned: bool, path: Option<&str>) -> String {
+    let mut s = String::from("title = \"Disks\"\nspace = \"planar\"\n");
+    if let Some(p) = path {
+        s.push_str(&format!("[analysis]\npath = \"{p}\"\n"));
+    }
+    for i in 0..n {
+        let m = 1.0 + (i % 5) as f64 * 0.1;
+        s.push_str(&format!(
+            "[[body]]\nname = \"d{i}\"\ntype = \"rigid\"\nmass = \"{m} kg\"\ninertia = \"{} kg m^2\"\nposition = [\"{} m\", \"0.1 m\"]\n",
+            0.5 * m * 0.01,
+            0.2 * i as f64
+        ));
+        s.push_str(&format!(
+            "[[contact]]\nname = \"f{i}\"\nbody = \"d{i}\"\npoint = [\"{} m\", \"0.02 m\"]\nnormal = [0, 1]\nstiffness = \"{} N/m\"\n",
+            0.2 * i as f64 + 0.03,
+            1e5 * (1.0 + (i % 3) as f64)
+        ));
+        if i > 0 {
+            s.push_str(&format!(
+                "[[contact]]\nname = \"n{i}\"\nbody = \"d{i}\"\nother = \"d{}\"\npoint = [\"{} m\", \"0.12 m\"]\nnormal = [1, 0]\nstiffness = \"2e5 N/m\"\n",
+                i - 1,
+                0.2 * i as f64 - 0.1
+            ));
+        }
+    }
+    if pinned {
+        s.push_str("[[joint]]\ntype = \"pin\"\nbodies = [\"d0\"]\npoint = [\"0 m\", \"0.1 m\"]\n");
+    }
+    s
+}
+
+fn evaluate(source: &str) -> Result<meff::Evaluated, meff::Error> {
+    let case = meff::case::parse_case("disks.toml", source).unwrap();
+    meff::evaluate_with(case, meff::Options::default())
+}
+
+#[test]
+fn the_path_is_chosen_by_size_and_constraints_or_as_asked() {
+    // Above LARGE_PATH_ABOVE without constraints: the large path, and the
+    // fastest modes and per-contact values are the dense path's.
+    let n = meff::analysis::LARGE_PATH_ABOVE / 2 + 2;
+    let auto = evaluate(&disk_row(n, false, None)).unwrap();
+    assert!(2 * n - 1 > meff::analysis::LARGE_PATH_ABOVE);
+    assert!(auto.analysis.large.is_some(), "auto takes the large path");
+    assert_eq!(
+        auto.report.contacts.len(),
+        meff::report::ContactSelection::DEFAULT_WORST,
+        "the large path's default lists the fastest contacts"
+    );
+    let dense = evaluate(&disk_row(n, false, Some("dense"))).unwrap();
+    assert!(dense.analysis.large.is_none());
+    assert_eq!(dense.report.contacts.len(), 2 * n - 1);
+    let (a, d) = (&auto.analysis, &dense.analysis);
+    assert!((a.coupled_omega_max - d.coupled_omega_max).abs() <= 1e-9 * d.coupled_omega_max);
+    for (x, y) in a.modes.iter().zip(&d.modes) {
+        assert!((x.omega - y.omega).abs() <= 1e-9 * d.coupled_omega_max);
+    }
+    for (x, y) in a.contacts.iter().zip(&d.contacts) {
+        assert!((x.a - y.a).abs() <= 1e-12 * y.a, "{} vs {}", x.a, y.a);
+    }
+    // With a joint the same size stays on the dense path.
+    let pinned = evaluate(&disk_row(n, true, None)).unwrap();
+    assert!(pinned.analysis.large.is_none());
+    assert!(pinned.analysis.constraint_rows > 0);
+    // A small case can be sent down the large path and agrees too.
+    let small_large = evaluate(&disk_row(30, false, Some("large"))).unwrap();
+    let small_dense = evaluate(&disk_row(30, false, None)).unwrap();
+    assert!(small_large.analysis.large.is_some() && small_dense.analysis.large.is_none());
+    let (a, d) = (&small_large.analysis, &small_dense.analysis);
+    assert!((a.coupled_omega_max - d.coupled_omega_max).abs() <= 1e-9 * d.coupled_omega_max);
+    // Constraints on the large path, or too many contacts for the dense
+    // one, are errors that say what to do.
+    let msg = |r: Result<meff::Evaluated, meff::Error>| match r {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("expected an error"),
+    };
+    let e = msg(evaluate(&disk_row(10, true, Some("large"))));
+    assert!(e.contains("constraints"), "{e}");
+    let big = meff::analysis::DENSE_CONTACT_LIMIT / 2 + 2;
+    let e = msg(evaluate(&disk_row(big, false, Some("dense"))));
+    assert!(e.contains("path = \"auto\""), "{e}");
+    let e = msg(evaluate(&disk_row(big, true, None)));
+    assert!(e.contains("constraints"), "{e}");
+}
+
+#[test]
+fn an_unknown_path_is_an_error_at_its_place() {
+    let source = disk_row(3, false, Some("sparse"));
+    let err = meff::case::parse_case("disks.toml", &source).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("unknown analysis path `sparse`"), "{text}");
+    assert!(text.contains("disks.toml:4:8"), "{text}");
+    assert!(text.contains("path is one of"), "{text}");
 }
