@@ -88,7 +88,7 @@ impl<'a> Whitener<'a> {
                     return Err(AnalysisError::NotPositiveDefinite {
                         dofs: system.dofs[b.offset..b.offset + b.size]
                             .iter()
-                            .map(|d| d.name.clone())
+                            .map(|d| d.name())
                             .collect(),
                     });
                 }
@@ -174,7 +174,7 @@ fn factor_blocks(system: &System<f64>) -> Result<Factors, AnalysisError> {
             nalgebra::Cholesky::new(m).ok_or_else(|| AnalysisError::NotPositiveDefinite {
                 dofs: system.dofs[b.offset..b.offset + b.size]
                     .iter()
-                    .map(|d| d.name.clone())
+                    .map(|d| d.name())
                     .collect(),
             })?;
         factors.push(chol.l());
@@ -381,10 +381,7 @@ mod tests {
         }
         let system = System {
             dofs: (0..offset)
-                .map(|i| Dof {
-                    name: format!("q{i}"),
-                    unit: "m".into(),
-                })
+                .map(|i| Dof::new(&format!("q{i}"), "m"))
                 .collect(),
             mass,
             jacobian: vec![

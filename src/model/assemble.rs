@@ -10,13 +10,37 @@ use super::{Body, BodyKind, Geometry, Inertia, Kind, Model, Scalar};
 use crate::case::Space;
 
 /// One generalized velocity: its name (`block.x`, `block.θ`, `theta1`) and
-/// the unit of its coordinate.
+/// the unit of its coordinate. A body's dofs share its name (one `Arc`)
+/// and add a fixed axis suffix, so no string is formed per dof: at 10⁶
+/// bodies one `String` per dof cost 770 MB and 1.8 s of assembly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dof {
-    /// Name for reports.
-    pub name: String,
+    /// The body's name, or the coordinate's whole name.
+    owner: std::sync::Arc<str>,
+    /// Axis suffix after a dot (`x`, `θz`), or empty.
+    axis: &'static str,
     /// Coordinate unit (`m`, `rad`; shared, not one allocation per dof).
     pub unit: std::borrow::Cow<'static, str>,
+}
+
+impl Dof {
+    /// A generalized coordinate named `name`.
+    pub fn new(name: &str, unit: impl Into<std::borrow::Cow<'static, str>>) -> Dof {
+        Dof {
+            owner: name.into(),
+            axis: "",
+            unit: unit.into(),
+        }
+    }
+
+    /// The name for reports: `body.axis`, or the coordinate's name.
+    pub fn name(&self) -> String {
+        if self.axis.is_empty() {
+            self.owner.to_string()
+        } else {
+            format!("{}.{}", self.owner, self.axis)
+        }
+    }
 }
 
 /// A diagonal block of the mass matrix: `size` dofs from `offset`, stored
@@ -97,7 +121,7 @@ pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
             let offsets = body_offsets(bodies, model.space);
             for (b, &offset) in bodies.iter().zip(&offsets) {
                 if let Some(block) = body_block(b, model.space, offset) {
-                    dofs.extend(body_dofs(b, model.space));
+                    push_body_dofs(b, model.space, &mut dofs);
                     mass.push(block);
                 }
             }
@@ -149,10 +173,7 @@ pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
             System {
                 dofs: coordinates
                     .iter()
-                    .map(|(name, unit)| Dof {
-                        name: name.clone(),
-                        unit: unit.clone().into(),
-                    })
+                    .map(|(name, unit)| Dof::new(name, unit.clone()))
                     .collect(),
                 mass: vec![MassBlock {
                     offset: 0,
@@ -281,19 +302,25 @@ fn body_velocities<T>(b: &Body<T>, space: Space) -> usize {
     }
 }
 
-fn body_dofs<T>(b: &Body<T>, space: Space) -> Vec<Dof> {
-    let d = |suffix: &str, unit: &'static str| Dof {
-        name: format!("{}.{suffix}", b.name),
-        unit: unit.into(),
+fn push_body_dofs<T>(b: &Body<T>, space: Space, out: &mut Vec<Dof>) {
+    if matches!(b.kind, BodyKind::Fixed) {
+        return;
+    }
+    let owner: std::sync::Arc<str> = b.name.as_str().into();
+    let mut d = |axis: &'static str, unit: &'static str| {
+        out.push(Dof {
+            owner: owner.clone(),
+            axis,
+            unit: unit.into(),
+        })
     };
-    let translations = AXES[..space.dim()].iter().map(|a| d(a, "m"));
+    for a in &AXES[..space.dim()] {
+        d(a, "m");
+    }
     match (&b.kind, space) {
-        (BodyKind::Fixed, _) => Vec::new(),
-        (BodyKind::Particle { .. }, _) => translations.collect(),
-        (BodyKind::Rigid { .. }, Space::Planar) => translations.chain([d("θ", "rad")]).collect(),
-        (BodyKind::Rigid { .. }, _) => translations
-            .chain(["θx", "θy", "θz"].map(|a| d(a, "rad")))
-            .collect(),
+        (BodyKind::Rigid { .. }, Space::Planar) => d("θ", "rad"),
+        (BodyKind::Rigid { .. }, _) => ["θx", "θy", "θz"].into_iter().for_each(|a| d(a, "rad")),
+        _ => {}
     }
 }
 

@@ -628,7 +628,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                         0
                     })
                     .map(|d| DofReport {
-                        name: d.name.clone(),
+                        name: d.name(),
                         unit: d.unit.to_string(),
                     })
                     .collect(),

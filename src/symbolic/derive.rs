@@ -247,7 +247,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         .take(case.contacts.len())
         .map(|row| {
             row.iter()
-                .map(|(j, v)| (system.dofs[*j].name.clone(), read(v, &mut symbols)))
+                .map(|(j, v)| (system.dofs[*j].name(), read(v, &mut symbols)))
                 .collect()
         })
         .collect();
@@ -351,7 +351,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         quantities,
         definitions,
         expansions,
-        dofs: system.dofs.iter().map(|d| d.name.clone()).collect(),
+        dofs: system.dofs.iter().map(|d| d.name()).collect(),
         symbols,
         delassus,
         expanded,

@@ -32,12 +32,7 @@ fn rows(m: &DMatrix<f64>) -> Vec<SparseRow<f64>> {
 fn system(m: &DMatrix<f64>, j: &DMatrix<f64>, g: Option<&DMatrix<f64>>) -> System<f64> {
     let n = m.nrows();
     System {
-        dofs: (0..n)
-            .map(|i| Dof {
-                name: format!("q{i}"),
-                unit: "m".into(),
-            })
-            .collect(),
+        dofs: (0..n).map(|i| Dof::new(&format!("q{i}"), "m")).collect(),
         mass: vec![MassBlock {
             offset: 0,
             size: n,

@@ -131,7 +131,7 @@ fn a_wrong_analysis_is_caught() {
     let theta = system
         .dofs
         .iter()
-        .position(|d| d.name.ends_with(".θ"))
+        .position(|d| d.name().ends_with(".θ"))
         .unwrap();
     for row in &mut system.jacobian {
         row.retain(|(j, _)| *j != theta);
