@@ -47,6 +47,13 @@ def run(cmd, env=None):
     return p, wall, rss_kib / 1024
 
 
+def ensure_packing(perf, base, dim, n, extra=()):
+    """Generates the scene packing `base` (gen_packing.py --scene) unless it exists."""
+    if not os.path.exists(base + ".scene.npz"):
+        subprocess.run([sys.executable, os.path.join(perf, "gen_packing.py"), "--dim", str(dim), "--n", str(n),
+                        "--scene", "--no-toml", "--out", base] + list(extra), check=True, capture_output=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--perf", default="../shared/perf")
@@ -70,10 +77,7 @@ def main():
         n = int(size.lstrip("u"))
         stem = f"{'u' if uniform else 'p'}3d_{n}"
         base = os.path.join(a.data, stem)
-        if not os.path.exists(base + ".scene.npz"):
-            extra = ["--kmin", "1e5", "--kmax", "1e5"] if uniform else []
-            subprocess.run([sys.executable, os.path.join(a.perf, "gen_packing.py"), "--dim", "3", "--n", str(n),
-                            "--scene", "--no-toml", "--out", base] + extra, check=True, capture_output=True)
+        ensure_packing(a.perf, base, 3, n, ["--kmin", "1e5", "--kmax", "1e5"] if uniform else [])
         res = os.path.join(a.data, "res")
         os.makedirs(res, exist_ok=True)
         p, _, _ = run([sys.executable, os.path.join(a.perf, "baseline.py"), "worker", "--case", base,
@@ -142,9 +146,7 @@ def main():
     for size in [x for x in a.crossover_sizes.split(",") if x]:
         n = int(size)
         base = os.path.join(a.data, f"p2d_{n}")
-        if not os.path.exists(base + ".scene.npz"):
-            subprocess.run([sys.executable, os.path.join(a.perf, "gen_packing.py"), "--dim", "2", "--n", str(n),
-                            "--scene", "--no-toml", "--out", base], check=True, capture_output=True)
+        ensure_packing(a.perf, base, 2, n)
         scene = open(base + ".scene.toml").read()
         got = {}
         for path in ("dense", "large"):

@@ -400,6 +400,34 @@ impl Reader<'_> {
         node
     }
 
+    /// A string naming one of `choices` (its first `shown` spellings are
+    /// the ones hints offer; the rest are accepted aliases). An unknown one
+    /// is reported at the value — "unknown {what} `…`", the closest
+    /// spelling, the list — and gives `None`. `key` names the key in the
+    /// hint, `what` the value in the message.
+    pub(super) fn choice<V: Copy>(
+        &mut self,
+        node: &Node,
+        (key, what): (&str, &str),
+        choices: &[(&str, V)],
+        shown: usize,
+    ) -> Option<V> {
+        let s = self.string(node, &format!("`{key}`"))?;
+        if let Some((_, v)) = choices.iter().find(|(name, _)| *name == s) {
+            return Some(*v);
+        }
+        let names = || choices[..shown].iter().map(|(n, _)| *n);
+        let list = names()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let d = Diagnostic::new(node.span(), format!("unknown {what} `{s}`"))
+            .maybe_hint(closest(&s, names()).map(|b| format!("did you mean `{b}`?")))
+            .hint(format!("{key} is one of {list}"));
+        self.error(d);
+        None
+    }
+
     pub(super) fn string(&mut self, node: &Node, what: &str) -> Option<String> {
         match node.get_ref() {
             DeValue::String(s) => Some(s.to_string()),
@@ -757,27 +785,21 @@ impl Reader<'_> {
         let description = get(root, "description")
             .and_then(|n| self.string(n, "`description`"))
             .unwrap_or_default();
-        let space = match get(root, "space") {
-            None => Space::Planar,
-            Some(node) => {
-                let s = self.string(node, "`space`").unwrap_or_default();
-                match s.as_str() {
-                    "line" => Space::Line,
-                    "planar" => Space::Planar,
-                    "3d" | "3-d" | "3D" => Space::ThreeD,
-                    _ => {
-                        let d = Diagnostic::new(node.span(), format!("unknown space `{s}`"))
-                            .maybe_hint(
-                                closest(&s, ["line", "planar", "3d"])
-                                    .map(|b| format!("did you mean `{b}`?")),
-                            )
-                            .hint("space is one of \"line\", \"planar\", \"3d\"");
-                        self.error(d);
-                        Space::Planar
-                    }
-                }
-            }
-        };
+        let space = get(root, "space").map_or(Space::Planar, |node| {
+            self.choice(
+                node,
+                ("space", "space"),
+                &[
+                    ("line", Space::Line),
+                    ("planar", Space::Planar),
+                    ("3d", Space::ThreeD),
+                    ("3-d", Space::ThreeD),
+                    ("3D", Space::ThreeD),
+                ],
+                3,
+            )
+            .unwrap_or(Space::Planar)
+        });
 
         let generalized = get(root, "generalized");
         if let Some(g) = generalized {
@@ -930,30 +952,21 @@ impl Reader<'_> {
         let large_modes = analysis
             .and_then(|t| get(t, "modes"))
             .and_then(|m| self.integer(m, "`modes`", 1..=100));
-        let analysis_path =
-            analysis
-                .and_then(|t| get(t, "path"))
-                .map_or(AnalysisPath::Auto, |node| {
-                    let s = self.string(node, "`path`").unwrap_or_default();
-                    match s.as_str() {
-                        "auto" => AnalysisPath::Auto,
-                        "dense" => AnalysisPath::Dense,
-                        "large" => AnalysisPath::Large,
-                        _ => {
-                            let d = Diagnostic::new(
-                                node.span(),
-                                format!("unknown analysis path `{s}`"),
-                            )
-                            .maybe_hint(
-                                closest(&s, ["auto", "dense", "large"])
-                                    .map(|b| format!("did you mean `{b}`?")),
-                            )
-                            .hint("path is one of \"auto\", \"dense\", \"large\"");
-                            self.error(d);
-                            AnalysisPath::Auto
-                        }
-                    }
-                });
+        let analysis_path = analysis
+            .and_then(|t| get(t, "path"))
+            .and_then(|node| {
+                self.choice(
+                    node,
+                    ("path", "analysis path"),
+                    &[
+                        ("auto", AnalysisPath::Auto),
+                        ("dense", AnalysisPath::Dense),
+                        ("large", AnalysisPath::Large),
+                    ],
+                    3,
+                )
+            })
+            .unwrap_or_default();
         Some(Case {
             path: path.to_string(),
             // Filled by the caller (without a copy where it owns the text).
