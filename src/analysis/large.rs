@@ -274,14 +274,20 @@ fn gram(
             })
         })
     };
-    // Segments of block b: `bstart[b]..bstart[b + 1]`, rows increasing;
+    // The blocks of each row (all the products need of W), and from them
+    // the segments of block b: `bstart[b]..bstart[b + 1]`, rows increasing;
     // segment s's values at `voff[b] + (s − bstart[b]) · size_b`.
     let nb = mass.len();
+    let mut row_start = Vec::with_capacity(c + 1);
+    row_start.push(0usize);
+    let mut row_block: Vec<u32> = Vec::new();
     let mut bstart = vec![0usize; nb + 1];
     for i in 0..c {
         for (b, _, _) in runs(i) {
+            row_block.push(b as u32);
             bstart[b + 1] += 1;
         }
+        row_start.push(row_block.len());
     }
     for b in 0..nb {
         bstart[b + 1] += bstart[b];
@@ -308,14 +314,6 @@ fn gram(
         }
     }
     drop(next);
-    // The blocks of each row, then W is no longer needed.
-    let mut row_start = Vec::with_capacity(c + 1);
-    row_start.push(0usize);
-    let mut row_block: Vec<u32> = Vec::with_capacity(bstart[nb]);
-    for i in 0..c {
-        row_block.extend(runs(i).map(|(b, _, _)| b as u32));
-        row_start.push(row_block.len());
-    }
     drop(w);
     crate::timing::mark("block-lists");
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>);

@@ -72,7 +72,18 @@ impl Reader<'_> {
         self.declared_bodies.extend(name.clone());
         let what = format!("body `{}`", name.as_deref().unwrap_or("?"));
         let kind_node = self.required(t, "type", &what, &span);
-        let kind_text = kind_node.and_then(|n| self.string(n, "`type`"));
+        let kind_text = kind_node.and_then(|n| {
+            self.choice(
+                n,
+                ("type", "body type"),
+                &[
+                    ("particle", "particle"),
+                    ("rigid", "rigid"),
+                    ("fixed", "fixed"),
+                ],
+                3,
+            )
+        });
         let position = match get(t, "position") {
             Some(p) => self.vector(p, space.dim(), Dim::LENGTH, "a position"),
             None => Some(vec![zero_val(Dim::LENGTH); space.dim()]),
@@ -82,7 +93,7 @@ impl Reader<'_> {
             let v = r.value(m, Dim::MASS, "a mass");
             r.positive(v, "a mass")
         };
-        let kind = match kind_text.as_deref() {
+        let kind = match kind_text {
             Some("particle") => {
                 if let Some(n) = get(t, "inertia") {
                     self.error(
@@ -124,20 +135,7 @@ impl Reader<'_> {
                 }
                 Some(BodyKind::Fixed)
             }
-            Some(other) => {
-                let d = Diagnostic::new(
-                    kind_node.map_or(span.clone(), |n| n.span()),
-                    format!("unknown body type `{other}`"),
-                )
-                .maybe_hint(
-                    closest(other, ["particle", "rigid", "fixed"])
-                        .map(|b| format!("did you mean `{b}`?")),
-                )
-                .hint("type is one of \"particle\", \"rigid\", \"fixed\"");
-                self.error(d);
-                None
-            }
-            None => None,
+            _ => None,
         };
         match (name, kind, position) {
             (Some(name), Some(kind), Some(position)) => Some(Body {
