@@ -510,15 +510,17 @@ pub fn histogram(edges: &[f64], counts: &[usize], x_label: &str) -> String {
             b = sig(edges[k + 1], 3)
         );
     }
-    for (k, e) in [
-        (0, edges[0]),
-        (counts.len() / 2, edges[counts.len() / 2]),
-        (counts.len(), edges[counts.len()]),
+    // The last label ends at the right edge (centred, it ran out of the
+    // picture).
+    for (k, e, anchor) in [
+        (0, edges[0], "middle"),
+        (counts.len() / 2, edges[counts.len() / 2], "middle"),
+        (counts.len(), edges[counts.len()], "end"),
     ] {
         let x = left + k as f64 * bw;
         let _ = write!(
             s,
-            r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{l}</text>"#,
+            r#"<text x="{x}" y="{y}" class="tick" text-anchor="{anchor}">{l}</text>"#,
             x = c(x),
             y = c(h - bottom + 14.0),
             l = sig(e, 3)

@@ -592,13 +592,21 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             );
         }
         if let Some(l) = &report.large {
-            plots_v.insert(
-                "histograms".into(),
-                json!([
-                    plot::histogram(&l.mass_ratio.edges, &l.mass_ratio.counts, "m_eff / naive"),
-                    plot::histogram(&l.omega.edges, &l.omega.counts, "single-contact ω (rad/s)"),
-                ]),
-            );
+            // Values equal but for round-off (m_eff / naive of contacts
+            // through the centres, 1 ± 1e-15) have no distribution worth a
+            // plot: its bins would be round-off and its axis 1.00 … 1.00.
+            // The sentence above the plots gives their range.
+            let spread =
+                |h: &crate::report::Histogram| h.max - h.min > 1e-9 * h.max.abs().max(h.min.abs());
+            let plots: Vec<String> = [
+                (&l.mass_ratio, "m_eff / naive"),
+                (&l.omega, "single-contact ω (rad/s)"),
+            ]
+            .into_iter()
+            .filter(|(h, _)| spread(h))
+            .map(|(h, label)| plot::histogram(&h.edges, &h.counts, label))
+            .collect();
+            plots_v.insert("histograms".into(), json!(plots));
         }
         if let Some(v) = &report.verification {
             if let Some(g) = &v.gap_history {

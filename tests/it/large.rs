@@ -63,7 +63,10 @@ fn ten_thousand_contacts_give_a_readable_report() {
     );
     assert!(html.len() < 300_000, "HTML is {} bytes", html.len());
     assert!(md.lines().count() < 200);
-    assert!(html.contains("histogram of m_eff / naive"));
+    // m_eff / naive is 1 for every contact of the chain (to round-off):
+    // that distribution is not plotted, the single-contact ω one is.
+    assert!(html.contains("histogram of single-contact ω"));
+    assert!(!html.contains("histogram of m_eff / naive"));
     let json = meff::render::json(r);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v["delassus"]["matrix"].is_null());
@@ -496,4 +499,29 @@ fn an_unknown_path_is_an_error_at_its_place() {
     assert!(text.contains("unknown analysis path `sparse`"), "{text}");
     assert!(text.contains("disks.toml:4:8"), "{text}");
     assert!(text.contains("path is one of"), "{text}");
+}
+
+#[test]
+fn a_distribution_of_round_off_is_not_plotted() {
+    // Particles on a floor: every m_eff / naive is 1, so its histogram
+    // would plot round-off; the single-contact ω still varies and is plotted.
+    let mut s = String::from("title = \"Grains\"\nspace = \"3d\"\n[analysis]\npath = \"large\"\n");
+    for i in 0..40 {
+        s.push_str(&format!(
+            "[[body]]\nname = \"g{i}\"\ntype = \"particle\"\nmass = \"{} kg\"\nposition = [\"{} m\", \"0 m\", \"0.01 m\"]\n[[contact]]\nname = \"f{i}\"\nbody = \"g{i}\"\npoint = [\"{} m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"{} N/m\"\n",
+            1.0 + 0.1 * (i % 4) as f64,
+            0.05 * i as f64,
+            0.05 * i as f64,
+            1e5 * (1.0 + (i % 5) as f64)
+        ));
+    }
+    let ev = evaluate(&s).unwrap();
+    let large = ev.report.large.as_ref().unwrap();
+    assert_eq!(large.mass_ratio.min, large.mass_ratio.max);
+    let html = meff::render::templates::Templates::load(None)
+        .unwrap()
+        .report_html(&ev.report, 4)
+        .unwrap();
+    assert!(!html.contains("histogram of m_eff / naive"));
+    assert!(html.contains("histogram of single-contact ω"));
 }
