@@ -53,6 +53,7 @@ pub mod diag;
 pub mod engines;
 pub mod expr;
 pub mod fuzz;
+pub mod hugepages;
 pub mod kinematics;
 pub mod mdbook;
 pub mod model;

@@ -8,6 +8,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Large blocks on transparent huge pages (see `meff::hugepages`).
+#[global_allocator]
+static ALLOCATOR: meff::hugepages::HugePages = meff::hugepages::HugePages;
+
 /// Effective mass seen by normal contacts in multibody systems, and what it
 /// does to penalty-contact time scales.
 #[derive(Parser)]

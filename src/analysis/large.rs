@@ -172,8 +172,14 @@ pub fn coupled_with(
     let parts: Vec<Result<Part, AnalysisError>> = (0..c.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
-            let (mut lens, mut cols, mut vals, mut diag) =
-                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let rows = CHUNK.min(c - k * CHUNK);
+            // Two rigid bodies of six velocities: twelve entries a row.
+            let (mut lens, mut cols, mut vals, mut diag) = (
+                Vec::with_capacity(rows),
+                Vec::with_capacity(12 * rows),
+                Vec::with_capacity(12 * rows),
+                Vec::with_capacity(rows),
+            );
             let (mut r, mut unwhitened) = (Vec::new(), Vec::new());
             for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
                 r.clear();

@@ -116,9 +116,13 @@ pub fn assemble<T: Scalar>(model: &Model<T>) -> System<T> {
 pub fn assemble_without_contacts<T: Scalar>(model: &Model<T>) -> System<T> {
     match &model.kind {
         Kind::Bodies { bodies, joints } => {
-            let mut dofs = Vec::new();
-            let mut mass = Vec::new();
             let offsets = body_offsets(bodies, model.space);
+            // Exact sizes: growing by doubling re-touched 30 MB at 10⁵ bodies.
+            let n_dofs = bodies.last().map_or(0, |b| {
+                offsets[bodies.len() - 1] + body_velocities(b, model.space)
+            });
+            let mut dofs = Vec::with_capacity(n_dofs);
+            let mut mass = Vec::with_capacity(bodies.len());
             for (b, &offset) in bodies.iter().zip(&offsets) {
                 if let Some(block) = body_block(b, model.space, offset) {
                     push_body_dofs(b, model.space, &mut dofs);

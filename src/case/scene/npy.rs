@@ -346,8 +346,17 @@ pub fn read_npz(
             continue;
         };
         let stem = stem.to_string();
-        let mut bytes = Vec::new();
         let cap = budget.min(entry.size()).saturating_add(1);
+        // Room for the size the archive states, as far as the budget and
+        // deflate's ratio (at most 1032:1) allow: growing by doubling
+        // re-touched the largest arrays' pages.
+        let room = cap.min(
+            entry
+                .compressed_size()
+                .saturating_mul(1032)
+                .saturating_add(64),
+        );
+        let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
         (&mut entry)
             .take(cap)
             .read_to_end(&mut bytes)
