@@ -44,7 +44,7 @@
 //! timestep do not depend on multiplicity.
 
 use super::Mode;
-use super::large::{BlockCsr, CHUNK, Coupled, LargeInfo};
+use super::large::{CHUNK, Coupled, LargeInfo, LocalCsr};
 use rayon::prelude::*;
 
 /// Relative Ritz estimate (or residual) below which a value counts as
@@ -58,9 +58,14 @@ pub const MAX_STEPS: usize = 6000;
 pub const MERGE: f64 = 1e-12;
 
 /// The recurrence's state: `v_{j−1}`, `v_j`, a work vector and `β_{j−1}`.
+/// The Lanczos vectors are kept as computed, `u_j = β_j v_j`, with their
+/// scales `1/β_j`: the products and updates take the scale as a factor,
+/// so no pass over memory only divides a vector by its norm.
 struct Recurrence {
     prev: Vec<f64>,
+    prev_scale: f64,
     v: Vec<f64>,
+    scale: f64,
     w: Vec<f64>,
     beta: f64,
     /// Time spent in products (for `MEFF_TIMINGS`).
@@ -68,7 +73,7 @@ struct Recurrence {
 }
 
 impl Recurrence {
-    /// The deterministic start vector (every component nonzero), normalised.
+    /// The deterministic start vector (every component nonzero), unit.
     fn new(c: usize) -> Recurrence {
         let mut v: Vec<f64> = (0..c)
             .map(|i| 1.0 + 0.5 * ((i as f64) * 0.618_033_988_749_894_9).fract())
@@ -77,31 +82,42 @@ impl Recurrence {
         v.iter_mut().for_each(|x| *x /= n);
         Recurrence {
             prev: vec![0.0; c],
+            prev_scale: 0.0,
             v,
+            scale: 1.0,
             w: vec![0.0; c],
             beta: 0.0,
             product_time: std::time::Duration::ZERO,
         }
     }
 
+    /// The unit Lanczos vector `v_j`, as (stored vector, its scale).
+    fn unit(&self) -> (&[f64], f64) {
+        (&self.v, self.scale)
+    }
+
     /// One step: `w = S v − β prev`, `α = vᵀ w`, `w −= α v`; returns
     /// `(α, |w|)`. [`advance`](Self::advance) then makes `w/|w|` the next v.
-    fn step(&mut self, s: &BlockCsr) -> (f64, f64) {
+    fn step(&mut self, s: &LocalCsr) -> (f64, f64) {
         let t0 = std::time::Instant::now();
-        let alpha = s.mul_sub_dot(&self.v, &self.prev, self.beta, &mut self.w);
+        let alpha = s.mul_sub_dot(
+            &self.v,
+            self.scale,
+            &self.prev,
+            self.beta * self.prev_scale,
+            &mut self.w,
+        );
         self.product_time += t0.elapsed();
-        let norm2 = axpy_norm2(&mut self.w, alpha, &self.v);
+        let norm2 = axpy_norm2(&mut self.w, alpha * self.scale, &self.v);
         (alpha, norm2.sqrt())
     }
 
-    /// `prev ← v`, `v ← w / β`.
+    /// `prev ← v`, `v ← w` with scale `1/β`.
     fn advance(&mut self, beta: f64) {
-        let inv = 1.0 / beta;
-        self.w
-            .par_chunks_mut(CHUNK)
-            .for_each(|o| o.iter_mut().for_each(|x| *x *= inv));
         std::mem::swap(&mut self.prev, &mut self.v);
         std::mem::swap(&mut self.v, &mut self.w);
+        self.prev_scale = self.scale;
+        self.scale = 1.0 / beta;
         self.beta = beta;
     }
 }
@@ -525,16 +541,16 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
 /// Unit Ritz vectors `V s / |V s|` for the eigenvalues `thetas` of `t`:
 /// the recurrence is replayed from the same start (the same bits), adding
 /// `s_j v_j` to each vector as `v_j` comes.
-fn ritz_vectors(s: &BlockCsr, t: Tridiagonal<'_>, thetas: &[f64]) -> Vec<Vec<f64>> {
+fn ritz_vectors(s: &LocalCsr, t: Tridiagonal<'_>, thetas: &[f64]) -> Vec<Vec<f64>> {
     let c = s.rows();
     let m = t.n();
     let coef: Vec<Vec<f64>> = thetas.iter().map(|&th| t.eigenvector(th)).collect();
     let mut acc: Vec<Vec<f64>> = vec![vec![0.0; c]; thetas.len()];
     let mut rec = Recurrence::new(c);
     for j in 0..m {
-        let v = &rec.v;
+        let (v, scale) = rec.unit();
         acc.par_iter_mut().zip(&coef).for_each(|(y, cf)| {
-            let a = cf[j];
+            let a = cf[j] * scale;
             for (o, x) in y.iter_mut().zip(v) {
                 *o += a * x;
             }
@@ -554,9 +570,9 @@ fn ritz_vectors(s: &BlockCsr, t: Tridiagonal<'_>, thetas: &[f64]) -> Vec<Vec<f64
 }
 
 /// `|S y − θ y|` for a unit y.
-fn residual(s: &BlockCsr, y: &[f64], theta: f64) -> f64 {
+fn residual(s: &LocalCsr, y: &[f64], theta: f64) -> f64 {
     let mut w = vec![0.0; y.len()];
-    s.mul_sub_dot(y, y, theta, &mut w);
+    s.mul_sub_dot(y, 1.0, y, theta, &mut w);
     dot(&w, &w).sqrt()
 }
 

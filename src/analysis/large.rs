@@ -26,6 +26,7 @@ use crate::model::System;
 use rayon::prelude::*;
 
 pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
+pub use super::local_csr::{BlockBuilder, LocalCsr};
 /// Rows per parallel work item (fixed, so sums do not depend on threads).
 pub(crate) const CHUNK: usize = 8192;
 
@@ -57,26 +58,6 @@ impl Csr {
     /// Stored entries.
     pub fn nnz(&self) -> usize {
         self.val.len()
-    }
-
-    /// `self · x − b p` into `out` (`p` holds the same rows as `out`).
-    #[inline]
-    fn rows_sub_into(&self, x: &[f64], b: f64, p: &[f64], out: &mut [f64]) {
-        for ((r, o), &pr) in out.iter_mut().enumerate().zip(p) {
-            let (cs, vs) = self.row(r);
-            // Two partial sums (fixed order): independent additions.
-            let (mut s0, mut s1) = (0.0, 0.0);
-            let (cp, vp) = (cs.chunks_exact(2), vs.chunks_exact(2));
-            let tail = cp.remainder().iter().zip(vp.remainder());
-            for (c2, v2) in cp.zip(vp) {
-                s0 += v2[0] * x[c2[0] as usize];
-                s1 += v2[1] * x[c2[1] as usize];
-            }
-            for (&j, &v) in tail {
-                s0 += v * x[j as usize];
-            }
-            *o = (s0 + s1) - b * pr;
-        }
     }
 }
 
@@ -111,8 +92,8 @@ pub struct LargeInfo {
 /// (A is `S_ij / √(k_i k_j)`), with `A_ii` as computed from J̃.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Coupled {
-    /// S, both triangles, columns increasing within a row.
-    pub s: BlockCsr,
+    /// S, both triangles.
+    pub s: LocalCsr,
     /// `√k_i`.
     pub sqrt_k: Vec<f64>,
     /// `A_ii = |J̃_i|²`.
@@ -125,19 +106,12 @@ impl Coupled {
         if i == j {
             return self.diag[i];
         }
-        let (cs, vs) = self.s.row(i);
-        match cs.binary_search(&(j as u32)) {
-            Ok(p) => vs[p] / (self.sqrt_k[i] * self.sqrt_k[j]),
-            Err(_) => 0.0,
-        }
+        self.s.get(i, j) / (self.sqrt_k[i] * self.sqrt_k[j])
     }
 
     /// `max_i Σ_j |S_ij|`: the Gershgorin bound on λ_max(S).
     pub fn gershgorin(&self) -> f64 {
-        (0..self.s.rows())
-            .into_par_iter()
-            .map(|i| self.s.row(i).1.iter().map(|v| v.abs()).sum::<f64>())
-            .reduce(|| 0.0, f64::max)
+        self.s.max_abs_row_sum()
     }
 }
 
@@ -231,13 +205,11 @@ pub fn coupled_with(
     let s = gram(w, &sqrt_k, &block_of, &system.mass);
     crate::timing::mark("gram");
     drop(block_of);
-    for i in 0..c {
-        if let Some(v) = s.row(i).1.iter().find(|v| !v.is_finite()) {
-            return Err(AnalysisError::OutOfRange {
-                contact: i,
-                what: format!("an entry of K^½ A K^½ is {v}"),
-            });
-        }
+    if let Some((i, v)) = s.first_non_finite() {
+        return Err(AnalysisError::OutOfRange {
+            contact: i,
+            what: format!("an entry of K^½ A K^½ is {v}"),
+        });
     }
     Ok(Coupled { s, sqrt_k, diag })
 }
@@ -262,7 +234,7 @@ fn gram(
     d: &[f64],
     block_of: &[usize],
     mass: &[crate::model::MassBlock<f64>],
-) -> BlockCsr {
+) -> LocalCsr {
     let c = w.rows();
     let wr = &w;
     // The runs of row i: (block, its columns, its values).
@@ -322,25 +294,32 @@ fn gram(
     drop(next);
     drop(w);
     crate::timing::mark("block-lists");
-    type Part = (Vec<usize>, Vec<u32>, Vec<f64>);
     // One task per thread, each over a contiguous range of chunks with one
     // set of buffers (`map_init` would make them per rayon job: dozens of
     // c-long zeroed arrays, whose page faults cost more than the products).
     let chunks = c.div_ceil(CHUNK);
     let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
-    let parts: Vec<Part> = (0..tasks)
+    // Entries a row: the rows of each of its blocks, summed (an upper
+    // bound; rows sharing two blocks are counted twice).
+    let room = |i: usize| -> usize {
+        row_block[row_start[i]..row_start[i + 1]]
+            .iter()
+            .map(|&b| bstart[b as usize + 1] - bstart[b as usize])
+            .sum()
+    };
+    let parts: Vec<BlockBuilder> = (0..tasks)
         .into_par_iter()
         .flat_map_iter(|t| {
             let (mut acc, mut seen) = (vec![0.0f64; c], vec![0u32; c]);
             let mut touched: Vec<u32> = Vec::new();
             let (bstart, voff, seg_row, vals) = (&bstart, &voff, &seg_row, &vals);
-            let (row_start, row_block) = (&row_start, &row_block);
+            let (row_start, row_block, room) = (&row_start, &row_block, &room);
             (chunks * t / tasks..chunks * (t + 1) / tasks)
                 .map(move |k| {
-                    let mut lens = Vec::with_capacity(CHUNK);
-                    let mut cols = Vec::new();
-                    let mut vals_out = Vec::new();
-                    for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+                    let rows = k * CHUNK..((k + 1) * CHUNK).min(c);
+                    let entries = rows.clone().map(room).sum();
+                    let mut out = BlockBuilder::new(k, rows.len(), entries);
+                    for i in rows {
                         // `seen[j] == i + 1` marks j as touched by row i.
                         let mark = i as u32 + 1;
                         touched.clear();
@@ -365,40 +344,19 @@ fn gram(
                             }
                         }
                         touched.sort_unstable();
-                        for &j in &touched {
-                            cols.push(j);
-                            // (d_i d_j)·acc: the same bits as entry (j, i), so S is
-                            // exactly symmetric.
-                            vals_out.push((d[i] * d[j as usize]) * acc[j as usize]);
-                        }
-                        lens.push(touched.len());
+                        // (d_i d_j)·acc: the same bits as entry (j, i), so S is
+                        // exactly symmetric.
+                        out.push_row(touched.iter().map(|&j| {
+                            let j = j as usize;
+                            (j, (d[i] * d[j]) * acc[j])
+                        }));
                     }
-                    (lens, cols, vals_out)
+                    out
                 })
-                .collect::<Vec<Part>>()
+                .collect::<Vec<BlockBuilder>>()
         })
         .collect();
-    let blocks = parts
-        .into_iter()
-        .map(|(lens, mut col, mut val)| {
-            col.shrink_to_fit();
-            val.shrink_to_fit();
-            let mut start = Vec::with_capacity(lens.len() + 1);
-            start.push(0);
-            let mut at = 0;
-            for l in lens {
-                at += l;
-                start.push(at);
-            }
-            Csr {
-                cols: c,
-                start,
-                col,
-                val,
-            }
-        })
-        .collect();
-    BlockCsr { rows: c, blocks }
+    LocalCsr::from_blocks(c, parts)
 }
 
 /// A square sparse matrix in compressed rows, kept as the blocks of
@@ -426,23 +384,6 @@ impl BlockCsr {
     /// Stored entries.
     pub fn nnz(&self) -> usize {
         self.blocks.iter().map(Csr::nnz).sum()
-    }
-
-    /// `y = self · x − b p`, returning `xᵀ y` from the same pass (per-block
-    /// sums added in block order, so the same bits on any thread count).
-    pub fn mul_sub_dot(&self, x: &[f64], p: &[f64], b: f64, y: &mut [f64]) -> f64 {
-        y.par_chunks_mut(CHUNK)
-            .zip(self.blocks.par_iter())
-            .enumerate()
-            .map(|(k, (out, blk))| {
-                let base = k * CHUNK;
-                let rows = base..base + out.len();
-                blk.rows_sub_into(x, b, &p[rows.clone()], out);
-                dot4(&x[rows], out)
-            })
-            .collect::<Vec<f64>>()
-            .iter()
-            .sum()
     }
 }
 

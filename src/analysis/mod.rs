@@ -19,6 +19,7 @@ pub mod claims;
 pub mod delassus;
 pub mod lanczos;
 pub mod large;
+mod local_csr;
 mod modes;
 pub mod robot;
 pub mod sweep;

@@ -170,26 +170,13 @@ fn coupled_with_spectrum(d: &[f64], seed: u64) -> meff::analysis::large::Coupled
     let s = &q
         * nalgebra::DMatrix::from_diagonal(&nalgebra::DVector::from_row_slice(d))
         * q.transpose();
-    let mut csr = meff::analysis::large::Csr {
-        cols: n,
-        start: vec![0],
-        col: Vec::new(),
-        val: Vec::new(),
-    };
-    for i in 0..n {
-        for j in 0..n {
-            csr.col.push(j as u32);
-            csr.val.push(0.5 * (s[(i, j)] + s[(j, i)]));
-        }
-        csr.start.push(csr.col.len());
-    }
+    let s = &s;
+    let sym = |i: usize| (0..n).map(move |j| (j, 0.5 * (s[(i, j)] + s[(j, i)])));
+    let csr = meff::analysis::large::LocalCsr::from_rows(n, sym);
     meff::analysis::large::Coupled {
         diag: (0..n).map(|i| s[(i, i)]).collect(),
         sqrt_k: vec![1.0; n],
-        s: meff::analysis::large::BlockCsr {
-            rows: n,
-            blocks: vec![csr],
-        },
+        s: csr,
     }
 }
 
@@ -374,10 +361,10 @@ fn sparse_s_by_mass_blocks_equals_the_dense_delassus_matrix() {
     let scale = (0..n).map(|i| k[i] * dense[(i, i)]).fold(0.0, f64::max);
     let mut stored = 0;
     for i in 0..n {
-        let (cols, vals) = cp.s.row(i);
-        assert!(cols.windows(2).all(|w| w[0] < w[1]), "row {i} sorted");
-        for (&j, &v) in cols.iter().zip(vals) {
-            let j = j as usize;
+        let row = cp.s.row(i);
+        assert!(row.windows(2).all(|w| w[0].0 < w[1].0), "row {i} sorted");
+        let cols: Vec<usize> = row.iter().map(|e| e.0).collect();
+        for &(j, v) in &row {
             let want = (k[i] * k[j]).sqrt() * dense[(i, j)];
             assert!(
                 (v - want).abs() <= 1e-13 * scale,
@@ -385,13 +372,13 @@ fn sparse_s_by_mass_blocks_equals_the_dense_delassus_matrix() {
             );
             assert_eq!(
                 v.to_bits(),
-                cp.s.row(j).1[cp.s.row(j).0.binary_search(&(i as u32)).unwrap()].to_bits(),
+                cp.s.get(j, i).to_bits(),
                 "S symmetric at {i},{j}"
             );
             stored += 1;
         }
         for j in 0..n {
-            if cols.binary_search(&(j as u32)).is_err() {
+            if cols.binary_search(&j).is_err() {
                 assert!(
                     dense[(i, j)].abs() <= 1e-13 * dense[(i, i)].max(dense[(j, j)]),
                     "A[{i},{j}] missing"
