@@ -110,13 +110,13 @@ def main():
              "product / bound | step (product + vector passes + checks) / bound | top-6 ω max rel. diff |",
              "|" + "---|" * 14]
     for r in rows:
-        # Bytes a product must move: S once (8-byte value + 4-byte column per
-        # stored entry), x gathered, the previous vector read and y written.
-        # A step adds two vector passes (w -= a v with |w|^2: read w and v,
-        # write w; the scaling: read and write w).
+        # Bytes a product must move: S once (8-byte value + 2-byte column
+        # offset per stored entry, a 4-byte start per row), x gathered, the
+        # previous vector read and y written. A step adds one vector pass
+        # (w -= a v with |w|^2: read w and v, write w).
         c = r["c"]
-        product_bytes = 12 * r["nnz"] + 3 * 8 * c
-        step_bytes = product_bytes + 5 * 8 * c
+        product_bytes = 10 * r["nnz"] + 4 * c + 3 * 8 * c
+        step_bytes = product_bytes + 3 * 8 * c
         pb, sb = product_bytes / (bw * 1e9), step_bytes / (bw * 1e9)
         lines.append(f"| {r['n']} | {c} | {r['scipy_eig']:.2f} s | {r['scipy_total']:.2f} s | {r['scipy_rss']:.0f} MiB | "
                      f"{r['scipy_mv']} | {r['meff_wall']:.2f} s | {r['meff_lanczos']:.2f} s | {r['meff_rss']:.0f} MiB | "

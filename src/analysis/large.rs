@@ -81,8 +81,9 @@ pub struct LargeInfo {
     /// `"true"` or `"estimate"`: which residual `max_residual` is.
     pub residual_kind: &'static str,
     /// Largest bound on a reported value's distance to its eigenvalue,
-    /// `/ θ_max`: the Ritz estimate with mode shapes, `min(e, e²/δ)` for
-    /// values alone (what convergence was judged by).
+    /// `/ θ_max`: with mode shapes the smaller of the Ritz estimate and the
+    /// measured residual, for values alone `min(e, e²/δ)` (what
+    /// convergence was judged by).
     pub max_value_error: f64,
     /// Stored entries of S (both triangles).
     pub nnz: usize,

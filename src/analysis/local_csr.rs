@@ -53,29 +53,25 @@ impl Block {
         self.start.len() - 1
     }
 
-    /// `a · self · x − b p` into `out` (`p` holds the same rows as `out`).
+    /// `a · self · x − b p` into `out` (`p` holds the same rows as `out`),
+    /// returning `Σ_r x_{first+r} out_r`.
     #[inline]
-    fn rows_sub_into(&self, x: &[f64], a: f64, b: f64, p: &[f64], out: &mut [f64]) {
+    fn rows_sub_dot(&self, x: &[f64], a: f64, b: f64, p: &[f64], out: &mut [f64]) -> f64 {
+        // One running sum a row: two interleaved ones measured 10 % slower
+        // (the gathers of x, not the additions, set the pace).
         for (r, (o, &pr)) in out.iter_mut().zip(p).enumerate() {
             let i = self.first + r;
             let span = self.start[r] as usize..self.start[r + 1] as usize;
-            let (os, vs) = (&self.off[span.clone()], &self.val[span]);
-            // Two partial sums (fixed order): independent additions.
-            let (mut s0, mut s1) = (0.0, 0.0);
-            let (op, vp) = (os.chunks_exact(2), vs.chunks_exact(2));
-            let tail = op.remainder().iter().zip(vp.remainder());
-            for (o2, v2) in op.zip(vp) {
-                s0 += v2[0] * x[i.wrapping_add_signed(o2[0] as isize)];
-                s1 += v2[1] * x[i.wrapping_add_signed(o2[1] as isize)];
+            let mut acc = 0.0;
+            for (&off, &v) in self.off[span.clone()].iter().zip(&self.val[span]) {
+                acc += v * x[i.wrapping_add_signed(off as isize)];
             }
-            for (&o1, &v) in tail {
-                s0 += v * x[i.wrapping_add_signed(o1 as isize)];
-            }
-            *o = a * (s0 + s1) - b * pr;
+            *o = a * acc - b * pr;
         }
         for f in &self.far {
             out[f.row as usize] += a * (f.val * x[f.col as usize]);
         }
+        dot4(&x[self.first..self.first + out.len()], out)
     }
 }
 
@@ -248,8 +244,7 @@ impl LocalCsr {
             .zip(self.blocks.par_iter())
             .map(|(out, blk)| {
                 let rows = blk.first..blk.first + out.len();
-                blk.rows_sub_into(x, a, b, &p[rows.clone()], out);
-                dot4(&x[rows], out)
+                blk.rows_sub_dot(x, a, b, &p[rows], out)
             })
             .collect::<Vec<f64>>()
             .iter()
