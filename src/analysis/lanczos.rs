@@ -514,7 +514,12 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
                 // bounds the value too, rigorously.
                 worst_value = worst_value.max(res.min(r.bound / top));
                 info.products += 1;
-                let raw: Vec<f64> = y.iter().zip(&cp.sqrt_k).map(|(x, k)| x / k).collect();
+                // Rows of S back to contacts, then K^-½.
+                let mut raw = vec![0.0; y.len()];
+                for (r, x) in y.iter().enumerate() {
+                    let i = cp.contact_of(r);
+                    raw[i] = x / cp.sqrt_k[i];
+                }
                 Mode {
                     omega: theta.sqrt(),
                     shape: super::modes::normalise_shape(&raw),

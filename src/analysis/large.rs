@@ -99,15 +99,26 @@ pub struct Coupled {
     pub sqrt_k: Vec<f64>,
     /// `A_ii = |J̃_i|²`.
     pub diag: Vec<f64>,
+    /// The contact of each row of S, when S is not stored in contact order
+    /// (`order.rs`); `sqrt_k` and `diag` are always in contact order.
+    pub order: Option<Vec<u32>>,
+    /// The row of S of each contact (the inverse of `order`).
+    pub row_of: Option<Vec<u32>>,
 }
 
 impl Coupled {
-    /// Entry (i, j) of A.
+    /// Entry (i, j) of A (contacts as given).
     pub fn a(&self, i: usize, j: usize) -> f64 {
         if i == j {
             return self.diag[i];
         }
-        self.s.get(i, j) / (self.sqrt_k[i] * self.sqrt_k[j])
+        let row = |k: usize| self.row_of.as_ref().map_or(k, |r| r[k] as usize);
+        self.s.get(row(i), row(j)) / (self.sqrt_k[i] * self.sqrt_k[j])
+    }
+
+    /// The contact stored as row `r` of S.
+    pub fn contact_of(&self, r: usize) -> usize {
+        self.order.as_ref().map_or(r, |o| o[r] as usize)
     }
 
     /// `max_i Σ_j |S_ij|`: the Gershgorin bound on λ_max(S).
@@ -119,23 +130,56 @@ impl Coupled {
 /// S and `A_ii` of a system without constraints, for stiffnesses `k`,
 /// from its stored Jacobian rows.
 pub fn coupled(system: &System<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
-    coupled_with(system, stiffness, |i, out| {
-        out.clear();
-        out.extend_from_slice(&system.jacobian[i]);
-    })
+    coupled_with(
+        system,
+        stiffness,
+        |i, out| {
+            out.clear();
+            out.extend_from_slice(&system.jacobian[i]);
+        },
+        None,
+    )
 }
 
 /// S and `A_ii` of a system without constraints (its mass blocks), for
 /// stiffnesses `k`, with contact `i`'s Jacobian row written by
 /// `row(i, buffer)` (one buffer per task: no allocation per contact).
 /// Rows are whitened in parallel chunks and joined in order; the first
-/// out-of-range row (in contact order) is the error.
+/// out-of-range row (in contact order) is the error. Row r of S is contact
+/// `order[r]` when an order is given (see `order.rs`).
 pub fn coupled_with(
     system: &System<f64>,
     stiffness: &[f64],
     row: impl Fn(usize, &mut SparseRow<f64>) + Sync,
+    order: Option<Vec<u32>>,
+) -> Result<Coupled, AnalysisError> {
+    match coupled_in(system, stiffness, &row, order.as_deref()) {
+        Ok(mut cp) => {
+            if let Some(order) = order {
+                let mut row_of = vec![0u32; order.len()];
+                for (r, &i) in order.iter().enumerate() {
+                    row_of[i as usize] = r as u32;
+                }
+                cp.order = Some(order);
+                cp.row_of = Some(row_of);
+            }
+            Ok(cp)
+        }
+        // The first failing contact in contact order, whatever the order
+        // of the rows: failures are rare, so look again in contact order.
+        Err(_) if order.is_some() => coupled_in(system, stiffness, &row, None),
+        Err(e) => Err(e),
+    }
+}
+
+fn coupled_in(
+    system: &System<f64>,
+    stiffness: &[f64],
+    row: &(impl Fn(usize, &mut SparseRow<f64>) + Sync),
+    order: Option<&[u32]>,
 ) -> Result<Coupled, AnalysisError> {
     let c = stiffness.len();
+    let contact = |r: usize| order.map_or(r, |o| o[r] as usize);
     if !system.constraints.is_empty() {
         return Err(AnalysisError::TooLarge {
             contacts: c,
@@ -156,7 +200,7 @@ pub fn coupled_with(
                 Vec::with_capacity(rows),
             );
             let (mut r, mut unwhitened) = (Vec::new(), Vec::new());
-            for i in k * CHUNK..((k + 1) * CHUNK).min(c) {
+            for i in (k * CHUNK..((k + 1) * CHUNK).min(c)).map(contact) {
                 r.clear();
                 row(i, &mut unwhitened);
                 whitener.whiten_into(&unwhitened, &mut r);
@@ -178,10 +222,8 @@ pub fn coupled_with(
         .collect();
     let block_of = whitener.into_block_of();
     crate::timing::mark("whiten-rows");
-    // The first error in contact order; then one exact allocation each
-    // (growing by doubling cost more than the copy).
-    // The first error in contact order; W stays in the tasks' blocks of
-    // rows (joining them was a 43 MB copy at 10⁵ contacts).
+    // The first error in row order; W stays in the tasks' blocks of rows
+    // (joining them was a 43 MB copy at 10⁵ contacts).
     let parts: Vec<Part> = parts.into_iter().collect::<Result<_, _>>()?;
     let mut diag = Vec::with_capacity(c);
     let mut w = BlockCsr {
@@ -203,16 +245,36 @@ pub fn coupled_with(
         diag.extend(d);
     }
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
-    let s = gram(w, &sqrt_k, &block_of, &system.mass);
+    let s = match order {
+        None => gram(w, &sqrt_k, &block_of, &system.mass),
+        Some(o) => {
+            let rows: Vec<f64> = o.iter().map(|&i| sqrt_k[i as usize]).collect();
+            gram(w, &rows, &block_of, &system.mass)
+        }
+    };
     crate::timing::mark("gram");
     drop(block_of);
-    if let Some((i, v)) = s.first_non_finite() {
+    if let Some((r, v)) = s.first_non_finite() {
         return Err(AnalysisError::OutOfRange {
-            contact: i,
+            contact: contact(r),
             what: format!("an entry of K^½ A K^½ is {v}"),
         });
     }
-    Ok(Coupled { s, sqrt_k, diag })
+    // A_ii back in contact order.
+    if let Some(o) = order {
+        let mut by_contact = vec![0.0; c];
+        for (&i, &d) in o.iter().zip(&diag) {
+            by_contact[i as usize] = d;
+        }
+        diag = by_contact;
+    }
+    Ok(Coupled {
+        s,
+        sqrt_k,
+        diag,
+        order: None,
+        row_of: None,
+    })
 }
 
 /// `D W Wᵀ D` (D = diag(d)) in compressed rows, by mass blocks. L⁻ᵀ is

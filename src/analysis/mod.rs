@@ -21,6 +21,7 @@ pub mod lanczos;
 pub mod large;
 mod local_csr;
 mod modes;
+pub mod order;
 pub mod robot;
 pub mod sweep;
 
@@ -452,7 +453,9 @@ pub fn analyze_model(
     if takes_large_path(model, large.path) && system.jacobian.len() < model.contacts.len() {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
-        let coupled = large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out))?;
+        let order = order::contact_order(model);
+        let coupled =
+            large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
         return analyze_coupled(model, coupled, large);
     }

@@ -1,0 +1,159 @@
+//! The order in which the large path stores the contacts' rows of S.
+//!
+//! A product with S gathers, for each row, the vector at the contacts that
+//! share a body with it. When those sit close to the row in the contact
+//! list (a packing written body by body) the gathers hit the cache and
+//! nearly every column fits the 16-bit offsets of [`LocalCsr`]; when a
+//! simulator lists its contacts in an arbitrary order (a broad phase's
+//! pair order, a shuffle) neither holds: at 10⁵ bodies a product took
+//! 12 ms instead of 4.5 (benches/results/scale.md). Such a list is stored
+//! in the order of its contact points along a Morton (Z-order) curve
+//! instead, which puts contacts that share a body next to each other.
+//!
+//! The choice is made from the list itself, before S is built: the share
+//! of pairs of contacts on one body that lie more than 32,767 apart (the
+//! entries an `i16` offset cannot reach). Above [`FAR_SHARE`] the curve
+//! order is measured the same way and taken when it does better. The given
+//! order is kept otherwise, so cases written body by body are stored as
+//! they are. Either way the order is a function of the case alone, and
+//! every result is reported per contact as given.
+//!
+//! [`LocalCsr`]: super::local_csr::LocalCsr
+
+use crate::model::{BodyKind, Geometry, Kind, Model};
+
+/// Share of far pairs above which the curve order is tried.
+pub const FAR_SHARE: f64 = 0.05;
+
+/// Entries farther than this from the diagonal are "far".
+const REACH: u32 = i16::MAX as u32;
+
+/// The storage order (`order[row] = contact`) for a body-form model when it
+/// beats the given one, else `None`.
+pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
+    let Kind::Bodies { bodies, .. } = &model.kind else {
+        return None;
+    };
+    let c = model.contacts.len();
+    if c <= REACH as usize || c > u32::MAX as usize {
+        return None;
+    }
+    let moving = |b: usize| !matches!(bodies[b].kind, BodyKind::Fixed);
+    // Each contact's moving bodies.
+    let mut sides: Vec<(u32, u32)> = Vec::with_capacity(2 * c);
+    let mut points: Vec<&[f64]> = Vec::with_capacity(c);
+    for (i, contact) in model.contacts.iter().enumerate() {
+        let Geometry::Point {
+            body, other, point, ..
+        } = &contact.geometry
+        else {
+            return None;
+        };
+        for b in std::iter::once(*body).chain(*other) {
+            if moving(b) {
+                sides.push((b as u32, i as u32));
+            }
+        }
+        points.push(point);
+    }
+    sides.sort_unstable();
+    let identity: Vec<u32> = (0..c as u32).collect();
+    let given = far_share(&sides, &identity);
+    if given <= FAR_SHARE {
+        return None;
+    }
+    let order = curve_order(&points);
+    let mut rank = vec![0u32; c];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i as usize] = r as u32;
+    }
+    (far_share(&sides, &rank) < given).then_some(order)
+}
+
+/// The share of pairs of contacts on one body whose rows (`rank`) are more
+/// than [`REACH`] apart; `sides` is sorted by body. Linear in the pairs'
+/// count per body after a sort, by two pointers.
+fn far_share(sides: &[(u32, u32)], rank: &[u32]) -> f64 {
+    let (mut far, mut pairs) = (0u64, 0u64);
+    let mut rows: Vec<u32> = Vec::new();
+    for group in sides.chunk_by(|a, b| a.0 == b.0) {
+        rows.clear();
+        rows.extend(group.iter().map(|&(_, i)| rank[i as usize]));
+        rows.sort_unstable();
+        let n = rows.len() as u64;
+        pairs += n * n.saturating_sub(1) / 2;
+        let mut lo = 0;
+        for q in 0..rows.len() {
+            while rows[q] - rows[lo] > REACH {
+                lo += 1;
+            }
+            far += lo as u64;
+        }
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        far as f64 / pairs as f64
+    }
+}
+
+/// Contacts sorted by the Morton key of their points (coordinates scaled
+/// to the points' bounding box), ties in list order.
+fn curve_order(points: &[&[f64]]) -> Vec<u32> {
+    let d = points.first().map_or(0, |p| p.len()).clamp(1, 3);
+    let bits = 63 / d as u32;
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for p in points {
+        for k in 0..d {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let top = ((1u64 << bits) - 1) as f64;
+    let mut keyed: Vec<(u64, u32)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut key = 0u64;
+            for k in 0..d {
+                let span = hi[k] - lo[k];
+                let t = if span > 0.0 {
+                    (p[k] - lo[k]) / span
+                } else {
+                    0.0
+                };
+                let q = (t * top).clamp(0.0, top) as u64;
+                for b in 0..bits {
+                    key |= ((q >> b) & 1) << (d as u32 * b + k as u32);
+                }
+            }
+            (key, i as u32)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_pairs_are_counted_per_body() {
+        // Body 0: contacts at rows 0, 10, 40,000 (two far pairs of three);
+        // body 1: rows 5, 6 (none).
+        let sides = vec![(0, 0), (0, 1), (0, 2), (1, 3), (1, 4)];
+        let rank = vec![0, 10, 40_000, 5, 6];
+        assert_eq!(far_share(&sides, &rank), 2.0 / 4.0);
+        assert_eq!(far_share(&sides, &[0, 1, 2, 3, 4]), 0.0);
+    }
+
+    #[test]
+    fn the_curve_puts_near_points_together() {
+        // Points on a line in shuffled list order come out sorted.
+        let xs = [5.0, 1.0, 4.0, 0.0, 3.0, 2.0];
+        let pts: Vec<Vec<f64>> = xs.iter().map(|&x| vec![x, 0.0, 0.0]).collect();
+        let refs: Vec<&[f64]> = pts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(curve_order(&refs), vec![3, 1, 5, 4, 2, 0]);
+    }
+}
