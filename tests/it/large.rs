@@ -22,6 +22,14 @@ fn chain(n: usize) -> String {
     s
 }
 
+/// The assembled system of [`chain`]`(n)` and its stiffnesses.
+fn chain_system(n: usize) -> (meff::model::System<f64>, Vec<f64>) {
+    let case = meff::case::parse_case("chain.toml", &chain(n)).unwrap();
+    let model = meff::model::numeric(&case);
+    let k = model.contacts.iter().map(|c| c.stiffness).collect();
+    (meff::model::assemble(&model), k)
+}
+
 #[test]
 fn ten_thousand_contacts_give_a_readable_report() {
     let source = chain(10_000);
@@ -238,11 +246,7 @@ fn lanczos_lists_distinct_values_in_order_despite_copies_and_ghosts() {
 fn lanczos_shapes_are_eigenvectors_and_cost_a_replay() {
     // With shapes the recurrence is replayed (same bits: the values do not
     // change) and each shape is checked against the dense eigenvector.
-    let source = chain(300);
-    let case = meff::case::parse_case("chain.toml", &source).unwrap();
-    let model = meff::model::numeric(&case);
-    let system = meff::model::assemble(&model);
-    let k: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
+    let (system, k) = chain_system(300);
     let cp = meff::analysis::large::coupled(&system, &k).unwrap();
     let (plain, a) = meff::analysis::large::fastest_modes(&cp, 4, false);
     let (shaped, b) = meff::analysis::large::fastest_modes(&cp, 4, true);
@@ -259,16 +263,7 @@ fn lanczos_shapes_are_eigenvectors_and_cost_a_replay() {
     let (exact, _) = meff::analysis::modes(&dense, &k);
     for (m, e) in shaped.iter().zip(&exact) {
         assert_eq!(m.shape.len(), k.len());
-        let err = m
-            .shape
-            .iter()
-            .zip(&e.shape)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max);
-        assert!(
-            err <= 1e-6,
-            "shape differs from the dense eigenvector by {err}"
-        );
+        assert_same_shape(&m.shape, &e.shape);
     }
 }
 
@@ -520,11 +515,7 @@ fn s_stored_in_another_order_gives_the_same_results_per_contact() {
     // The rows of S in a scrambled order (as `order.rs` may choose for a
     // shuffled contact list): A entry by entry, the diagonal and the modes
     // with their shapes, per contact as given, against the dense path.
-    let source = chain(300);
-    let case = meff::case::parse_case("chain.toml", &source).unwrap();
-    let model = meff::model::numeric(&case);
-    let system = meff::model::assemble(&model);
-    let k: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
+    let (system, k) = chain_system(300);
     let n = k.len();
     let order: Vec<u32> = (0..n as u32).map(|i| (i * 7 + 3) % n as u32).collect();
     let mut seen = order.clone();
@@ -551,15 +542,20 @@ fn s_stored_in_another_order_gives_the_same_results_per_contact() {
     assert_eq!(shaped.len(), 4);
     for (m, e) in shaped.iter().zip(&exact) {
         assert!((m.omega - e.omega).abs() <= 1e-10 * exact[0].omega);
-        let err = m
-            .shape
-            .iter()
-            .zip(&e.shape)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max);
-        assert!(
-            err <= 1e-6,
-            "shape differs from the dense eigenvector by {err}"
-        );
+        assert_same_shape(&m.shape, &e.shape);
     }
+}
+
+/// A shape against the dense eigenvector (both normalised the same way).
+fn assert_same_shape(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len());
+    let err = got
+        .iter()
+        .zip(want)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        err <= 1e-6,
+        "shape differs from the dense eigenvector by {err}"
+    );
 }
