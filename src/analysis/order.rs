@@ -39,10 +39,11 @@ pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
         return None;
     }
     let moving = |b: usize| !matches!(bodies[b].kind, BodyKind::Fixed);
-    // Each contact's moving bodies.
-    let mut sides: Vec<(u32, u32)> = Vec::with_capacity(2 * c);
+    // The contacts of each moving body, increasing (a counting sort: at
+    // 10⁶ bodies a comparison sort of the pairs cost 0.3 s).
+    let mut start = vec![0usize; bodies.len() + 1];
     let mut points: Vec<&[f64]> = Vec::with_capacity(c);
-    for (i, contact) in model.contacts.iter().enumerate() {
+    for contact in &model.contacts {
         let Geometry::Point {
             body, other, point, ..
         } = &contact.geometry
@@ -51,14 +52,27 @@ pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
         };
         for b in std::iter::once(*body).chain(*other) {
             if moving(b) {
-                sides.push((b as u32, i as u32));
+                start[b + 1] += 1;
             }
         }
         points.push(point);
     }
-    sides.sort_unstable();
-    let identity: Vec<u32> = (0..c as u32).collect();
-    let given = far_share(&sides, &identity);
+    for b in 0..bodies.len() {
+        start[b + 1] += start[b];
+    }
+    let mut list = vec![0u32; start[bodies.len()]];
+    let mut next = start.clone();
+    for (i, contact) in model.contacts.iter().enumerate() {
+        if let Geometry::Point { body, other, .. } = &contact.geometry {
+            for b in std::iter::once(*body).chain(*other) {
+                if moving(b) {
+                    list[next[b]] = i as u32;
+                    next[b] += 1;
+                }
+            }
+        }
+    }
+    let given = far_share(&start, &list, None);
     if given <= FAR_SHARE {
         return None;
     }
@@ -67,19 +81,26 @@ pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
     for (r, &i) in order.iter().enumerate() {
         rank[i as usize] = r as u32;
     }
-    (far_share(&sides, &rank) < given).then_some(order)
+    (far_share(&start, &list, Some(&rank)) < given).then_some(order)
 }
 
-/// The share of pairs of contacts on one body whose rows (`rank`) are more
-/// than [`REACH`] apart; `sides` is sorted by body. Linear in the pairs'
-/// count per body after a sort, by two pointers.
-fn far_share(sides: &[(u32, u32)], rank: &[u32]) -> f64 {
+/// The share of pairs of contacts on one body whose rows are more than
+/// [`REACH`] apart: body b's contacts are `list[start[b]..start[b + 1]]`
+/// (increasing), row `rank[i]` of contact i (i itself without a rank).
+/// Linear in the contacts per body, by two pointers over each sorted list.
+fn far_share(start: &[usize], list: &[u32], rank: Option<&[u32]>) -> f64 {
     let (mut far, mut pairs) = (0u64, 0u64);
-    let mut rows: Vec<u32> = Vec::new();
-    for group in sides.chunk_by(|a, b| a.0 == b.0) {
-        rows.clear();
-        rows.extend(group.iter().map(|&(_, i)| rank[i as usize]));
-        rows.sort_unstable();
+    let mut ranked: Vec<u32> = Vec::new();
+    for w in start.windows(2) {
+        let rows: &[u32] = match rank {
+            None => &list[w[0]..w[1]],
+            Some(r) => {
+                ranked.clear();
+                ranked.extend(list[w[0]..w[1]].iter().map(|&i| r[i as usize]));
+                ranked.sort_unstable();
+                &ranked
+            }
+        };
         let n = rows.len() as u64;
         pairs += n * n.saturating_sub(1) / 2;
         let mut lo = 0;
@@ -142,10 +163,12 @@ mod tests {
     fn far_pairs_are_counted_per_body() {
         // Body 0: contacts at rows 0, 10, 40,000 (two far pairs of three);
         // body 1: rows 5, 6 (none).
-        let sides = vec![(0, 0), (0, 1), (0, 2), (1, 3), (1, 4)];
-        let rank = vec![0, 10, 40_000, 5, 6];
-        assert_eq!(far_share(&sides, &rank), 2.0 / 4.0);
-        assert_eq!(far_share(&sides, &[0, 1, 2, 3, 4]), 0.0);
+        let (start, list) = (vec![0, 3, 5], vec![0, 1, 2, 3, 4]);
+        let rank = vec![40_000, 0, 10, 5, 6];
+        assert_eq!(far_share(&start, &list, Some(&rank)), 2.0 / 4.0);
+        assert_eq!(far_share(&start, &list, None), 0.0);
+        let (start, list) = (vec![0, 2], vec![1, 50_000]);
+        assert_eq!(far_share(&start, &list, None), 1.0);
     }
 
     #[test]
