@@ -26,7 +26,9 @@ use crate::model::System;
 use rayon::prelude::*;
 
 pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
-pub use super::local_csr::{BlockBuilder, LocalCsr};
+use super::local_csr::BlockBuilder;
+pub use super::local_csr::LocalCsr;
+pub use super::order::RowOrder;
 /// Rows per parallel work item (fixed, so sums do not depend on threads).
 pub(crate) const CHUNK: usize = 8192;
 
@@ -99,11 +101,9 @@ pub struct Coupled {
     pub sqrt_k: Vec<f64>,
     /// `A_ii = |J̃_i|²`.
     pub diag: Vec<f64>,
-    /// The contact of each row of S, when S is not stored in contact order
+    /// The rows' contacts, when S is not stored in contact order
     /// (`order.rs`); `sqrt_k` and `diag` are always in contact order.
-    pub order: Option<Vec<u32>>,
-    /// The row of S of each contact (the inverse of `order`).
-    pub row_of: Option<Vec<u32>>,
+    pub order: Option<RowOrder>,
 }
 
 impl Coupled {
@@ -112,13 +112,13 @@ impl Coupled {
         if i == j {
             return self.diag[i];
         }
-        let row = |k: usize| self.row_of.as_ref().map_or(k, |r| r[k] as usize);
+        let row = |k: usize| self.order.as_ref().map_or(k, |o| o.row(k));
         self.s.get(row(i), row(j)) / (self.sqrt_k[i] * self.sqrt_k[j])
     }
 
     /// The contact stored as row `r` of S.
     pub fn contact_of(&self, r: usize) -> usize {
-        self.order.as_ref().map_or(r, |o| o[r] as usize)
+        self.order.as_ref().map_or(r, |o| o.contact(r))
     }
 
     /// `max_i Σ_j |S_ij|`: the Gershgorin bound on λ_max(S).
@@ -151,20 +151,10 @@ pub fn coupled_with(
     system: &System<f64>,
     stiffness: &[f64],
     row: impl Fn(usize, &mut SparseRow<f64>) + Sync,
-    order: Option<Vec<u32>>,
+    order: Option<RowOrder>,
 ) -> Result<Coupled, AnalysisError> {
-    match coupled_in(system, stiffness, &row, order.as_deref()) {
-        Ok(mut cp) => {
-            if let Some(order) = order {
-                let mut row_of = vec![0u32; order.len()];
-                for (r, &i) in order.iter().enumerate() {
-                    row_of[i as usize] = r as u32;
-                }
-                cp.order = Some(order);
-                cp.row_of = Some(row_of);
-            }
-            Ok(cp)
-        }
+    match coupled_in(system, stiffness, &row, order.as_ref()) {
+        Ok(cp) => Ok(Coupled { order, ..cp }),
         // The first failing contact in contact order, whatever the order
         // of the rows: failures are rare, so look again in contact order.
         Err(_) if order.is_some() => coupled_in(system, stiffness, &row, None),
@@ -176,10 +166,10 @@ fn coupled_in(
     system: &System<f64>,
     stiffness: &[f64],
     row: &(impl Fn(usize, &mut SparseRow<f64>) + Sync),
-    order: Option<&[u32]>,
+    order: Option<&RowOrder>,
 ) -> Result<Coupled, AnalysisError> {
     let c = stiffness.len();
-    let contact = |r: usize| order.map_or(r, |o| o[r] as usize);
+    let contact = |r: usize| order.map_or(r, |o| o.contact(r));
     if !system.constraints.is_empty() {
         return Err(AnalysisError::TooLarge {
             contacts: c,
@@ -247,8 +237,8 @@ fn coupled_in(
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = match order {
         None => gram(w, &sqrt_k, &block_of, &system.mass),
-        Some(o) => {
-            let rows: Vec<f64> = o.iter().map(|&i| sqrt_k[i as usize]).collect();
+        Some(_) => {
+            let rows: Vec<f64> = (0..c).map(|r| sqrt_k[contact(r)]).collect();
             gram(w, &rows, &block_of, &system.mass)
         }
     };
@@ -262,18 +252,13 @@ fn coupled_in(
     }
     // A_ii back in contact order.
     if let Some(o) = order {
-        let mut by_contact = vec![0.0; c];
-        for (&i, &d) in o.iter().zip(&diag) {
-            by_contact[i as usize] = d;
-        }
-        diag = by_contact;
+        diag = (0..c).map(|i| diag[o.row(i)]).collect();
     }
     Ok(Coupled {
         s,
         sqrt_k,
         diag,
         order: None,
-        row_of: None,
     })
 }
 

@@ -28,9 +28,38 @@ pub const FAR_SHARE: f64 = 0.05;
 /// Entries farther than this from the diagonal are "far".
 const REACH: u32 = i16::MAX as u32;
 
-/// The storage order (`order[row] = contact`) for a body-form model when it
-/// beats the given one, else `None`.
-pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
+/// A storage order of the contacts: the contact of each row and the row of
+/// each contact.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowOrder {
+    contact: Vec<u32>,
+    row: Vec<u32>,
+}
+
+impl RowOrder {
+    /// The order whose row r holds contact `contact[r]` (a permutation).
+    pub fn new(contact: Vec<u32>) -> RowOrder {
+        let mut row = vec![0u32; contact.len()];
+        for (r, &i) in contact.iter().enumerate() {
+            row[i as usize] = r as u32;
+        }
+        RowOrder { contact, row }
+    }
+
+    /// The contact stored as row `r`.
+    pub fn contact(&self, r: usize) -> usize {
+        self.contact[r] as usize
+    }
+
+    /// The row of contact `i`.
+    pub fn row(&self, i: usize) -> usize {
+        self.row[i] as usize
+    }
+}
+
+/// The storage order for a body-form model when it beats the given one,
+/// else `None`.
+pub fn contact_order(model: &Model<f64>) -> Option<RowOrder> {
     let Kind::Bodies { bodies, .. } = &model.kind else {
         return None;
     };
@@ -76,12 +105,8 @@ pub fn contact_order(model: &Model<f64>) -> Option<Vec<u32>> {
     if given <= FAR_SHARE {
         return None;
     }
-    let order = curve_order(&points);
-    let mut rank = vec![0u32; c];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i as usize] = r as u32;
-    }
-    (far_share(&start, &list, Some(&rank)) < given).then_some(order)
+    let order = RowOrder::new(curve_order(&points));
+    (far_share(&start, &list, Some(&order.row)) < given).then_some(order)
 }
 
 /// The share of pairs of contacts on one body whose rows are more than

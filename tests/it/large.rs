@@ -186,7 +186,6 @@ fn coupled_with_spectrum(d: &[f64], seed: u64) -> meff::analysis::large::Coupled
         sqrt_k: vec![1.0; n],
         s: csr,
         order: None,
-        row_of: None,
     }
 }
 
@@ -525,7 +524,13 @@ fn s_stored_in_another_order_gives_the_same_results_per_contact() {
         out.clear();
         out.extend_from_slice(&system.jacobian[i]);
     };
-    let cp = meff::analysis::large::coupled_with(&system, &k, row, Some(order.clone())).unwrap();
+    let cp = meff::analysis::large::coupled_with(
+        &system,
+        &k,
+        row,
+        Some(meff::analysis::large::RowOrder::new(order.clone())),
+    )
+    .unwrap();
     let dense = meff::analysis::delassus(&system).unwrap().matrix;
     let scale = (0..n).map(|i| dense[(i, i)]).fold(0.0, f64::max);
     for i in 0..n {
