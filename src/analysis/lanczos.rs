@@ -439,6 +439,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         max_value_error: 0.0,
         residual_kind: "estimate",
         nnz: s.nnz(),
+        stored: s.stored(),
     };
     if c == 0 || gershgorin == 0.0 {
         return (Vec::new(), info);

@@ -5,11 +5,11 @@
 //! It is sparse, though: contacts couple only through shared bodies, so
 //! `S = K^½ A K^½ = (K^½ J̃)(K^½ J̃)ᵀ` (`J̃ = J L⁻ᵀ`, whitened by each mass
 //! block's Cholesky factor) has about `deg(b₁) + deg(b₂) − 1` entries per
-//! row. It is formed once from J̃ and its transpose and kept in compressed
-//! rows (both triangles), so that a product `S x` is one pass over its
-//! entries, each output row computed by one task (rayon, fixed chunks):
-//! the same bits on any number of threads. That reads about half the bytes
-//! of applying J̃ᵀ and then J̃ (each entry of J̃ is met twice there).
+//! row. It is formed once from J̃ and kept in compressed rows, a coupling
+//! between nearby rows stored once ([`LocalCsr`]), so that a product `S x`
+//! is one pass over about half its entries, in a fixed order on any number
+//! of threads (the same bits). Applying J̃ᵀ and then J̃ instead would read
+//! each entry of J̃ twice: about twice the bytes of S's full rows.
 //!
 //! The fastest modes come from [`lanczos`](super::lanczos) (the plain
 //! recurrence, O(c) memory); when the fastest mode does not converge,
@@ -87,15 +87,17 @@ pub struct LargeInfo {
     /// measured residual, for values alone `min(e, e²/δ)` (what
     /// convergence was judged by).
     pub max_value_error: f64,
-    /// Stored entries of S (both triangles).
+    /// Nonzero entries of S (both triangles).
     pub nnz: usize,
+    /// Entries of S stored (a coupling between nearby rows once).
+    pub stored: usize,
 }
 
 /// The coupled stiffness matrix `S = K^½ J̃ J̃ᵀ K^½` of the large path
 /// (A is `S_ij / √(k_i k_j)`), with `A_ii` as computed from J̃.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Coupled {
-    /// S, both triangles.
+    /// S (symmetric; nearby couplings stored once, see `local_csr.rs`).
     pub s: LocalCsr,
     /// `√k_i`.
     pub sqrt_k: Vec<f64>,
@@ -370,6 +372,7 @@ fn gram(
                     for i in rows {
                         // `seen[j] == i + 1` marks j as touched by row i.
                         let mark = i as u32 + 1;
+                        let skip = super::local_csr::stored_in_their_rows(i);
                         touched.clear();
                         for &b in &row_block[row_start[i]..row_start[i + 1]] {
                             let b = b as usize;
@@ -379,7 +382,14 @@ fn gram(
                             // Row i's own segment (rows increase in a block).
                             let p = rows.partition_point(|&r| (r as usize) < i);
                             let own = &block[p * size..(p + 1) * size];
-                            for (&j, other) in rows.iter().zip(block.chunks_exact(size)) {
+                            // Rows before i that store their entry with i
+                            // themselves are skipped.
+                            let q = rows.partition_point(|&r| (r as usize) < skip.start);
+                            let others = rows[..q]
+                                .iter()
+                                .zip(block.chunks_exact(size))
+                                .chain(rows[p..].iter().zip(block[p * size..].chunks_exact(size)));
+                            for (&j, other) in others {
                                 let dot: f64 = own.iter().zip(other).map(|(x, y)| x * y).sum();
                                 let ju = j as usize;
                                 if seen[ju] == mark {

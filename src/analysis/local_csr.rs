@@ -1,18 +1,39 @@
 //! The large path's `S` in compressed rows whose columns are stored as
-//! 16-bit offsets from the diagonal.
+//! 16-bit offsets from the diagonal, each coupling between nearby rows
+//! stored once.
 //!
 //! Lanczos is bound by memory bandwidth: a product reads every stored
-//! entry of S once. Coupled contacts share a body, and packings list a
-//! body's contacts close together, so nearly every column lies within
-//! ±32,767 of its row (99.8 % at 10⁵ bodies). An entry then costs 10 bytes
-//! (an `i16` offset and an `f64`) instead of 12, and a row start 4 bytes
-//! instead of 8: 16 % fewer bytes per product (benches/results/scale.md).
-//! The few entries farther away are kept per block in a list of
-//! (row, column, value) and added after the block's rows, in list order,
-//! so a product's bits do not depend on the thread count.
+//! entry of S once. Two measures halve the bytes that takes:
+//!
+//! - **Offsets.** Coupled contacts share a body, and packings list a
+//!   body's contacts close together, so nearly every column lies within
+//!   ±32,767 of its row (99.8 % at 10⁵ bodies). An entry costs 10 bytes
+//!   (an `i16` offset and an `f64`) instead of 12, and a row start 4
+//!   bytes. The few entries farther away are kept per block in a list of
+//!   (row, column, value), added after the block's rows in list order.
+//! - **Symmetry.** S is symmetric, so an entry (i, j) with `j > i` whose
+//!   column lies in row i's block of [`CHUNK`] rows or the next one is
+//!   stored once, in row i, and *mirrored*: the product gathers
+//!   `S_ij x_j` into row i and scatters `S_ij x_i` into row j. Row j's
+//!   copy is not stored. Other entries (the diagonal, couplings farther
+//!   apart) are *gathered* only, stored in both rows. At 10⁵ bodies this
+//!   stores 53 % of the entries of both triangles.
+//!
+//! The scatter into rows of the next block is what a parallel product must
+//! order. Each task takes a contiguous run of blocks and keeps a window of
+//! two blocks' sums: a block's rows start from what the previous block
+//! scattered into them, then gather and scatter themselves, in row order.
+//! A task's first block does not wait for the task before it: it
+//! recomputes the previous block's scatter into its rows first (one block
+//! more read per task). Every sum thus runs in the same order — the
+//! previous block's rows, then earlier rows of the block, then the row's
+//! own entries — whatever the number of threads: the same bits anywhere.
 
 use super::large::{CHUNK, dot4};
 use rayon::prelude::*;
+
+// A mirrored entry lies less than two blocks right of its row.
+const _: () = assert!(2 * CHUNK <= i16::MAX as usize);
 
 /// An entry too far from its row for an `i16` offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,13 +48,27 @@ struct Far {
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Block {
     first: usize,
-    /// Near entries of block row r: `start[r] .. start[r + 1]`.
+    /// Entries of block row r: `start[r] .. start[r + 1]`, the gathered
+    /// ones before `mirror[r]`, the mirrored ones from it (each sorted by
+    /// column).
     start: Vec<u32>,
+    mirror: Vec<u32>,
     /// Column minus row.
     off: Vec<i16>,
     val: Vec<f64>,
-    /// Entries beyond the offsets' reach, by row then column.
+    /// Gathered entries beyond the offsets' reach, by row then column.
     far: Vec<Far>,
+}
+
+/// Whether entry (i, j), `i < j`, is mirrored: stored once, in row i.
+fn mirrored(i: usize, j: usize) -> bool {
+    j / CHUNK <= i / CHUNK + 1
+}
+
+/// The columns left of row i's diagonal whose entries are stored in their
+/// own rows (mirrored), not in row i: a builder may skip computing them.
+pub(crate) fn stored_in_their_rows(i: usize) -> std::ops::Range<usize> {
+    (i / CHUNK).saturating_sub(1) * CHUNK..i
 }
 
 impl Block {
@@ -43,6 +78,7 @@ impl Block {
         Block {
             first,
             start,
+            mirror: Vec::with_capacity(rows),
             off: Vec::with_capacity(entries),
             val: Vec::with_capacity(entries),
             far: Vec::new(),
@@ -53,30 +89,83 @@ impl Block {
         self.start.len() - 1
     }
 
-    /// `a · self · x − b p` into `out` (`p` holds the same rows as `out`),
-    /// returning `Σ_r x_{first+r} out_r`.
+    /// Row r's gathered (near) and mirrored entries.
+    fn spans(&self, r: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let (s0, s1, s2) = (
+            self.start[r] as usize,
+            self.mirror[r] as usize,
+            self.start[r + 1] as usize,
+        );
+        (s0..s1, s1..s2)
+    }
+
+    /// Row r's far entries.
+    fn far_of(&self, r: usize) -> &[Far] {
+        let at = self.far.partition_point(|f| (f.row as usize) < r);
+        let end = self.far.partition_point(|f| (f.row as usize) <= r);
+        &self.far[at..end]
+    }
+
+    /// `a · map(self) · x − b p` into `out` (`p` holds the same rows as
+    /// `out`), returning `Σ_r x_{first+r} out_r`. `win[0..rows]` holds
+    /// what the previous block scattered into these rows and the rest is
+    /// zero; on return `win[rows..]` holds this block's scatter into the
+    /// next block.
     #[inline]
-    fn rows_sub_dot(&self, x: &[f64], a: f64, b: f64, p: &[f64], out: &mut [f64]) -> f64 {
-        // One running sum a row: two interleaved ones measured 10 % slower
-        // (the gathers of x, not the additions, set the pace).
+    fn rows_sub_dot(
+        &self,
+        x: &[f64],
+        (a, b): (f64, f64),
+        p: &[f64],
+        out: &mut [f64],
+        win: &mut [f64],
+        map: impl Fn(f64) -> f64,
+    ) -> f64 {
         for (r, (o, &pr)) in out.iter_mut().zip(p).enumerate() {
             let i = self.first + r;
-            let span = self.start[r] as usize..self.start[r + 1] as usize;
-            let mut acc = 0.0;
-            for (&off, &v) in self.off[span.clone()].iter().zip(&self.val[span]) {
-                acc += v * x[i.wrapping_add_signed(off as isize)];
+            let xi = x[i];
+            let (gather, mirror) = self.spans(r);
+            // One running sum a row: two interleaved ones measured 10 %
+            // slower (the gathers of x, not the additions, set the pace).
+            let mut acc = win[r];
+            for (&off, &v) in self.off[gather.clone()].iter().zip(&self.val[gather]) {
+                acc += map(v) * x[i.wrapping_add_signed(off as isize)];
+            }
+            for (&off, &v) in self.off[mirror.clone()].iter().zip(&self.val[mirror]) {
+                let v = map(v);
+                let off = off as usize;
+                acc += v * x[i + off];
+                win[r + off] += v * xi;
             }
             *o = a * acc - b * pr;
         }
         for f in &self.far {
-            out[f.row as usize] += a * (f.val * x[f.col as usize]);
+            out[f.row as usize] += a * (map(f.val) * x[f.col as usize]);
         }
         dot4(&x[self.first..self.first + out.len()], out)
     }
+
+    /// This block's scatter into the rows of the next block (which starts
+    /// at `next`), added into `win` (zero on entry) in the order
+    /// [`rows_sub_dot`](Self::rows_sub_dot) adds it: the same bits.
+    fn scatter_into_next(&self, x: &[f64], next: usize, win: &mut [f64], map: impl Fn(f64) -> f64) {
+        for r in 0..self.rows() {
+            let i = self.first + r;
+            let xi = x[i];
+            let (_, mirror) = self.spans(r);
+            for (&off, &v) in self.off[mirror.clone()].iter().zip(&self.val[mirror]) {
+                let j = i + off as usize;
+                if j >= next {
+                    win[j - next] += map(v) * xi;
+                }
+            }
+        }
+    }
 }
 
-/// A square sparse matrix in blocks of [`CHUNK`] rows, columns as offsets
-/// from the diagonal (see the module notes).
+/// A square symmetric sparse matrix in blocks of [`CHUNK`] rows, columns
+/// as offsets from the diagonal, nearby couplings stored once (see the
+/// module notes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LocalCsr {
     rows: usize,
@@ -86,6 +175,7 @@ pub struct LocalCsr {
 /// Builds one block of a [`LocalCsr`], row by row.
 pub struct BlockBuilder {
     block: Block,
+    mirror: Vec<(i16, f64)>,
 }
 
 impl BlockBuilder {
@@ -93,15 +183,28 @@ impl BlockBuilder {
     pub fn new(k: usize, rows: usize, entries: usize) -> BlockBuilder {
         BlockBuilder {
             block: Block::new(k * CHUNK, rows, entries),
+            mirror: Vec::new(),
         }
     }
 
-    /// Appends the next row's entries, columns increasing.
+    /// Appends the next row's entries, columns increasing. The matrix must
+    /// be symmetric (bit for bit): of a mirrored pair only the entry right
+    /// of the diagonal is kept, so the columns in
+    /// [`stored_in_their_rows`] may be given or left out.
     pub fn push_row(&mut self, entries: impl IntoIterator<Item = (usize, f64)>) {
         let b = &mut self.block;
         let i = b.first + b.rows();
         let row = b.rows() as u32;
+        self.mirror.clear();
         for (j, v) in entries {
+            if j > i && mirrored(i, j) {
+                // Less than 2·CHUNK: fits (checked at compile time).
+                self.mirror.push(((j - i) as i16, v));
+                continue;
+            }
+            if j < i && mirrored(j, i) {
+                continue; // stored in row j
+            }
             match i16::try_from(j as isize - i as isize) {
                 Ok(o) => {
                     b.off.push(o);
@@ -113,6 +216,11 @@ impl BlockBuilder {
                     val: v,
                 }),
             }
+        }
+        b.mirror.push(b.off.len() as u32);
+        for &(o, v) in &self.mirror {
+            b.off.push(o);
+            b.val.push(v);
         }
         b.start.push(b.off.len() as u32);
     }
@@ -134,7 +242,7 @@ impl LocalCsr {
         LocalCsr { rows, blocks }
     }
 
-    /// The matrix whose row `i` is `row(i)` (columns increasing).
+    /// The symmetric matrix whose row `i` is `row(i)` (columns increasing).
     pub fn from_rows<I: IntoIterator<Item = (usize, f64)>>(
         rows: usize,
         row: impl Fn(usize) -> I + Sync,
@@ -158,8 +266,19 @@ impl LocalCsr {
         self.rows
     }
 
-    /// Stored entries.
+    /// Nonzero entries of the matrix, both triangles.
     pub fn nnz(&self) -> usize {
+        self.blocks
+            .iter()
+            .map(|b| {
+                let mirrored: usize = (0..b.rows()).map(|r| b.spans(r).1.len()).sum();
+                b.val.len() + mirrored + b.far.len()
+            })
+            .sum()
+    }
+
+    /// Entries actually stored (a mirrored pair once).
+    pub fn stored(&self) -> usize {
         self.blocks.iter().map(|b| b.val.len() + b.far.len()).sum()
     }
 
@@ -168,70 +287,84 @@ impl LocalCsr {
         self.blocks.iter().map(|b| b.far.len()).sum()
     }
 
-    /// The entries of row `i`, columns increasing.
+    /// The entries of row `i`, columns increasing. Slow (it scans up to two
+    /// blocks for the mirrored entries left of the diagonal): for tests and
+    /// inspection, not for loops over rows.
     pub fn row(&self, i: usize) -> Vec<(usize, f64)> {
-        let b = &self.blocks[i / CHUNK];
+        let k = i / CHUNK;
+        let b = &self.blocks[k];
         let r = i - b.first;
-        let at = b.far.partition_point(|f| (f.row as usize) < r);
-        let end = b.far.partition_point(|f| (f.row as usize) <= r);
-        let far = &b.far[at..end];
-        let split = far.partition_point(|f| (f.col as usize) < i);
-        let span = b.start[r] as usize..b.start[r + 1] as usize;
-        let near = b.off[span.clone()]
-            .iter()
-            .zip(&b.val[span])
-            .map(|(&o, &v)| (i.wrapping_add_signed(o as isize), v));
-        let below = far[..split].iter().map(|f| (f.col as usize, f.val));
-        let above = far[split..].iter().map(|f| (f.col as usize, f.val));
-        below.chain(near).chain(above).collect()
+        let (gather, mirror) = b.spans(r);
+        let at = |s: std::ops::Range<usize>, b: &Block, i: usize| {
+            let (o, v) = (&b.off[s.clone()], &b.val[s]);
+            o.iter()
+                .zip(v)
+                .map(move |(&o, &v)| (i.wrapping_add_signed(o as isize), v))
+                .collect::<Vec<_>>()
+        };
+        let mut out = at(gather, b, i);
+        out.extend(at(mirror, b, i));
+        out.extend(b.far_of(r).iter().map(|f| (f.col as usize, f.val)));
+        for bl in &self.blocks[k.saturating_sub(1)..=k] {
+            for rr in 0..bl.rows().min(i.saturating_sub(bl.first)) {
+                let ii = bl.first + rr;
+                out.extend(
+                    at(bl.spans(rr).1, bl, ii)
+                        .into_iter()
+                        .filter(|&(j, _)| j == i)
+                        .map(|(_, v)| (ii, v)),
+                );
+            }
+        }
+        out.sort_by_key(|e| e.0);
+        out
     }
 
     /// Entry (i, j), zero when not stored.
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        self.row(i)
-            .into_iter()
-            .find(|&(c, _)| c == j)
-            .map_or(0.0, |(_, v)| v)
+        let find = |b: &Block, s: std::ops::Range<usize>, off: isize| {
+            let offs = &b.off[s.clone()];
+            i16::try_from(off)
+                .ok()
+                .and_then(|o| offs.binary_search(&o).ok())
+                .map(|p| b.val[s.start + p])
+        };
+        let (lo, hi) = (i.min(j), i.max(j));
+        let found = if lo != hi && mirrored(lo, hi) {
+            let b = &self.blocks[lo / CHUNK];
+            find(b, b.spans(lo - b.first).1, (hi - lo) as isize)
+        } else {
+            let b = &self.blocks[i / CHUNK];
+            let r = i - b.first;
+            find(b, b.spans(r).0, j as isize - i as isize).or_else(|| {
+                b.far_of(r)
+                    .iter()
+                    .find(|f| f.col as usize == j)
+                    .map(|f| f.val)
+            })
+        };
+        found.unwrap_or(0.0)
     }
 
     /// `max_i Σ_j |S_ij|`.
     pub fn max_abs_row_sum(&self) -> f64 {
-        self.blocks
-            .par_iter()
-            .map(|b| {
-                let mut sums: Vec<f64> = (0..b.rows())
-                    .map(|r| {
-                        let span = b.start[r] as usize..b.start[r + 1] as usize;
-                        b.val[span].iter().map(|v| v.abs()).sum::<f64>()
-                    })
-                    .collect();
-                for f in &b.far {
-                    sums[f.row as usize] += f.val.abs();
-                }
-                sums.into_iter().fold(0.0, f64::max)
-            })
-            .reduce(|| 0.0, f64::max)
+        let ones = vec![1.0; self.rows];
+        let mut sums = vec![0.0; self.rows];
+        self.product(&ones, (1.0, 0.0), &ones, &mut sums, f64::abs);
+        sums.into_iter().fold(0.0, f64::max)
     }
 
     /// The first stored entry (row order) that is not finite, as (row, value).
     pub fn first_non_finite(&self) -> Option<(usize, f64)> {
         self.blocks.iter().find_map(|b| {
-            let near = (0..b.rows()).find_map(|r| {
-                let span = b.start[r] as usize..b.start[r + 1] as usize;
-                b.val[span]
+            (0..b.rows()).find_map(|r| {
+                let (gather, mirror) = b.spans(r);
+                b.val[gather.start..mirror.end]
                     .iter()
+                    .chain(b.far_of(r).iter().map(|f| &f.val))
                     .find(|v| !v.is_finite())
                     .map(|&v| (b.first + r, v))
-            });
-            let far = b
-                .far
-                .iter()
-                .find(|f| !f.val.is_finite())
-                .map(|f| (b.first + f.row as usize, f.val));
-            match (near, far) {
-                (Some(n), Some(f)) => Some(if f.0 < n.0 { f } else { n }),
-                (n, f) => n.or(f),
-            }
+            })
         })
     }
 
@@ -240,16 +373,54 @@ impl LocalCsr {
     /// count). With `a = 1/|x|` this is the product with the unit vector
     /// `x/|x|` and that vector's dot product, without scaling x first.
     pub fn mul_sub_dot(&self, x: &[f64], a: f64, p: &[f64], b: f64, y: &mut [f64]) -> f64 {
-        y.par_chunks_mut(CHUNK)
-            .zip(self.blocks.par_iter())
-            .map(|(out, blk)| {
-                let rows = blk.first..blk.first + out.len();
-                blk.rows_sub_dot(x, a, b, &p[rows], out)
+        self.product(x, (a, b), p, y, |v| v) * a
+    }
+
+    /// `y = a · map(self) · x − b p` (map applied to each entry), returning
+    /// `xᵀ y`: the parallel driver of the module notes.
+    fn product(
+        &self,
+        x: &[f64],
+        (a, b): (f64, f64),
+        p: &[f64],
+        y: &mut [f64],
+        map: impl Fn(f64) -> f64 + Sync,
+    ) -> f64 {
+        let nb = self.blocks.len();
+        let tasks = rayon::current_num_threads().clamp(1, nb.max(1));
+        // Each task's blocks and their rows of y.
+        let mut parts = Vec::with_capacity(tasks);
+        let mut rest = y;
+        for t in 0..tasks {
+            let (k0, k1) = (nb * t / tasks, nb * (t + 1) / tasks);
+            let rows = (k1 * CHUNK).min(self.rows) - (k0 * CHUNK).min(self.rows);
+            let (mine, tail) = rest.split_at_mut(rows);
+            parts.push((k0..k1, mine));
+            rest = tail;
+        }
+        let map = &map;
+        let dots: Vec<Vec<f64>> = parts
+            .into_par_iter()
+            .map(|(ks, ys)| {
+                let mut win = vec![0.0f64; 2 * CHUNK];
+                if ks.start > 0 && ks.start < nb {
+                    let next = self.blocks[ks.start].first;
+                    self.blocks[ks.start - 1].scatter_into_next(x, next, &mut win, map);
+                }
+                ks.zip(ys.chunks_mut(CHUNK))
+                    .map(|(k, out)| {
+                        let blk = &self.blocks[k];
+                        let rows = blk.first..blk.first + out.len();
+                        let d = blk.rows_sub_dot(x, (a, b), &p[rows], out, &mut win, map);
+                        let (n, next) = (out.len(), self.blocks.get(k + 1).map_or(0, Block::rows));
+                        win.copy_within(n..n + next, 0);
+                        win[next..].fill(0.0);
+                        d
+                    })
+                    .collect()
             })
-            .collect::<Vec<f64>>()
-            .iter()
-            .sum::<f64>()
-            * a
+            .collect();
+        dots.iter().flatten().sum::<f64>()
     }
 }
 
@@ -257,27 +428,64 @@ impl LocalCsr {
 mod tests {
     use super::*;
 
-    /// A matrix with entries at every distance, near and far, its rows
-    /// read back in column order and its product against a plain sum.
+    /// A symmetric matrix with entries at every distance — within a block,
+    /// into the next, several blocks away, beyond an `i16` offset — its
+    /// rows read back in column order and its product against a plain sum,
+    /// with the same bits on one thread and on four.
     #[test]
-    fn far_and_near_entries_read_back_and_multiply() {
+    fn mirrored_gathered_and_far_entries_read_back_and_multiply() {
         let n = 5 * CHUNK + 77;
+        let val = |i: usize, j: usize| 1.0 + ((i.min(j) * 7 + i.max(j) * 3) % 11) as f64;
+        let near = |i: usize| -> Vec<usize> {
+            [
+                0,
+                i / 3,
+                i,
+                i + 1,
+                i + CHUNK + 3,
+                i + 3 * CHUNK,
+                i + 40_000,
+                n - 1,
+            ]
+            .into_iter()
+            .filter(|&j| j < n)
+            .collect()
+        };
+        // Columns of row i: its own pattern and every row whose pattern
+        // holds i (symmetric by construction).
+        let mut pattern: Vec<Vec<usize>> = (0..n).map(near).collect();
+        for i in 0..n {
+            for j in near(i) {
+                pattern[j].push(i);
+            }
+        }
+        for p in &mut pattern {
+            p.sort_unstable();
+            p.dedup();
+        }
         let cols = |i: usize| -> Vec<(usize, f64)> {
-            let mut js: Vec<usize> = [0, i / 3, i, i + 1, i + 40_000, n - 1]
-                .into_iter()
-                .filter(|&j| j < n)
-                .collect();
-            js.sort_unstable();
-            js.dedup();
-            js.into_iter()
-                .map(|j| (j, 1.0 + (i * 7 + j * 3) as f64 % 11.0))
-                .collect()
+            pattern[i].iter().map(|&j| (j, val(i, j))).collect()
         };
         let s = LocalCsr::from_rows(n, cols);
-        assert!(s.far_entries() > 0 && s.far_entries() < s.nnz());
-        for i in [0, 1, CHUNK - 1, CHUNK, 2 * CHUNK + 5, n - 1] {
+        let both: usize = (0..n).map(|i| pattern[i].len()).sum();
+        assert_eq!(s.nnz(), both);
+        assert!(s.stored() < both && s.far_entries() > 0);
+        for i in [
+            0,
+            1,
+            77,
+            CHUNK - 1,
+            CHUNK,
+            2 * CHUNK + 5,
+            3 * CHUNK - 2,
+            n - 1,
+        ] {
             assert_eq!(s.row(i), cols(i), "row {i}");
+            for &(j, v) in &cols(i) {
+                assert_eq!(s.get(i, j), v, "({i}, {j})");
+            }
         }
+        assert_eq!(s.get(5, 9), 0.0);
         let x: Vec<f64> = (0..n).map(|i| ((i % 13) as f64) - 6.0).collect();
         let p: Vec<f64> = (0..n).map(|i| (i % 5) as f64).collect();
         let mut y = vec![0.0; n];
@@ -292,6 +500,17 @@ mod tests {
             want_dot += x[i] * want;
         }
         assert!((dot - want_dot).abs() <= 1e-12 * want_dot.abs());
+        // The same bits on other thread counts (task boundaries elsewhere).
+        for threads in [1, 3, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut z = vec![0.0; n];
+            let d = pool.install(|| s.mul_sub_dot(&x, 1.0, &p, 0.5, &mut z));
+            assert_eq!(d.to_bits(), dot.to_bits(), "{threads} threads");
+            assert!(z.iter().zip(&y).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
         // The scaled form is the product with x/2.
         let mut z = vec![0.0; n];
         s.mul_sub_dot(&x, 0.5, &p, 0.5, &mut z);
@@ -300,8 +519,9 @@ mod tests {
         for i in 0..n {
             assert!((z[i] - y[i]).abs() <= 1e-12 * y[i].abs().max(1.0));
         }
-        assert_eq!(s.get(5, 5), cols(5).iter().find(|e| e.0 == 5).unwrap().1);
-        assert_eq!(s.get(5, 6), cols(5).iter().find(|e| e.0 == 6).unwrap().1);
-        assert_eq!(s.get(5, 9), 0.0);
+        let want_max = (0..n)
+            .map(|i| cols(i).iter().map(|e| e.1.abs()).sum::<f64>())
+            .fold(0.0, f64::max);
+        assert!((s.max_abs_row_sum() - want_max).abs() <= 1e-12 * want_max);
     }
 }

@@ -209,8 +209,10 @@ pub struct LargeReport {
     /// True when ω_max is the Gershgorin bound (the fastest mode did not
     /// converge); the stable timestep is then conservative.
     pub omega_max_is_bound: bool,
-    /// Stored entries of the sparse `K^½ A K^½` (both triangles).
+    /// Nonzero entries of the sparse `K^½ A K^½` (both triangles).
     pub nnz: usize,
+    /// Entries actually stored (a coupling between nearby rows once).
+    pub stored: usize,
     /// Distribution of m_eff / naive over the contacts.
     pub mass_ratio: Histogram,
     /// Distribution of the single-contact ω over the contacts (rad/s).
@@ -601,6 +603,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             gershgorin_omega: info.gershgorin_omega,
             omega_max_is_bound: an.modes.is_empty(),
             nnz: info.nnz,
+            stored: info.stored,
             mass_ratio: histogram(&ratios),
             omega: histogram(&an.contacts.iter().map(|r| r.omega).collect::<Vec<_>>()),
             most_affected: order.iter().take(10).map(|&i| make(i)).collect(),
