@@ -179,6 +179,7 @@ fn coupled_in(
         });
     }
     let whitener = Whitener::new(system)?;
+    crate::timing::mark("mass-factors");
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>, Vec<f64>);
     let parts: Vec<Result<Part, AnalysisError>> = (0..c.div_ceil(CHUNK))
         .into_par_iter()

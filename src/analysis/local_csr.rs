@@ -33,7 +33,13 @@ use super::large::{CHUNK, dot4};
 use rayon::prelude::*;
 
 // A mirrored entry lies less than two blocks right of its row.
-const _: () = assert!(2 * CHUNK <= i16::MAX as usize);
+const _: () = assert!(2 * CHUNK <= i16::MAX as usize && CHUNK.is_power_of_two());
+
+/// A task's running sums for two blocks of rows, used as a ring: block
+/// rows start at `base`, the next block's at `base + CHUNK` (mod the size),
+/// so moving on to the next block neither copies nor clears.
+type Window = [f64; 2 * CHUNK];
+const RING: usize = 2 * CHUNK - 1;
 
 /// An entry too far from its row for an `i16` offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,10 +113,10 @@ impl Block {
     }
 
     /// `a · map(self) · x − b p` into `out` (`p` holds the same rows as
-    /// `out`), returning `Σ_r x_{first+r} out_r`. `win[0..rows]` holds
-    /// what the previous block scattered into these rows and the rest is
-    /// zero; on return `win[rows..]` holds this block's scatter into the
-    /// next block.
+    /// `out`), returning `Σ_r x_{first+r} out_r`. The window from `base`
+    /// holds what the previous block scattered into these rows, the other
+    /// half is zero; on return this half is zero and the other holds this
+    /// block's scatter into the next block.
     #[inline]
     fn rows_sub_dot(
         &self,
@@ -118,7 +124,7 @@ impl Block {
         (a, b): (f64, f64),
         p: &[f64],
         out: &mut [f64],
-        win: &mut [f64],
+        (win, base): (&mut Window, usize),
         map: impl Fn(f64) -> f64,
     ) -> f64 {
         for (r, (o, &pr)) in out.iter_mut().zip(p).enumerate() {
@@ -127,7 +133,7 @@ impl Block {
             let (gather, mirror) = self.spans(r);
             // One running sum a row: two interleaved ones measured 10 %
             // slower (the gathers of x, not the additions, set the pace).
-            let mut acc = win[r];
+            let mut acc = std::mem::take(&mut win[(base + r) & RING]);
             for (&off, &v) in self.off[gather.clone()].iter().zip(&self.val[gather]) {
                 acc += map(v) * x[i.wrapping_add_signed(off as isize)];
             }
@@ -135,7 +141,7 @@ impl Block {
                 let v = map(v);
                 let off = off as usize;
                 acc += v * x[i + off];
-                win[r + off] += v * xi;
+                win[(base + r + off) & RING] += v * xi;
             }
             *o = a * acc - b * pr;
         }
@@ -146,9 +152,15 @@ impl Block {
     }
 
     /// This block's scatter into the rows of the next block (which starts
-    /// at `next`), added into `win` (zero on entry) in the order
-    /// [`rows_sub_dot`](Self::rows_sub_dot) adds it: the same bits.
-    fn scatter_into_next(&self, x: &[f64], next: usize, win: &mut [f64], map: impl Fn(f64) -> f64) {
+    /// at `next`), added into `win` (zero on entry) from its start, in the
+    /// order [`rows_sub_dot`](Self::rows_sub_dot) adds it: the same bits.
+    fn scatter_into_next(
+        &self,
+        x: &[f64],
+        next: usize,
+        win: &mut Window,
+        map: impl Fn(f64) -> f64,
+    ) {
         for r in 0..self.rows() {
             let i = self.first + r;
             let xi = x[i];
@@ -402,7 +414,11 @@ impl LocalCsr {
         let dots: Vec<Vec<f64>> = parts
             .into_par_iter()
             .map(|(ks, ys)| {
-                let mut win = vec![0.0f64; 2 * CHUNK];
+                let mut win: Box<Window> = vec![0.0f64; 2 * CHUNK]
+                    .into_boxed_slice()
+                    .try_into()
+                    .expect("window size");
+                let mut base = 0;
                 if ks.start > 0 && ks.start < nb {
                     let next = self.blocks[ks.start].first;
                     self.blocks[ks.start - 1].scatter_into_next(x, next, &mut win, map);
@@ -411,10 +427,8 @@ impl LocalCsr {
                     .map(|(k, out)| {
                         let blk = &self.blocks[k];
                         let rows = blk.first..blk.first + out.len();
-                        let d = blk.rows_sub_dot(x, (a, b), &p[rows], out, &mut win, map);
-                        let (n, next) = (out.len(), self.blocks.get(k + 1).map_or(0, Block::rows));
-                        win.copy_within(n..n + next, 0);
-                        win[next..].fill(0.0);
+                        let d = blk.rows_sub_dot(x, (a, b), &p[rows], out, (&mut win, base), map);
+                        base = (base + CHUNK) & RING;
                         d
                     })
                     .collect()

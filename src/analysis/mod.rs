@@ -454,6 +454,7 @@ pub fn analyze_model(
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
         let order = order::contact_order(model);
+        crate::timing::mark("order");
         let coupled =
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");

@@ -142,3 +142,20 @@ fn csv_defects_are_shown_at_line_and_column() {
     // Nothing written, no panic anywhere.
     assert!(!err.contains("panicked"));
 }
+
+#[test]
+fn the_parallel_numeric_scene_model_is_the_generic_one() {
+    // `model::numeric` builds a scene's bodies and contacts in parallel;
+    // the generic builder (the one every other scalar type uses) must give
+    // the same model, value for value and in the same order.
+    for name in ["p3d.scene.toml", "p2d.scene.toml", "p3d.csv.toml"] {
+        let case = meff::case::load(&dir().join(name)).unwrap();
+        let parallel = meff::model::numeric(&case);
+        let generic = meff::model::build(&case, &mut |v: &meff::case::Val| {
+            Ok::<f64, std::convert::Infallible>(v.si)
+        })
+        .unwrap();
+        assert!(!parallel.contacts.is_empty(), "{name}");
+        assert_eq!(format!("{parallel:?}"), format!("{generic:?}"), "{name}");
+    }
+}
