@@ -26,8 +26,8 @@ use crate::model::System;
 use rayon::prelude::*;
 
 pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
-use super::local_csr::BlockBuilder;
 pub use super::local_csr::LocalCsr;
+use super::local_csr::{BLOCK, BlockBuilder};
 pub use super::order::RowOrder;
 /// Rows per parallel work item (fixed, so sums do not depend on threads).
 pub(crate) const CHUNK: usize = 8192;
@@ -345,10 +345,10 @@ fn gram(
     drop(next);
     drop(w);
     crate::timing::mark("block-lists");
-    // One task per thread, each over a contiguous range of chunks with one
+    // One task per thread, each over a contiguous range of blocks of S with one
     // set of buffers (`map_init` would make them per rayon job: dozens of
     // c-long zeroed arrays, whose page faults cost more than the products).
-    let chunks = c.div_ceil(CHUNK);
+    let chunks = c.div_ceil(BLOCK);
     let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
     // Entries a row: the rows of each of its blocks, summed (an upper
     // bound; rows sharing two blocks are counted twice).
@@ -367,7 +367,7 @@ fn gram(
             let (row_start, row_block, room) = (&row_start, &row_block, &room);
             (chunks * t / tasks..chunks * (t + 1) / tasks)
                 .map(move |k| {
-                    let rows = k * CHUNK..((k + 1) * CHUNK).min(c);
+                    let rows = k * BLOCK..((k + 1) * BLOCK).min(c);
                     let entries = rows.clone().map(room).sum();
                     let mut out = BlockBuilder::new(k, rows.len(), entries);
                     for i in rows {

@@ -2,22 +2,27 @@
 //! 16-bit offsets from the diagonal, each coupling between nearby rows
 //! stored once.
 //!
-//! Lanczos is bound by memory bandwidth: a product reads every stored
-//! entry of S once. Two measures halve the bytes that takes:
+//! A Lanczos step is one product, which reads every stored entry of S
+//! once. Two measures halve the bytes that takes:
 //!
 //! - **Offsets.** Coupled contacts share a body, and packings list a
 //!   body's contacts close together, so nearly every column lies within
 //!   ±32,767 of its row (99.8 % at 10⁵ bodies). An entry costs 10 bytes
-//!   (an `i16` offset and an `f64`) instead of 12, and a row start 4
+//!   (a 16-bit offset and an `f64`) instead of 12, and a row start 4
 //!   bytes. The few entries farther away are kept per block in a list of
 //!   (row, column, value), added after the block's rows in list order.
 //! - **Symmetry.** S is symmetric, so an entry (i, j) with `j > i` whose
-//!   column lies in row i's block of [`CHUNK`] rows or the next one is
+//!   column lies in row i's block of [`BLOCK`] rows or the next one is
 //!   stored once, in row i, and *mirrored*: the product gathers
 //!   `S_ij x_j` into row i and scatters `S_ij x_i` into row j. Row j's
-//!   copy is not stored. Other entries (the diagonal, couplings farther
-//!   apart) are *gathered* only, stored in both rows. At 10⁵ bodies this
-//!   stores 53 % of the entries of both triangles.
+//!   copy is not stored; its offset, always positive and below 2·BLOCK,
+//!   is a `u16`. Other entries (the diagonal, couplings farther apart)
+//!   are *gathered* only, stored in both rows with `i16` offsets. On the
+//!   packings measured (10⁵ and 10⁶ bodies) this stores 53 % of the
+//!   entries of both triangles: the diagonal and one of each pair. The
+//!   product is then no longer bound by bandwidth but by the latency of
+//!   its gathers and scatters: 12–20 % faster, not 47 %
+//!   (benches/results/scale.md).
 //!
 //! The scatter into rows of the next block is what a parallel product must
 //! order. Each task takes a contiguous run of blocks and keeps a window of
@@ -29,17 +34,24 @@
 //! previous block's rows, then earlier rows of the block, then the row's
 //! own entries — whatever the number of threads: the same bits anywhere.
 
-use super::large::{CHUNK, dot4};
+use super::large::dot4;
 use rayon::prelude::*;
 
-// A mirrored entry lies less than two blocks right of its row.
-const _: () = assert!(2 * CHUNK <= i16::MAX as usize && CHUNK.is_power_of_two());
+/// Rows per block. Coupled contacts of a 3-d packing of 10⁶ bodies listed
+/// body by body lie up to ~30,000 rows apart (a layer of bodies): blocks
+/// this long mirror nearly all of them (8,192-row blocks stored 76 % of
+/// both triangles there, 53 % at 10⁵).
+pub(crate) const BLOCK: usize = 32_768;
+
+// A mirrored entry lies less than two blocks right of its row: its offset
+// fits a u16.
+const _: () = assert!(2 * BLOCK - 1 <= u16::MAX as usize && BLOCK.is_power_of_two());
 
 /// A task's running sums for two blocks of rows, used as a ring: block
-/// rows start at `base`, the next block's at `base + CHUNK` (mod the size),
+/// rows start at `base`, the next block's at `base + BLOCK` (mod the size),
 /// so moving on to the next block neither copies nor clears.
-type Window = [f64; 2 * CHUNK];
-const RING: usize = 2 * CHUNK - 1;
+type Window = [f64; 2 * BLOCK];
+const RING: usize = 2 * BLOCK - 1;
 
 /// An entry too far from its row for an `i16` offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,8 +71,9 @@ struct Block {
     /// column).
     start: Vec<u32>,
     mirror: Vec<u32>,
-    /// Column minus row.
-    off: Vec<i16>,
+    /// Column minus row: an `i16` for gathered entries, a `u16` for
+    /// mirrored ones (always right of the diagonal), stored as its bits.
+    off: Vec<u16>,
     val: Vec<f64>,
     /// Gathered entries beyond the offsets' reach, by row then column.
     far: Vec<Far>,
@@ -68,13 +81,13 @@ struct Block {
 
 /// Whether entry (i, j), `i < j`, is mirrored: stored once, in row i.
 fn mirrored(i: usize, j: usize) -> bool {
-    j / CHUNK <= i / CHUNK + 1
+    j / BLOCK <= i / BLOCK + 1
 }
 
 /// The columns left of row i's diagonal whose entries are stored in their
 /// own rows (mirrored), not in row i: a builder may skip computing them.
 pub(crate) fn stored_in_their_rows(i: usize) -> std::ops::Range<usize> {
-    (i / CHUNK).saturating_sub(1) * CHUNK..i
+    (i / BLOCK).saturating_sub(1) * BLOCK..i
 }
 
 impl Block {
@@ -103,6 +116,30 @@ impl Block {
             self.start[r + 1] as usize,
         );
         (s0..s1, s1..s2)
+    }
+
+    /// Row r's gathered near entries `span`, as (column, value).
+    fn gathered(
+        &self,
+        r: usize,
+        span: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, f64)> {
+        let i = self.first + r;
+        let (o, v) = (&self.off[span.clone()], &self.val[span]);
+        o.iter()
+            .zip(v)
+            .map(move |(&o, &v)| (i.wrapping_add_signed(o as i16 as isize), v))
+    }
+
+    /// Row r's mirrored entries `span`, as (column, value).
+    fn mirrored(
+        &self,
+        r: usize,
+        span: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, f64)> {
+        let i = self.first + r;
+        let (o, v) = (&self.off[span.clone()], &self.val[span]);
+        o.iter().zip(v).map(move |(&o, &v)| (i + o as usize, v))
     }
 
     /// Row r's far entries.
@@ -135,7 +172,7 @@ impl Block {
             // slower (the gathers of x, not the additions, set the pace).
             let mut acc = std::mem::take(&mut win[(base + r) & RING]);
             for (&off, &v) in self.off[gather.clone()].iter().zip(&self.val[gather]) {
-                acc += map(v) * x[i.wrapping_add_signed(off as isize)];
+                acc += map(v) * x[i.wrapping_add_signed(off as i16 as isize)];
             }
             for (&off, &v) in self.off[mirror.clone()].iter().zip(&self.val[mirror]) {
                 let v = map(v);
@@ -175,7 +212,7 @@ impl Block {
     }
 }
 
-/// A square symmetric sparse matrix in blocks of [`CHUNK`] rows, columns
+/// A square symmetric sparse matrix in blocks of [`BLOCK`] rows, columns
 /// as offsets from the diagonal, nearby couplings stored once (see the
 /// module notes).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -187,14 +224,14 @@ pub struct LocalCsr {
 /// Builds one block of a [`LocalCsr`], row by row.
 pub struct BlockBuilder {
     block: Block,
-    mirror: Vec<(i16, f64)>,
+    mirror: Vec<(u16, f64)>,
 }
 
 impl BlockBuilder {
-    /// Block `k` (rows `k·CHUNK ..`), room for `entries` entries.
+    /// Block `k` (rows `k·BLOCK ..`), room for `entries` entries.
     pub fn new(k: usize, rows: usize, entries: usize) -> BlockBuilder {
         BlockBuilder {
-            block: Block::new(k * CHUNK, rows, entries),
+            block: Block::new(k * BLOCK, rows, entries),
             mirror: Vec::new(),
         }
     }
@@ -210,8 +247,8 @@ impl BlockBuilder {
         self.mirror.clear();
         for (j, v) in entries {
             if j > i && mirrored(i, j) {
-                // Less than 2·CHUNK: fits (checked at compile time).
-                self.mirror.push(((j - i) as i16, v));
+                // Less than 2·BLOCK: fits (checked at compile time).
+                self.mirror.push(((j - i) as u16, v));
                 continue;
             }
             if j < i && mirrored(j, i) {
@@ -219,7 +256,7 @@ impl BlockBuilder {
             }
             match i16::try_from(j as isize - i as isize) {
                 Ok(o) => {
-                    b.off.push(o);
+                    b.off.push(o as u16);
                     b.val.push(v);
                 }
                 Err(_) => b.far.push(Far {
@@ -259,10 +296,10 @@ impl LocalCsr {
         rows: usize,
         row: impl Fn(usize) -> I + Sync,
     ) -> LocalCsr {
-        let blocks = (0..rows.div_ceil(CHUNK))
+        let blocks = (0..rows.div_ceil(BLOCK))
             .into_par_iter()
             .map(|k| {
-                let range = k * CHUNK..((k + 1) * CHUNK).min(rows);
+                let range = k * BLOCK..((k + 1) * BLOCK).min(rows);
                 let mut b = BlockBuilder::new(k, range.len(), 0);
                 for i in range {
                     b.push_row(row(i));
@@ -303,26 +340,18 @@ impl LocalCsr {
     /// blocks for the mirrored entries left of the diagonal): for tests and
     /// inspection, not for loops over rows.
     pub fn row(&self, i: usize) -> Vec<(usize, f64)> {
-        let k = i / CHUNK;
+        let k = i / BLOCK;
         let b = &self.blocks[k];
         let r = i - b.first;
         let (gather, mirror) = b.spans(r);
-        let at = |s: std::ops::Range<usize>, b: &Block, i: usize| {
-            let (o, v) = (&b.off[s.clone()], &b.val[s]);
-            o.iter()
-                .zip(v)
-                .map(move |(&o, &v)| (i.wrapping_add_signed(o as isize), v))
-                .collect::<Vec<_>>()
-        };
-        let mut out = at(gather, b, i);
-        out.extend(at(mirror, b, i));
+        let mut out: Vec<(usize, f64)> = b.gathered(r, gather).collect();
+        out.extend(b.mirrored(r, mirror));
         out.extend(b.far_of(r).iter().map(|f| (f.col as usize, f.val)));
         for bl in &self.blocks[k.saturating_sub(1)..=k] {
             for rr in 0..bl.rows().min(i.saturating_sub(bl.first)) {
                 let ii = bl.first + rr;
                 out.extend(
-                    at(bl.spans(rr).1, bl, ii)
-                        .into_iter()
+                    bl.mirrored(rr, bl.spans(rr).1)
                         .filter(|&(j, _)| j == i)
                         .map(|(_, v)| (ii, v)),
                 );
@@ -334,25 +363,27 @@ impl LocalCsr {
 
     /// Entry (i, j), zero when not stored.
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        let find = |b: &Block, s: std::ops::Range<usize>, off: isize| {
-            let offs = &b.off[s.clone()];
-            i16::try_from(off)
-                .ok()
-                .and_then(|o| offs.binary_search(&o).ok())
-                .map(|p| b.val[s.start + p])
-        };
         let (lo, hi) = (i.min(j), i.max(j));
         let found = if lo != hi && mirrored(lo, hi) {
-            let b = &self.blocks[lo / CHUNK];
-            find(b, b.spans(lo - b.first).1, (hi - lo) as isize)
+            let b = &self.blocks[lo / BLOCK];
+            let span = b.spans(lo - b.first).1;
+            // Offsets increase along a row: binary search.
+            let at = b.off[span.clone()].binary_search(&((hi - lo) as u16));
+            at.ok().map(|p| b.val[span.start + p])
         } else {
-            let b = &self.blocks[i / CHUNK];
+            let b = &self.blocks[i / BLOCK];
             let r = i - b.first;
-            find(b, b.spans(r).0, j as isize - i as isize).or_else(|| {
-                b.far_of(r)
-                    .iter()
-                    .find(|f| f.col as usize == j)
-                    .map(|f| f.val)
+            let span = b.spans(r).0;
+            let gathered = i16::try_from(j as isize - i as isize).ok().and_then(|o| {
+                let offs = &b.off[span.clone()];
+                let p = offs.partition_point(|&x| (x as i16) < o);
+                (p < offs.len() && offs[p] as i16 == o).then(|| b.val[span.start + p])
+            });
+            gathered.or_else(|| {
+                let far = b.far_of(r);
+                far.binary_search_by_key(&j, |f| f.col as usize)
+                    .ok()
+                    .map(|p| far[p].val)
             })
         };
         found.unwrap_or(0.0)
@@ -405,7 +436,7 @@ impl LocalCsr {
         let mut rest = y;
         for t in 0..tasks {
             let (k0, k1) = (nb * t / tasks, nb * (t + 1) / tasks);
-            let rows = (k1 * CHUNK).min(self.rows) - (k0 * CHUNK).min(self.rows);
+            let rows = (k1 * BLOCK).min(self.rows) - (k0 * BLOCK).min(self.rows);
             let (mine, tail) = rest.split_at_mut(rows);
             parts.push((k0..k1, mine));
             rest = tail;
@@ -414,7 +445,7 @@ impl LocalCsr {
         let dots: Vec<Vec<f64>> = parts
             .into_par_iter()
             .map(|(ks, ys)| {
-                let mut win: Box<Window> = vec![0.0f64; 2 * CHUNK]
+                let mut win: Box<Window> = vec![0.0f64; 2 * BLOCK]
                     .into_boxed_slice()
                     .try_into()
                     .expect("window size");
@@ -423,12 +454,12 @@ impl LocalCsr {
                     let next = self.blocks[ks.start].first;
                     self.blocks[ks.start - 1].scatter_into_next(x, next, &mut win, map);
                 }
-                ks.zip(ys.chunks_mut(CHUNK))
+                ks.zip(ys.chunks_mut(BLOCK))
                     .map(|(k, out)| {
                         let blk = &self.blocks[k];
                         let rows = blk.first..blk.first + out.len();
                         let d = blk.rows_sub_dot(x, (a, b), &p[rows], out, (&mut win, base), map);
-                        base = (base + CHUNK) & RING;
+                        base = (base + BLOCK) & RING;
                         d
                     })
                     .collect()
@@ -448,7 +479,7 @@ mod tests {
     /// with the same bits on one thread and on four.
     #[test]
     fn mirrored_gathered_and_far_entries_read_back_and_multiply() {
-        let n = 5 * CHUNK + 77;
+        let n = 5 * BLOCK + 77;
         let val = |i: usize, j: usize| 1.0 + ((i.min(j) * 7 + i.max(j) * 3) % 11) as f64;
         let near = |i: usize| -> Vec<usize> {
             [
@@ -456,8 +487,8 @@ mod tests {
                 i / 3,
                 i,
                 i + 1,
-                i + CHUNK + 3,
-                i + 3 * CHUNK,
+                i + BLOCK + 3,
+                i + 3 * BLOCK,
                 i + 40_000,
                 n - 1,
             ]
@@ -488,10 +519,10 @@ mod tests {
             0,
             1,
             77,
-            CHUNK - 1,
-            CHUNK,
-            2 * CHUNK + 5,
-            3 * CHUNK - 2,
+            BLOCK - 1,
+            BLOCK,
+            2 * BLOCK + 5,
+            3 * BLOCK - 2,
             n - 1,
         ] {
             assert_eq!(s.row(i), cols(i), "row {i}");
