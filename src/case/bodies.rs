@@ -184,7 +184,7 @@ impl Reader<'_> {
                     }
                 }
             }
-            if let Some(k) = cholesky_failure(&m.iter().map(|r| r.to_vec()).collect::<Vec<_>>()) {
+            if let Some(k) = cholesky_failure(&m) {
                 self.error(
                     Diagnostic::new(node.span(), format!("the inertia tensor is not positive definite (its leading {}×{} block is not)", k + 1, k + 1))
                         .hint("principal moments must be positive and satisfy the triangle inequality"),

@@ -1067,27 +1067,36 @@ pub(super) fn dim_name(d: Dim) -> &'static str {
 }
 
 /// Index of the first pivot at which a Cholesky factorisation fails, if any:
-/// the leading (k+1)×(k+1) block is then not positive definite.
-pub fn cholesky_failure(m: &[Vec<f64>]) -> Option<usize> {
+/// the leading (k+1)×(k+1) block is then not positive definite. Rows of up
+/// to six entries are factored on the stack (a scene checks 10⁵–10⁶
+/// inertia tensors).
+pub fn cholesky_failure<R: AsRef<[f64]>>(m: &[R]) -> Option<usize> {
     let n = m.len();
-    let mut l = vec![vec![0.0; n]; n];
-    let scale = (0..n).map(|i| m[i][i].abs()).fold(0.0, f64::max);
+    let m = |i: usize, j: usize| m[i].as_ref()[j];
+    let (mut small, mut big) = ([0.0f64; 36], Vec::new());
+    let l: &mut [f64] = if n <= 6 {
+        &mut small[..n * n]
+    } else {
+        big.resize(n * n, 0.0);
+        &mut big
+    };
+    let scale = (0..n).map(|i| m(i, i).abs()).fold(0.0, f64::max);
     for j in 0..n {
-        let mut d = m[j][j];
+        let mut d = m(j, j);
         for k in 0..j {
-            d -= l[j][k] * l[j][k];
+            d -= l[j * n + k] * l[j * n + k];
         }
         if d.is_nan() || d <= 1e-14 * scale {
             return Some(j);
         }
         let d = d.sqrt();
-        l[j][j] = d;
+        l[j * n + j] = d;
         for i in j + 1..n {
-            let mut s = m[i][j];
+            let mut s = m(i, j);
             for k in 0..j {
-                s -= l[i][k] * l[j][k];
+                s -= l[i * n + k] * l[j * n + k];
             }
-            l[i][j] = s / d;
+            l[i * n + j] = s / d;
         }
     }
     None

@@ -174,3 +174,42 @@ fn constraints_two_ways_agree() {
         assert_matrix_close(&again.matrix, &constrained.matrix, 1e-9);
     }
 }
+
+#[test]
+fn cholesky_failure_finds_the_first_failing_pivot_for_any_size() {
+    // Positive definite (a Gram matrix plus the identity) at sizes on
+    // both sides of the stack path (six rows), then one leading block
+    // made singular: the failure is at that pivot.
+    for n in [1usize, 3, 6, 7, 12] {
+        let a: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..n).map(|j| ((i * 7 + j * 3) % 5) as f64 - 2.0).collect())
+            .collect();
+        let m: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| (0..n).map(|k| a[i][k] * a[j][k]).sum::<f64>() + (i == j) as u8 as f64)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(meff::case::cholesky_failure(&m), None, "n = {n}");
+        for bad in 0..n {
+            let mut s = m.clone();
+            // Row and column `bad` a copy of row and column 0 (or zero):
+            // the leading (bad+1)×(bad+1) block is singular.
+            for k in 0..n {
+                let v = if bad == 0 { 0.0 } else { m[0][k] };
+                s[bad][k] = v;
+                s[k][bad] = v;
+            }
+            s[bad][bad] = if bad == 0 { 0.0 } else { m[0][0] };
+            assert_eq!(
+                meff::case::cholesky_failure(&s),
+                Some(bad),
+                "n = {n}, bad = {bad}"
+            );
+        }
+    }
+    // Fixed-size rows (the scene reader's 3×3 tensors) take the same path.
+    let t = [[2.0, 0.5, 0.0], [0.5, 1.0, 0.0], [0.0, 0.0, -1.0]];
+    assert_eq!(meff::case::cholesky_failure(&t), Some(2));
+}

@@ -513,7 +513,6 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         } else {
             let t = &s.inertia[6 * b..6 * b + 6];
             let m = [[t[0], t[3], t[4]], [t[3], t[1], t[5]], [t[4], t[5], t[2]]];
-            let rows: Vec<Vec<f64>> = m.iter().map(|r| r.to_vec()).collect();
             if let Some(k) = finite(t) {
                 push(Issue::new(
                     Table::Bodies,
@@ -521,7 +520,7 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
                     ["Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"][k],
                     format!("an inertia component is {}", t[k]),
                 ));
-            } else if let Some(k) = super::cholesky_failure(&rows) {
+            } else if let Some(k) = super::cholesky_failure(&m) {
                 push(Issue::new(
                     Table::Bodies,
                     Some(b),
