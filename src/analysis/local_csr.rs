@@ -118,28 +118,24 @@ impl Block {
         (s0..s1, s1..s2)
     }
 
-    /// Row r's gathered near entries `span`, as (column, value).
-    fn gathered(
+    /// Row r's near entries `span` as (column, value): gathered ones
+    /// (`i16` offsets) or, when `mirrored`, mirrored ones (`u16`).
+    fn entries(
         &self,
         r: usize,
         span: std::ops::Range<usize>,
+        mirrored: bool,
     ) -> impl Iterator<Item = (usize, f64)> {
         let i = self.first + r;
         let (o, v) = (&self.off[span.clone()], &self.val[span]);
-        o.iter()
-            .zip(v)
-            .map(move |(&o, &v)| (i.wrapping_add_signed(o as i16 as isize), v))
-    }
-
-    /// Row r's mirrored entries `span`, as (column, value).
-    fn mirrored(
-        &self,
-        r: usize,
-        span: std::ops::Range<usize>,
-    ) -> impl Iterator<Item = (usize, f64)> {
-        let i = self.first + r;
-        let (o, v) = (&self.off[span.clone()], &self.val[span]);
-        o.iter().zip(v).map(move |(&o, &v)| (i + o as usize, v))
+        o.iter().zip(v).map(move |(&o, &v)| {
+            let j = if mirrored {
+                i + o as usize
+            } else {
+                i.wrapping_add_signed(o as i16 as isize)
+            };
+            (j, v)
+        })
     }
 
     /// Row r's far entries.
@@ -292,6 +288,8 @@ impl LocalCsr {
     }
 
     /// The symmetric matrix whose row `i` is `row(i)` (columns increasing).
+    /// Panics when the rows are not symmetric, bit for bit, where a
+    /// coupling is stored once.
     pub fn from_rows<I: IntoIterator<Item = (usize, f64)>>(
         rows: usize,
         row: impl Fn(usize) -> I + Sync,
@@ -307,7 +305,28 @@ impl LocalCsr {
                 b
             })
             .collect();
-        LocalCsr::from_blocks(rows, blocks)
+        let s = LocalCsr::from_blocks(rows, blocks);
+        // A mirrored entry serves both triangles: the entries left of the
+        // diagonal that were not stored must be its bits, and none missing.
+        let (mut left, mut right) = (0usize, 0usize);
+        for i in 0..rows {
+            for (j, v) in row(i) {
+                if j < i && mirrored(j, i) {
+                    left += 1;
+                    assert!(
+                        s.get(i, j).to_bits() == v.to_bits(),
+                        "LocalCsr::from_rows: entry ({i}, {j}) is not that of ({j}, {i})"
+                    );
+                }
+            }
+            let b = &s.blocks[i / BLOCK];
+            right += b.spans(i - b.first).1.len();
+        }
+        assert_eq!(
+            left, right,
+            "LocalCsr::from_rows: the pattern is not symmetric"
+        );
+        s
     }
 
     /// Number of rows (and columns).
@@ -344,14 +363,14 @@ impl LocalCsr {
         let b = &self.blocks[k];
         let r = i - b.first;
         let (gather, mirror) = b.spans(r);
-        let mut out: Vec<(usize, f64)> = b.gathered(r, gather).collect();
-        out.extend(b.mirrored(r, mirror));
+        let mut out: Vec<(usize, f64)> = b.entries(r, gather, false).collect();
+        out.extend(b.entries(r, mirror, true));
         out.extend(b.far_of(r).iter().map(|f| (f.col as usize, f.val)));
         for bl in &self.blocks[k.saturating_sub(1)..=k] {
             for rr in 0..bl.rows().min(i.saturating_sub(bl.first)) {
                 let ii = bl.first + rr;
                 out.extend(
-                    bl.mirrored(rr, bl.spans(rr).1)
+                    bl.entries(rr, bl.spans(rr).1, true)
                         .filter(|&(j, _)| j == i)
                         .map(|(_, v)| (ii, v)),
                 );
@@ -568,5 +587,16 @@ mod tests {
             .map(|i| cols(i).iter().map(|e| e.1.abs()).sum::<f64>())
             .fold(0.0, f64::max);
         assert!((s.max_abs_row_sum() - want_max).abs() <= 1e-12 * want_max);
+    }
+
+    #[test]
+    #[should_panic(expected = "is not that of")]
+    fn from_rows_refuses_rows_that_are_not_symmetric() {
+        // (1, 0) differs from (0, 1): one stored copy could not serve both.
+        LocalCsr::from_rows(3, |i: usize| match i {
+            0 => vec![(0, 2.0), (1, 1.0)],
+            1 => vec![(0, 1.5), (1, 2.0)],
+            _ => vec![(2, 2.0)],
+        });
     }
 }
