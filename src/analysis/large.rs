@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
 pub use super::local_csr::LocalCsr;
-use super::local_csr::{BLOCK, BlockBuilder};
+use super::local_csr::{BlockBuilder, block_rows};
 pub use super::order::RowOrder;
 /// Rows per parallel work item (fixed, so sums do not depend on threads).
 pub(crate) const CHUNK: usize = 8192;
@@ -348,7 +348,8 @@ fn gram(
     // One task per thread, each over a contiguous range of blocks of S with one
     // set of buffers (`map_init` would make them per rayon job: dozens of
     // c-long zeroed arrays, whose page faults cost more than the products).
-    let chunks = c.div_ceil(BLOCK);
+    let bs = block_rows(c);
+    let chunks = c.div_ceil(bs);
     let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
     // Entries a row: the rows of each of its blocks, summed (an upper
     // bound; rows sharing two blocks are counted twice).
@@ -367,13 +368,13 @@ fn gram(
             let (row_start, row_block, room) = (&row_start, &row_block, &room);
             (chunks * t / tasks..chunks * (t + 1) / tasks)
                 .map(move |k| {
-                    let rows = k * BLOCK..((k + 1) * BLOCK).min(c);
+                    let rows = k * bs..((k + 1) * bs).min(c);
                     let entries = rows.clone().map(room).sum();
-                    let mut out = BlockBuilder::new(k, rows.len(), entries);
+                    let mut out = BlockBuilder::new(k, bs, rows.len(), entries);
                     for i in rows {
                         // `seen[j] == i + 1` marks j as touched by row i.
                         let mark = i as u32 + 1;
-                        let skip = super::local_csr::stored_in_their_rows(i);
+                        let skip = super::local_csr::stored_in_their_rows(i, bs);
                         touched.clear();
                         for &b in &row_block[row_start[i]..row_start[i + 1]] {
                             let b = b as usize;

@@ -12,10 +12,10 @@
 //!   bytes. The few entries farther away are kept per block in a list of
 //!   (row, column, value), added after the block's rows in list order.
 //! - **Symmetry.** S is symmetric, so an entry (i, j) with `j > i` whose
-//!   column lies in row i's block of [`BLOCK`] rows or the next one is
+//!   column lies in row i's block of rows ([`block_rows`]: 4,096–32,768) or the next one is
 //!   stored once, in row i, and *mirrored*: the product gathers
 //!   `S_ij x_j` into row i and scatters `S_ij x_i` into row j. Row j's
-//!   copy is not stored; its offset, always positive and below 2·BLOCK,
+//!   copy is not stored; its offset, always positive and below two blocks,
 //!   is a `u16`. Other entries (the diagonal, couplings farther apart)
 //!   are *gathered* only, stored in both rows with `i16` offsets. On the
 //!   packings measured (10⁵ and 10⁶ bodies) this stores 53 % of the
@@ -37,21 +37,26 @@
 use super::large::dot4;
 use rayon::prelude::*;
 
-/// Rows per block. Coupled contacts of a 3-d packing of 10⁶ bodies listed
-/// body by body lie up to ~30,000 rows apart (a layer of bodies): blocks
-/// this long mirror nearly all of them (8,192-row blocks stored 76 % of
-/// both triangles there, 53 % at 10⁵).
-pub(crate) const BLOCK: usize = 32_768;
+/// Most rows per block. Coupled contacts of a 3-d packing of 10⁶ bodies
+/// listed body by body lie up to ~30,000 rows apart (a layer of bodies):
+/// blocks this long mirror nearly all of them (8,192-row blocks stored
+/// 76 % of both triangles there, 53 % at 10⁵).
+const MAX_BLOCK: usize = 32_768;
+/// Fewest rows per block (smaller matrices are one block).
+const MIN_BLOCK: usize = 4_096;
 
 // A mirrored entry lies less than two blocks right of its row: its offset
 // fits a u16.
-const _: () = assert!(2 * BLOCK - 1 <= u16::MAX as usize && BLOCK.is_power_of_two());
+const _: () = assert!(2 * MAX_BLOCK - 1 <= u16::MAX as usize && MAX_BLOCK.is_power_of_two());
 
-/// A task's running sums for two blocks of rows, used as a ring: block
-/// rows start at `base`, the next block's at `base + BLOCK` (mod the size),
-/// so moving on to the next block neither copies nor clears.
-type Window = [f64; 2 * BLOCK];
-const RING: usize = 2 * BLOCK - 1;
+/// Rows per block for a matrix of `rows` rows: about a sixteenth of them
+/// (a power of two between [`MIN_BLOCK`] and [`MAX_BLOCK`]), so that the
+/// products of matrices of 10⁴ rows and more run on several threads. It
+/// depends on the size only, never on the thread count: the bits do not
+/// either.
+pub(crate) fn block_rows(rows: usize) -> usize {
+    (rows / 16).next_power_of_two().clamp(MIN_BLOCK, MAX_BLOCK)
+}
 
 /// An entry too far from its row for an `i16` offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,6 +71,8 @@ struct Far {
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Block {
     first: usize,
+    /// Rows per block of the matrix (this one may be shorter: the last).
+    size: usize,
     /// Entries of block row r: `start[r] .. start[r + 1]`, the gathered
     /// ones before `mirror[r]`, the mirrored ones from it (each sorted by
     /// column).
@@ -79,23 +86,26 @@ struct Block {
     far: Vec<Far>,
 }
 
-/// Whether entry (i, j), `i < j`, is mirrored: stored once, in row i.
-fn mirrored(i: usize, j: usize) -> bool {
-    j / BLOCK <= i / BLOCK + 1
+/// Whether entry (i, j), `i < j`, is mirrored (stored once, in row i) in
+/// blocks of `b` rows.
+fn mirrored(i: usize, j: usize, b: usize) -> bool {
+    j / b <= i / b + 1
 }
 
 /// The columns left of row i's diagonal whose entries are stored in their
 /// own rows (mirrored), not in row i: a builder may skip computing them.
-pub(crate) fn stored_in_their_rows(i: usize) -> std::ops::Range<usize> {
-    (i / BLOCK).saturating_sub(1) * BLOCK..i
+/// (`b` rows a block).
+pub(crate) fn stored_in_their_rows(i: usize, b: usize) -> std::ops::Range<usize> {
+    (i / b).saturating_sub(1) * b..i
 }
 
 impl Block {
-    fn new(first: usize, rows: usize, entries: usize) -> Block {
+    fn new(first: usize, size: usize, rows: usize, entries: usize) -> Block {
         let mut start = Vec::with_capacity(rows + 1);
         start.push(0);
         Block {
             first,
+            size,
             start,
             mirror: Vec::with_capacity(rows),
             off: Vec::with_capacity(entries),
@@ -157,16 +167,18 @@ impl Block {
         (a, b): (f64, f64),
         p: &[f64],
         out: &mut [f64],
-        (win, base): (&mut Window, usize),
+        (win, base): (&mut [f64], usize),
         map: impl Fn(f64) -> f64,
     ) -> f64 {
+        // The window is two blocks long, a power of two.
+        let ring = win.len() - 1;
         for (r, (o, &pr)) in out.iter_mut().zip(p).enumerate() {
             let i = self.first + r;
             let xi = x[i];
             let (gather, mirror) = self.spans(r);
             // One running sum a row: two interleaved ones measured 10 %
             // slower (the gathers of x, not the additions, set the pace).
-            let mut acc = std::mem::take(&mut win[(base + r) & RING]);
+            let mut acc = std::mem::take(&mut win[(base + r) & ring]);
             for (&off, &v) in self.off[gather.clone()].iter().zip(&self.val[gather]) {
                 acc += map(v) * x[i.wrapping_add_signed(off as i16 as isize)];
             }
@@ -174,7 +186,7 @@ impl Block {
                 let v = map(v);
                 let off = off as usize;
                 acc += v * x[i + off];
-                win[(base + r + off) & RING] += v * xi;
+                win[(base + r + off) & ring] += v * xi;
             }
             *o = a * acc - b * pr;
         }
@@ -187,13 +199,7 @@ impl Block {
     /// This block's scatter into the rows of the next block (which starts
     /// at `next`), added into `win` (zero on entry) from its start, in the
     /// order [`rows_sub_dot`](Self::rows_sub_dot) adds it: the same bits.
-    fn scatter_into_next(
-        &self,
-        x: &[f64],
-        next: usize,
-        win: &mut Window,
-        map: impl Fn(f64) -> f64,
-    ) {
+    fn scatter_into_next(&self, x: &[f64], next: usize, win: &mut [f64], map: impl Fn(f64) -> f64) {
         for r in 0..self.rows() {
             let i = self.first + r;
             let xi = x[i];
@@ -208,12 +214,14 @@ impl Block {
     }
 }
 
-/// A square symmetric sparse matrix in blocks of [`BLOCK`] rows, columns
+/// A square symmetric sparse matrix in blocks of [`block_rows`] rows, columns
 /// as offsets from the diagonal, nearby couplings stored once (see the
 /// module notes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LocalCsr {
     rows: usize,
+    /// Rows per block.
+    block: usize,
     blocks: Vec<Block>,
 }
 
@@ -224,10 +232,11 @@ pub struct BlockBuilder {
 }
 
 impl BlockBuilder {
-    /// Block `k` (rows `k·BLOCK ..`), room for `entries` entries.
-    pub fn new(k: usize, rows: usize, entries: usize) -> BlockBuilder {
+    /// Block `k` of blocks of `size` rows ([`block_rows`]; rows
+    /// `k·size ..`), room for `entries` entries.
+    pub fn new(k: usize, size: usize, rows: usize, entries: usize) -> BlockBuilder {
         BlockBuilder {
-            block: Block::new(k * BLOCK, rows, entries),
+            block: Block::new(k * size, size, rows, entries),
             mirror: Vec::new(),
         }
     }
@@ -242,12 +251,12 @@ impl BlockBuilder {
         let row = b.rows() as u32;
         self.mirror.clear();
         for (j, v) in entries {
-            if j > i && mirrored(i, j) {
-                // Less than 2·BLOCK: fits (checked at compile time).
+            if j > i && mirrored(i, j, b.size) {
+                // Less than two blocks: fits (checked at compile time).
                 self.mirror.push(((j - i) as u16, v));
                 continue;
             }
-            if j < i && mirrored(j, i) {
+            if j < i && mirrored(j, i, b.size) {
                 continue; // stored in row j
             }
             match i16::try_from(j as isize - i as isize) {
@@ -275,6 +284,7 @@ impl LocalCsr {
     /// The matrix of `rows` rows from its blocks in order (block k built by
     /// `BlockBuilder::new(k, …)`, full blocks but the last).
     pub fn from_blocks(rows: usize, blocks: Vec<BlockBuilder>) -> LocalCsr {
+        let block = blocks.first().map_or(MIN_BLOCK, |b| b.block.size);
         let blocks: Vec<Block> = blocks
             .into_iter()
             .map(|b| {
@@ -284,7 +294,12 @@ impl LocalCsr {
             })
             .collect();
         debug_assert_eq!(blocks.iter().map(Block::rows).sum::<usize>(), rows);
-        LocalCsr { rows, blocks }
+        debug_assert!(blocks.iter().all(|b| b.size == block));
+        LocalCsr {
+            rows,
+            block,
+            blocks,
+        }
     }
 
     /// The symmetric matrix whose row `i` is `row(i)` (columns increasing).
@@ -294,11 +309,12 @@ impl LocalCsr {
         rows: usize,
         row: impl Fn(usize) -> I + Sync,
     ) -> LocalCsr {
-        let blocks = (0..rows.div_ceil(BLOCK))
+        let size = block_rows(rows);
+        let blocks = (0..rows.div_ceil(size))
             .into_par_iter()
             .map(|k| {
-                let range = k * BLOCK..((k + 1) * BLOCK).min(rows);
-                let mut b = BlockBuilder::new(k, range.len(), 0);
+                let range = k * size..((k + 1) * size).min(rows);
+                let mut b = BlockBuilder::new(k, size, range.len(), 0);
                 for i in range {
                     b.push_row(row(i));
                 }
@@ -311,7 +327,7 @@ impl LocalCsr {
         let (mut left, mut right) = (0usize, 0usize);
         for i in 0..rows {
             for (j, v) in row(i) {
-                if j < i && mirrored(j, i) {
+                if j < i && mirrored(j, i, size) {
                     left += 1;
                     assert!(
                         s.get(i, j).to_bits() == v.to_bits(),
@@ -319,7 +335,7 @@ impl LocalCsr {
                     );
                 }
             }
-            let b = &s.blocks[i / BLOCK];
+            let b = &s.blocks[i / size];
             right += b.spans(i - b.first).1.len();
         }
         assert_eq!(
@@ -359,7 +375,7 @@ impl LocalCsr {
     /// blocks for the mirrored entries left of the diagonal): for tests and
     /// inspection, not for loops over rows.
     pub fn row(&self, i: usize) -> Vec<(usize, f64)> {
-        let k = i / BLOCK;
+        let k = i / self.block;
         let b = &self.blocks[k];
         let r = i - b.first;
         let (gather, mirror) = b.spans(r);
@@ -383,14 +399,14 @@ impl LocalCsr {
     /// Entry (i, j), zero when not stored.
     pub fn get(&self, i: usize, j: usize) -> f64 {
         let (lo, hi) = (i.min(j), i.max(j));
-        let found = if lo != hi && mirrored(lo, hi) {
-            let b = &self.blocks[lo / BLOCK];
+        let found = if lo != hi && mirrored(lo, hi, self.block) {
+            let b = &self.blocks[lo / self.block];
             let span = b.spans(lo - b.first).1;
             // Offsets increase along a row: binary search.
             let at = b.off[span.clone()].binary_search(&((hi - lo) as u16));
             at.ok().map(|p| b.val[span.start + p])
         } else {
-            let b = &self.blocks[i / BLOCK];
+            let b = &self.blocks[i / self.block];
             let r = i - b.first;
             let span = b.spans(r).0;
             let gathered = i16::try_from(j as isize - i as isize).ok().and_then(|o| {
@@ -455,7 +471,8 @@ impl LocalCsr {
         let mut rest = y;
         for t in 0..tasks {
             let (k0, k1) = (nb * t / tasks, nb * (t + 1) / tasks);
-            let rows = (k1 * BLOCK).min(self.rows) - (k0 * BLOCK).min(self.rows);
+            let bs = self.block;
+            let rows = (k1 * bs).min(self.rows) - (k0 * bs).min(self.rows);
             let (mine, tail) = rest.split_at_mut(rows);
             parts.push((k0..k1, mine));
             rest = tail;
@@ -464,21 +481,22 @@ impl LocalCsr {
         let dots: Vec<Vec<f64>> = parts
             .into_par_iter()
             .map(|(ks, ys)| {
-                let mut win: Box<Window> = vec![0.0f64; 2 * BLOCK]
-                    .into_boxed_slice()
-                    .try_into()
-                    .expect("window size");
+                // A task's running sums for two blocks, used as a ring: a
+                // block's rows start at `base`, the next block's one block
+                // on (mod the length), so moving on neither copies nor
+                // clears.
+                let mut win = vec![0.0f64; 2 * self.block];
                 let mut base = 0;
                 if ks.start > 0 && ks.start < nb {
                     let next = self.blocks[ks.start].first;
                     self.blocks[ks.start - 1].scatter_into_next(x, next, &mut win, map);
                 }
-                ks.zip(ys.chunks_mut(BLOCK))
+                ks.zip(ys.chunks_mut(self.block))
                     .map(|(k, out)| {
                         let blk = &self.blocks[k];
                         let rows = blk.first..blk.first + out.len();
                         let d = blk.rows_sub_dot(x, (a, b), &p[rows], out, (&mut win, base), map);
-                        base = (base + BLOCK) & RING;
+                        base = (base + self.block) % (2 * self.block);
                         d
                     })
                     .collect()
@@ -498,7 +516,9 @@ mod tests {
     /// with the same bits on one thread and on four.
     #[test]
     fn mirrored_gathered_and_far_entries_read_back_and_multiply() {
-        let n = 5 * BLOCK + 77;
+        let n = 5 * 8192 + 77;
+        let bs = block_rows(n);
+        assert_eq!(bs, 4096);
         let val = |i: usize, j: usize| 1.0 + ((i.min(j) * 7 + i.max(j) * 3) % 11) as f64;
         let near = |i: usize| -> Vec<usize> {
             [
@@ -506,8 +526,8 @@ mod tests {
                 i / 3,
                 i,
                 i + 1,
-                i + BLOCK + 3,
-                i + 3 * BLOCK,
+                i + bs + 3,
+                i + 3 * bs,
                 i + 40_000,
                 n - 1,
             ]
@@ -534,16 +554,7 @@ mod tests {
         let both: usize = (0..n).map(|i| pattern[i].len()).sum();
         assert_eq!(s.nnz(), both);
         assert!(s.stored() < both && s.far_entries() > 0);
-        for i in [
-            0,
-            1,
-            77,
-            BLOCK - 1,
-            BLOCK,
-            2 * BLOCK + 5,
-            3 * BLOCK - 2,
-            n - 1,
-        ] {
+        for i in [0, 1, 77, bs - 1, bs, 2 * bs + 5, 3 * bs - 2, n - 1] {
             assert_eq!(s.row(i), cols(i), "row {i}");
             for &(j, v) in &cols(i) {
                 assert_eq!(s.get(i, j), v, "({i}, {j})");
