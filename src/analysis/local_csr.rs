@@ -12,16 +12,16 @@
 //!   bytes. The few entries farther away are kept per block in a list of
 //!   (row, column, value), added after the block's rows in list order.
 //! - **Symmetry.** S is symmetric, so an entry (i, j) with `j > i` whose
-//!   column lies in row i's block of rows ([`block_rows`]: 4,096–32,768) or the next one is
-//!   stored once, in row i, and *mirrored*: the product gathers
-//!   `S_ij x_j` into row i and scatters `S_ij x_i` into row j. Row j's
-//!   copy is not stored; its offset, always positive and below two blocks,
-//!   is a `u16`. Other entries (the diagonal, couplings farther apart)
-//!   are *gathered* only, stored in both rows with `i16` offsets. On the
-//!   packings measured (10⁵ and 10⁶ bodies) this stores 53 % of the
-//!   entries of both triangles: the diagonal and one of each pair. The
-//!   product is then no longer bound by bandwidth but by the latency of
-//!   its gathers and scatters: 12–20 % faster, not 47 %
+//!   column lies in row i's block of rows ([`block_rows`]: 4,096–32,768)
+//!   or the next one is stored once, in row i, and *mirrored*: the
+//!   product gathers `S_ij x_j` into row i and scatters `S_ij x_i` into
+//!   row j. Row j's copy is not stored; its offset, always positive and
+//!   below two blocks, is a `u16`. Other entries (the diagonal, couplings
+//!   farther apart) are *gathered* only, stored in both rows with `i16`
+//!   offsets. On the packings measured (10⁵ and 10⁶ bodies) this stores
+//!   53 % of the entries of both triangles: the diagonal and one of each
+//!   pair. The product is then no longer bound by bandwidth but by the
+//!   latency of its gathers and scatters: 12–20 % faster, not 47 %
 //!   (benches/results/scale.md).
 //!
 //! The scatter into rows of the next block is what a parallel product must
