@@ -71,8 +71,6 @@ struct Far {
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Block {
     first: usize,
-    /// Rows per block of the matrix (this one may be shorter: the last).
-    size: usize,
     /// Entries of block row r: `start[r] .. start[r + 1]`, the gathered
     /// ones before `mirror[r]`, the mirrored ones from it (each sorted by
     /// column).
@@ -93,19 +91,18 @@ fn mirrored(i: usize, j: usize, b: usize) -> bool {
 }
 
 /// The columns left of row i's diagonal whose entries are stored in their
-/// own rows (mirrored), not in row i: a builder may skip computing them.
-/// (`b` rows a block).
+/// own rows (mirrored), not in row i, in blocks of `b` rows: a builder may
+/// skip computing them.
 pub(crate) fn stored_in_their_rows(i: usize, b: usize) -> std::ops::Range<usize> {
     (i / b).saturating_sub(1) * b..i
 }
 
 impl Block {
-    fn new(first: usize, size: usize, rows: usize, entries: usize) -> Block {
+    fn new(first: usize, rows: usize, entries: usize) -> Block {
         let mut start = Vec::with_capacity(rows + 1);
         start.push(0);
         Block {
             first,
-            size,
             start,
             mirror: Vec::with_capacity(rows),
             off: Vec::with_capacity(entries),
@@ -228,6 +225,8 @@ pub struct LocalCsr {
 /// Builds one block of a [`LocalCsr`], row by row.
 pub struct BlockBuilder {
     block: Block,
+    /// Rows per block of the matrix (this one may be shorter: the last).
+    size: usize,
     mirror: Vec<(u16, f64)>,
 }
 
@@ -236,7 +235,8 @@ impl BlockBuilder {
     /// `k·size ..`), room for `entries` entries.
     pub fn new(k: usize, size: usize, rows: usize, entries: usize) -> BlockBuilder {
         BlockBuilder {
-            block: Block::new(k * size, size, rows, entries),
+            block: Block::new(k * size, rows, entries),
+            size,
             mirror: Vec::new(),
         }
     }
@@ -251,12 +251,12 @@ impl BlockBuilder {
         let row = b.rows() as u32;
         self.mirror.clear();
         for (j, v) in entries {
-            if j > i && mirrored(i, j, b.size) {
+            if j > i && mirrored(i, j, self.size) {
                 // Less than two blocks: fits (checked at compile time).
                 self.mirror.push(((j - i) as u16, v));
                 continue;
             }
-            if j < i && mirrored(j, i, b.size) {
+            if j < i && mirrored(j, i, self.size) {
                 continue; // stored in row j
             }
             match i16::try_from(j as isize - i as isize) {
@@ -284,7 +284,8 @@ impl LocalCsr {
     /// The matrix of `rows` rows from its blocks in order (block k built by
     /// `BlockBuilder::new(k, …)`, full blocks but the last).
     pub fn from_blocks(rows: usize, blocks: Vec<BlockBuilder>) -> LocalCsr {
-        let block = blocks.first().map_or(MIN_BLOCK, |b| b.block.size);
+        let block = blocks.first().map_or(MIN_BLOCK, |b| b.size);
+        debug_assert!(blocks.iter().all(|b| b.size == block));
         let blocks: Vec<Block> = blocks
             .into_iter()
             .map(|b| {
@@ -294,7 +295,6 @@ impl LocalCsr {
             })
             .collect();
         debug_assert_eq!(blocks.iter().map(Block::rows).sum::<usize>(), rows);
-        debug_assert!(blocks.iter().all(|b| b.size == block));
         LocalCsr {
             rows,
             block,
