@@ -75,6 +75,16 @@ fn ten_thousand_contacts_give_a_readable_report() {
     // that distribution is not plotted, the single-contact ω one is.
     assert!(html.contains("histogram of single-contact ω"));
     assert!(!html.contains("histogram of m_eff / naive"));
+    // Both counts of S as the JSON gives them: every nonzero (both
+    // triangles; a chain couples each contact with its neighbours) and
+    // fewer stored (a symmetric pair once).
+    assert!(large.stored < large.nnz && 2 * large.stored > large.nnz);
+    for text in [&html, &md] {
+        assert!(text.contains(&format!(
+            "{} nonzero entries, {} stored",
+            large.nnz, large.stored
+        )));
+    }
     let json = meff::render::json(r);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v["delassus"]["matrix"].is_null());
