@@ -12,8 +12,12 @@ pub mod plot;
 pub mod safe;
 pub mod templates;
 pub mod text;
-#[cfg(feature = "pdf")]
 pub mod typ;
+
+/// What `meff report --format pdf` says when the typesetter is not built
+/// in (the cargo feature `pdf`, off by default to keep the first build
+/// short). One line, quoted in the README.
+pub const PDF_NOT_BUILT: &str = "PDF output is not built into this meff: install it with `cargo install --path . --features pdf` (or run `cargo run --features pdf -- report …`)";
 
 use crate::report::{ContactReport, Report};
 use serde::Serialize;

@@ -340,15 +340,26 @@ impl Templates {
         self.render("report.md", &context(report, digits, false))
     }
 
-    /// The PDF report of one case.
-    #[cfg(feature = "pdf")]
-    pub fn report_pdf(&self, report: &Report, digits: usize) -> Result<Vec<u8>, TemplateError> {
+    /// The Typst source of one case's PDF and the plots it reads (virtual
+    /// SVG files). Built without the `pdf` feature too, so that every
+    /// build's tests render the template.
+    pub fn report_typ(
+        &self,
+        report: &Report,
+        digits: usize,
+    ) -> Result<(String, Vec<TypstFile>), TemplateError> {
         let mut ctx = context(report, digits, true);
         let mut files = Vec::new();
         if let Some(p) = ctx.get_mut("plots") {
             plots_to_files(p, &mut files);
         }
-        let source = self.render("report.typ", &ctx)?;
+        Ok((self.render("report.typ", &ctx)?, files))
+    }
+
+    /// The PDF report of one case.
+    #[cfg(feature = "pdf")]
+    pub fn report_pdf(&self, report: &Report, digits: usize) -> Result<Vec<u8>, TemplateError> {
+        let (source, files) = self.report_typ(report, digits)?;
         super::pdf::typeset(&source, files, &report.case_sha256).map_err(TemplateError)
     }
 
@@ -367,19 +378,16 @@ impl Templates {
     }
 }
 
-#[cfg(feature = "pdf")]
 fn typ_text(s: &str) -> String {
     super::typ::text(s)
 }
 
-#[cfg(feature = "pdf")]
 fn typ_string(s: &str) -> String {
     super::typ::string_body(s)
 }
 
 /// LaTeX → Typst math: inline `$…$`, or a display equation laid out to
 /// fit the page first.
-#[cfg(feature = "pdf")]
 fn typ_math(latex: &str, block: bool) -> String {
     if block {
         format!("$ {} $", super::typ::math(&super::layout::display(latex)))
@@ -388,40 +396,20 @@ fn typ_math(latex: &str, block: bool) -> String {
     }
 }
 
-#[cfg(feature = "pdf")]
 fn typ_markdown(s: &str) -> String {
     super::typ::markdown(s)
 }
 
-#[cfg(not(feature = "pdf"))]
-fn typ_markdown(s: &str) -> String {
-    s.to_string()
-}
-
-#[cfg(not(feature = "pdf"))]
-fn typ_text(s: &str) -> String {
-    s.to_string()
-}
-
-#[cfg(not(feature = "pdf"))]
-fn typ_string(s: &str) -> String {
-    s.to_string()
-}
-
-#[cfg(not(feature = "pdf"))]
-fn typ_math(latex: &str, _block: bool) -> String {
-    latex.to_string()
-}
+/// A virtual file handed to the typesetter: its path and its bytes.
+pub type TypstFile = (String, Vec<u8>);
 
 /// Styles the report's stylesheet gives inline SVG, for an SVG that
 /// stands alone (the PDF's plots).
-#[cfg(feature = "pdf")]
 const SVG_STYLE: &str = "<style>.frame{fill:none;stroke:#9aa1ab}.axis{stroke:#9aa1ab}.grid{stroke:#e3e6ea;stroke-width:0.8}text{font-family:'Libertinus Serif';fill:#30343a}.tick{font-size:10px}.label,.legend{font-size:12px}.legend-box{fill:#ffffff;fill-opacity:0.85;stroke:none}</style>";
 
 /// Replaces every SVG string in the plots by a file name, collecting the
 /// files (standalone SVG: namespace and styles added).
-#[cfg(feature = "pdf")]
-fn plots_to_files(v: &mut Value, files: &mut Vec<(String, Vec<u8>)>) {
+fn plots_to_files(v: &mut Value, files: &mut Vec<TypstFile>) {
     match v {
         Value::String(svg) if svg.starts_with("<svg") => {
             let name = format!("/plots/{}.svg", files.len());

@@ -270,3 +270,30 @@ fn json_lines_hold_the_document_and_one_line_per_contact() {
         full
     );
 }
+
+/// Without the `pdf` feature, asking for a PDF is a usage error that says
+/// in one line how to get one, before any work and with nothing written.
+#[cfg(not(feature = "pdf"))]
+#[test]
+fn pdf_without_the_feature_says_how_to_get_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = meff(&[
+        "report",
+        "cases/offcentre.toml",
+        "--format",
+        "html,pdf",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--features pdf"), "{stderr}");
+    assert!(!out.exists(), "nothing is written");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(meff::render::PDF_NOT_BUILT),
+        "the README quotes the message"
+    );
+}

@@ -108,3 +108,29 @@ fn display_units_apply_to_reports_not_json() {
     let err = meff::case::parse_case("bad.toml", &bad).unwrap_err();
     assert!(err.diagnostics[0].message.contains("unknown display unit"));
 }
+
+/// The PDF's Typst source renders for every bundled case in every build
+/// (typesetting it needs the `pdf` feature; `tests/it/pdf.rs` does that):
+/// every plot it names is one of the files handed to the typesetter, and
+/// the case's title is in it as text.
+#[test]
+fn typst_source_renders_for_every_case_in_any_build() {
+    let t = Templates::load(None).unwrap();
+    for path in crate::bundled_case_paths() {
+        let ev = crate::evaluate_path(&path);
+        let (source, files) = t
+            .report_typ(&ev.report, 4)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!source.is_empty());
+        for (name, svg) in &files {
+            assert!(
+                source.contains(name.as_str()),
+                "{}: {name} unused",
+                path.display()
+            );
+            assert!(svg.starts_with(b"<svg xmlns="), "{name}");
+        }
+        let title = meff::render::typ::text(&ev.report.title);
+        assert!(source.contains(&title), "{}: no title", path.display());
+    }
+}

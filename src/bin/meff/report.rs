@@ -1,0 +1,268 @@
+//! `meff report`: every output rendered before anything is written.
+
+use crate::args::*;
+use crate::common::*;
+use meff::render;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub(crate) struct ReportOptions<'a> {
+    pub(crate) check: bool,
+    pub(crate) digits: usize,
+    pub(crate) verify: bool,
+    pub(crate) templates: Option<&'a std::path::Path>,
+    pub(crate) limit: u64,
+}
+
+/// `meff report`: every case is read and every output rendered before
+/// anything is written; bad input anywhere writes nothing (exit 2).
+pub(crate) fn report(
+    paths: &[PathBuf],
+    out: &std::path::Path,
+    formats: &[Format],
+    options: ReportOptions,
+) -> ExitCode {
+    if formats.contains(&Format::Pdf) && !cfg!(feature = "pdf") {
+        error(meff::render::PDF_NOT_BUILT);
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    if out.exists() && !out.is_dir() {
+        error(&format!(
+            "-o {} is a file; it must be a directory (created when missing)",
+            shown(out)
+        ));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let templates = match meff::render::templates::Templates::load(options.templates) {
+        Ok(t) => t,
+        Err(e) => {
+            error(&format!("templates: {e}"));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let files = match meff::output::case_files(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            error(&format!("cannot list cases: {e}"));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    if files.is_empty() {
+        error(&format!(
+            "no case files (*.toml) in {}",
+            paths
+                .iter()
+                .map(|p| shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // 1. Name every output and refuse collisions before any work.
+    let stems: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    let with_index = files.len() > 1;
+    let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    for (file, stem) in files.iter().zip(&stems) {
+        for format in formats {
+            targets.push((
+                out.join(format!("{stem}.{}", format.extension())),
+                shown(file),
+            ));
+        }
+    }
+    if with_index {
+        for format in [Format::Md, Format::Html, Format::Pdf] {
+            if formats.contains(&format) {
+                targets.push((
+                    out.join(format!("index.{}", format.extension())),
+                    "the index".into(),
+                ));
+            }
+        }
+    }
+    let collisions =
+        meff::output::collisions(targets.iter().map(|(t, s)| (t.as_path(), s.as_str())));
+    if !collisions.is_empty() {
+        // One message per pair of sources (not per format).
+        let mut said = std::collections::BTreeSet::new();
+        for c in &collisions {
+            if !said.insert((c.first.clone(), c.second.clone())) {
+                continue;
+            }
+            error(&format!(
+                "{} and {} would both write {}; rename one of them",
+                c.first,
+                c.second,
+                shown(&c.target)
+            ));
+        }
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // 2. Read and evaluate every case; any bad input stops before writing.
+    let mut evaluated = Vec::with_capacity(files.len());
+    let mut bad_input = false;
+    for file in &files {
+        match load_and_evaluate(file, options.verify, options.limit) {
+            Ok(e) => evaluated.push(e),
+            Err(e) => {
+                print_error(&e);
+                bad_input = true;
+            }
+        }
+    }
+    if bad_input {
+        error("bad input: nothing was written");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    // 3. Render everything in memory.
+    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut index = Vec::new();
+    let mut failed_claims = false;
+    for ((ev, stem), file) in evaluated.iter().zip(&stems).zip(&files) {
+        let report = &ev.report;
+        failed_claims |= report.any_claim_failed();
+        index.push(meff::render::templates::index_entry(report, stem));
+        for format in formats {
+            let bytes = match format {
+                Format::Md => templates
+                    .report_md(report, options.digits)
+                    .map(String::into_bytes),
+                Format::Html => templates
+                    .report_html(report, options.digits)
+                    .map(String::into_bytes),
+                Format::Json => Ok(render::json(report).into_bytes()),
+                Format::Pdf => pdf_report(&templates, report, options.digits),
+            };
+            match bytes {
+                Ok(t) => outputs.push((out.join(format!("{stem}.{}", format.extension())), t)),
+                Err(e) => {
+                    error(&format!("rendering {}: {e}", shown(file)));
+                    return ExitCode::from(EXIT_BAD_INPUT);
+                }
+            }
+        }
+    }
+    if with_index {
+        for (format, html) in [(Format::Md, false), (Format::Html, true)] {
+            if formats.contains(&format) {
+                match templates.index(&index, html) {
+                    Ok(t) => outputs.push((
+                        out.join(format!("index.{}", format.extension())),
+                        t.into_bytes(),
+                    )),
+                    Err(e) => {
+                        error(&format!("rendering the index: {e}"));
+                        return ExitCode::from(EXIT_BAD_INPUT);
+                    }
+                }
+            }
+        }
+        if formats.contains(&Format::Pdf) {
+            match pdf_index(&templates, &index) {
+                Ok(bytes) => outputs.push((out.join("index.pdf"), bytes)),
+                Err(e) => {
+                    error(&format!("rendering the index: {e}"));
+                    return ExitCode::from(EXIT_BAD_INPUT);
+                }
+            }
+        }
+    }
+    if formats.contains(&Format::Html) {
+        for (name, bytes) in meff::render::templates::ASSETS {
+            outputs.push((out.join("assets").join(name), bytes.to_vec()));
+        }
+    }
+    // 4. Check, or write all or nothing.
+    let mut stdout = Stdout::new();
+    let mut stale = 0;
+    if options.check {
+        let mut text = String::new();
+        for (target, bytes) in &outputs {
+            match meff::output::freshness(target, bytes) {
+                meff::output::Freshness::Current => {}
+                meff::output::Freshness::Stale => {
+                    text.push_str(&format!("stale: {}\n", shown(target)));
+                    stale += 1;
+                }
+                meff::output::Freshness::Missing => {
+                    text.push_str(&format!("missing: {}\n", shown(target)));
+                    stale += 1;
+                }
+            }
+        }
+        if let Err(code) = stdout.print(&text) {
+            return code;
+        }
+    } else {
+        match meff::output::write_all(&outputs) {
+            Ok(written) => {
+                let text: String = written
+                    .iter()
+                    .map(|p| format!("wrote {}\n", shown(p)))
+                    .collect();
+                if let Err(code) = stdout.print(&text) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                error(&format!("{e}; nothing was written"));
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    }
+    if stale > 0 || failed_claims {
+        if stale > 0 {
+            error(&format!(
+                "{stale} report file(s) out of date: run `meff report` without --check"
+            ));
+        }
+        ExitCode::from(EXIT_CLAIM_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(feature = "pdf")]
+pub(crate) fn pdf_report(
+    templates: &meff::render::templates::Templates,
+    report: &meff::report::Report,
+    digits: usize,
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    templates.report_pdf(report, digits)
+}
+
+#[cfg(feature = "pdf")]
+pub(crate) fn pdf_index(
+    templates: &meff::render::templates::Templates,
+    index: &[serde_json::Value],
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    templates.index_pdf(index)
+}
+
+#[cfg(not(feature = "pdf"))]
+pub(crate) fn pdf_report(
+    _: &meff::render::templates::Templates,
+    _: &meff::report::Report,
+    _: usize,
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    Err(meff::render::templates::TemplateError(
+        meff::render::PDF_NOT_BUILT.into(),
+    ))
+}
+
+#[cfg(not(feature = "pdf"))]
+pub(crate) fn pdf_index(
+    _: &meff::render::templates::Templates,
+    _: &[serde_json::Value],
+) -> Result<Vec<u8>, meff::render::templates::TemplateError> {
+    Err(meff::render::templates::TemplateError(
+        meff::render::PDF_NOT_BUILT.into(),
+    ))
+}
