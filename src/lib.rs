@@ -49,6 +49,7 @@
 pub mod analysis;
 pub mod batch;
 pub mod case;
+pub mod confine;
 pub mod diag;
 pub mod engines;
 pub mod expr;

@@ -29,11 +29,25 @@ use std::path::{Path, PathBuf};
 
 /// Why a book could not be preprocessed: the message mdBook shows.
 #[derive(Debug)]
-pub struct BookError(pub String);
+pub enum BookError {
+    /// Bad input: the book JSON, a directive, a case, a path (exit 2).
+    Input(String),
+    /// A claim failed or could not be decided (exit 1).
+    Claim(String),
+}
+
+impl BookError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            BookError::Input(m) | BookError::Claim(m) => m,
+        }
+    }
+}
 
 impl std::fmt::Display for BookError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.message())
     }
 }
 
@@ -71,7 +85,7 @@ fn request(words: &[&str], place: &str) -> Result<Request, BookError> {
             r.sections.push((*w).to_string());
         } else {
             let known: Vec<&str> = SECTIONS.iter().map(|(k, _)| *k).collect();
-            return Err(BookError(format!(
+            return Err(BookError::Input(format!(
                 "{place}: unknown meff option `{w}` (sections: {}; or no-verify)",
                 known.join(", ")
             )));
@@ -83,12 +97,16 @@ fn request(words: &[&str], place: &str) -> Result<Request, BookError> {
 /// Runs the preprocessor on mdBook's JSON input; returns the book JSON.
 pub fn run(input: &str) -> Result<String, BookError> {
     let v: Value = serde_json::from_str(input)
-        .map_err(|e| BookError(format!("mdbook input is not JSON: {e}")))?;
+        .map_err(|e| BookError::Input(format!("mdbook input is not JSON: {e}")))?;
     let Value::Array(mut parts) = v else {
-        return Err(BookError("mdbook input is not [context, book]".into()));
+        return Err(BookError::Input(
+            "mdbook input is not [context, book]".into(),
+        ));
     };
     if parts.len() != 2 {
-        return Err(BookError("mdbook input is not [context, book]".into()));
+        return Err(BookError::Input(
+            "mdbook input is not [context, book]".into(),
+        ));
     }
     let mut book = parts.pop().unwrap_or(Value::Null);
     let ctx = parts.pop().unwrap_or(Value::Null);
@@ -99,20 +117,51 @@ pub fn run(input: &str) -> Result<String, BookError> {
         .unwrap_or("src");
     let html = ctx.get("renderer").and_then(Value::as_str) == Some("html");
     let templates = crate::render::templates::Templates::load(None)
-        .map_err(|e| BookError(format!("templates: {e}")))?;
+        .map_err(|e| BookError::Input(format!("templates: {e}")))?;
+    let confine = book_confine(&root, &ctx)?;
     let env = Env {
         src: root.join(src),
         html,
         templates,
+        confine,
     };
     walk(&mut book, &env)?;
-    serde_json::to_string(&book).map_err(|e| BookError(e.to_string()))
+    serde_json::to_string(&book).map_err(|e| BookError::Input(e.to_string()))
 }
 
 struct Env {
     src: PathBuf,
     html: bool,
     templates: crate::render::templates::Templates,
+    /// Where cases (and the models and scenes they name) may be read from.
+    confine: crate::confine::Confine,
+}
+
+/// A book reads inside its root only, unless its `book.toml` names more
+/// directories (`[preprocessor.meff] allow-read = ["../cases"]`, relative
+/// to the root): a book built from a stranger's pull request must not be
+/// able to read, and print, a file of the machine that builds it.
+fn book_confine(root: &Path, ctx: &Value) -> Result<crate::confine::Confine, BookError> {
+    let mut dirs = vec![root.to_path_buf()];
+    match ctx.pointer("/config/preprocessor/meff/allow-read") {
+        None => {}
+        Some(Value::Array(extra)) => {
+            for d in extra {
+                let Some(d) = d.as_str() else {
+                    return Err(BookError::Input(
+                        "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
+                    ));
+                };
+                dirs.push(root.join(d));
+            }
+        }
+        Some(_) => {
+            return Err(BookError::Input(
+                "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
+            ));
+        }
+    }
+    crate::confine::Confine::new(&dirs).map_err(|e| BookError::Input(format!("book.toml: {e}")))
 }
 
 fn walk(v: &mut Value, env: &Env) -> Result<(), BookError> {
@@ -169,7 +218,9 @@ fn chapter(text: &str, file: &Path, env: &Env) -> Result<String, BookError> {
                     case.push_str(l);
                 }
                 if !closed {
-                    return Err(BookError(format!("{place}: the meff block is not closed")));
+                    return Err(BookError::Input(format!(
+                        "{place}: the meff block is not closed"
+                    )));
                 }
                 let name = format!("{shown} (meff block at line {})", n + 1);
                 let parsed = crate::case::parse_case(&name, &case)
@@ -215,14 +266,24 @@ fn inline_directives(
             let place = format!("{shown}:{number}");
             let mut words = body.split_whitespace();
             let Some(path) = words.next() else {
-                return Err(BookError(format!(
+                return Err(BookError::Input(format!(
                     "{place}: {{{{#meff}}}} needs a case path"
                 )));
             };
             let opts: Vec<&str> = words.collect();
             let req = request(&opts, &place)?;
-            let case = crate::case::load_limited(&dir.join(path), crate::case::MAX_INPUT_BYTES)
-                .map_err(input_error)?;
+            let case = crate::case::load_confined(
+                &dir.join(path),
+                crate::case::MAX_INPUT_BYTES,
+                Some(&env.confine),
+            )
+            .map_err(|e| match e {
+                crate::Error::Io { message, .. } => {
+                    let path = crate::diag::escape_controls(path);
+                    BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
+                }
+                other => input_error(other),
+            })?;
             out.push_str(&render(case, &req, &place, env)?);
         }
         rest = &rest[at + end + 2..];
@@ -233,13 +294,13 @@ fn inline_directives(
 
 fn input_error(e: crate::Error) -> BookError {
     match &e {
-        crate::Error::Input(src) => BookError(crate::diag::render(
+        crate::Error::Input(src) => BookError::Input(crate::diag::render(
             &src.path,
             &src.source,
             &src.diagnostics,
             false,
         )),
-        other => BookError(other.to_string()),
+        other => BookError::Input(other.to_string()),
     }
 }
 
@@ -279,7 +340,7 @@ fn render(
         })
         .collect();
     if !failed.is_empty() {
-        return Err(BookError(format!(
+        return Err(BookError::Claim(format!(
             "{place}: {} ({})\n  {}",
             ev.report.title,
             ev.case.path,
@@ -289,7 +350,7 @@ fn render(
     let md = env
         .templates
         .report_md(&ev.report, 4)
-        .map_err(|e| BookError(format!("{place}: {e}")))?;
+        .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
     let md = select(&md, &req.sections);
     let md = demote(&md);
     let md = if env.html { mathml(&md) } else { md };
@@ -385,6 +446,9 @@ mod tests {
     fn unknown_options_are_refused() {
         assert!(request(&["claims", "no-verify"], "x").is_ok());
         let e = request(&["clams"], "ch.md:3").err().unwrap();
-        assert!(e.0.contains("ch.md:3") && e.0.contains("clams"), "{e}");
+        assert!(
+            e.message().contains("ch.md:3") && e.message().contains("clams"),
+            "{e}"
+        );
     }
 }

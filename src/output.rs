@@ -3,7 +3,8 @@
 //! A run writes its outputs only after every input was read and every
 //! output rendered. Each file is first written to an unpredictable temporary
 //! name created exclusively in its destination directory (the `tempfile`
-//! crate: `O_EXCL`, so a planted symlink is never followed); only when all
+//! crate: `O_EXCL`, so a planted symlink is never followed; mode 0666 less
+//! the umask like a plain create, or the mode of the file it replaces); only when all
 //! are complete are they renamed over their targets. On any failure before
 //! the renames, the temporary files and the directories this run created
 //! are removed, so the destination is left as it was. `--check` compares
@@ -147,17 +148,47 @@ fn stage(
                 error: std::io::Error::other("a directory is in the way"),
             });
         }
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".meff-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(fail(target))?;
+        let mut tmp = temp_builder().tempfile_in(dir).map_err(fail(target))?;
+        keep_mode(&tmp, target).map_err(fail(target))?;
         tmp.write_all(bytes)
             .and_then(|()| tmp.as_file().sync_all())
             .map_err(fail(target))?;
         staged.push((tmp, target.clone()));
     }
     Ok(staged)
+}
+
+/// Temporary files are created with the mode a plain create gives
+/// (0666 less the umask: `open` applies it), not `tempfile`'s 0600, so
+/// that a report is as readable as any file the user writes.
+fn temp_builder() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".meff-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b
+}
+
+/// A file that is replaced keeps its permission bits (not set-id or
+/// sticky bits; a symlink or anything else in the way gets the default).
+fn keep_mode(tmp: &tempfile::NamedTempFile, target: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::symlink_metadata(target)
+            && meta.is_file()
+        {
+            let mode = meta.permissions().mode() & 0o777;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (tmp, target);
+    Ok(())
 }
 
 /// Writes one file through a temporary file and a rename.

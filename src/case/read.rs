@@ -30,22 +30,42 @@ pub fn load(path: &std::path::Path) -> Result<Case, crate::Error> {
 /// input. Only regular files are read (a FIFO or device could block or
 /// never end); text that is not UTF-8 is an error at its first bad byte.
 pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crate::Error> {
+    load_confined(path, max_bytes, None)
+}
+
+/// [`load_limited`] reading only inside `confine`'s trees (when given):
+/// the case file and every file it names.
+pub fn load_confined(
+    path: &std::path::Path,
+    max_bytes: u64,
+    confine: Option<&crate::confine::Confine>,
+) -> Result<Case, crate::Error> {
     // Phase timings (MEFF_TIMINGS) count from here, reading included.
     crate::timing::mark("start");
     let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
-    let bytes = read_bounded(path, max_bytes).map_err(|message| crate::Error::Io {
+    let io = |message| crate::Error::Io {
         path: shown.clone(),
         message,
-    })?;
+    };
+    let opened = if path.as_os_str() == "-" {
+        path.to_path_buf()
+    } else {
+        crate::confine::admit(confine, path).map_err(io)?
+    };
+    let bytes = read_bounded(&opened, max_bytes).map_err(io)?;
     let source = text_of(&shown, bytes).map_err(crate::Error::Input)?;
     // Scene files are named relative to the case file (to the working
     // directory for standard input).
     let base = if path.as_os_str() == "-" {
         std::path::PathBuf::new()
     } else {
-        path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
+        opened.parent().map(|p| p.to_path_buf()).unwrap_or_default()
     };
-    let access = FileAccess { base, max_bytes };
+    let access = FileAccess {
+        base,
+        max_bytes,
+        confine: confine.cloned(),
+    };
     parse_case_owned(&shown, source, Some(access)).map_err(crate::Error::Input)
 }
 

@@ -49,9 +49,19 @@ impl Reader<'_> {
             );
             return None;
         };
-        let path = access.base.join(&file);
-        let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
-        let robot = match Robot::read(&path, &shown, access.max_bytes) {
+        let shown = crate::diag::escape_controls(&access.base.join(&file).display().to_string())
+            .into_owned();
+        let path = match access.resolve(&file) {
+            Ok(p) => p,
+            Err(message) => {
+                self.error(Diagnostic::new(
+                    file_node.span(),
+                    format!("cannot read `{file}`: {message}"),
+                ));
+                return None;
+            }
+        };
+        let robot = match Robot::read(&path, &shown, access.max_bytes, access.confine.as_ref()) {
             Ok(r) => r,
             Err(e) if e.source.is_empty() => {
                 let msg = e

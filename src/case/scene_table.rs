@@ -13,13 +13,33 @@ type Node<'i> = toml::Spanned<DeValue<'i>>;
 pub(super) const SCENE_KEYS: &[&str] = &["file", "bodies", "contacts", "units"];
 pub(super) const SCENE_UNIT_KEYS: &[&str] = &["length", "mass", "stiffness", "damping"];
 
-/// Where scene files are looked for and how much of them is read.
+/// Where the files a case names (scene tables, models) are looked for,
+/// which may be read, and how much of them.
 #[derive(Clone, Debug)]
 pub struct FileAccess {
     /// Directory that relative paths in `[scene]` start from.
     pub base: std::path::PathBuf,
     /// Most bytes read from one file (decompressed for NPZ).
     pub max_bytes: u64,
+    /// The directory trees files may be read from (`None`: anywhere).
+    pub confine: Option<crate::confine::Confine>,
+}
+
+impl FileAccess {
+    /// Files relative to `base`, read anywhere, at most `max_bytes` each.
+    pub fn new(base: impl Into<std::path::PathBuf>, max_bytes: u64) -> FileAccess {
+        FileAccess {
+            base: base.into(),
+            max_bytes,
+            confine: None,
+        }
+    }
+
+    /// The path to open for `file` as a case names it (relative to
+    /// `base`), or why it may not be read.
+    pub fn resolve(&self, file: &str) -> Result<std::path::PathBuf, String> {
+        crate::confine::admit(self.confine.as_ref(), &self.base.join(file))
+    }
 }
 
 impl Reader<'_> {
@@ -61,9 +81,23 @@ impl Reader<'_> {
             );
             return None;
         };
-        let paths: Vec<std::path::PathBuf> =
-            named.iter().map(|(p, _)| access.base.join(p)).collect();
-        let shown: Vec<String> = paths
+        let mut paths: Vec<std::path::PathBuf> = Vec::with_capacity(named.len());
+        for (p, span) in &named {
+            match access.resolve(p) {
+                Ok(path) => paths.push(path),
+                Err(message) => {
+                    self.error(Diagnostic::new(
+                        span.clone(),
+                        format!("cannot read `{p}`: {message}"),
+                    ));
+                    return None;
+                }
+            }
+        }
+        let shown: Vec<String> = named
+            .iter()
+            .map(|(p, _)| access.base.join(p))
+            .collect::<Vec<_>>()
             .iter()
             .map(|p| crate::diag::escape_controls(&p.display().to_string()).into_owned())
             .collect();

@@ -111,15 +111,33 @@ pub struct Robot {
 
 impl Robot {
     /// Reads a model file: MJCF when the root element is `<mujoco>`, URDF
-    /// when it is `<robot>`. At most `max_bytes` are read from each file.
-    pub fn read(path: &std::path::Path, shown: &str, max_bytes: u64) -> Result<Robot, SourceError> {
+    /// when it is `<robot>`. At most `max_bytes` are read from each file;
+    /// an MJCF's `<include>`s only inside `confine` (when given). A file
+    /// that does not begin with either element is refused without quoting
+    /// any of it (the error has no source text).
+    pub fn read(
+        path: &std::path::Path,
+        shown: &str,
+        max_bytes: u64,
+        confine: Option<&crate::confine::Confine>,
+    ) -> Result<Robot, SourceError> {
         let mut text = xml::read_text(path, shown, max_bytes)?;
+        if !matches!(xml::first_element(&text), Some("mujoco" | "robot")) {
+            return Err(SourceError {
+                path: shown.to_string(),
+                source: String::new(),
+                diagnostics: vec![crate::diag::Diagnostic::new(
+                    0..0,
+                    "not an MJCF or URDF model: the file does not begin with a `<mujoco>` or `<robot>` element",
+                )],
+            });
+        }
         xml::tolerate(&mut text);
         let root = xml::root_name(&text);
         let mut robot = if root.as_deref() == Some("robot") {
             urdf::parse(shown, text)
         } else {
-            mjcf::read(path, shown, text, max_bytes)
+            mjcf::read(path, shown, text, max_bytes, confine)
         }?;
         if robot.name.is_empty() {
             robot.name = path
@@ -138,7 +156,7 @@ impl Robot {
         if xml::root_name(&text).as_deref() == Some("robot") {
             urdf::parse(shown, text)
         } else {
-            mjcf::read(std::path::Path::new(""), shown, text, 0)
+            mjcf::read(std::path::Path::new(""), shown, text, 0, None)
         }
     }
 

@@ -52,6 +52,33 @@ pub fn read_text(
     })
 }
 
+/// The name of the first element, read without parsing the document:
+/// after an optional byte-order mark, white space, the XML declaration,
+/// comments and a doctype. `None` when the text does not start like XML.
+/// A file that is not the model it was named as is refused on this alone,
+/// so that none of its lines is quoted in a message.
+pub fn first_element(text: &str) -> Option<&str> {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("<?") {
+            rest = &r[r.find("?>")? + 2..];
+        } else if let Some(r) = rest.strip_prefix("<!--") {
+            rest = &r[r.find("-->")? + 3..];
+        } else if let Some(r) = rest.strip_prefix("<!") {
+            rest = &r[r.find('>')? + 1..];
+        } else {
+            let r = rest.strip_prefix('<')?;
+            let end = r
+                .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+                .unwrap_or(r.len());
+            let name = &r[..end];
+            let local = name.rsplit(':').next().unwrap_or(name);
+            return (!local.is_empty()).then_some(local);
+        }
+    }
+}
+
 /// Name of the root element, if the text parses.
 pub fn root_name(text: &str) -> Option<String> {
     parse(text)

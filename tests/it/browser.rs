@@ -111,13 +111,16 @@ fn chrome(browser: &Path, profile: &Path, args: &[&str]) -> std::process::Output
         .unwrap()
 }
 
-/// A page that loads a report in a frame and reports, in its own DOM, the
-/// formulas laid out with zero width and the SVGs drawn.
+/// A page that loads every report in frames, at every width asked for,
+/// and writes one line per frame into its own DOM: the formulas laid out
+/// with zero width, the SVGs drawn, the elements whose content overflows.
+/// One browser start for all of them (a start costs about a second).
 const CHECKER: &str = r#"<!DOCTYPE html><html><body><pre id="result">pending</pre>
-<iframe id="f" src="REPORT" style="width:WIDTHpx;height:2000px;border:0"></iframe>
 <script>
-document.getElementById('f').addEventListener('load', function () {
-  var d = this.contentDocument;
+var jobs = JOBS;
+var lines = [];
+var left = jobs.length;
+function check(d) {
   // Elements whose content is wider than their box: cut off or scrolled.
   var over = [];
   d.querySelectorAll('*').forEach(function (e) {
@@ -131,7 +134,17 @@ document.getElementById('f').addEventListener('load', function () {
   var zero = maths.filter(function (m) { return m.getBoundingClientRect().width === 0; }).length;
   var svgs = Array.from(d.querySelectorAll('svg'));
   var empty = svgs.filter(function (s) { var r = s.getBoundingClientRect(); return r.width === 0 || r.height === 0; }).length;
-  document.getElementById('result').textContent = 'math=' + maths.length + ' zero=' + zero + ' svg=' + svgs.length + ' empty=' + empty + ' overflow=' + over.length + ' ' + over.slice(0, 5).join(' ');
+  return 'math=' + maths.length + ' zero=' + zero + ' svg=' + svgs.length + ' empty=' + empty + ' overflow=' + over.length + ' ' + over.slice(0, 5).join(' ');
+}
+jobs.forEach(function (job, k) {
+  var f = document.createElement('iframe');
+  f.style.cssText = 'display:block;width:' + job[1] + 'px;height:2000px;border:0';
+  f.addEventListener('load', function () {
+    lines[k] = job[0] + '@' + job[1] + ' ' + check(f.contentDocument);
+    if (--left === 0) { document.getElementById('result').textContent = lines.join('\n'); }
+  });
+  f.src = job[0] + '.html';
+  document.body.appendChild(f);
 });
 </script></body></html>"#;
 
@@ -177,56 +190,63 @@ fn reports_render_in_headless_chromium() {
             "{name}: console errors: {console_errors:?}"
         );
         assert!(shot.is_file(), "{name}: no screenshot\n{log}");
-        // Layout checks through the checker page, at the width of an A4
-        // page (794 px) and of a desktop window (1280 px).
-        for width in [794, 1280] {
-            let checker = dir.join(format!("check-{name}-{width}.html"));
-            std::fs::write(
-                &checker,
-                CHECKER
-                    .replace("REPORT", &format!("{name}.html"))
-                    .replace("WIDTH", &width.to_string()),
-            )
-            .unwrap();
-            let out = chrome(
-                &browser,
-                &profile,
-                &[
-                    "--virtual-time-budget=10000",
-                    "--dump-dom",
-                    &format!("file://{}", checker.display()),
-                ],
-            );
-            let dom = String::from_utf8_lossy(&out.stdout);
-            std::fs::remove_file(&checker).ok();
-            let result = dom
-                .split("<pre id=\"result\">")
-                .nth(1)
-                .and_then(|r| r.split("</pre>").next())
-                .unwrap_or("")
-                .to_string();
-            let field = |key: &str| -> usize {
-                result
-                    .split_whitespace()
-                    .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or_else(|| panic!("{name}: checker said {result:?}"))
-            };
-            if name != "index" {
-                assert!(field("math") > 0, "{name}: no formulas ({result})");
-                assert!(field("svg") > 0, "{name}: no SVG ({result})");
-            }
-            assert_eq!(
-                field("zero"),
-                0,
-                "{name}: formulas laid out with zero width ({result})"
-            );
-            assert_eq!(field("empty"), 0, "{name}: empty SVG ({result})");
-            assert_eq!(
-                field("overflow"),
-                0,
-                "{name} at {width} px: content overflows its box ({result})"
-            );
+    }
+    // Layout checks through the checker page, at the width of an A4 page
+    // (794 px) and of a desktop window (1280 px).
+    let names: Vec<String> = html_files(&dir)
+        .iter()
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let jobs: Vec<(String, u32)> = names
+        .iter()
+        .flat_map(|n| [794, 1280].map(|w| (n.clone(), w)))
+        .collect();
+    let checker = dir.join("check-all.html");
+    let jobs_js = serde_json::to_string(&jobs).unwrap();
+    std::fs::write(&checker, CHECKER.replace("JOBS", &jobs_js)).unwrap();
+    let out = chrome(
+        &browser,
+        &profile,
+        &[
+            "--virtual-time-budget=60000",
+            "--dump-dom",
+            &format!("file://{}", checker.display()),
+        ],
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    std::fs::remove_file(&checker).ok();
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or("")
+        .to_string();
+    for (name, width) in &jobs {
+        let tag = format!("{name}@{width} ");
+        let line = result
+            .lines()
+            .find_map(|l| l.strip_prefix(&tag))
+            .unwrap_or_else(|| panic!("{name} at {width} px: the checker said {result:?}"));
+        let field = |key: &str| -> usize {
+            line.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{name}: checker said {line:?}"))
+        };
+        if name != "index" {
+            assert!(field("math") > 0, "{name}: no formulas ({line})");
+            assert!(field("svg") > 0, "{name}: no SVG ({line})");
         }
+        assert_eq!(
+            field("zero"),
+            0,
+            "{name}: formulas laid out with zero width ({line})"
+        );
+        assert_eq!(field("empty"), 0, "{name}: empty SVG ({line})");
+        assert_eq!(
+            field("overflow"),
+            0,
+            "{name} at {width} px: content overflows its box ({line})"
+        );
     }
 }

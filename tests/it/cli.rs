@@ -297,3 +297,69 @@ fn pdf_without_the_feature_says_how_to_get_it() {
         "the README quotes the message"
     );
 }
+
+/// Reports are created with the mode a plain create gives (0666 less the
+/// umask), and a report written again keeps the mode its file had.
+#[cfg(unix)]
+#[test]
+fn outputs_get_a_plain_create_mode_or_keep_their_own() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = |umask: &str| {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "umask {umask} && exec \"$0\" report cases/offcentre.toml --no-verify --format html,md,json -o \"$1\""
+            ))
+            .arg(env!("CARGO_BIN_EXE_meff"))
+            .arg(&out)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let mode = |name: &str| {
+        std::fs::metadata(out.join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    };
+    run("022");
+    for name in [
+        "offcentre.html",
+        "offcentre.md",
+        "offcentre.json",
+        "assets/OFL.txt",
+    ] {
+        assert_eq!(mode(name), 0o644, "{name}");
+    }
+    std::fs::set_permissions(
+        out.join("offcentre.html"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    std::fs::remove_file(out.join("offcentre.md")).unwrap();
+    run("077");
+    assert_eq!(
+        mode("offcentre.html"),
+        0o640,
+        "an existing file keeps its mode"
+    );
+    assert_eq!(
+        mode("offcentre.json"),
+        0o644,
+        "an existing file keeps its mode"
+    );
+    assert_eq!(
+        mode("offcentre.md"),
+        0o600,
+        "a new file: 0666 less the umask"
+    );
+}

@@ -23,10 +23,7 @@ fn engine(system: &str, table: &str) -> EngineReport {
     let base = std::fs::read_to_string(dir().join(format!("{system}.toml"))).unwrap();
     let text = format!("{base}\n{table}");
     let path = dir().join(format!("{system}.toml"));
-    let access = meff::case::FileAccess {
-        base: dir(),
-        max_bytes: meff::case::MAX_INPUT_BYTES,
-    };
+    let access = meff::case::FileAccess::new(dir(), meff::case::MAX_INPUT_BYTES);
     let case = meff::case::parse_case_with(path.to_str().unwrap(), &text, Some(access))
         .unwrap_or_else(|e| panic!("{e}"));
     let ev = meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"));

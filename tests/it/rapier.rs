@@ -142,10 +142,7 @@ fn a_hinged_rod_settles_at_the_rate_meff_predicts_for_rapier() {
     let t = trace(&mut w, 300);
     let dir = crate::root().join("tests/engines");
     let text = "title = \"rod\"\nspace = \"3d\"\n[model]\nmjcf = \"hinged-rod.xml\"\n[[contact]]\nname = \"tip\"\nbody = \"rod\"\npoint = [\"0.5 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nframe = \"world\"\nstiffness = \"1e4 N/m\"\n[engine.rapier]\ntimestep = \"1 ms\"\nsubsteps = 1\ncontact_natural_frequency = \"25 Hz\"\ncontact_damping_ratio = 0.4\n";
-    let access = meff::case::FileAccess {
-        base: dir.clone(),
-        max_bytes: meff::case::MAX_INPUT_BYTES,
-    };
+    let access = meff::case::FileAccess::new(dir.clone(), meff::case::MAX_INPUT_BYTES);
     let case =
         meff::case::parse_case_with(dir.join("rod.toml").to_str().unwrap(), text, Some(access))
             .unwrap_or_else(|e| panic!("{e}"));

@@ -24,7 +24,7 @@ fn floats(v: &Value) -> Vec<f64> {
 
 fn load(file: &str) -> Robot {
     let path = dir().join(file);
-    Robot::read(&path, file, 1 << 26).unwrap_or_else(|e| panic!("{file}: {e}"))
+    Robot::read(&path, file, 1 << 26, None).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// meff's velocity index of each reference velocity (by joint name).
@@ -677,7 +677,7 @@ fn models_in_a_directory_load() {
                     continue;
                 }
                 let shown = p.display().to_string();
-                match Robot::read(&p, &shown, 1 << 28) {
+                match Robot::read(&p, &shown, 1 << 28, None) {
                     Ok(r) => {
                         let kin = r.tree.kinematics(&r.tree.qpos0);
                         let m = r.tree.mass_matrix(&kin, true);

@@ -14,6 +14,11 @@ pub(crate) struct Cli {
     /// KiB, MiB, GiB).
     #[arg(long, global = true, value_name = "BYTES", default_value = "1G", value_parser = parse_bytes)]
     pub(crate) max_input_bytes: u64,
+    /// Read case files, and the models, includes and scene tables they
+    /// name, only inside this directory tree (repeatable). For CI jobs
+    /// that run cases from untrusted changes.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) confine: Vec<PathBuf>,
 }
 
 /// `1048576`, `512K`, `100M`, `1G` (binary multiples).

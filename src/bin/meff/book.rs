@@ -25,7 +25,10 @@ pub(crate) fn mdbook(supports: Option<MdbookCommand>) -> ExitCode {
         },
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "meff: {e}");
-            ExitCode::from(1)
+            ExitCode::from(match e {
+                meff::mdbook::BookError::Claim(_) => EXIT_CLAIM_FAILED,
+                meff::mdbook::BookError::Input(_) => EXIT_BAD_INPUT,
+            })
         }
     }
 }

@@ -73,6 +73,10 @@ pub(crate) fn print_error(e: &meff::Error) {
     }
 }
 
+/// `--confine`: the trees case files and the files they name may be read
+/// from (set once, before any command runs).
+pub(crate) static CONFINE: std::sync::OnceLock<meff::confine::Confine> = std::sync::OnceLock::new();
+
 /// What a report lists one by one.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Listing {
@@ -98,7 +102,7 @@ pub(crate) fn load_and_evaluate_listing(
     limit: u64,
     listing: Listing,
 ) -> Result<meff::Evaluated, meff::Error> {
-    let mut case = meff::case::load_limited(path, limit)?;
+    let mut case = meff::case::load_confined(path, limit, CONFINE.get())?;
     if let Some(name) = listing.engine {
         case.engines.ensure(name).map_err(|message| {
             meff::Error::Input(meff::diag::SourceError {

@@ -29,6 +29,17 @@ fn main() -> ExitCode {
         }
     };
     let limit = cli.max_input_bytes;
+    if !cli.confine.is_empty() {
+        match meff::confine::Confine::new(&cli.confine) {
+            Ok(c) => {
+                let _ = common::CONFINE.set(c);
+            }
+            Err(e) => {
+                common::error(&e);
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    }
     match cli.command {
         Command::Eval {
             case,

@@ -26,6 +26,10 @@ use std::f64::consts::PI;
 /// Deepest `<include>` nesting, and most files.
 const MAX_INCLUDE_DEPTH: usize = 8;
 const MAX_FILES: usize = 64;
+/// Most elements the `<include>`s may stand for in all (each `<include>` is
+/// replaced by its file's elements wherever it appears, so a few kilobytes
+/// of files including each other several times expand exponentially).
+const MAX_EXPANDED: u64 = xml::MAX_NODES as u64;
 /// Deepest nesting of bodies, frames and default classes (the walk is
 /// recursive; real models nest a few dozen levels).
 const MAX_DEPTH: usize = 500;
@@ -38,10 +42,17 @@ pub fn read(
     shown: &str,
     text: String,
     max_bytes: u64,
+    confine: Option<&crate::confine::Confine>,
 ) -> Result<Robot, SourceError> {
     let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
     let mut files: Vec<(String, String)> = vec![(shown.to_string(), text)];
+    // By the `file` attribute as written, and by the file it names: one
+    // file included under several spellings is read and parsed once.
     let mut include_index: HashMap<String, usize> = HashMap::new();
+    let mut by_file: HashMap<std::path::PathBuf, usize> = HashMap::new();
+    if let Ok(main) = std::fs::canonicalize(path) {
+        by_file.insert(main, 0);
+    }
     // Load includes breadth-first (paths relative to the main file).
     let mut depth = vec![0usize];
     let mut i = 0;
@@ -78,7 +89,22 @@ pub fn read(
             }
             let p = base.join(&file);
             let shown_p = crate::diag::escape_controls(&p.display().to_string()).into_owned();
-            let mut text = xml::read_text(&p, &shown_p, max_bytes).map_err(|e| {
+            let cannot = |message: &str| {
+                fail(
+                    &files,
+                    i,
+                    Diagnostic::new(span.clone(), format!("cannot include `{file}`: {message}")),
+                )
+            };
+            let opened = crate::confine::admit(confine, &p).map_err(|m| cannot(&m))?;
+            if let Some(&known) = std::fs::canonicalize(&opened)
+                .ok()
+                .and_then(|c| by_file.get(&c))
+            {
+                include_index.insert(file, known);
+                continue;
+            }
+            let mut text = xml::read_text(&opened, &shown_p, max_bytes).map_err(|e| {
                 fail(
                     &files,
                     i,
@@ -94,7 +120,15 @@ pub fn read(
                     ),
                 )
             })?;
+            if xml::first_element(&text) != Some("mujoco") {
+                return Err(cannot(
+                    "an included file is MJCF whose root element is `<mujoco>`; this one does not begin with it",
+                ));
+            }
             xml::tolerate(&mut text);
+            if let Ok(c) = std::fs::canonicalize(&opened) {
+                by_file.insert(c, files.len());
+            }
             include_index.insert(file, files.len());
             files.push((shown_p, text));
             depth.push(depth[i] + 1);
@@ -109,6 +143,7 @@ pub fn read(
     let mut r = Mjcf {
         docs: &docs,
         include_index: &include_index,
+        expanded: std::cell::Cell::new(0),
         compiler: Compiler::default(),
         classes: HashMap::new(),
         tree: Tree::default(),
@@ -199,6 +234,8 @@ type Parsed = (Tree, Vec<(String, Vec<f64>)>, Vec<Constraint>, Vec<String>);
 struct Mjcf<'a, 'i> {
     docs: &'a [Document<'i>],
     include_index: &'a HashMap<String, usize>,
+    /// Elements produced by `<include>`s so far ([`MAX_EXPANDED`]).
+    expanded: std::cell::Cell<u64>,
     compiler: Compiler,
     classes: HashMap<String, Class<'a, 'i>>,
     tree: Tree,
@@ -272,7 +309,18 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                         "`<include>` nests too deep (does a file include itself?)",
                     ));
                 }
-                out.extend(self.children_at(root, depth + 1)?);
+                let included = self.children_at(root, depth + 1)?;
+                let total = self.expanded.get() + included.len() as u64;
+                if total > MAX_EXPANDED {
+                    return Err(child.err(
+                        Some("file"),
+                        format!(
+                            "the `<include>`s expand to more than {MAX_EXPANDED} elements (files included many times over)"
+                        ),
+                    ));
+                }
+                self.expanded.set(total);
+                out.extend(included);
             } else {
                 out.push(child);
             }
