@@ -6,6 +6,7 @@ mod browser;
 mod claims;
 mod cli;
 mod columnar;
+mod confine;
 mod docs;
 mod engines;
 mod fuzz_corpus;
