@@ -356,7 +356,7 @@ pub fn markdown_text(s: &str) -> String {
             continue;
         }
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '$' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '$' | '{' | '}' | '^' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -391,52 +391,16 @@ pub fn markdown_code(s: &str) -> String {
     } else {
         ""
     };
-    let body = s.replace('|', "\\|");
+    let body = super::inert_md::break_directives(&s.replace('|', "\\|"));
     format!("{fence}{pad}{body}{pad}{fence}")
 }
 
-/// A case description for a Markdown report: Markdown stays Markdown, but
-/// raw HTML is escaped into text and links or images with a disallowed URL
-/// become literal text.
+/// A case description for a Markdown report: Markdown stays Markdown
+/// where its meaning is the same in every renderer; anything else (raw
+/// HTML, footnotes, headings, attribute blocks, disallowed URLs) becomes
+/// text ([`super::inert_md`]).
 pub fn markdown_description(text: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, Tag};
-    let options = Options::ENABLE_TABLES | Options::ENABLE_MATH | Options::ENABLE_STRIKETHROUGH;
-    let mut replace: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
-        let replacement = match &event {
-            Event::Html(h) | Event::InlineHtml(h) => Some(markdown_text(h)),
-            // Math stays math for renderers that know it, and is inert for
-            // those that do not (no `<` that could open a tag).
-            Event::InlineMath(m) => Some(format!("${}$", markdown_math(m))),
-            Event::DisplayMath(m) => Some(format!("$${}$$", markdown_math(m))),
-            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
-                if !allowed_url(dest_url) =>
-            {
-                Some(markdown_text(&text[range.clone()]))
-            }
-            _ => None,
-        };
-        if let Some(r) = replacement {
-            // Skip ranges inside one already replaced (events of a link).
-            if replace
-                .last()
-                .is_some_and(|(last, _)| range.start < last.end)
-            {
-                continue;
-            }
-            replace.push((range, r));
-        }
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (range, r) in replace {
-        out.push_str(&text[at..range.start]);
-        out.push_str(&r);
-        at = range.end;
-    }
-    out.push_str(&text[at..]);
-    // A description must not end inside a construct the template continues.
-    out
+    super::inert_md::description(text)
 }
 
 /// LaTeX placed between `$` signs in Markdown: characters that a
@@ -466,7 +430,7 @@ pub fn markdown_math(latex: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    super::inert_md::break_directives(&out)
 }
 
 /// A relative link to a file: `./` and the name percent-encoded (RFC 3986

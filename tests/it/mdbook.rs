@@ -170,3 +170,48 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Case text that mdBook's renderer (pulldown-cmark with footnotes,
+/// heading attributes, …) would turn into markup or into a `{{#include}}`
+/// of a file on the building machine stays text in the built chapter.
+#[test]
+fn case_text_is_inert_in_the_book() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path();
+    std::fs::create_dir_all(book.join("src")).unwrap();
+    let case = crate::SEED_CASE
+        .replace(
+            "title = \"Seed\"",
+            "title = \"Notes {onmouseover=alert(1) style=position:fixed;inset:0}\"\ndescription = \"\"\"\n[^n]: <img src=x onerror=alert(1)>\n\nSee[^n].\n\n# Notes {onmouseover=alert(2)}\n\n{{#include /etc/passwd}} `{{#include /etc/hostname}}`\n\"\"\"",
+        )
+        .replace("name = \"c\"", "name = \"c {#x onclick=alert(3)}\"")
+        .replace("[[contact]]", "[[contact]]\ndescription = \"<script>alert(4)</script>\"");
+    std::fs::write(book.join("src/case.toml"), case).unwrap();
+    let out = preprocess(book, "ch.md", "{{#meff case.toml no-verify}}\n");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    assert!(!content.contains("{{#include"), "{content}");
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(
+        &mut html,
+        pulldown_cmark::Parser::new_ext(content, pulldown_cmark::Options::all()),
+    );
+    for bad in [
+        "<img",
+        "<script",
+        "onmouseover=\"",
+        "onerror=\"",
+        "onclick=\"",
+        " style=\"position",
+    ] {
+        assert!(!html.contains(bad), "{bad} in {html}");
+    }
+    // The text is still there, as text.
+    assert!(html.contains("onerror=alert(1)"), "{html}");
+}
