@@ -152,6 +152,112 @@ fn shifted(shifts: &[(usize, usize)], offset: usize) -> usize {
     d + (offset - o)
 }
 
+/// Lines longer than this many bytes are quoted clipped around the span.
+const MAX_QUOTED_LINE: usize = 240;
+/// Characters of context kept on each side of a span in a clipped line.
+const CLIP_CONTEXT: usize = 60;
+
+/// The part of one long source line around a span, quoted in place of the
+/// whole line (a one-line model of megabytes must not become a message of
+/// megabytes), with the line and column numbers of the original.
+struct Clipped<'a> {
+    name: &'a str,
+    text: String,
+    line: usize,
+    /// Characters of the original line before the window.
+    column_base: usize,
+}
+
+impl<'a> Clipped<'a> {
+    /// `None` when the span's line is short enough to quote whole. Offsets
+    /// are in `text`; the span returned is in the clipped text.
+    fn around(
+        name: &'a str,
+        text: &str,
+        start: usize,
+        end: usize,
+    ) -> Option<(Clipped<'a>, std::ops::Range<usize>)> {
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        if line_end - line_start <= MAX_QUOTED_LINE {
+            return None;
+        }
+        let end = end.min(line_end).max(start);
+        let back = |from: usize, chars: usize| {
+            text[line_start..from]
+                .char_indices()
+                .rev()
+                .nth(chars.saturating_sub(1))
+                .map_or(line_start, |(i, _)| line_start + i)
+        };
+        let ahead = |from: usize, chars: usize| {
+            text[from..line_end]
+                .char_indices()
+                .nth(chars)
+                .map_or(line_end, |(i, _)| from + i)
+        };
+        let w_start = back(start, CLIP_CONTEXT);
+        // A long span is shown by its first characters.
+        let end = end.min(ahead(start, CLIP_CONTEXT));
+        let w_end = ahead(end, CLIP_CONTEXT);
+        let lead = if w_start > line_start { "…" } else { "" };
+        let tail = if w_end < line_end { "…" } else { "" };
+        let clipped = Clipped {
+            name,
+            text: format!("{lead}{}{tail}", &text[w_start..w_end]),
+            line: text[..line_start].matches('\n').count() + 1,
+            column_base: text[line_start..w_start].chars().count(),
+        };
+        let shift = |o: usize| o - w_start + lead.len();
+        Some((clipped, shift(start)..shift(end)))
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Clipped<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'a self, (): (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        _: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let lead = if self.text.starts_with('…') {
+            '…'.len_utf8()
+        } else {
+            0
+        };
+        let byte = floor_char_boundary(&self.text, byte.max(lead));
+        Ok(self.column_base + self.text[lead..byte].chars().count() + 1)
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        _: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        Ok(0..self.text.len())
+    }
+}
+
 /// Renders diagnostics as `error: message`, ` --> file:line:col`, the source
 /// line and a caret under the span, then the hints. Control characters in
 /// the path, the source and the messages are shown escaped.
@@ -173,46 +279,109 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic], color: bool)
         let start = floor_char_boundary(source, d.span.start.min(source.len()));
         let end = floor_char_boundary(source, d.span.end.clamp(start, source.len()));
         let (start, end) = (shifted(&shifts, start), shifted(&shifts, end));
-        let cs = CsDiagnostic::error()
-            .with_message(escape_controls(&d.message))
-            .with_labels(vec![Label::primary((), start..end)])
-            .with_notes(
-                d.hints
-                    .iter()
-                    .map(|h| format!("help: {}", escape_controls(h)))
-                    .collect(),
-            );
+        let cs = |span: std::ops::Range<usize>| {
+            CsDiagnostic::error()
+                .with_message(escape_controls(&d.message))
+                .with_labels(vec![Label::primary((), span)])
+                .with_notes(
+                    d.hints
+                        .iter()
+                        .map(|h| format!("help: {}", escape_controls(h)))
+                        .collect(),
+                )
+        };
         // Writing to an in-memory buffer cannot fail for a span inside the file.
-        let _ = term::emit(&mut buffer, &config, &file, &cs);
+        match Clipped::around(path.as_ref(), &shown, start, end) {
+            Some((clipped, span)) => {
+                let _ = term::emit(&mut buffer, &config, &clipped, &cs(span));
+            }
+            None => {
+                let _ = term::emit(&mut buffer, &config, &file, &cs(start..end));
+            }
+        }
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
 
+/// Work left for "did you mean" hints (character comparisons), per
+/// thread; [`reset_hint_budget`] refills it for each file read. A file with
+/// thousands of unknown names among thousands of candidates would
+/// otherwise spend minutes on hints nobody reads past the first hundred.
+const HINT_BUDGET: u64 = 20_000_000;
+
+thread_local! {
+    static HINT_WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(HINT_BUDGET) };
+}
+
+/// Refills the hint budget (at the start of reading a file).
+pub fn reset_hint_budget() {
+    HINT_WORK.with(|w| w.set(HINT_BUDGET));
+}
+
 /// The candidate closest to `word` by edit distance, if it is close enough to
-/// be a plausible typo.
+/// be a plausible typo (within a third of its length). Words over 64
+/// characters get no hint; candidates whose length alone rules them out are
+/// skipped, the distance stops once it exceeds the limit, and the work is
+/// bounded per file: past the budget there is no hint, never a slow run.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, c)| d <= limit && d < c.chars().count())
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+    let w: Vec<char> = word.chars().collect();
+    if w.len() > 64 {
+        return None;
+    }
+    let limit = (w.len() / 3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    for c in candidates {
+        // Length bounds the distance from below: a cheap test first.
+        if c.len() > 4 * 64 || c.chars().count().abs_diff(w.len()) > limit {
+            continue;
+        }
+        let cost = (w.len() as u64 + 1) * (c.len() as u64 + 1);
+        let left = HINT_WORK.with(|h| {
+            let left = h.get().saturating_sub(cost);
+            h.set(left);
+            left
+        });
+        if left == 0 {
+            return None;
+        }
+        let bound = best.map_or(limit, |(d, _)| d.saturating_sub(1).min(limit));
+        if let Some(d) = bounded_distance(&w, c, bound)
+            && d < c.chars().count()
+            && best.is_none_or(|(b, _)| d < b)
+        {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 /// Levenshtein distance over characters.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    bounded_distance(&a, b, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// The edit distance when it is at most `bound` (rows stop as soon as every
+/// entry exceeds it).
+fn bounded_distance(a: &[char], b: &str, bound: usize) -> Option<usize> {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+    let mut cur = vec![0; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        let mut row_min = cur[0];
         for (j, &cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
             cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            row_min = row_min.min(cur[j + 1]);
         }
-        prev = cur;
+        if row_min > bound {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    let d = prev[b.len()];
+    (d <= bound).then_some(d)
 }
 
 #[cfg(test)]
@@ -226,6 +395,31 @@ mod tests {
         assert_eq!(line_col(src, 6), (2, 1));
         let x = src.find('"').unwrap();
         assert_eq!(line_col(src, x), (2, 6));
+    }
+
+    #[test]
+    fn a_long_line_is_quoted_clipped_with_its_true_position() {
+        let mut src = String::from("first\n");
+        src.push_str(&"x".repeat(1_000_000));
+        let at = src.len() - 500_000;
+        src.replace_range(at..at + 3, "BAD");
+        src.push_str("\nlast\n");
+        let out = render("m.xml", &src, &[Diagnostic::new(at..at + 3, "here")], false);
+        assert!(out.len() < 2_000, "{} bytes", out.len());
+        let col = at - 6 + 1;
+        assert!(out.contains(&format!("m.xml:2:{col}")), "{out}");
+        assert!(out.contains("…") && out.contains("BAD"), "{out}");
+        let caret = out.lines().find(|l| l.contains("^^^")).unwrap();
+        let quoted = out.lines().find(|l| l.contains("BAD")).unwrap();
+        let chars_before = |l: &str, i: usize| l[..i].chars().count();
+        assert_eq!(
+            chars_before(caret, caret.find('^').unwrap()),
+            chars_before(quoted, quoted.find("BAD").unwrap()),
+            "{out}"
+        );
+        // A short line is quoted whole, as before.
+        let out = render("m.xml", "a = 1\n", &[Diagnostic::new(4..5, "x")], false);
+        assert!(out.contains("m.xml:1:5") && out.contains("a = 1"), "{out}");
     }
 
     #[test]

@@ -252,10 +252,25 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
         },
     );
     report.verification = verification.clone();
-    if !case.engines.is_empty() {
-        report.engines = engines::inputs(&case, &model, &system, &analysis)
-            .map(|inputs| engines::analyze(&case, &inputs))
-            .unwrap_or_default();
+    if !case.engines.is_empty()
+        && let Some(inputs) = engines::inputs(&case, &model, &system, &analysis)
+    {
+        report.engines = engines::analyze(&case, &inputs).map_err(|(engine, message)| {
+            let span = case
+                .engines
+                .spans
+                .iter()
+                .find(|(n, _)| *n == engine)
+                .map_or(0..0, |(_, s)| s.start..s.start);
+            Error::Input(diag::SourceError {
+                path: case.path.clone(),
+                source: case.source.clone(),
+                diagnostics: vec![
+                    diag::Diagnostic::new(span, format!("`[engine.{engine}]`: {message}"))
+                        .hint("check the magnitudes and units of the engine's settings"),
+                ],
+            })
+        })?;
     }
     timing::mark("report");
     Ok(Evaluated {

@@ -17,6 +17,7 @@
 
 pub mod claims;
 pub mod delassus;
+pub mod eig;
 pub mod lanczos;
 pub mod large;
 mod local_csr;

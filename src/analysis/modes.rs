@@ -96,7 +96,7 @@ pub fn damped_modes(
             m[(c + i, c + j)] = -a[(i, j)] * damping[j];
         }
     }
-    let eig = m.complex_eigenvalues();
+    let eig = super::eig::complex_eigenvalues(m);
     let scale = eig.iter().map(|l| l.norm()).fold(0.0, f64::max);
     let mut out = Vec::new();
     let mut real = Vec::new();

@@ -162,6 +162,9 @@ pub struct Engines {
     pub drake: Option<DrakeSettings>,
     /// `[engine.rapier]`.
     pub rapier: Option<RapierSettings>,
+    /// Where each engine's table is in the case file (a translation that
+    /// comes out of range is an error there).
+    pub spans: Vec<(&'static str, std::ops::Range<usize>)>,
 }
 
 impl Engines {
@@ -252,6 +255,9 @@ impl Reader<'_> {
             let Some(e) = self.table(value, &what) else {
                 continue;
             };
+            if let Some(name) = ENGINE_NAMES.iter().find(|n| **n == key.get_ref().as_ref()) {
+                out.spans.push((*name, value.span()));
+            }
             match key.get_ref().as_ref() {
                 "mujoco" => out.mujoco = Some(self.mujoco(e, &what)),
                 "box2d" => out.box2d = Some(self.box2d(e, &what)),
@@ -292,9 +298,29 @@ impl Reader<'_> {
         {
             return match self.real(n, &format!("`{key}`"), 0.0..=f64::INFINITY) {
                 Some(x) if x > 0.0 => {
-                    let mut v = default_val(&format!("{x} Hz"), Dim::FREQUENCY);
-                    v.span = n.span();
-                    v
+                    // Written back in scientific notation (`{x}` would print
+                    // 1e64 as 65 digits, past the literal limit).
+                    let text = format!("{x:e} Hz");
+                    match crate::expr::parse(&text)
+                        .ok()
+                        .and_then(|e| crate::expr::eval(&e, &|_| None).ok().map(|v| (e, v.si)))
+                        .filter(|(_, si)| si.is_normal())
+                    {
+                        Some((expr, si)) => Val {
+                            text,
+                            expr,
+                            span: n.span(),
+                            si,
+                            dim: Dim::FREQUENCY,
+                        },
+                        None => {
+                            self.error(Diagnostic::new(
+                                n.span(),
+                                format!("`{key}` is out of range (a frequency in Hz, normal 64-bit magnitude)"),
+                            ));
+                            default_val(default, Dim::FREQUENCY)
+                        }
+                    }
                 }
                 Some(_) => {
                     self.error(Diagnostic::new(

@@ -171,6 +171,7 @@ fn parse_case_owned(
 
 /// The case of `source`, with `Case::source` left empty for the caller.
 fn read_case(path: &str, source: &str, files: Option<FileAccess>) -> Result<Case, SourceError> {
+    crate::diag::reset_hint_budget();
     if source.len() >= super::columnar::MIN_BYTES
         && let Some(case) = super::columnar::read(path, source)
     {

@@ -219,32 +219,94 @@ struct Translated {
     notes: Vec<String>,
 }
 
-/// All engines of a case, in the order of [`crate::case::ENGINE_NAMES`].
-pub fn analyze(case: &Case, inputs: &Inputs) -> Vec<EngineReport> {
+/// All engines of a case, in the order of [`crate::case::ENGINE_NAMES`];
+/// an engine whose settings translate to numbers out of range (an
+/// overflowing spring, a zero or infinite step) is an error naming it,
+/// never a report of `∞` or a silent 0.
+pub fn analyze(case: &Case, inputs: &Inputs) -> Result<Vec<EngineReport>, (&'static str, String)> {
     let Engines {
         mujoco,
         box2d,
         bullet,
         drake,
         rapier,
+        ..
     } = &case.engines;
     let mut out = Vec::new();
+    let mut add = |t: Translated| -> Result<(), (&'static str, String)> {
+        validate(&t, inputs).map_err(|m| (t.engine, m))?;
+        out.push(report(t, inputs));
+        Ok(())
+    };
     if let Some(s) = mujoco {
-        out.push(report(settings::mujoco(s, inputs), inputs));
+        add(settings::mujoco(s, inputs))?;
     }
     if let Some(s) = box2d {
-        out.push(report(settings::box2d(s, inputs), inputs));
+        add(settings::box2d(s, inputs))?;
     }
     if let Some(s) = bullet {
-        out.push(report(settings::bullet(s, inputs), inputs));
+        add(settings::bullet(s, inputs))?;
     }
     if let Some(s) = drake {
-        out.push(report(settings::drake(s, inputs), inputs));
+        add(settings::drake(s, inputs))?;
     }
     if let Some(s) = rapier {
-        out.push(report(settings::rapier(s, inputs), inputs));
+        add(settings::rapier(s, inputs))?;
     }
-    out
+    Ok(out)
+}
+
+/// The numbers a translation hands to the analysis are in range: a finite
+/// positive step, springs and dashpots finite (springs positive and
+/// normal, so that a frequency and a period exist), the coupling matrix
+/// finite, the engine's estimates finite, and the fastest spring's ω·h
+/// finite.
+fn validate(t: &Translated, inputs: &Inputs) -> Result<(), String> {
+    let finite_pos = |x: f64| x.is_finite() && x > 0.0 && x.is_normal();
+    if !finite_pos(t.step) {
+        return Err(format!(
+            "the time step comes to {} s: it must be a finite positive number",
+            t.step
+        ));
+    }
+    if let Some(law) = &t.law {
+        for (i, (&k, &b)) in law.k.iter().zip(&law.b).enumerate() {
+            let name = inputs.names.get(i).map(String::as_str).unwrap_or("?");
+            if !finite_pos(k) {
+                return Err(format!(
+                    "contact `{name}`: the settings give a spring of {k} N/m, outside what 64-bit floating point represents or not positive"
+                ));
+            }
+            if !(b.is_finite() && b >= 0.0) {
+                return Err(format!(
+                    "contact `{name}`: the settings give a dashpot of {b} N·s/m, which is not a finite non-negative number"
+                ));
+            }
+            let a_ii = inputs.a[(i, i)];
+            let omega_h = (k * a_ii.max(0.0)).sqrt() * t.step;
+            if !omega_h.is_finite() || !(b * a_ii.max(0.0) * t.step).is_finite() {
+                return Err(format!(
+                    "contact `{name}`: with this step the spring's ω·h overflows"
+                ));
+            }
+        }
+        if law.p.iter().any(|x| !x.is_finite()) {
+            return Err("the settings give a contact coupling that is not finite".into());
+        }
+        if let Some(s) = &law.soft
+            && s.mass
+                .iter()
+                .chain(&s.cf)
+                .chain(&s.bias)
+                .any(|x| !x.is_finite())
+        {
+            return Err("the soft-contact coefficients the settings give are not finite".into());
+        }
+    }
+    if t.estimate.iter().flatten().any(|e| !e.is_finite()) {
+        return Err("the engine's own estimate of the inverse mass is not finite".into());
+    }
+    Ok(())
 }
 
 /// The per-contact (one contact alone) law: row and column `i`.

@@ -11,6 +11,7 @@ mod docs;
 mod engines;
 mod fuzz_corpus;
 mod hostile;
+mod hostile3;
 mod large;
 mod mdbook;
 #[cfg(feature = "pdf")]

@@ -84,7 +84,22 @@ fn header(
     for (i, h) in head.iter().enumerate() {
         let h = h.trim();
         match names.iter().position(|n| *n == h) {
+            Some(k) if at[k].is_some() => {
+                if issues.len() < MAX_ISSUES {
+                    let mut is = Issue::new(
+                        table,
+                        None,
+                        h,
+                        format!("the header names column `{h}` twice"),
+                    );
+                    is.column = format!("#{i}");
+                    issues.push(is);
+                }
+            }
             Some(k) => at[k] = Some(i),
+            // Past the cap a header's other problems are not examined (a
+            // header of 20,000 unknown names is one problem said 20 times).
+            None if issues.len() >= MAX_ISSUES => {}
             None => {
                 let hint = match crate::diag::closest(h, names.iter().copied()) {
                     Some(b) => format!("did you mean `{b}`?"),
@@ -97,7 +112,7 @@ fn header(
         }
     }
     for (k, (name, required)) in cols.iter().enumerate() {
-        if *required && at[k].is_none() {
+        if *required && at[k].is_none() && issues.len() < MAX_ISSUES {
             issues.push(Issue::new(
                 table,
                 None,

@@ -213,7 +213,8 @@ pub fn read(
 ) -> Result<SceneData, SceneError> {
     match source {
         Source::Npz(path) => {
-            let arrays = npy::read_npz(path, max_bytes, MAX_ROWS.saturating_mul(9))
+            let shapes_first = |shapes: &[(String, Vec<usize>)]| shapes_agree(shapes, space);
+            let arrays = npy::read_npz(path, max_bytes, MAX_ROWS.saturating_mul(9), &shapes_first)
                 .map_err(|message| SceneError::File { file: 0, message })?;
             let mut data = SceneData::default();
             let issues = from_arrays(arrays, space, units, &mut data);
@@ -230,6 +231,64 @@ pub fn read(
             csv::read(bodies, contacts, shown, space, units, max_bytes)
         }
     }
+}
+
+/// The first shape problem among the archive's arrays, from their headers
+/// alone (the row counts are the `mass` and `stiffness` arrays'). Unknown
+/// and missing arrays are left to [`from_arrays`], which says more.
+fn shapes_agree(shapes: &[(String, Vec<usize>)], space: Space) -> Result<(), String> {
+    let get = |n: &str| shapes.iter().find(|(k, _)| k == n).map(|(_, s)| s);
+    let (Some(mass), Some(stiffness)) = (get("mass"), get("stiffness")) else {
+        return Ok(());
+    };
+    let n = mass.first().copied().unwrap_or(0);
+    let c = stiffness.first().copied().unwrap_or(0);
+    for (name, shape) in shapes {
+        if let Some(Err(m)) =
+            expected_shape(name, n, c, space.dim()).map(|want| shape_in(name, shape, &want))
+        {
+            return Err(m);
+        }
+    }
+    Ok(())
+}
+
+/// The shapes array `name` may have, for `n` bodies and `c` contacts in
+/// `d` dimensions (`None`: not a scene array).
+fn expected_shape(name: &str, n: usize, c: usize, d: usize) -> Option<Vec<Vec<usize>>> {
+    Some(match name {
+        "mass" | "fixed" | "body_name" => vec![vec![n]],
+        "position" => vec![vec![n, d]],
+        "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
+        "inertia" => vec![vec![n]],
+        "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
+        "point" | "normal" => vec![vec![c, d]],
+        _ => return None,
+    })
+}
+
+/// `Ok` when `shape` is one of `want`, else the message.
+fn shape_in(name: &str, shape: &[usize], want: &[Vec<usize>]) -> Result<(), String> {
+    if want.iter().any(|w| w == shape) {
+        return Ok(());
+    }
+    let show = |s: &[usize]| {
+        format!(
+            "({})",
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    Err(format!(
+        "array `{name}` has shape {}, expected {}",
+        show(shape),
+        want.iter()
+            .map(|w| show(w))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    ))
 }
 
 /// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
@@ -303,35 +362,11 @@ fn from_arrays(
     let c = got["stiffness"].shape.first().copied().unwrap_or(0);
     // Expected shape of each array.
     let shape_ok = |name: &str, a: &npy::Array| -> Result<(), String> {
-        let want: Vec<Vec<usize>> = match name {
-            "mass" | "fixed" | "body_name" => vec![vec![n]],
-            "position" => vec![vec![n, d]],
-            "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
-            "inertia" => vec![vec![n]],
-            "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
-            _ => vec![vec![c, d]],
-        };
-        if want.contains(&a.shape) {
-            Ok(())
-        } else {
-            let show = |s: &[usize]| {
-                format!(
-                    "({})",
-                    s.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            Err(format!(
-                "array `{name}` has shape {}, expected {}",
-                show(&a.shape),
-                want.iter()
-                    .map(|w| show(w))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            ))
-        }
+        shape_in(
+            name,
+            &a.shape,
+            &expected_shape(name, n, c, d).unwrap_or_default(),
+        )
     };
     for (name, table) in known {
         if let Some(a) = got.get(*name)

@@ -76,8 +76,9 @@ struct Header {
     shape: Vec<usize>,
 }
 
-/// Parses one `.npy` file. `max_elements` bounds the element count.
-pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
+/// The header of a `.npy` file and where its data starts; an error when
+/// `bytes` does not hold the whole header.
+fn header_of(bytes: &[u8]) -> Result<(Header, usize), String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not a NumPy .npy array (the magic string is missing)".into());
     }
@@ -101,7 +102,16 @@ pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
         .ok_or("the .npy header is cut short")?;
     let text = std::str::from_utf8(&bytes[start..end])
         .map_err(|_| "the .npy header is not text".to_string())?;
-    let h = header(text)?;
+    Ok((header(text)?, end))
+}
+
+/// Longest `.npy` header read in the first pass over an archive (NumPy
+/// writes 128 bytes or a little more; the format allows 4 GiB).
+const MAX_HEADER: u64 = 1 << 16;
+
+/// Parses one `.npy` file. `max_elements` bounds the element count.
+pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
+    let (h, end) = header_of(bytes)?;
     let count = h
         .shape
         .iter()
@@ -347,16 +357,40 @@ fn to_c_order(data: Data, shape: &[usize]) -> Data {
     }
 }
 
+/// A test of the arrays' names and shapes, run before any is decoded.
+pub type ShapeCheck<'a> = dyn Fn(&[(String, Vec<usize>)]) -> Result<(), String> + 'a;
+
 /// The arrays of an `.npz` archive, by name without `.npy`, in archive
-/// order. At most `max_bytes` are decompressed in all.
+/// order. At most `max_bytes` are decompressed in all. Before any array is
+/// decoded, every array's header is read (a few bytes decompressed each)
+/// and `check` sees the names and shapes: a wrong shape is refused
+/// without decoding a billion values first.
 pub fn read_npz(
     path: &std::path::Path,
     max_bytes: u64,
     max_elements: usize,
+    check: &ShapeCheck<'_>,
 ) -> Result<Vec<(String, Array)>, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut zip =
         zip::ZipArchive::new(file).map_err(|e| format!("not a NumPy .npz archive ({e})"))?;
+    let mut shapes = Vec::new();
+    for k in 0..zip.len() {
+        let mut entry = zip.by_index(k).map_err(|e| e.to_string())?;
+        let name = entry.name().map_err(|e| e.to_string())?.to_string();
+        let Some(stem) = name.strip_suffix(".npy") else {
+            continue;
+        };
+        let mut head = Vec::new();
+        let size = entry.size();
+        (&mut entry)
+            .take(MAX_HEADER.min(size))
+            .read_to_end(&mut head)
+            .map_err(|e| format!("array `{stem}`: {e}"))?;
+        let (h, _) = header_of(&head).map_err(|e| format!("array `{stem}`: {e}"))?;
+        shapes.push((stem.to_string(), h.shape));
+    }
+    check(&shapes)?;
     let mut budget = max_bytes;
     let mut out = Vec::new();
     for k in 0..zip.len() {
@@ -394,6 +428,20 @@ pub fn read_npz(
             ));
         }
         budget -= bytes.len() as u64;
+        // Decoded names cost a string each (24 bytes) beyond their text:
+        // counted against the same limit, before they are made.
+        if let Ok((h, _)) = header_of(&bytes)
+            && h.kind == Kind::Unicode
+        {
+            let count: u64 = h.shape.iter().map(|&d| d as u64).product();
+            let cost = count.saturating_mul(std::mem::size_of::<String>() as u64);
+            if cost > budget {
+                return Err(format!(
+                    "array `{stem}`: {count} names decode to more than the input limit of {max_bytes} bytes (raise it with --max-input-bytes)"
+                ));
+            }
+            budget -= cost;
+        }
         let array = parse(&bytes, max_elements).map_err(|e| format!("array `{stem}`: {e}"))?;
         out.push((stem, array));
     }
