@@ -20,6 +20,33 @@ use nalgebra::Vector3;
 /// The most bodies (links) a model may have.
 pub const MAX_BODIES: usize = 10_000;
 
+/// The most generalized velocities a model may have: its mass matrix is
+/// dense (CRBA) and factored, so its cost grows as nv² in memory and nv³
+/// in time (1,000 free bodies, 6,000 velocities, took 3 minutes and
+/// 2.2 GB). Robots have tens; many free bodies are a `[scene]`.
+pub const MAX_VELOCITIES: usize = 600;
+
+/// A model within [`MAX_VELOCITIES`], or the error that says why not.
+fn sized(robot: Robot, shown: &str) -> Result<Robot, SourceError> {
+    if robot.tree.nv > MAX_VELOCITIES {
+        return Err(SourceError {
+            path: shown.to_string(),
+            source: String::new(),
+            diagnostics: vec![
+                crate::diag::Diagnostic::new(
+                    0..0,
+                    format!(
+                        "the model has {} generalized velocities: meff evaluates models of at most {MAX_VELOCITIES} (their mass matrix is dense)",
+                        robot.tree.nv
+                    ),
+                )
+                .hint("many free bodies are a `[scene]` (docs/case-format.md), whose path is sparse"),
+            ],
+        });
+    }
+    Ok(robot)
+}
+
 /// Which format a model came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -145,7 +172,7 @@ impl Robot {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
         }
-        Ok(robot)
+        sized(robot, shown)
     }
 
     /// Parses model text in memory (no file is read: an MJCF `<include>`
@@ -153,11 +180,12 @@ impl Robot {
     pub fn parse(shown: &str, text: &str) -> Result<Robot, SourceError> {
         let mut text = text.to_string();
         xml::tolerate(&mut text);
-        if xml::root_name(&text).as_deref() == Some("robot") {
+        let robot = if xml::root_name(&text).as_deref() == Some("robot") {
             urdf::parse(shown, text)
         } else {
             mjcf::read(std::path::Path::new(""), shown, text, 0, None)
-        }
+        }?;
+        sized(robot, shown)
     }
 
     /// Constraint rows at a configuration (one per constrained velocity

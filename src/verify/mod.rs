@@ -63,8 +63,10 @@ pub const STEPS_PER_PERIOD: f64 = 200.0;
 /// Largest number of modes verified by free vibration.
 pub const MAX_MODES: usize = 6;
 /// The simulations' work budget: steps × (bodies + contacts + 1), summed
-/// over every run of one case (about a minute of simulation at most).
-pub const MAX_WORK: u64 = 400_000_000;
+/// over every run of one case: at most about 10 s of simulation on the
+/// 2-core machine of benches/results/build.md (a body with `periods =
+/// 1000, levels = 12` took 46 s at 4·10⁸).
+pub const MAX_WORK: u64 = 60_000_000;
 /// Damping ratios up to this are timed as oscillations; above it (and
 /// below 1) frequency and decay are still measured, with a wider tolerance.
 pub const LIGHT_DAMPING: f64 = 0.3;
@@ -492,9 +494,14 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
     } else {
         "rigid bodies (Newton–Euler)"
     };
+    // A step's cost in moving parts: a body's step is a few 6-vectors; a
+    // generalized step multiplies dense nv×nv matrices (a 150-joint chain
+    // spent 90% of its time there), so it counts as nv²/4 parts.
     let parts = match &model.kind {
         crate::model::Kind::Bodies { bodies, .. } => bodies.len(),
-        crate::model::Kind::Generalized { .. } => 1,
+        crate::model::Kind::Generalized { mass_matrix, .. } => {
+            (mass_matrix.len() * mass_matrix.len() / 4).max(1)
+        }
     };
     let omega_top = an.coupled_omega_max.max(an.independent_omega_max);
     let mut run = Run {

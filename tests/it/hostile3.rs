@@ -135,3 +135,33 @@ fn mdbook_bad_input_exits_2() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A model's mass matrix is dense: more than 600 velocities is refused at
+/// the model (1,000 free bodies took minutes and gigabytes).
+#[test]
+fn model_size_is_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let free: String = (0..120)
+        .map(|i| {
+            format!("<body name=\"b{i}\" pos=\"{i} 0 1\"><freejoint/><geom size=\"0.1\"/></body>")
+        })
+        .collect();
+    std::fs::write(
+        dir.join("free.xml"),
+        format!("<mujoco><worldbody>{free}</worldbody></mujoco>"),
+    )
+    .unwrap();
+    let case = |file: &str, body: &str| {
+        format!(
+            "title = \"t\"\nspace = \"3d\"\n[model]\nmjcf = \"{file}\"\n[[contact]]\nname = \"c\"\nbody = \"{body}\"\npoint = [\"0 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n"
+        )
+    };
+    std::fs::write(dir.join("free.toml"), case("free.xml", "b0")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["eval", "--no-verify"])
+        .arg(dir.join("free.toml"))
+        .output()
+        .unwrap();
+    bad_input(&out, "720 generalized velocities");
+}
