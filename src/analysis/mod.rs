@@ -281,13 +281,31 @@ pub fn analyze_system_with(
             (Some(cd), false) => Some(cd * ai.sqrt() / (2.0 * k.sqrt())),
             _ => None,
         };
+        // k·a_i and the damping's c²·a_i/k must be representable: an
+        // overflow would show ω = ∞ and a coupled ω_max of 0 ("nothing
+        // moves"), an underflow a mobile contact with ω = 0.
+        let omega = (k * ai).sqrt();
+        if !immobile && !omega.is_normal() {
+            return Err(AnalysisError::OutOfRange {
+                contact: i,
+                what: format!("ω = √(k/m_eff) = √({k:e} N/m × {ai:e} 1/kg) is not a normal number"),
+            });
+        }
+        if let Some(z) = zeta
+            && !z.is_finite()
+        {
+            return Err(AnalysisError::OutOfRange {
+                contact: i,
+                what: "the damping ratio c/(2√(k m_eff)) is not finite".into(),
+            });
+        }
         contacts.push(ContactResult {
             a: ai,
             a_unconstrained: d.unconstrained[i],
             immobile,
             m_eff: (!immobile).then(|| 1.0 / ai),
             stiffness: k,
-            omega: (k * ai).sqrt(),
+            omega,
             naive_mass: naive,
             omega_naive: naive.map(|m| (k / m).sqrt()),
             damping: contact.damping,

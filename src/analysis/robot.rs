@@ -174,11 +174,21 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
                 })?;
             let (p, nrm) = sys_with.points[i];
             let row = DMatrix::from_row_slice(1, n, &sys_with.rows[i]);
+            // Immobile by the analysis' own test (the constrained a_i below
+            // IMMOBILE_RATIO of the unconstrained one), never 1/round-off: a
+            // contact on a welded body is immobile here too.
             let meff = |m: &DMatrix<f64>| {
-                response(m, g, &row)
-                    .map(|a| a[(0, 0)])
-                    .filter(|&a| a > 0.0)
-                    .map(|a| 1.0 / a)
+                let free = response(m, &[], &row)?[(0, 0)];
+                let a = response(m, g, &row)?[(0, 0)];
+                (a > 0.0 && a > super::delassus::IMMOBILE_RATIO * free).then(|| 1.0 / a)
+            };
+            let analysis_immobile = m_eff.get(i).is_some_and(Option::is_none);
+            let (with_a, without_a) = (meff(&with), meff(&without));
+            // Immobility is kinematic: armature does not change it.
+            let (with_a, without_a) = if analysis_immobile {
+                (None, None)
+            } else {
+                (with_a, without_a)
             };
             let half = moving_mass / 2.0;
             Some(RobotContact {
@@ -186,8 +196,8 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
                 body: tree.bodies[b].name.clone(),
                 point: p.into(),
                 normal: nrm.into(),
-                m_eff_with_armature: meff(&with),
-                m_eff_without_armature: meff(&without),
+                m_eff_with_armature: with_a,
+                m_eff_without_armature: without_a,
                 half_moving_mass: half,
                 ratio_to_half_moving_mass: m_eff
                     .get(i)

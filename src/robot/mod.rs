@@ -263,6 +263,12 @@ impl Robot {
                         }
                         row[j2.dof_adr] -= slope;
                     }
+                    // A row is a direction: scaled to a largest entry of 1,
+                    // so that a steep coupling keeps both entries.
+                    let top = row.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                    if top.is_finite() && top > 1.0 {
+                        row.iter_mut().for_each(|x| *x /= top);
+                    }
                     rows.push(row);
                 }
             }

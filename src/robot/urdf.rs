@@ -84,6 +84,9 @@ fn value(node: Node, attr: &str) -> Result<f64, Problem> {
     Ok(fixed::<1>(t, attr_span(node, attr), attr)?[0])
 }
 
+/// The largest mimic multiplier read (see where it is used).
+const MAX_MIMIC: f64 = 1e6;
+
 /// A link's mass, centre of mass and inertia about it, in the link frame.
 fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
     let Some(i) = child(link, "inertial") else {
@@ -116,6 +119,29 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
                 v("iyz")?,
                 v("izz")?,
             );
+            // A physical inertia tensor: positive semi-definite, its
+            // principal moments satisfying A + B ≥ C (a mass distribution
+            // has no other); MuJoCo's compiler refuses the rest.
+            let d = nalgebra::SymmetricEigen::new(m).eigenvalues;
+            let scale = d.amax().max(f64::MIN_POSITIVE);
+            if !d.iter().all(|x| x.is_finite()) || d.iter().any(|&x| x < -1e-12 * scale) {
+                return Err(err(
+                    t,
+                    None,
+                    "the inertia tensor is not positive semi-definite",
+                ));
+            }
+            let (a, b, c) = (d[0], d[1], d[2]);
+            let tol = 1e-9 * (a + b + c).abs();
+            if a + b < c - tol || a + c < b - tol || b + c < a - tol {
+                return Err(err(
+                    t,
+                    None,
+                    format!(
+                        "the principal moments of inertia ({a:.4e}, {b:.4e}, {c:.4e}) violate A + B ≥ C: no mass distribution has them"
+                    ),
+                ));
+            }
             let r = rot.to_rotation_matrix().into_inner();
             r * m * r.transpose()
         }
@@ -319,6 +345,18 @@ fn read(root: Node) -> Result<Parsed, Problem> {
                         Some(_) => value(m, "multiplier")?,
                         None => 1.0,
                     };
+                    // Gear ratios are tens or hundreds; a multiplier of
+                    // 1e160 makes the row's other entry round-off and the
+                    // constraint vanish, which would be a wrong answer.
+                    if multiplier.is_nan() || multiplier.abs() > MAX_MIMIC {
+                        return Err(err(
+                            m,
+                            Some("multiplier"),
+                            format!(
+                                "a mimic multiplier beyond ±{MAX_MIMIC:e} (a gear ratio) is not read"
+                            ),
+                        ));
+                    }
                     let offset = match m.attribute("offset") {
                         Some(_) => value(m, "offset")?,
                         None => 0.0,

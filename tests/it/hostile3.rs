@@ -165,3 +165,125 @@ fn model_size_is_bounded() {
         .unwrap();
     bad_input(&out, "720 generalized velocities");
 }
+
+fn model_case(dir: &std::path::Path, file: &str, text: &str, body: &str) -> std::process::Output {
+    std::fs::write(dir.join(file), text).unwrap();
+    let key = if file.ends_with(".urdf") {
+        "urdf"
+    } else {
+        "mjcf"
+    };
+    std::fs::write(
+        dir.join("case.toml"),
+        format!(
+            "title = \"t\"\nspace = \"3d\"\n[model]\n{key} = \"{file}\"\n[[contact]]\nname = \"c\"\nbody = \"{body}\"\npoint = [\"0.1 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n"
+        ),
+    )
+    .unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["eval", "--no-verify", "--json"])
+        .arg(dir.join("case.toml"))
+        .output()
+        .unwrap()
+}
+
+/// Mass properties no body has are refused at their attribute, before the
+/// compiler's bounds could lift them to zero.
+#[test]
+fn impossible_mass_properties_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mjcf = |inertial: &str| {
+        format!(
+            "<mujoco><worldbody><body name=\"b\"><joint type=\"hinge\" axis=\"0 1 0\"/>{inertial}</body></worldbody></mujoco>"
+        )
+    };
+    let out = model_case(
+        dir,
+        "m.xml",
+        &mjcf("<inertial pos=\"0 0 0\" mass=\"-1\" diaginertia=\"1 1 1\"/>"),
+        "b",
+    );
+    bad_input(&out, "negative");
+    let out = model_case(
+        dir,
+        "m.xml",
+        &mjcf("<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"-1 1 1\"/>"),
+        "b",
+    );
+    bad_input(&out, "negative");
+    let urdf = |inertia: &str| {
+        format!(
+            "<robot name=\"r\"><link name=\"base\"/><link name=\"b\"><inertial><mass value=\"1\"/><inertia {inertia}/></inertial></link><joint name=\"j\" type=\"revolute\"><parent link=\"base\"/><child link=\"b\"/><axis xyz=\"0 1 0\"/></joint></robot>"
+        )
+    };
+    let out = model_case(
+        dir,
+        "r.urdf",
+        &urdf("ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"2\" ixz=\"0\" iyz=\"0\""),
+        "b",
+    );
+    bad_input(&out, "positive semi-definite");
+    let out = model_case(dir, "r.urdf", &urdf("ixx=\"1\" iyy=\"1\" izz=\"5\""), "b");
+    bad_input(&out, "A + B ≥ C");
+    let out = model_case(dir, "r.urdf", &urdf("ixx=\"1\" iyy=\"1\" izz=\"1.5\""), "b");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A mimic multiplier that would turn the constraint into round-off is
+/// refused rather than silently dropped.
+#[test]
+fn an_absurd_mimic_multiplier_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let urdf = |mult: &str| {
+        format!(
+            "<robot name=\"r\"><link name=\"base\"/><link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\"/></inertial></link><link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\"/></inertial></link><joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"a\"/><axis xyz=\"0 1 0\"/></joint><joint name=\"j2\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0.5 0 0\"/><axis xyz=\"0 1 0\"/><mimic joint=\"j1\" multiplier=\"{mult}\"/></joint></robot>"
+        )
+    };
+    let out = model_case(tmp.path(), "r.urdf", &urdf("1e160"), "b");
+    bad_input(&out, "multiplier");
+    let out = model_case(tmp.path(), "r.urdf", &urdf("2"), "b");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A contact on a body welded to the world is immobile in every section,
+/// never 1/round-off.
+#[test]
+fn a_contact_on_a_welded_body_is_immobile_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let xml = "<mujoco><worldbody><body name=\"b\"><joint type=\"hinge\" axis=\"0 1 0\"/><geom size=\"0.1\" mass=\"1\"/></body></worldbody><equality><weld body1=\"b\"/></equality></mujoco>";
+    let out = model_case(tmp.path(), "w.xml", xml, "b");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["contacts"][0]["immobile"], true, "{v}");
+    let robot = &v["robot"]["contacts"][0];
+    assert!(robot.is_object() && robot["half_moving_mass"].is_number(), "{v}");
+    assert!(robot["m_eff_with_armature"].is_null(), "{robot}");
+    assert!(robot["m_eff_without_armature"].is_null(), "{robot}");
+}
+
+/// Values whose ω over- or underflows are errors at the contact, not
+/// ω = ∞ beside "nothing moves".
+#[test]
+fn an_overflowing_frequency_is_an_error_at_the_contact() {
+    let case = SEED_CASE
+        .replace("m = \"2 kg\"", "m = \"1e-300 kg\"")
+        .replace("I = \"0.020 kg m^2\"", "I = \"1e-302 kg m^2\"")
+        .replace("k = \"1e5 N/m\"", "k = \"1e308 N/m\"");
+    bad_input(&eval(&case), "contact `c`");
+}

@@ -15,7 +15,18 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let mass = self
             .num(el, "", "mass")?
             .ok_or_else(|| el.err(None, "`<inertial>` needs `mass`"))?;
+        // Refused before `boundmass`/`boundinertia` could lift them to 0
+        // (MuJoCo's compiler refuses them too).
+        if mass < 0.0 {
+            return Err(el.err(Some("mass"), "a mass cannot be negative"));
+        }
         let diag = self.nums::<3>(el, "", "diaginertia")?;
+        if diag.is_some_and(|d| d.iter().any(|&x| x < 0.0)) {
+            return Err(el.err(
+                Some("diaginertia"),
+                "principal moments of inertia cannot be negative",
+            ));
+        }
         let full = self.nums::<6>(el, "", "fullinertia")?;
         let inertia = match (diag, full) {
             (Some(d), None) => {
@@ -227,11 +238,19 @@ impl<'a, 'i> Mjcf<'a, 'i> {
     /// MuJoCo's check of the triangle inequality on principal moments.
     pub(super) fn bounded(&self, el: El<'a, 'i>, mut p: MassProps) -> Result<MassProps, Fail> {
         let c = &self.compiler;
-        p.mass = p.mass.max(c.boundmass);
         if p.mass < 0.0 {
             return Err(el.err(None, "the body's mass is negative"));
         }
+        p.mass = p.mass.max(c.boundmass);
         let eig = nalgebra::SymmetricEigen::new(p.inertia);
+        {
+            let d = &eig.eigenvalues;
+            if d.iter()
+                .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
+            {
+                return Err(el.err(None, "the body's inertia is not positive semi-definite"));
+            }
+        }
         let mut d = eig.eigenvalues;
         let mut changed = false;
         for x in d.iter_mut() {
