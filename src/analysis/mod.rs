@@ -24,6 +24,7 @@ mod local_csr;
 mod modes;
 pub mod order;
 pub mod robot;
+pub mod stable;
 pub mod sweep;
 
 pub use delassus::{
@@ -158,7 +159,10 @@ pub struct StableDt {
     pub coupled: Option<f64>,
     /// `2/max ω_i` from the independent estimate.
     pub independent: Option<f64>,
-    /// Coupled limit with explicit damping, when damping is given.
+    /// Coupled limit with explicit damping, when damping is given: the
+    /// largest step at which symplectic Euler with the dashpot force from
+    /// the step's start velocity is stable (the step map's spectral radius,
+    /// `stable.rs`); `None` above `stable::EXACT_LIMIT` contacts.
     pub coupled_damped: Option<f64>,
     /// Independent limit with explicit damping, when damping is given.
     pub independent_damped: Option<f64>,
@@ -340,11 +344,19 @@ pub fn analyze_system_with(
     let stable_dt = StableDt {
         coupled: dt_undamped(coupled_omega_max),
         independent: dt_undamped(independent_omega_max),
-        coupled_damped: damped.as_ref().and_then(|ms| {
-            ms.iter()
-                .filter_map(|m| dt_damped(m.omega, m.zeta))
-                .min_by(f64::total_cmp)
-        }),
+        // From the step map (stable.rs): mode by mode was unsafe with
+        // dashpots not proportional to the springs.
+        coupled_damped: any_damping
+            .then(|| {
+                let damping: Vec<f64> = model
+                    .contacts
+                    .iter()
+                    .map(|c| c.damping.unwrap_or(0.0))
+                    .collect();
+                dt_undamped(coupled_omega_max)
+                    .and_then(|h| stable::symplectic_euler_damped(a, &stiffness, &damping, h))
+            })
+            .flatten(),
         independent_damped: any_damping
             .then(|| {
                 contacts

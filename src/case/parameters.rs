@@ -75,7 +75,18 @@ impl Reader<'_> {
                         &format!("parameter `{name}`"),
                     );
                     let desc = get(t, "description").and_then(|n| self.string(n, "`description`"));
-                    let sym = get(t, "symbol").and_then(|n| self.string(n, "`symbol`"));
+                    let sym = get(t, "symbol").and_then(|n| {
+                        let s = self.string(n, "`symbol`")?;
+                        match crate::symbolic::symbol_problem(&s) {
+                            None => Some(s),
+                            Some(why) => {
+                                self.error(Diagnostic::new(n.span(), why).hint(
+                                    "letters, digits, primes, _{…} and ^{…}, Greek letters, \\mathrm{word}, accents such as \\hat{x}",
+                                ));
+                                None
+                            }
+                        }
+                    });
                     let Some(v) =
                         self.required(t, "value", &format!("parameter `{name}`"), &value.span())
                     else {

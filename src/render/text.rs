@@ -397,11 +397,11 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     ];
     if dt.coupled_damped.is_some() || dt.independent_damped.is_some() {
         rows.push(vec![
-            "coupled, damping explicit".into(),
+            "coupled, with dashpots (step map)".into(),
             t(dt.coupled_damped),
         ]);
         rows.push(vec![
-            "independent, damping explicit".into(),
+            "one at a time, with dashpot (estimate)".into(),
             t(dt.independent_damped),
         ]);
     }

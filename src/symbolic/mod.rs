@@ -31,7 +31,7 @@ pub use derive::{
     derive, latex_quantity, latex_unit,
 };
 pub use frac::{Frac, poly_derivative, with_pythagoras};
-pub use print::{Printer, latex_symbol};
+pub use print::{Printer, latex_symbol, symbol_problem};
 pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};
 

@@ -494,7 +494,7 @@ fn poly_terms(p: &Poly) -> Vec<Term> {
         .collect()
 }
 
-const GREEK: &[&str] = &[
+pub(crate) const GREEK: &[&str] = &[
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
     "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
     "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
@@ -535,9 +535,223 @@ pub fn latex_symbol(name: &str) -> String {
     latex_base(name)
 }
 
+/// Why a `symbol` a case gives cannot be typeset the same in every format
+/// (`None`: it can). A symbol is a small piece of math: letters, digits,
+/// primes, sub- and superscripts, non-empty groups, Greek letters and a
+/// few commands (`\mathrm{…}` and the like with a word inside, accents
+/// over one atom). Anything else — parentheses, `;`, `\\`, `^^`, an empty
+/// `\frac{}{}`, an unknown command — would be translated differently, or
+/// not at all, by the HTML (MathML), Markdown and PDF (Typst) renderers,
+/// so the case is refused at the symbol instead.
+pub fn symbol_problem(latex: &str) -> Option<String> {
+    const WORD_ARG: &[&str] = &[
+        "mathrm",
+        "mathit",
+        "mathbf",
+        "mathsf",
+        "mathcal",
+        "text",
+        "operatorname",
+    ];
+    const ACCENT: &[&str] = &[
+        "hat", "bar", "tilde", "dot", "ddot", "vec", "check", "breve", "overline",
+    ];
+    const PLAIN: &[&str] = &[
+        "ell",
+        "partial",
+        "nabla",
+        "infty",
+        "prime",
+        "ast",
+        "star",
+        "dagger",
+        "varepsilon",
+        "vartheta",
+        "varphi",
+        "varrho",
+        "varsigma",
+        "pi",
+    ];
+    if latex.len() > 64 {
+        return Some("a symbol is at most 64 bytes".into());
+    }
+    if latex.trim().is_empty() {
+        return Some("a symbol is not empty".into());
+    }
+    let c: Vec<char> = latex.chars().collect();
+    // Recursive descent; `i` moves along `c`.
+    fn seq(c: &[char], i: &mut usize, depth: usize, close: bool) -> Result<usize, String> {
+        if depth > 8 {
+            return Err("groups nest too deep".into());
+        }
+        let mut items = 0;
+        while *i < c.len() {
+            match c[*i] {
+                '}' if close => return Ok(items),
+                '}' => return Err("a `}` closes nothing".into()),
+                ' ' => *i += 1,
+                _ => {
+                    atom(c, i, depth)?;
+                    items += 1;
+                    scripts(c, i, depth)?;
+                }
+            }
+        }
+        if close {
+            Err("a `{` is not closed".into())
+        } else {
+            Ok(items)
+        }
+    }
+    fn scripts(c: &[char], i: &mut usize, depth: usize) -> Result<(), String> {
+        let mut seen = String::new();
+        while *i < c.len() && matches!(c[*i], '_' | '^' | '\'') {
+            let op = c[*i];
+            *i += 1;
+            if op == '\'' {
+                continue;
+            }
+            if seen.contains(op) {
+                return Err(format!("a second `{op}` on one atom"));
+            }
+            seen.push(op);
+            while *i < c.len() && c[*i] == ' ' {
+                *i += 1;
+            }
+            if *i >= c.len() || matches!(c[*i], '_' | '^' | '}') {
+                return Err(format!("`{op}` needs something after it"));
+            }
+            atom(c, i, depth)?;
+        }
+        Ok(())
+    }
+    fn group(c: &[char], i: &mut usize, depth: usize) -> Result<(), String> {
+        *i += 1;
+        if seq(c, i, depth + 1, true)? == 0 {
+            return Err("an empty group `{}`".into());
+        }
+        *i += 1;
+        Ok(())
+    }
+    fn atom(c: &[char], i: &mut usize, depth: usize) -> Result<(), String> {
+        let ch = c[*i];
+        if ch == '{' {
+            return group(c, i, depth);
+        }
+        if ch == '\\' {
+            let start = *i + 1;
+            let mut end = start;
+            while end < c.len() && c[end].is_ascii_alphabetic() {
+                end += 1;
+            }
+            let name: String = c[start..end].iter().collect();
+            *i = end;
+            if name.is_empty() {
+                return Err("a `\\` that starts no command".into());
+            }
+            if GREEK.contains(&name.as_str()) || PLAIN.contains(&name.as_str()) {
+                return Ok(());
+            }
+            while *i < c.len() && c[*i] == ' ' {
+                *i += 1;
+            }
+            if WORD_ARG.contains(&name.as_str()) {
+                if *i >= c.len() || c[*i] != '{' {
+                    return Err(format!("`\\{name}` needs a `{{…}}` argument"));
+                }
+                *i += 1;
+                let from = *i;
+                while *i < c.len() && c[*i] != '}' {
+                    let w = c[*i];
+                    if !(w.is_alphanumeric() || matches!(w, ' ' | ',' | '.' | '-')) {
+                        return Err(format!(
+                            "`\\{name}{{…}}` holds a word (letters, digits, spaces), not `{w}`"
+                        ));
+                    }
+                    *i += 1;
+                }
+                if *i >= c.len() || *i == from {
+                    return Err(format!(
+                        "`\\{name}{{…}}` needs a non-empty, closed argument"
+                    ));
+                }
+                *i += 1;
+                return Ok(());
+            }
+            if ACCENT.contains(&name.as_str()) {
+                if *i >= c.len() {
+                    return Err(format!("`\\{name}` needs something to go over"));
+                }
+                return atom(c, i, depth);
+            }
+            return Err(format!("`\\{name}` is not a command a symbol may use"));
+        }
+        if ch.is_alphanumeric() {
+            *i += 1;
+            return Ok(());
+        }
+        Err(format!(
+            "`{ch}` cannot be typeset the same way in every format"
+        ))
+    }
+    let mut i = 0;
+    seq(&c, &mut i, 0, false)
+        .err()
+        .map(|why| format!("this symbol is not one meff typesets: {why}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symbols_that_every_format_typesets_alike() {
+        for ok in [
+            "r_{c}",
+            "m_1",
+            "I_{xx}",
+            "\\theta_2",
+            "m_{\\mathrm{eff}}",
+            "\\hat{x}",
+            "x'",
+            "x''_1",
+            "\\ell",
+            "k^{2}_{a}",
+            "\\mathrm{d} x",
+            "ω",
+            "\\bar x",
+        ] {
+            assert_eq!(symbol_problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "(",
+            ")",
+            "a;b",
+            "\\frac{}{}",
+            "x^^y",
+            "x\\\\",
+            "x_",
+            "{}",
+            "}",
+            "{a",
+            "\\evil",
+            "\\mathrm{\") #panic(\"s}",
+            "</math><script>",
+            "x^{y}^{z}",
+            "",
+            "\\mathrm{}",
+            "a$b",
+            "#x",
+        ] {
+            assert!(symbol_problem(bad).is_some(), "{bad}");
+        }
+        // Every symbol meff makes from a name passes.
+        for name in [
+            "m1", "theta", "theta2", "I_b", "m_eff", "Ixx", "k_alpha", "x",
+        ] {
+            assert_eq!(symbol_problem(&latex_symbol(name)), None, "{name}");
+        }
+    }
 
     #[test]
     fn symbols() {

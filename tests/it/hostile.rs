@@ -118,15 +118,18 @@ fn formulas_and_symbols_cannot_carry_scripts() {
         r"\mathrm{</mi></math><svg onload=alert(1)>}",
     ];
     for p in payloads {
-        let case = SEED
-            .replace(
-                "title = \"Seed\"",
-                &format!("title = \"Seed\"\ndescription = '''Formula ${p}$ and $$ {p} $$'''"),
-            )
-            .replace(
-                "m = \"2 kg\"",
-                &format!("m = {{ value = \"2 kg\", symbol = '''{p}''' }}"),
-            );
+        // As a symbol it is refused at the symbol (a symbol must typeset
+        // alike in every format); in a description's formula it is text.
+        let as_symbol = SEED.replace(
+            "m = \"2 kg\"",
+            &format!("m = {{ value = \"2 kg\", symbol = '''{p}''' }}"),
+        );
+        let e = meff::case::parse_case("test.toml", &as_symbol).unwrap_err();
+        assert!(e.to_string().contains("symbol"), "{e}");
+        let case = SEED.replace(
+            "title = \"Seed\"",
+            &format!("title = \"Seed\"\ndescription = '''Formula ${p}$ and $$ {p} $$'''"),
+        );
         let ev = crate::evaluate_str(&case);
         let t = meff::render::templates::Templates::load(None).unwrap();
         let html = t.report_html(&ev.report, 4).unwrap();

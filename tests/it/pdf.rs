@@ -119,7 +119,7 @@ fn case_text_never_becomes_typst_code() {
         )
         .replace(
             "I = { value = \"0.020 kg m^2\"",
-            "I = { symbol = \"\\\\mathrm{\\\") #panic(\\\"s} #eval \\\\evil\", value = \"0.020 kg m^2\"",
+            "I = { symbol = \"\\\\mathrm{panic} \\\\hat{x}'_{1}\", value = \"0.020 kg m^2\"",
         )
         .replace("name = \"offcentre\"", "name = \"off]#panic(1)[centre\"")
         .replace("\"m_eff(offcentre)\"", "\"m_eff(off]#panic(1)[centre)\"")
@@ -139,5 +139,47 @@ fn case_text_never_becomes_typst_code() {
         let text = String::from_utf8_lossy(&text.stdout);
         assert!(text.contains("#import"), "{text}");
         assert!(text.contains("off]#panic(1)[centre"), "{text}");
+    }
+}
+
+/// Every form of symbol a case may give (the grammar of
+/// `meff::symbolic::symbol_problem`) typesets in the PDF.
+#[test]
+fn every_allowed_symbol_form_typesets() {
+    let symbols = [
+        r"r_{c}",
+        r"m_1",
+        r"I_{xx}",
+        r"\theta_2",
+        r"m_{\mathrm{eff}}",
+        r"\hat{x}",
+        r"x'",
+        r"x''_1",
+        r"\ell",
+        r"k^{2}_{a}",
+        r"\mathrm{d} x",
+        "ω",
+        r"\bar x",
+        r"\vec{v}_{\mathit{tip}}",
+        r"\operatorname{arm length}",
+        r"\text{k, a.b-c}",
+        r"\mathcal{L}",
+        r"\partial \nabla",
+    ];
+    let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let dir = root().join("target").join("pdf-symbols");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, s) in symbols.iter().enumerate() {
+        assert_eq!(meff::symbolic::symbol_problem(s), None, "{s}");
+        let case = seed.replacen(
+            "I = { value = \"0.020 kg m^2\"",
+            &format!("I = {{ symbol = '''{s}''', value = \"0.020 kg m^2\""),
+            1,
+        );
+        assert_ne!(case, seed);
+        let path = dir.join(format!("s{k}.toml"));
+        std::fs::write(&path, case).unwrap();
+        report_pdf(&path, &dir.join(format!("out{k}")));
     }
 }

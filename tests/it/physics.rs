@@ -137,11 +137,14 @@ fn damping_ratios_and_damped_timestep() {
         assert_close(d.omega, m.omega, 1e-9);
         assert_close(d.zeta, 40.0 * m.omega / 2e5, 1e-9);
     }
+    // Proportional damping: the step map's limit is the closed form of the
+    // fastest mode, never above it and at most 10⁻⁶ (+ bisection) below.
     let (w, z) = (damped[0].omega, damped[0].zeta);
-    assert_close(
-        an.stable_dt.coupled_damped.unwrap(),
-        2.0 / w * ((1.0 + z * z).sqrt() - z),
-        1e-12,
+    let closed = 2.0 / w * ((1.0 + z * z).sqrt() - z);
+    let got = an.stable_dt.coupled_damped.unwrap();
+    assert!(
+        got <= closed && got >= closed * (1.0 - 2e-6),
+        "{got} vs {closed}"
     );
     assert!(an.stable_dt.coupled_damped.unwrap() < an.stable_dt.coupled.unwrap());
 }
