@@ -446,7 +446,7 @@ impl Merged {
     /// Rows of the summary table: position, case, title, contacts,
     /// ω_max, Δt, the fastest contact (already escaped by `esc`).
     fn rows(&self, esc: impl Fn(&str) -> String) -> Vec<[String; 7]> {
-        use crate::render::number::{sig, time};
+        use crate::number::{sig, time};
         self.records
             .iter()
             .map(|r| {
@@ -488,11 +488,11 @@ impl Merged {
         Some(format!(
             "Smallest coupled stable step: {}{}{} in case {} ({}), {omega_max} = {} rad/s.",
             strong.0,
-            crate::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            crate::number::time(w.stable_dt.unwrap_or(0.0), 4),
             strong.1,
             w.index,
             code(&w.case),
-            crate::render::number::sig(w.coupled_omega_max, 4)
+            crate::number::sig(w.coupled_omega_max, 4)
         ))
     }
 

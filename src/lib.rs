@@ -58,6 +58,7 @@ pub mod hugepages;
 pub mod kinematics;
 pub mod mdbook;
 pub mod model;
+pub mod number;
 pub mod output;
 pub mod render;
 pub mod report;
@@ -138,6 +139,9 @@ pub struct Options<'a> {
     /// [`DEFAULT_WORST`](report::ContactSelection::DEFAULT_WORST) fastest on
     /// the large-system path).
     pub contacts: Option<report::ContactSelection>,
+    /// Significant figures of the numbers in claim messages; `None`: the
+    /// reports' default, [`number::DEFAULT_DIGITS`].
+    pub digits: Option<usize>,
 }
 
 /// Runs the pipeline on a validated case: model → assembly → analysis →
@@ -228,7 +232,12 @@ pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated
             (derivation, verdicts, sensitivities)
         });
     timing::mark("analysis");
-    let claims = analysis::claims::check(&case, &analysis, &verdicts);
+    let claims = analysis::claims::check(
+        &case,
+        &analysis,
+        &verdicts,
+        options.digits.unwrap_or(number::DEFAULT_DIGITS),
+    );
     // The simulations are for systems a person reads contact by contact.
     let verification = (options.verify && analysis.large.is_none()).then(|| {
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});

@@ -100,7 +100,15 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
 ///
 /// `symbolic` holds, per claim, what the symbolic engine found (`None` where
 /// it could not decide or did not run).
-pub fn check(case: &Case, an: &Analysis, symbolic: &[Option<SymbolicVerdict>]) -> Vec<ClaimResult> {
+///
+/// `digits` is the significant figures of the numbers in the messages
+/// (the reports' own, 4 unless `--digits`).
+pub fn check(
+    case: &Case,
+    an: &Analysis,
+    symbolic: &[Option<SymbolicVerdict>],
+    digits: usize,
+) -> Vec<ClaimResult> {
     if case.claims.is_empty() {
         return Vec::new();
     }
@@ -116,6 +124,7 @@ pub fn check(case: &Case, an: &Analysis, symbolic: &[Option<SymbolicVerdict>]) -
                 c,
                 i as u64,
                 symbolic.get(i).cloned().flatten(),
+                digits,
             )
         })
         .collect()
@@ -265,27 +274,38 @@ fn written_precision(e: &crate::expr::Expr) -> f64 {
     rel
 }
 
-/// Significant digits that show a value to a relative precision.
-fn digits_for(rel: f64) -> usize {
-    if rel <= 0.0 {
-        return 6;
+/// A number with a true minus sign (U+2212), as the reports print it.
+fn signed(x: f64, digits: usize) -> String {
+    let s = crate::number::sig(x, digits);
+    match s.strip_prefix('-') {
+        Some(rest) => format!("−{rest}"),
+        None if x > 0.0 => format!("+{s}"),
+        None => s,
     }
-    ((-(2.0 * rel).log10()).ceil() as i64 + 1).clamp(3, 12) as usize
 }
 
-/// `claimed 43.24 Hz (271.7 rad/s), computed 316.2 rad/s: 16 % higher`.
-fn mismatch(claim: &Claim, computed: f64, claimed: f64, rel: f64) -> String {
-    let digits = digits_for(rel);
+/// `claimed 0.7553 1/kg, computed 0.6846 1/kg (−9.357 %)`: the report's
+/// significant figures, more only where the two would otherwise print
+/// alike (a near miss still shows where they differ).
+fn mismatch(claim: &Claim, computed: f64, claimed: f64, digits: usize) -> String {
     let unit = claim.of.unit();
+    let mut d = digits.max(1);
+    while d < 12 && crate::number::sig(claimed, d) == crate::number::sig(computed, d) {
+        d += 1;
+    }
     let diff = if claimed != 0.0 {
-        format!("{:+.3} %", 100.0 * (computed - claimed) / claimed.abs())
+        format!(
+            "{} %",
+            signed(100.0 * (computed - claimed) / claimed.abs(), digits.max(1))
+        )
     } else {
         "claimed 0".to_string()
     };
+    let show = |x: f64| crate::number::sig(x, d).replace('-', "−");
     format!(
         "claimed {} {unit}, computed {} {unit} ({diff})",
-        crate::render::number::sig(claimed, digits),
-        crate::render::number::sig(computed, digits)
+        show(claimed),
+        show(computed)
     )
 }
 
@@ -296,6 +316,7 @@ fn check_one(
     claim: &Claim,
     seed: u64,
     symbolic: Option<SymbolicVerdict>,
+    digits: usize,
 ) -> ClaimResult {
     let rhs_expr = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
@@ -373,7 +394,11 @@ fn check_one(
             None => half_ulp,
         };
         let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
-        let rel = tol / claimed.abs().max(f64::MIN_POSITIVE);
+        let given = if claim.rel_tol.is_some() {
+            "given by `rel_tol`"
+        } else {
+            "the claim is written to"
+        };
         return ClaimResult {
             verdict: if passed {
                 Verdict::Passed
@@ -388,9 +413,10 @@ fn check_one(
                 conversion
             } else {
                 Some(format!(
-                    "{}, beyond the ±{} the claim is written to",
-                    mismatch(claim, value, claimed, rel),
-                    crate::render::number::sig(tol, 2)
+                    "{}, beyond the ±{} {} {given}",
+                    mismatch(claim, value, claimed, digits),
+                    crate::number::sig(tol, 2),
+                    claim.of.unit()
                 ))
             },
             ..base
@@ -408,6 +434,7 @@ fn check_one(
         expected: claimed,
         rel,
         factor,
+        digits,
     };
     let numeric = probe_claim(case, claim, numeric, at_case, seed);
     // A converted claim is decided by probing (the canonical forms know
@@ -472,6 +499,7 @@ struct Comparison {
     expected: f64,
     rel: f64,
     factor: f64,
+    digits: usize,
 }
 
 /// Compares at the case point, then at seeded probe points.
@@ -487,6 +515,7 @@ fn probe_claim(
         expected,
         rel,
         factor,
+        digits,
     } = at_case;
     // Only the parameters the model or the claim use are probed and shown.
     let used = crate::model::used_parameters(case);
@@ -502,7 +531,7 @@ fn probe_claim(
         return ClaimResult {
             message: Some(format!(
                 "at the case's values: {}",
-                mismatch(claim, value, expected, rel)
+                mismatch(claim, value, expected, digits)
             )),
             counterexample: Some(shown(&|p| p.value.si)),
             ..result
@@ -527,7 +556,7 @@ fn probe_claim(
             return ClaimResult {
                 message: Some(format!(
                     "holds at the case's values but not at another point: {}",
-                    mismatch(claim, v, e, rel)
+                    mismatch(claim, v, e, digits)
                 )),
                 counterexample: Some(shown(&|p| env.values[&p.name].si)),
                 ..result

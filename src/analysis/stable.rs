@@ -146,8 +146,9 @@ mod tests {
     /// gaps grows).
     #[test]
     fn non_proportional_damping_gives_the_true_limit() {
-        // Planar block, mass 2, inertia 0.02, contacts at x = ±0.1.
-        let (m, i, r) = (2.0, 0.02, 0.1);
+        // Planar block, mass 2, inertia 0.02, contacts at x = ±0.07
+        // (coupled: 1/m − r²/I ≠ 0).
+        let (m, i, r) = (2.0, 0.02, 0.07);
         let a = DMatrix::from_row_slice(
             2,
             2,
@@ -173,8 +174,11 @@ mod tests {
             for _ in 0..200_000 {
                 v -= a2 * (kk * g + cc * v) * h;
                 g += v * h;
+                if g.norm() > 1e-2 || g.norm().is_nan() {
+                    return true;
+                }
             }
-            g.norm() > 1e-3
+            false
         };
         assert!(!grows(h), "{h}");
         assert!(grows(h * 1.001), "{h}");

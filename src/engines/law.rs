@@ -69,7 +69,12 @@ pub struct Soft {
 
 /// A mode: a pole `λ = −σ ± iω_d` of the gaps' motion, as a natural
 /// frequency and damping ratio.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+///
+/// Serialised with what a measurement shows besides: the damped frequency
+/// `omega_d` (rad/s, the zero crossings' rate), the decay rate `decay`
+/// (1/s, of the envelope; the slowest for an overdamped pair) and, for an
+/// overdamped pair, both rates `decay_rates` (1/s).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pole {
     /// Natural frequency `|λ|` (rad/s); for a first-order mode its decay
     /// rate (1/s).
@@ -80,6 +85,47 @@ pub struct Pole {
     /// A single real decay `e^{−ωt}` rather than an oscillator: what a
     /// step that relaxes velocities leaves of a contact.
     pub first_order: bool,
+}
+
+impl Pole {
+    /// The damped frequency `ω√(1−ζ²)` (rad/s); `None` for a mode that
+    /// does not oscillate (overdamped or first order).
+    pub fn omega_d(&self) -> Option<f64> {
+        (!self.first_order && self.zeta < 1.0)
+            .then(|| self.omega * (1.0 - self.zeta * self.zeta).max(0.0).sqrt())
+    }
+
+    /// The decay rates (1/s): `ζω` for an oscillation; both rates
+    /// `ω(ζ ∓ √(ζ²−1))`, slowest first, for an overdamped pair; the rate
+    /// itself for a first-order mode.
+    pub fn decay_rates(&self) -> Vec<f64> {
+        if self.first_order {
+            vec![self.omega]
+        } else if self.zeta < 1.0 {
+            vec![self.zeta * self.omega]
+        } else {
+            let r = (self.zeta * self.zeta - 1.0).sqrt();
+            vec![self.omega * (self.zeta - r), self.omega * (self.zeta + r)]
+        }
+    }
+}
+
+impl serde::Serialize for Pole {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let rates = self.decay_rates();
+        let mut st = s.serialize_struct("Pole", 6)?;
+        st.serialize_field("omega", &self.omega)?;
+        st.serialize_field("zeta", &self.zeta)?;
+        st.serialize_field("first_order", &self.first_order)?;
+        st.serialize_field("omega_d", &self.omega_d())?;
+        st.serialize_field("decay", &rates[0])?;
+        st.serialize_field(
+            "decay_rates",
+            &(!self.first_order && self.zeta >= 1.0).then_some(&rates),
+        )?;
+        st.end()
+    }
 }
 
 impl Law {

@@ -174,13 +174,18 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         MujocoIntegrator::Euler => Step::SemiImplicit,
         MujocoIntegrator::Rk4 => Step::Rk4,
     };
-    if s.penetration.is_none() {
-        notes.push(format!(
-            "impedance d = {} at zero penetration; its slope with penetration (solimp width {} m) is left out",
-            num(imp),
-            num(s.solimp[2])
-        ));
-    }
+    // The law is linearised at one penetration: d is taken there, its
+    // slope is left out either way.
+    notes.push(format!(
+        "impedance d = {} at {}; its slope with penetration (solimp width {} m) is left out",
+        num(imp),
+        if s.penetration.is_some() {
+            format!("the given penetration {} m", num(r0))
+        } else {
+            "zero penetration".to_string()
+        },
+        num(s.solimp[2])
+    ));
     notes.push(
         "frictionless contacts (condim 1): friction rows add tangential dampers that meff's normal-only A does not hold"
             .into(),
@@ -206,7 +211,14 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
                 ),
             ),
             ("integrator".into(), s.integrator.name().into()),
-        ],
+        ]
+        .into_iter()
+        .chain(
+            s.penetration
+                .is_some()
+                .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
+        )
+        .collect(),
         step: h,
         integrator,
         law: Some(law),

@@ -6,7 +6,7 @@
 pub mod engine_text;
 pub mod inert_md;
 pub mod layout;
-pub mod number;
+pub use crate::number;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod plot;

@@ -438,11 +438,12 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     if !report.claims.is_empty() {
         out.push(Section {
             title: "Claims".into(),
-            header: strings(["", "claim", "how", "note"]),
+            header: strings(["", "#", "claim", "how"]),
             rows: report
                 .claims
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(i, c)| {
                     let mark = match c.passed {
                         Some(true) => "PASS",
                         Some(false) => "FAIL",
@@ -450,13 +451,19 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                     };
                     vec![
                         mark.into(),
+                        (i + 1).to_string(),
                         format!("{} = {}", c.of, c.equals),
                         c.how.into(),
-                        c.message.clone().unwrap_or_default(),
                     ]
                 })
                 .collect(),
-            notes: Vec::new(),
+            // Messages whole, under the table (cells are cut to a line).
+            notes: report
+                .claims
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.message.as_ref().map(|m| format!("{}: {m}", i + 1)))
+                .collect(),
         });
     }
     out

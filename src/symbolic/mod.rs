@@ -20,6 +20,7 @@
 //! It is built on num-rational/num-bigint (MIT/Apache).
 
 mod derive;
+mod factor;
 mod frac;
 pub mod poly;
 mod print;
@@ -483,7 +484,9 @@ fn claim_verdict_within_budget(
         .vars()
         .iter()
         .any(|&v| matches!(symbols.atoms()[v], Atom::Call(..)));
-    let text = Printer::names(&symbols, &[]).text(&difference);
+    let printer = Printer::names(&symbols, &[]);
+    let text =
+        factor::factored_text(&printer, &difference).unwrap_or_else(|| printer.text(&difference));
     Some(SymbolicVerdict::Differs {
         difference: text,
         opaque,

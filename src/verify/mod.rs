@@ -35,6 +35,9 @@
 //! checked before each run: a run that would exceed it is skipped and the
 //! skip is a check with its reason, never a silent pass.
 
+mod convergence;
+mod damped;
+mod impulse;
 mod measure;
 mod robot;
 pub mod sim;
@@ -42,6 +45,10 @@ pub mod sim;
 use crate::analysis::Analysis;
 use crate::case::Case;
 use crate::model::Model;
+use convergence::convergence;
+use damped::damped_runs;
+pub use impulse::IMPULSE_TOLERANCE;
+use impulse::impulse_tests;
 use measure::{Decay, excite, measure, measure_decay, measure_recording, pivot_of, rel_error};
 use serde::Serialize;
 pub use sim::{Integrator, Simulator};
@@ -267,6 +274,11 @@ pub struct Verification {
     pub verdict: Verdict,
     /// Settings used.
     pub settings: Settings,
+    /// The largest condition number (largest over smallest eigenvalue)
+    /// among the inertias the simulator solves with: each rigid body's
+    /// inertia tensor, or the generalized mass matrix. Round-off in the
+    /// impulse test grows with it.
+    pub inertia_condition: f64,
     /// Impulse tests.
     pub impulse: Vec<ImpulseResult>,
     /// Free-vibration runs.
@@ -432,6 +444,9 @@ struct Run<'a> {
     checks: Vec<Check>,
     /// The largest stable step of velocity Verlet for the system (s).
     h_stable: f64,
+    /// The condition number of what the simulator solves with
+    /// ([`impulse::inertia_condition`]).
+    inertia_condition: f64,
 }
 
 impl Run<'_> {
@@ -504,7 +519,9 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
         }
     };
     let omega_top = an.coupled_omega_max.max(an.independent_omega_max);
+    let inertia_condition = impulse::inertia_condition(model);
     let mut run = Run {
+        inertia_condition,
         case,
         an,
         settings: &settings,
@@ -564,6 +581,7 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
             .find(|c| c.integrator == "velocity-verlet")
             .cloned(),
         settings,
+        inertia_condition,
         impulse,
         free_vibration,
         damped,
@@ -573,93 +591,6 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
     }
 }
 
-/// Relative error allowed in the impulse test (round-off).
-pub const IMPULSE_TOLERANCE: f64 = 1e-8;
-
-fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
-    let (case, an, s) = (run.case, run.an, run.settings);
-    let fresh = run.damped;
-    // The pulses act over a finite time, during which dashpots would act
-    // too: they are run without them (the impulse response is A either way).
-    let fresh_pulse = run.undamped;
-    let c = an.contacts.len();
-    let t_min = if an.coupled_omega_max > 0.0 {
-        std::f64::consts::TAU / an.coupled_omega_max
-    } else {
-        0.0
-    };
-    let results: Vec<ImpulseResult> = (0..c)
-        .filter(|&i| !an.contacts[i].immobile && s.impulse[i] > 0.0)
-        .map(|i| {
-            let p = s.impulse[i];
-            let predicted: Vec<f64> = (0..c).map(|j| an.a(j, i) * p).collect();
-            let mut sim = fresh();
-            let before = sim.gap_rates();
-            sim.impulse(i, p);
-            let after = sim.gap_rates();
-            let measured: Vec<f64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
-            let pulse_windows = if t_min > 0.0 {
-                [10.0, 100.0, 1000.0]
-                    .iter()
-                    .map(|&div| {
-                        let window = t_min / div;
-                        let mut sim = fresh_pulse();
-                        sim.set_pulse(i, p / window);
-                        let steps = 20;
-                        for _ in 0..steps {
-                            sim.step(window / steps as f64, Integrator::Rk4);
-                        }
-                        sim.set_pulse(i, 0.0);
-                        PulseWindow {
-                            window,
-                            max_rel_error: rel_error(&predicted, &sim.gap_rates()),
-                        }
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            ImpulseResult {
-                contact: case.contact_name(i).into_owned(),
-                impulse: p,
-                max_rel_error: rel_error(&predicted, &measured),
-                predicted_dgap_rate: predicted,
-                measured_dgap_rate: measured,
-                pulse_windows,
-            }
-        })
-        .collect();
-    for r in &results {
-        run.check(Check {
-            check: "impulse",
-            what: format!("Δġ of every contact after an impulse at {} against A[:, i] P", r.contact),
-            predicted: None,
-            measured: None,
-            rel_error: Some(r.max_rel_error),
-            tolerance: Some(IMPULSE_TOLERANCE),
-            agrees: Some(r.max_rel_error <= IMPULSE_TOLERANCE),
-            why: "an instantaneous impulse changes velocities exactly: only round-off separates the simulation from A[:, i] P (the largest error relative to the largest entry)".into(),
-        });
-        if let (Some(first), Some(last)) = (r.pulse_windows.first(), r.pulse_windows.last()) {
-            let shrinks =
-                last.max_rel_error <= first.max_rel_error / 20.0 || last.max_rel_error < 1e-6;
-            run.check(Check {
-                check: "pulse",
-                what: format!("a force pulse at {} approaches the impulse as it shortens", r.contact),
-                predicted: None,
-                measured: None,
-                rel_error: Some(last.max_rel_error),
-                tolerance: None,
-                agrees: Some(shrinks),
-                why: format!(
-                    "error {:.2e} at T/10, {:.2e} at T/1000 (dashpots removed): it must fall about linearly with the window (at least 20-fold over the 100-fold shorter pulse)",
-                    first.max_rel_error, last.max_rel_error
-                ),
-            });
-        }
-    }
-    results
-}
 /// The free-vibration step for a mode of frequency `omega`: a fraction of
 /// its period, and never above half of the stable step of the fastest mode
 /// (a slow mode's run must not be wrecked by a fast one going unstable).
@@ -708,7 +639,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
             let amplitude = run.settings.compression * factor;
             let what = format!(
                 "ω of {excites} ({} rad/s predicted), gap amplitude {amplitude:.3e} m",
-                crate::render::number::sig(mode.omega, 6)
+                crate::number::sig(mode.omega, 6)
             );
             let steps = match run.budget.take(steps) {
                 Ok(n) => n,
@@ -757,7 +688,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
                 tolerance,
                 format!(
                     "velocity Verlet at Δt = {} ({:.0} steps per period) shifts ω by (ωΔt)²/24 = {phase:.1e}; twice that, plus {MEASUREMENT_FLOOR:.0e} for timing the crossings{}",
-                    crate::render::number::time(h, 4),
+                    crate::number::time(h, 4),
                     std::f64::consts::TAU / mode.omega / h,
                     if geometric_term(run, amplitude) > 0.0 {
                         ", plus 10 × amplitude/length for the geometry of finite motion"
@@ -779,285 +710,6 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
         }
     }
     out
-}
-
-/// Runs each mode that the dashpots do not couple to others with its
-/// dashpots, and compares damped frequency and decay with the analysis'
-/// damped modes.
-fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
-    let an = run.an;
-    let c = an.contacts.len();
-    let damping: Vec<f64> = an
-        .contacts
-        .iter()
-        .map(|r| r.damping.unwrap_or(0.0))
-        .collect();
-    if damping.iter().all(|&d| d == 0.0) {
-        return Vec::new();
-    }
-    let Some(damped_modes) = an.damped_modes.as_ref() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (k, mode) in an.modes.iter().enumerate().take(MAX_MODES) {
-        let s = &mode.shape;
-        // A C s = μ s when the dashpots do not couple this mode to others.
-        let r: Vec<f64> = (0..c)
-            .map(|i| (0..c).map(|j| an.a(i, j) * damping[j] * s[j]).sum())
-            .collect();
-        let ss: f64 = s.iter().map(|x| x * x).sum();
-        let mu = s.iter().zip(&r).map(|(a, b)| a * b).sum::<f64>() / ss;
-        let resid = r
-            .iter()
-            .zip(s)
-            .map(|(ri, si)| (ri - mu * si).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let what = format!("damped mode {}", k + 1);
-        if resid > 1e-6 * norm {
-            run.skip(
-                "damped_frequency",
-                what,
-                "skipped: the dashpots couple this mode to others (damping not proportional), so impulses cannot excite one damped mode alone; the damped modes in the analysis stand unverified".into(),
-            );
-            continue;
-        }
-        // The analysis' damped mode with this undamped frequency.
-        let zeta_here = mu / (2.0 * mode.omega);
-        let Some(dm) = damped_modes.iter().min_by(|a, b| {
-            let da = (a.omega - mode.omega).abs() + (a.zeta - zeta_here).abs() * mode.omega;
-            let db = (b.omega - mode.omega).abs() + (b.zeta - zeta_here).abs() * mode.omega;
-            da.total_cmp(&db)
-        }) else {
-            continue;
-        };
-        let (omega, zeta) = (dm.omega, dm.zeta);
-        let overdamped = zeta >= 1.0;
-        let omega_d = (!overdamped).then(|| omega * (1.0 - zeta * zeta).sqrt());
-        let decay = if overdamped {
-            omega * (zeta - (zeta * zeta - 1.0).sqrt())
-        } else {
-            zeta * omega
-        };
-        let h_damped = an
-            .stable_dt
-            .coupled_damped
-            .unwrap_or(run.h_stable)
-            .min(run.h_stable);
-        let h = (std::f64::consts::TAU / omega / STEPS_PER_PERIOD).min(0.5 * h_damped);
-        // Until the envelope has fallen by 10⁶ (round-off beyond), or the
-        // case's number of periods.
-        let t_end = (run.settings.periods as f64 * std::f64::consts::TAU / omega)
-            .min(5.0 * std::f64::consts::LN_10 / decay.max(f64::MIN_POSITIVE));
-        let t_end = if overdamped {
-            5.0 * std::f64::consts::LN_10 / decay
-        } else {
-            t_end
-        };
-        let steps = match run.budget.take(t_end / h) {
-            Ok(n) => n,
-            Err(why) => {
-                run.skip("damped_frequency", what, why);
-                continue;
-            }
-        };
-        let mut sim = (run.damped)();
-        let amplitude = run.settings.compression;
-        excite(sim.as_mut(), an, k, amplitude);
-        // Fitted only while the mode is four decades above round-off and
-        // above what finite motion leaks into the other modes.
-        let m: Decay = measure_decay(
-            sim.as_mut(),
-            pivot_of(s),
-            h,
-            steps,
-            amplitude * DECAY_FLOOR,
-            !overdamped,
-        );
-        match (omega_d, m.omega_d) {
-            (Some(p), Some(x)) => {
-                let phase = verlet_phase_error(omega, h);
-                run.check(numeric_check(
-                    "damped_frequency",
-                    format!("damped ω√(1−ζ²) of mode {} (ζ = {zeta:.3})", k + 1),
-                    p,
-                    x,
-                    4.0 * phase + zeta * omega * h + MEASUREMENT_FLOOR,
-                    format!("the integrator's phase error at Δt = {} is about (ωΔt)²/24 = {phase:.1e} (four times that), the dashpot force taken at the start of each step adds up to ζωΔt = {:.1e}, plus {MEASUREMENT_FLOOR:.0e}", crate::render::number::time(h, 4), zeta * omega * h),
-                ));
-            }
-            (Some(_), None) => run.skip(
-                "damped_frequency",
-                format!("damped ω of mode {} (ζ = {zeta:.3})", k + 1),
-                "not measured: the motion decays below round-off before three zero crossings (heavily damped); the decay rate is checked instead".into(),
-            ),
-            (None, _) => run.skip(
-                "damped_frequency",
-                format!("damped ω of mode {} (ζ = {zeta:.3})", k + 1),
-                "none to measure: the mode is overdamped (ζ ≥ 1) and does not oscillate; its slowest decay rate is checked instead".into(),
-            ),
-        }
-        let near_critical = (zeta - 1.0).abs() < 0.1;
-        let decay_what = if overdamped {
-            format!(
-                "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
-                k + 1
-            )
-        } else {
-            format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
-        };
-        match m.sigma {
-            _ if near_critical => run.skip(
-                "decay_rate",
-                decay_what,
-                "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
-            ),
-            Some(x) => {
-                // Peaks are sampled once per step: their logarithms carry
-                // about (ωh)² of noise, spread over the decay observed; the
-                // dashpot taken at the start of each step shifts the rate by
-                // O(ωh); an overdamped record still holds a trace of the
-                // fast exponential.
-                let span = (decay * t_end).max(1e-12);
-                let tolerance = 1e-3
-                    + omega * h
-                    + 10.0 * (omega * h).powi(2) / span
-                    + if overdamped { 1e-2 } else { 0.0 };
-                run.check(numeric_check(
-                    "decay_rate",
-                    decay_what,
-                    decay,
-                    x,
-                    tolerance,
-                    if overdamped {
-                        "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
-                    } else {
-                        "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
-                    },
-                ));
-            }
-            None => run.skip(
-                "decay_rate",
-                decay_what,
-                "not measured: too few peaks above round-off to fit".into(),
-            ),
-        }
-        out.push(DampedRun {
-            mode: k + 1,
-            zeta,
-            omega_d_predicted: omega_d,
-            omega_d_measured: m.omega_d,
-            decay_predicted: decay,
-            decay_measured: m.sigma,
-        });
-    }
-    out
-}
-
-fn convergence(run: &mut Run, integrator: Integrator) -> Option<Convergence> {
-    let (case, an) = (run.case, run.an);
-    let mode = &an.modes[0];
-    let pivot = pivot_of(&mode.shape);
-    let total = run.settings.periods as f64 * std::f64::consts::TAU / mode.omega;
-    let mut dt = Vec::new();
-    let mut value = Vec::new();
-    let what = format!("observed order of {}", integrator.name());
-    for j in 0..=run.settings.levels {
-        let h = run.settings.dt0 / 2f64.powi(j as i32);
-        let steps = match run.budget.take(total / h) {
-            Ok(n) => n,
-            Err(why) => {
-                run.skip("convergence_order", what.clone(), why);
-                break;
-            }
-        };
-        let mut sim = (run.undamped)();
-        excite(sim.as_mut(), an, 0, run.settings.compression);
-        if let Some(w) = measure(sim.as_mut(), pivot, h, steps, integrator) {
-            dt.push(h);
-            value.push(w);
-        }
-    }
-    if value.is_empty() {
-        return None;
-    }
-    let nominal = match integrator {
-        // The frequency (phase) error of symplectic Euler on an oscillator is second order.
-        Integrator::SymplecticEuler | Integrator::VelocityVerlet => 2.0,
-        Integrator::Rk4 => 4.0,
-    };
-    let reference = mode.omega;
-    let error: Vec<f64> = value.iter().map(|v| (v - reference).abs()).collect();
-    let observed_order: Vec<f64> = error.windows(2).map(|w| (w[0] / w[1]).log2()).collect();
-    // Pairs whose finer error is still well above what a run can resolve
-    // (geometry of finite motion, timing of crossings, round-off).
-    let floor = reference * CONVERGENCE_FLOOR;
-    let informative: Vec<f64> = error
-        .windows(2)
-        .zip(&observed_order)
-        .filter(|(w, _)| w[1] > 100.0 * floor)
-        .map(|(_, o)| *o)
-        .collect();
-    let tail = &informative[informative.len().saturating_sub(2)..];
-    let (agrees, comment) = if tail.is_empty() {
-        (
-            None,
-            format!(
-                "not judged: the errors are at the resolution floor ({:.1e} rad/s) at every step",
-                floor
-            ),
-        )
-    } else if tail.iter().all(|o| (o - nominal).abs() <= 0.35) {
-        (
-            Some(true),
-            format!(
-                "observed orders approach the nominal {nominal:.0} as Δt shrinks{}",
-                if informative.len() < observed_order.len() {
-                    "; the finest levels reach the resolution floor and are not judged"
-                } else {
-                    ""
-                }
-            ),
-        )
-    } else {
-        (
-            Some(false),
-            format!(
-                "the observed orders at the finest informative steps ({}) are not the nominal {nominal:.0}",
-                tail.iter()
-                    .map(|o| format!("{o:.2}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-    };
-    run.check(Check {
-        check: "convergence_order",
-        what,
-        predicted: Some(nominal),
-        measured: tail.last().copied(),
-        rel_error: None,
-        tolerance: Some(0.35),
-        agrees,
-        why: comment.clone(),
-    });
-    let quantity = if an.contacts.len() == 1 {
-        format!("omega({})", case.contact_name(0))
-    } else {
-        "mode_omega(1)".to_string()
-    };
-    Some(Convergence {
-        integrator: integrator.name(),
-        quantity,
-        dt,
-        value,
-        error,
-        observed_order,
-        reference,
-        nominal_order: nominal,
-        comment,
-    })
 }
 
 fn stability(run: &mut Run) -> Option<Stability> {
@@ -1114,7 +766,7 @@ fn stability(run: &mut Run) -> Option<Stability> {
         check: "stability",
         what: format!(
             "velocity Verlet at Δt = {}, stable by the independent estimate 2/max ωᵢ but above 2/ω_max, diverges",
-            crate::render::number::time(h_ind, 4)
+            crate::number::time(h_ind, 4)
         ),
         predicted: None,
         measured: None,
@@ -1130,7 +782,7 @@ fn stability(run: &mut Run) -> Option<Stability> {
         check: "stability",
         what: format!(
             "velocity Verlet at 0.9 × 2/ω_max = {} (the coupled estimate) stays bounded",
-            crate::render::number::time(h_c, 4)
+            crate::number::time(h_c, 4)
         ),
         predicted: None,
         measured: None,

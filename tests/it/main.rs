@@ -25,6 +25,7 @@ mod robustness;
 mod scene;
 mod snapshots;
 mod symbolic;
+mod trust;
 mod verification;
 
 use std::path::{Path, PathBuf};

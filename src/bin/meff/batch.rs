@@ -48,6 +48,7 @@ pub(crate) fn batch(args: BatchArgs, limit: u64) -> ExitCode {
             )),
             dofs: false,
             engine: None,
+            digits: None,
         };
         let record = match load_and_evaluate_listing(&files[i], !args.no_verify, limit, listing) {
             Ok(ev) => CaseRecord::ok(i, &names[i], &ev.report),
@@ -108,7 +109,7 @@ pub(crate) fn print_batch_summary(merged: &meff::batch::Merged, dir: &std::path:
     if let Some(w) = s.worst_case {
         text.push_str(&format!(
             "; smallest coupled stable Δt {} in {}",
-            meff::render::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            meff::number::time(w.stable_dt.unwrap_or(0.0), 4),
             meff::diag::escape_controls(&w.case)
         ));
     }

@@ -86,6 +86,8 @@ pub(crate) struct Listing {
     pub(crate) dofs: bool,
     /// An engine to translate even when the case has no table for it.
     pub(crate) engine: Option<&'static str>,
+    /// Significant figures of claim messages (`--digits`).
+    pub(crate) digits: Option<usize>,
 }
 
 pub(crate) fn load_and_evaluate(
@@ -120,6 +122,7 @@ pub(crate) fn load_and_evaluate_listing(
             meff::Options {
                 list_dofs: listing.dofs,
                 contacts,
+                digits: listing.digits,
                 ..Default::default()
             },
         );
@@ -144,6 +147,7 @@ pub(crate) fn load_and_evaluate_listing(
             progress: Some(&progress),
             list_dofs: listing.dofs,
             contacts,
+            digits: listing.digits,
         },
     );
     bar.finish_and_clear();

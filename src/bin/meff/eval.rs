@@ -23,6 +23,7 @@ pub(crate) fn eval(path: &std::path::Path, o: EvalOptions) -> ExitCode {
         contacts: o.contacts,
         dofs: o.dofs,
         engine: o.engine,
+        digits: Some(o.digits),
     };
     let evaluated = match load_and_evaluate_listing(path, o.verify, o.limit, listing) {
         Ok(e) => e,
@@ -148,7 +149,13 @@ pub(crate) fn check(paths: &[PathBuf], limit: u64, verbose: bool) -> ExitCode {
                 };
                 let mut list: Vec<String> = point[..shown]
                     .iter()
-                    .map(|p| format!("{} = {}", p.name, meff::render::number::sig(p.value, 6)))
+                    .map(|p| {
+                        format!(
+                            "{} = {}",
+                            p.name,
+                            meff::number::sig(p.value, meff::number::DEFAULT_DIGITS)
+                        )
+                    })
                     .collect();
                 if shown < point.len() {
                     list.push(format!("… ({} more with --verbose)", point.len() - shown));

@@ -109,7 +109,11 @@ pub(crate) fn report(
     let mut evaluated = Vec::with_capacity(files.len());
     let mut bad_input = false;
     for file in &files {
-        match load_and_evaluate(file, options.verify, options.limit) {
+        let listing = Listing {
+            digits: Some(options.digits),
+            ..Listing::default()
+        };
+        match load_and_evaluate_listing(file, options.verify, options.limit, listing) {
             Ok(e) => evaluated.push(e),
             Err(e) => {
                 print_error(&e);

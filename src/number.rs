@@ -1,6 +1,9 @@
 //! Number formatting: significant figures, engineering notation outside a
 //! readable range, and time in s/ms/µs.
 
+/// Significant figures of every report unless `--digits` says otherwise.
+pub const DEFAULT_DIGITS: usize = 4;
+
 /// A digit as a superscript (`2` → `²`); other characters unchanged.
 pub fn superscript_char(c: char) -> char {
     const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];

@@ -1,0 +1,178 @@
+//! Damped modes: each excited alone and its damped frequency and decay
+//! rate measured.
+
+use super::*;
+
+/// Runs each mode that the dashpots do not couple to others with its
+/// dashpots, and compares damped frequency and decay with the analysis'
+/// damped modes.
+pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
+    let an = run.an;
+    let c = an.contacts.len();
+    let damping: Vec<f64> = an
+        .contacts
+        .iter()
+        .map(|r| r.damping.unwrap_or(0.0))
+        .collect();
+    if damping.iter().all(|&d| d == 0.0) {
+        return Vec::new();
+    }
+    let Some(damped_modes) = an.damped_modes.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, mode) in an.modes.iter().enumerate().take(MAX_MODES) {
+        let s = &mode.shape;
+        // A C s = μ s when the dashpots do not couple this mode to others.
+        let r: Vec<f64> = (0..c)
+            .map(|i| (0..c).map(|j| an.a(i, j) * damping[j] * s[j]).sum())
+            .collect();
+        let ss: f64 = s.iter().map(|x| x * x).sum();
+        let mu = s.iter().zip(&r).map(|(a, b)| a * b).sum::<f64>() / ss;
+        let resid = r
+            .iter()
+            .zip(s)
+            .map(|(ri, si)| (ri - mu * si).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let what = format!("damped mode {}", k + 1);
+        if resid > 1e-6 * norm {
+            run.skip(
+                "damped_frequency",
+                what,
+                "skipped: the dashpots couple this mode to others (damping not proportional), so impulses cannot excite one damped mode alone; the damped modes in the analysis stand unverified".into(),
+            );
+            continue;
+        }
+        // The analysis' damped mode with this undamped frequency.
+        let zeta_here = mu / (2.0 * mode.omega);
+        let Some(dm) = damped_modes.iter().min_by(|a, b| {
+            let da = (a.omega - mode.omega).abs() + (a.zeta - zeta_here).abs() * mode.omega;
+            let db = (b.omega - mode.omega).abs() + (b.zeta - zeta_here).abs() * mode.omega;
+            da.total_cmp(&db)
+        }) else {
+            continue;
+        };
+        let (omega, zeta) = (dm.omega, dm.zeta);
+        let overdamped = zeta >= 1.0;
+        let omega_d = (!overdamped).then(|| omega * (1.0 - zeta * zeta).sqrt());
+        let decay = if overdamped {
+            omega * (zeta - (zeta * zeta - 1.0).sqrt())
+        } else {
+            zeta * omega
+        };
+        let h_damped = an
+            .stable_dt
+            .coupled_damped
+            .unwrap_or(run.h_stable)
+            .min(run.h_stable);
+        let h = (std::f64::consts::TAU / omega / STEPS_PER_PERIOD).min(0.5 * h_damped);
+        // Until the envelope has fallen by 10⁶ (round-off beyond), or the
+        // case's number of periods.
+        let t_end = (run.settings.periods as f64 * std::f64::consts::TAU / omega)
+            .min(5.0 * std::f64::consts::LN_10 / decay.max(f64::MIN_POSITIVE));
+        let t_end = if overdamped {
+            5.0 * std::f64::consts::LN_10 / decay
+        } else {
+            t_end
+        };
+        let steps = match run.budget.take(t_end / h) {
+            Ok(n) => n,
+            Err(why) => {
+                run.skip("damped_frequency", what, why);
+                continue;
+            }
+        };
+        let mut sim = (run.damped)();
+        let amplitude = run.settings.compression;
+        excite(sim.as_mut(), an, k, amplitude);
+        // Fitted only while the mode is four decades above round-off and
+        // above what finite motion leaks into the other modes.
+        let m: Decay = measure_decay(
+            sim.as_mut(),
+            pivot_of(s),
+            h,
+            steps,
+            amplitude * DECAY_FLOOR,
+            !overdamped,
+        );
+        match (omega_d, m.omega_d) {
+            (Some(p), Some(x)) => {
+                let phase = verlet_phase_error(omega, h);
+                run.check(numeric_check(
+                    "damped_frequency",
+                    format!("damped ω√(1−ζ²) of mode {} (ζ = {zeta:.3})", k + 1),
+                    p,
+                    x,
+                    4.0 * phase + zeta * omega * h + MEASUREMENT_FLOOR,
+                    format!("the integrator's phase error at Δt = {} is about (ωΔt)²/24 = {phase:.1e} (four times that), the dashpot force taken at the start of each step adds up to ζωΔt = {:.1e}, plus {MEASUREMENT_FLOOR:.0e}", crate::number::time(h, 4), zeta * omega * h),
+                ));
+            }
+            (Some(_), None) => run.skip(
+                "damped_frequency",
+                format!("damped ω of mode {} (ζ = {zeta:.3})", k + 1),
+                "not measured: the motion decays below round-off before three zero crossings (heavily damped); the decay rate is checked instead".into(),
+            ),
+            (None, _) => run.skip(
+                "damped_frequency",
+                format!("damped ω of mode {} (ζ = {zeta:.3})", k + 1),
+                "none to measure: the mode is overdamped (ζ ≥ 1) and does not oscillate; its slowest decay rate is checked instead".into(),
+            ),
+        }
+        let near_critical = (zeta - 1.0).abs() < 0.1;
+        let decay_what = if overdamped {
+            format!(
+                "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
+                k + 1
+            )
+        } else {
+            format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
+        };
+        match m.sigma {
+            _ if near_critical => run.skip(
+                "decay_rate",
+                decay_what,
+                "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
+            ),
+            Some(x) => {
+                // Peaks are sampled once per step: their logarithms carry
+                // about (ωh)² of noise, spread over the decay observed; the
+                // dashpot taken at the start of each step shifts the rate by
+                // O(ωh); an overdamped record still holds a trace of the
+                // fast exponential.
+                let span = (decay * t_end).max(1e-12);
+                let tolerance = 1e-3
+                    + omega * h
+                    + 10.0 * (omega * h).powi(2) / span
+                    + if overdamped { 1e-2 } else { 0.0 };
+                run.check(numeric_check(
+                    "decay_rate",
+                    decay_what,
+                    decay,
+                    x,
+                    tolerance,
+                    if overdamped {
+                        "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
+                    } else {
+                        "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
+                    },
+                ));
+            }
+            None => run.skip(
+                "decay_rate",
+                decay_what,
+                "not measured: too few peaks above round-off to fit".into(),
+            ),
+        }
+        out.push(DampedRun {
+            mode: k + 1,
+            zeta,
+            omega_d_predicted: omega_d,
+            omega_d_measured: m.omega_d,
+            decay_predicted: decay,
+            decay_measured: m.sigma,
+        });
+    }
+    out
+}
