@@ -46,7 +46,7 @@ use crate::analysis::Analysis;
 use crate::case::Case;
 use crate::model::Model;
 use convergence::convergence;
-use damped::damped_runs;
+use damped::{damped_response, damped_runs};
 pub use impulse::IMPULSE_TOLERANCE;
 use impulse::impulse_tests;
 use measure::{Decay, excite, measure, measure_decay, measure_recording, pivot_of, rel_error};
@@ -101,7 +101,7 @@ pub struct Settings {
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
     /// Kind: `impulse`, `pulse`, `free_vibration`, `amplitude`,
-    /// `damped_frequency`, `decay_rate`, `convergence_order`, `stability`.
+    /// `damped_frequency`, `decay_rate`, `damped_response`, `convergence_order`, `stability`.
     pub check: &'static str,
     /// What was checked, in words.
     pub what: String,
@@ -545,6 +545,7 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
     let free_vibration = free_vibrations(&mut run, &mut gap_history);
     progress("damping", 0.4);
     let damped = damped_runs(&mut run);
+    damped_response(&mut run);
     progress("timestep convergence", 0.55);
     let jointed = an.constraint_rows > 0;
     let mut convergence_all = Vec::new();

@@ -245,3 +245,34 @@ rel_tol = 0.01
     assert!(eval.contains("claimed 0.820000 1/kg"), "{eval}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn non_proportional_damping_is_verified_by_its_response() {
+    for (c1, c2, r) in [(50.0, 2000.0, 0.07), (300.0, 30.0, 0.12)] {
+        let case = meff::case::parse_case("trust.toml", &block(c1, c2, r)).unwrap();
+        let model = meff::model::numeric(&case);
+        let right = meff::analysis::analyze(&model).unwrap();
+        let v = meff::verify::verify(&case, &model, &right, &|_, _| {});
+        let check = v
+            .verdict
+            .checks
+            .iter()
+            .find(|c| c.check == "damped_response")
+            .expect("a damped response check");
+        assert_eq!(check.agrees, Some(true), "{check:?}");
+        assert!(check.why.contains("not proportional"), "{}", check.why);
+        assert!(v.verdict.agrees);
+        // An analysis whose dashpot is 10 % off: the response says so.
+        let mut wrong = right.clone();
+        let d = wrong.contacts[1].damping.unwrap();
+        wrong.contacts[1].damping = Some(1.1 * d);
+        let v = meff::verify::verify(&case, &model, &wrong, &|_, _| {});
+        assert!(
+            v.verdict
+                .disagreements()
+                .any(|c| c.check == "damped_response"),
+            "{:#?}",
+            v.verdict.checks
+        );
+    }
+}
