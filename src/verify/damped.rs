@@ -8,7 +8,6 @@ use super::*;
 /// damped modes.
 pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
     let an = run.an;
-    let c = an.contacts.len();
     let damping: Vec<f64> = an
         .contacts
         .iter()
@@ -23,28 +22,15 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
     let mut out = Vec::new();
     for (k, mode) in an.modes.iter().enumerate().take(MAX_MODES) {
         let s = &mode.shape;
-        // A C s = μ s when the dashpots do not couple this mode to others.
-        let r: Vec<f64> = (0..c)
-            .map(|i| (0..c).map(|j| an.a(i, j) * damping[j] * s[j]).sum())
-            .collect();
-        let ss: f64 = s.iter().map(|x| x * x).sum();
-        let mu = s.iter().zip(&r).map(|(a, b)| a * b).sum::<f64>() / ss;
-        let resid = r
-            .iter()
-            .zip(s)
-            .map(|(ri, si)| (ri - mu * si).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
         let what = format!("damped mode {}", k + 1);
-        if resid > 1e-6 * norm {
+        let Some(mu) = uncoupled(an, &damping, s) else {
             run.skip(
                 "damped_frequency",
                 what,
                 "skipped: the dashpots couple this mode to others (damping not proportional), so impulses cannot excite one damped mode alone; the damped response to an impulse checks the damped modes together instead".into(),
             );
             continue;
-        }
+        };
         // The analysis' damped mode with this undamped frequency.
         let zeta_here = mu / (2.0 * mode.omega);
         let Some(dm) = damped_modes.iter().min_by(|a, b| {
@@ -310,21 +296,26 @@ pub(super) fn damped_response(run: &mut Run) {
 
 /// True when `A C` maps every undamped mode shape onto itself.
 fn proportional(an: &Analysis, damping: &[f64]) -> bool {
+    an.modes
+        .iter()
+        .all(|mode| uncoupled(an, damping, &mode.shape).is_some())
+}
+
+/// `μ` with `A C s = μ s` when the dashpots do not couple the mode of shape
+/// `s` to others (to 10⁻⁶); `None` when they do.
+fn uncoupled(an: &Analysis, damping: &[f64], s: &[f64]) -> Option<f64> {
     let c = an.contacts.len();
-    an.modes.iter().all(|mode| {
-        let s = &mode.shape;
-        let r: Vec<f64> = (0..c)
-            .map(|i| (0..c).map(|j| an.a(i, j) * damping[j] * s[j]).sum())
-            .collect();
-        let ss: f64 = s.iter().map(|x| x * x).sum();
-        let mu = s.iter().zip(&r).map(|(a, b)| a * b).sum::<f64>() / ss;
-        let resid = r
-            .iter()
-            .zip(s)
-            .map(|(ri, si)| (ri - mu * si).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
-        resid <= 1e-6 * norm
-    })
+    let r: Vec<f64> = (0..c)
+        .map(|i| (0..c).map(|j| an.a(i, j) * damping[j] * s[j]).sum())
+        .collect();
+    let ss: f64 = s.iter().map(|x| x * x).sum();
+    let mu = s.iter().zip(&r).map(|(a, b)| a * b).sum::<f64>() / ss;
+    let resid = r
+        .iter()
+        .zip(s)
+        .map(|(ri, si)| (ri - mu * si).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+    (resid <= 1e-6 * norm).then_some(mu)
 }

@@ -102,6 +102,17 @@ fn display_units_apply_to_reports_not_json() {
         "{md}"
     );
     assert!(md.contains("6325 µs"), "{md}");
+    // Δt = 2/ω holds with ω in rad/s, and the sheet says so when it shows Hz
+    // (2/50.33 is not 6325 µs).
+    assert!(
+        md.contains("stable Δt = 2/ω (ω in rad/s, 2π × the frequency shown)"),
+        "{md}"
+    );
+    let html = t.report_html(&ev.report, 4).unwrap();
+    assert!(html.contains("(ω in rad/s, 2π × the frequency shown)"));
+    let plain = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    let md = t.report_md(&crate::evaluate_str(&plain).report, 4).unwrap();
+    assert!(!md.contains("ω in rad/s, 2π"), "rad/s needs no remark");
     let json = meff::render::json(&ev.report);
     assert!(json.contains("\"m_eff\": 1.0"), "JSON stays SI");
     let bad = format!("{source}\n[display]\nomega = \"rev/s\"\n");
