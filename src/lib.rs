@@ -178,8 +178,10 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 }
 
 /// Runs the pipeline with options (verification, progress).
-pub fn evaluate_with(mut case: case::Case, options: Options) -> Result<Evaluated, Error> {
+pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     timing::mark("read");
+    // Contacts without a stiffness take their engine's spring.
+    let mut case = engines::fill_from_engine(case)?;
     let model = model::numeric(&case);
     let large = analysis::takes_large_path(&model, case.analysis_path);
     // A large scene's columns are copied into the model; without sweeps

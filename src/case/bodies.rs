@@ -351,10 +351,23 @@ impl Reader<'_> {
         let name = self.name(t, "`[[contact]]`", &span, seen);
         self.declared_contacts.extend(name.clone());
         let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
-        let stiffness = self
-            .required(t, "stiffness", &what, &span)
-            .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
-        let stiffness = self.positive(stiffness, "a stiffness");
+        // With an `[engine.*]` table the engine's spring stands in (filled
+        // in before the analysis; a placeholder until then).
+        let from_engine = self.engine_present && get(t, "stiffness").is_none();
+        let stiffness = if from_engine {
+            crate::expr::parse("1 N/m").ok().map(|expr| Val {
+                text: "the engine's".into(),
+                expr,
+                span: header(&span),
+                si: 1.0,
+                dim: Dim::STIFFNESS,
+            })
+        } else {
+            let stiffness = self
+                .required(t, "stiffness", &what, &span)
+                .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
+            self.positive(stiffness, "a stiffness")
+        };
         let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
         if let Some(d) = &damping
             && d.si < 0.0
@@ -527,6 +540,7 @@ impl Reader<'_> {
                 geometry,
                 stiffness,
                 damping,
+                from_engine,
             }),
             _ => None,
         }

@@ -243,6 +243,9 @@ pub(super) struct Reader<'s> {
     /// The run of body and contact tables to read into columns
     /// (`columnar.rs`), when the file takes that path.
     pub(super) columnar: Option<super::columnar::Run>,
+    /// The case has an `[engine.*]` table: a contact may leave out its
+    /// stiffness and take the engine's.
+    pub(super) engine_present: bool,
 }
 
 impl<'s> Reader<'s> {
@@ -263,6 +266,7 @@ impl<'s> Reader<'s> {
             files,
             foreign: None,
             columnar: None,
+            engine_present: false,
         }
     }
 }
@@ -944,6 +948,7 @@ impl Reader<'_> {
             Some(Form::Bodies { bodies, joints })
         };
         let form = form?;
+        self.engine_present = get(root, "engine").is_some();
         let contacts = if scene.is_some() {
             Vec::new()
         } else {
@@ -1008,6 +1013,7 @@ impl Reader<'_> {
             display,
             scene,
             engines,
+            stiffness_from: None,
         })
     }
 }

@@ -187,6 +187,10 @@ pub struct Contact {
     pub stiffness: Val,
     /// Optional damping (N s/m).
     pub damping: Option<Val>,
+    /// The case gave no stiffness and has an `[engine.*]` table: the
+    /// stiffness (and, without a damping, the dashpot) are the engine's,
+    /// filled in by `engines::fill_from_engine` before the analysis.
+    pub from_engine: bool,
 }
 
 /// A pin (planar) or ball (3-d) joint.
@@ -455,6 +459,10 @@ pub struct Case {
     pub scene: Option<Box<super::scene::Scene>>,
     /// `[engine.*]`: simulators' contact settings to translate.
     pub engines: super::engine_table::Engines,
+    /// The engine whose springs and dashpots stand in for the contacts
+    /// that gave no stiffness (`None`: every contact gave its own).
+    /// (`mujoco`…, its name for people).
+    pub stiffness_from: Option<(&'static str, &'static str)>,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).

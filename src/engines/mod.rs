@@ -15,8 +15,11 @@
 //! are in docs/engines.md; the engines' own simulations check them
 //! (tests/engines/).
 
+mod from_engine;
 pub mod law;
 mod settings;
+
+pub use from_engine::fill_from_engine;
 
 use crate::case::{Case, Engines};
 use law::{Law, Pole, Step};

@@ -144,7 +144,16 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 sig(l.mass_ratio.mean, 3)
             )]
         },
-        ),
+        )
+        .into_iter()
+        .chain(report.stiffness_from_engine.as_ref().map(|se| {
+            format!(
+                "no stiffness given for {}: k (and c, where no damping was given) are {}'s, with the exact m_eff",
+                se.contacts.join(", "),
+                se.name
+            )
+        }))
+        .collect(),
     });
     if report.contacts.iter().any(|c| c.damping.is_some()) {
         out.push(Section {

@@ -10,6 +10,17 @@ use crate::analysis::{Analysis, DampedMode, Mode};
 use crate::case::Case;
 use serde::Serialize;
 
+/// Contacts whose spring is their engine's (no `stiffness` in the case).
+#[derive(Clone, Debug, Serialize)]
+pub struct StiffnessFromEngine {
+    /// The engine (`mujoco`, `box2d`, `bullet`, `drake`, `rapier`).
+    pub engine: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// The contacts whose stiffness is the engine's.
+    pub contacts: Vec<String>,
+}
+
 /// One case's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -32,6 +43,10 @@ pub struct Report {
     pub contacts: Vec<ContactReport>,
     /// Number of contacts in the case (whatever `contacts` lists).
     pub contacts_total: usize,
+    /// Contacts that gave no stiffness and took their engine's spring (and
+    /// dashpot, where they gave none); `null` when every contact gave its
+    /// own.
+    pub stiffness_from_engine: Option<StiffnessFromEngine>,
     /// Which contacts `contacts` lists: `all`, `none` or `worst:N` (the N
     /// with the highest independent ω, fastest first).
     pub contacts_selection: String,
@@ -610,6 +625,18 @@ pub fn build(case: &Case, results: Results) -> Report {
         }
     });
     Report {
+        stiffness_from_engine: case
+            .stiffness_from
+            .map(|(engine, name)| StiffnessFromEngine {
+                engine,
+                name,
+                contacts: case
+                    .contacts
+                    .iter()
+                    .filter(|c| c.from_engine)
+                    .map(|c| c.name.clone())
+                    .collect(),
+            }),
         title: case.title.clone(),
         description: case.description.clone(),
         space: if case.is_generalized() {

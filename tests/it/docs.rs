@@ -83,6 +83,16 @@ fn json_keys_are_documented() {
         "",
         &mut seen,
     );
+    // A contact that takes its engine's spring.
+    let engine = std::fs::read_to_string(root().join("cases/offcentre.toml"))
+        .unwrap()
+        .replace("stiffness = \"k\"\n", "")
+        + "\n[engine.box2d]\n";
+    paths(
+        &eval_json(&["eval", "--json", "--no-verify", "-"], &engine),
+        "",
+        &mut seen,
+    );
 
     let doc = std::fs::read_to_string(root().join("docs/json.md")).unwrap();
     let documented: BTreeSet<String> = doc

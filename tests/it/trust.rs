@@ -276,3 +276,111 @@ fn non_proportional_damping_is_verified_by_its_response() {
         );
     }
 }
+
+/// The bundled MuJoCo arm with its contact's `stiffness` (and `damping`)
+/// left out, the model path made absolute.
+fn arm_without_stiffness(extra: &str) -> String {
+    let text = std::fs::read_to_string(crate::root().join("cases/engine-mujoco-arm.toml")).unwrap();
+    let models = crate::root().join("cases/models/");
+    text.lines()
+        .filter(|l| !l.starts_with("stiffness = ") && !l.starts_with("damping = "))
+        .map(|l| l.replace("\"models/", &format!("\"{}", models.display())))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + extra
+}
+
+#[test]
+fn an_engine_case_without_stiffness_is_analysed_with_the_engines_spring() {
+    let dir = std::env::temp_dir().join(format!("meff-trust-arm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("arm.toml");
+    std::fs::write(&path, arm_without_stiffness("")).unwrap();
+    let case = meff::case::load(&path).unwrap();
+    let ev = meff::evaluate_with(
+        case,
+        meff::Options {
+            verify: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let r = &ev.report;
+    let se = r.stiffness_from_engine.as_ref().expect("said so");
+    assert_eq!(
+        (se.engine, se.contacts.clone()),
+        ("mujoco", vec!["tip".to_string()])
+    );
+    let engine = &r.engines[0].contacts[0];
+    let (k, c) = (engine.k.unwrap(), engine.c.unwrap());
+    let contact = &r.contacts[0];
+    assert!(
+        (contact.stiffness / k - 1.0).abs() < 1e-12,
+        "{} {k}",
+        contact.stiffness
+    );
+    assert!((contact.damping.unwrap() / c - 1.0).abs() < 1e-12);
+    // The analysis' ω and ζ are the engine's continuous ones with the
+    // exact mass, not a placeholder's.
+    let exact = engine.exact.unwrap();
+    assert!(
+        (contact.omega / exact.omega - 1.0).abs() < 1e-9,
+        "{} {}",
+        contact.omega,
+        exact.omega
+    );
+    assert!((contact.zeta.unwrap() / exact.zeta - 1.0).abs() < 1e-9);
+    assert!(r.verification.as_ref().unwrap().verdict.agrees);
+    // Every format says so.
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    let md = t.report_md(r, 4).unwrap();
+    assert!(md.contains("No stiffness was given for tip"), "{md}");
+    let html = t.report_html(r, 4).unwrap();
+    assert!(html.contains("No stiffness was given for <strong>tip</strong>"));
+    let text = meff::render::text::summary(r, 4);
+    assert!(text.contains("no stiffness given for tip"), "{text}");
+}
+
+#[test]
+fn a_missing_stiffness_the_engines_cannot_supply_is_an_error_at_the_contact() {
+    let dir = std::env::temp_dir().join(format!("meff-trust-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, extra, says) in [
+        ("two.toml", "\n[engine.box2d]\n", "2 engine tables"),
+        ("rigid.toml", "", "rigid"),
+    ] {
+        let text = if name == "rigid.toml" {
+            arm_without_stiffness("")
+                .split("[engine.mujoco]")
+                .next()
+                .unwrap()
+                .to_string()
+                + "[engine.bullet]\ntimestep = \"1/240 s\"\n"
+        } else {
+            arm_without_stiffness(extra)
+        };
+        let path = dir.join(name);
+        std::fs::write(&path, &text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_meff"))
+            .args(["eval", "--no-verify", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(says), "{name}: {err}");
+        assert!(err.contains(&format!("{name}:")), "at the file: {err}");
+    }
+    // Without an engine table a stiffness is required, as always.
+    let text = arm_without_stiffness("");
+    let text = text.split("[engine.mujoco]").next().unwrap();
+    let path = dir.join("none.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .args(["eval", "--no-verify", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing `stiffness`"));
+    std::fs::remove_dir_all(&dir).ok();
+}
