@@ -89,10 +89,22 @@ pub fn latex(e: &Expr, symbol_of: &dyn Fn(&str) -> String) -> String {
 }
 
 fn latex_prec(e: &Expr, outer: u8, symbol_of: &dyn Fn(&str) -> String) -> String {
-    let inner = prec(e);
+    let mut inner = prec(e);
     let s = match &e.kind {
-        ExprKind::Number(n) => crate::symbolic::latex_quantity(&n.text),
+        ExprKind::Number(n) => {
+            let s = crate::symbolic::latex_quantity(&n.text);
+            // `1 × 10⁻³` is a product: (1 × 10⁻³)², never 1 × 10⁻³².
+            if s.contains("\\times") {
+                inner = MUL;
+            } else if s.contains('^') {
+                // `10^{3}` squared is (10³)², never 10^{3}^{2}.
+                inner = POW;
+            }
+            s
+        }
+        // A number with its unit is a product too: (0.02 m)², not 0.02 m².
         ExprKind::Quantity(n, u) => {
+            inner = MUL;
             crate::symbolic::latex_quantity(&format!("{} {}", n.text, u.text))
         }
         ExprKind::Param(p) => symbol_of(p),
@@ -109,18 +121,28 @@ fn latex_prec(e: &Expr, outer: u8, symbol_of: &dyn Fn(&str) -> String) -> String
                 latex_prec(a, ADD, symbol_of),
                 latex_prec(b, MUL, symbol_of)
             ),
-            BinOp::Mul => format!(
-                "{}\\,{}",
-                latex_prec(a, MUL, symbol_of),
-                latex_prec(b, MUL, symbol_of)
-            ),
-            // A fraction groups its parts itself.
+            BinOp::Mul => {
+                let (l, r) = (latex_prec(a, MUL, symbol_of), latex_prec(b, MUL, symbol_of));
+                // Two numbers side by side would read as one (2 3 → 23).
+                if r.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+                    format!("{l} \\cdot {r}")
+                } else {
+                    format!("{l}\\,{r}")
+                }
+            }
+            // A fraction groups its parts itself; as the base of a power it
+            // is parenthesised: (l/2)², never l/2².
             BinOp::Div => {
-                return format!(
+                let f = format!(
                     "\\frac{{{}}}{{{}}}",
                     latex_prec(a, 0, symbol_of),
                     latex_prec(b, 0, symbol_of)
                 );
+                return if outer >= POW {
+                    format!("\\left({f}\\right)")
+                } else {
+                    f
+                };
             }
             BinOp::Pow => format!(
                 "{}^{{{}}}",

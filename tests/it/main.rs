@@ -26,6 +26,7 @@ mod scene;
 mod snapshots;
 mod symbolic;
 mod trust;
+mod typeset;
 mod verification;
 
 use std::path::{Path, PathBuf};
