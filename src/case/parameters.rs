@@ -109,6 +109,40 @@ impl Reader<'_> {
                 symbol,
             }));
         }
+        // Two parameters that typeset alike would make the sheet ambiguous:
+        // an error at both definitions.
+        let mut typeset: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
+        for (i, raw) in raws.iter().enumerate() {
+            let Some(raw) = raw else { continue };
+            let symbol = raw
+                .symbol
+                .clone()
+                .unwrap_or_else(|| crate::symbolic::latex_symbol(&raw.name));
+            match typeset.entry(symbol) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    let Some(first) = raws[*o.get()].as_ref() else {
+                        continue;
+                    };
+                    let shown = o.key().clone();
+                    for (here, other) in [(raw, first), (first, raw)] {
+                        self.error(
+                            Diagnostic::new(
+                                here.name_span.clone(),
+                                format!(
+                                    "`{}` and `{}` are both typeset as {shown}: the report could not tell them apart",
+                                    here.name, other.name
+                                ),
+                            )
+                            .hint("give one of them a distinct `symbol`"),
+                        );
+                    }
+                }
+            }
+        }
         // Pass 2: dependency order, cycles, unknown names.
 
         let n = raws.len();

@@ -23,6 +23,7 @@ mod reports;
 mod robots;
 mod robustness;
 mod scene;
+mod sheet;
 mod snapshots;
 mod symbolic;
 mod trust;
