@@ -16,6 +16,7 @@
 mod bodies;
 mod claims;
 mod columnar;
+mod document;
 mod engine_table;
 mod generalized;
 mod parameters;
@@ -28,6 +29,7 @@ mod settings;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
+pub use document::{DOCUMENT_KEYS, Document};
 pub use engine_table::*;
 pub use read::{
     KEYS, MAX_INPUT_BYTES, load, load_confined, load_limited, parse_case, parse_case_ordinary,

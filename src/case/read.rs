@@ -306,6 +306,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[[sweep]]", SWEEP_KEYS),
     ("[verify]", VERIFY_KEYS),
     ("[display]", DISPLAY_KEYS),
+    ("[document]", super::document::DOCUMENT_KEYS),
     ("[analysis]", ANALYSIS_KEYS),
     ("[scene]", super::scene_table::SCENE_KEYS),
     ("[engine.mujoco]", super::engine_table::MUJOCO_KEYS),
@@ -378,6 +379,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "model",
     "person",
     "engine",
+    "document",
 ];
 
 impl Reader<'_> {
@@ -969,6 +971,7 @@ impl Reader<'_> {
         let persons = self.persons(get(root, "person"), &contact_names);
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
+        let document = get(root, "document").map_or_else(Default::default, |n| self.document(n));
         let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
         let analysis = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
@@ -1014,6 +1017,7 @@ impl Reader<'_> {
             scene,
             engines,
             stiffness_from: None,
+            document,
         })
     }
 }

@@ -463,6 +463,8 @@ pub struct Case {
     /// that gave no stiffness (`None`: every contact gave its own).
     /// (`mujoco`…, its name for people).
     pub stiffness_from: Option<(&'static str, &'static str)>,
+    /// `[document]`: the sheet's title block.
+    pub document: super::document::Document,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).

@@ -26,6 +26,10 @@ pub struct StiffnessFromEngine {
 pub struct Report {
     /// Case title.
     pub title: String,
+    /// `[document]`: the title block (project, number, revision, date,
+    /// prepared, checked, approved, references), as typed; `null` fields
+    /// are not given.
+    pub document: crate::case::Document,
     /// Markdown description.
     pub description: String,
     /// `line`, `planar`, `3d` or `generalized`.
@@ -638,6 +642,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                     .collect(),
             }),
         title: case.title.clone(),
+        document: case.document.clone(),
         description: case.description.clone(),
         space: if case.is_generalized() {
             "generalized".into()

@@ -63,3 +63,48 @@ fn a_case_without_claims_shows_a_dash_in_the_index() {
     let html = t.index(&entries, true).unwrap();
     assert!(!html.contains("0 / 0"), "{html}");
 }
+
+#[test]
+fn the_title_block_is_in_every_format_and_inert() {
+    use meff::render::templates::Templates;
+    let text = std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap()
+        + r#"
+[document]
+project = "Gripper <b>v2</b> & *x* {{#include /etc/passwd}}"
+number = "CALC-0042"
+revision = "B"
+checked = "B. Checker"
+"#;
+    let ev = crate::evaluate_str(&text);
+    let t = Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    assert!(md.contains("| number | CALC-0042 |"), "{md}");
+    assert!(md.contains("| checked | B. Checker |"), "{md}");
+    assert!(!md.contains("<b>") && !md.contains("{{#include"), "{md}");
+    let html = t.report_html(&ev.report, 4).unwrap();
+    assert!(
+        html.contains("<tr><th>revision</th><td>B</td></tr>"),
+        "{html}"
+    );
+    assert!(!html.contains("<b>v2"));
+    let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
+    assert!(typ.contains("[number], [CALC\\-0042]"), "{typ}");
+    assert!(typ.contains("CALC\\-0042 rev. B"), "running header");
+    // Not given: no block at all, and JSON says null.
+    let plain = crate::evaluate_str(
+        &std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap(),
+    );
+    assert!(
+        !t.report_html(&plain.report, 4)
+            .unwrap()
+            .contains("titleblock")
+    );
+    let json = meff::render::json(&plain.report);
+    assert!(json.contains("\"number\": null"), "{json}");
+    // An unknown key or a multi-line value is an error at its place.
+    let bad = std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap()
+        + "\n[document]\nrevison = \"B\"\nproject = \"\"\"a\nb\"\"\"\n";
+    let (code, err) = eval_file(&bad, "bad.toml");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("revison") && err.contains("one line"), "{err}");
+}
