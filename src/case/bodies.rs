@@ -143,6 +143,7 @@ impl Reader<'_> {
                 span,
                 kind,
                 position,
+                description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,
         }
@@ -290,11 +291,13 @@ impl Reader<'_> {
                 ));
                 continue;
             }
+            let description = get(t, "description").and_then(|n| self.string(n, "`description`"));
             joints.push(Joint {
                 span,
                 body,
                 other,
                 point,
+                description,
             });
         }
         joints
@@ -541,6 +544,7 @@ impl Reader<'_> {
                 stiffness,
                 damping,
                 from_engine,
+                description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,
         }

@@ -343,7 +343,7 @@ pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
 ];
 pub(super) const CONTACT_GENERALIZED_KEYS: &[&str] =
     &["name", "jacobian", "stiffness", "damping", "description"];
-pub(super) const JOINT_KEYS: &[&str] = &["type", "bodies", "point", "name"];
+pub(super) const JOINT_KEYS: &[&str] = &["type", "bodies", "point", "name", "description"];
 pub(super) const GENERALIZED_KEYS: &[&str] = &["coordinates", "mass_matrix"];
 pub(super) const COORDINATE_KEYS: &[&str] = &["name", "unit", "description"];
 pub(super) const CONSTRAINT_KEYS: &[&str] = &["jacobian", "name", "description"];

@@ -139,6 +139,8 @@ pub struct Body {
     pub kind: BodyKind,
     /// Centre of mass in the world frame (`space.dim()` components).
     pub position: Vec<Val>,
+    /// `description`, as typed.
+    pub description: Option<String>,
 }
 
 /// How a contact's gap rate is given.
@@ -187,6 +189,8 @@ pub struct Contact {
     pub stiffness: Val,
     /// Optional damping (N s/m).
     pub damping: Option<Val>,
+    /// `description`, as typed.
+    pub description: Option<String>,
     /// The case gave no stiffness and has an `[engine.*]` table: the
     /// stiffness (and, without a damping, the dashpot) are the engine's,
     /// filled in by `engines::fill_from_engine` before the analysis.
@@ -204,6 +208,8 @@ pub struct Joint {
     pub other: Option<usize>,
     /// The joint point in the world frame.
     pub point: Vec<Val>,
+    /// `description`, as typed.
+    pub description: Option<String>,
 }
 
 /// A generalized coordinate.

@@ -10,6 +10,8 @@ use crate::analysis::{Analysis, DampedMode, Mode};
 use crate::case::Case;
 use serde::Serialize;
 
+pub mod definition;
+
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]
 pub struct StiffnessFromEngine {
@@ -30,6 +32,9 @@ pub struct Report {
     /// prepared, checked, approved, references), as typed; `null` fields
     /// are not given.
     pub document: crate::case::Document,
+    /// The model as the case defines it (values as typed and in SI,
+    /// descriptions); `null` for a scene or above 200 bodies or contacts.
+    pub definition: Option<definition::Definition>,
     /// Markdown description.
     pub description: String,
     /// `line`, `planar`, `3d` or `generalized`.
@@ -643,6 +648,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             }),
         title: case.title.clone(),
         document: case.document.clone(),
+        definition: definition::definition(case),
         description: case.description.clone(),
         space: if case.is_generalized() {
             "generalized".into()

@@ -16,7 +16,15 @@ fn physics_json(name: &str) -> serde_json::Value {
     let ev = evaluate_path(&dir().join(name));
     let mut v: serde_json::Value = serde_json::from_str(&meff::render::json(&ev.report)).unwrap();
     let o = v.as_object_mut().unwrap();
-    for key in ["title", "description", "case_sha256", "symbolic", "scene"] {
+    // `definition` is the case as typed: a scene types none of it.
+    for key in [
+        "title",
+        "description",
+        "case_sha256",
+        "symbolic",
+        "scene",
+        "definition",
+    ] {
         o.remove(key);
     }
     v

@@ -108,3 +108,73 @@ checked = "B. Checker"
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("revison") && err.contains("one line"), "{err}");
 }
+
+#[test]
+fn the_model_definition_is_in_every_format() {
+    use meff::render::templates::Templates;
+    let text = r#"title = "Pinned rod on a block"
+space = "planar"
+[parameters]
+L = { value = "400 mm", description = "rod length" }
+[[body]]
+name = "rod"
+type = "rigid"
+mass = "0.5 kg"
+inertia = "0.5 kg*L^2/12"
+position = ["L/2", "0 m"]
+description = "steel rod <script>x</script>"
+[[body]]
+name = "block"
+type = "rigid"
+mass = "2 kg"
+inertia = "0.02 kg m^2"
+position = ["0.5 m", "-0.1 m"]
+description = "the block it rests on"
+[[joint]]
+type = "pin"
+bodies = ["rod"]
+point = ["0 m", "0 m"]
+description = "hinge at the wall"
+[[contact]]
+name = "tip"
+body = "rod"
+other = "block"
+point = ["L", "0 m"]
+normal = [0, 1]
+stiffness = "1e5 N/m"
+damping = "12 N s/m"
+description = "rod tip on the block's top face"
+"#;
+    let ev = crate::evaluate_str(text);
+    let d = ev.report.definition.as_ref().expect("a definition");
+    assert_eq!(d.bodies.len(), 2);
+    assert_eq!(d.joints.len(), 1);
+    assert_eq!(d.contacts[0].other, "block");
+    // L = 400 mm is 0.4 m: typed and SI both shown.
+    assert_eq!(d.contacts[0].point[0].text, "L");
+    assert!((d.contacts[0].point[0].si - 0.4).abs() < 1e-15);
+    assert!(d.contacts[0].point[0].derived);
+    assert!(!d.contacts[0].point[1].derived, "0 m says it all");
+    let t = Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    let html = t.report_html(&ev.report, 4).unwrap();
+    let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
+    for (name, doc) in [("md", &md), ("html", &html), ("typ", &typ)] {
+        for needle in [
+            "Model definition",
+            "hinge at the wall",
+            "the block it rests on",
+            "face",
+            "0.4000",
+        ] {
+            assert!(doc.contains(needle), "{name}: {needle}");
+        }
+        assert!(!doc.contains("<script>"), "{name}: a description is text");
+    }
+    // The order of sections is the same in every format.
+    let at = |doc: &str, s: &str| doc.find(s).unwrap_or_else(|| panic!("{s}"));
+    for doc in [&md, &html, &typ] {
+        assert!(at(doc, "Inputs") < at(doc, "Model definition"));
+        assert!(at(doc, "Model definition") < at(doc, "Effective mass, contact by contact"));
+    }
+}

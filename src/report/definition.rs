@@ -1,0 +1,235 @@
+//! The model as the case defines it: every body, joint and contact with its
+//! values as typed and in SI, and every description — what a signer checks
+//! the result against before reading any number derived from it.
+
+use crate::case::{BodyKind, Case, ContactGeometry, Form, InertiaVal, Side, Val};
+use serde::Serialize;
+
+/// Most bodies or contacts listed one by one (a scene of 10⁵ bodies is
+/// summarised, not listed).
+pub const MAX_LISTED: usize = 200;
+
+/// A value as typed and in SI.
+#[derive(Clone, Debug, Serialize)]
+pub struct Typed {
+    /// As typed in the case (`"r"`, `"0.10 m"`, `"lx/2"`).
+    pub text: String,
+    /// Its SI value.
+    pub si: f64,
+    /// Whether the SI value says more than the text: false for a number
+    /// typed in SI units (`"2 kg"`, `"0.1 m"`, `"1"`).
+    pub derived: bool,
+}
+
+impl Typed {
+    fn of(v: &Val) -> Typed {
+        use crate::expr::ExprKind;
+        let literal_si = match &v.expr.kind {
+            ExprKind::Number(n) | ExprKind::Quantity(n, _) => n.value == v.si,
+            ExprKind::Neg(x) => match &x.kind {
+                ExprKind::Number(n) | ExprKind::Quantity(n, _) => -n.value == v.si,
+                _ => false,
+            },
+            _ => false,
+        };
+        Typed {
+            text: v.text.clone(),
+            si: v.si,
+            derived: !literal_si,
+        }
+    }
+}
+
+/// A body.
+#[derive(Clone, Debug, Serialize)]
+pub struct BodyDef {
+    /// Name.
+    pub name: String,
+    /// `particle`, `rigid` or `fixed`.
+    pub kind: &'static str,
+    /// Mass (kg); `null` for a fixed body.
+    pub mass: Option<Typed>,
+    /// Inertia (kg m²): one value (planar), three principal values, or the
+    /// nine entries of the tensor row by row; empty without one.
+    pub inertia: Vec<Typed>,
+    /// Centre of mass, world frame (m).
+    pub position: Vec<Typed>,
+    /// `description`.
+    pub description: Option<String>,
+}
+
+/// A joint.
+#[derive(Clone, Debug, Serialize)]
+pub struct JointDef {
+    /// The first body.
+    pub body: String,
+    /// The second body, or `world`.
+    pub other: String,
+    /// The joint point, world frame (m).
+    pub point: Vec<Typed>,
+    /// `description`.
+    pub description: Option<String>,
+}
+
+/// A contact.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContactDef {
+    /// Name.
+    pub name: String,
+    /// The body whose gap opens along +normal.
+    pub body: String,
+    /// The other side: a body or `world`.
+    pub other: String,
+    /// `world` or `body` (the frame point and normal are given in).
+    pub frame: &'static str,
+    /// Contact point (m).
+    pub point: Vec<Typed>,
+    /// Unit normal.
+    pub normal: Vec<Typed>,
+    /// Generalized form: the Jacobian row as typed.
+    pub jacobian: Vec<Typed>,
+    /// Stiffness (N/m).
+    pub stiffness: Typed,
+    /// Damping (N s/m).
+    pub damping: Option<Typed>,
+    /// `description`.
+    pub description: Option<String>,
+}
+
+/// The model definition of a case.
+#[derive(Clone, Debug, Serialize)]
+pub struct Definition {
+    /// Bodies of the case (for a `[model]` case: the case's own bodies
+    /// beside the model).
+    pub bodies: Vec<BodyDef>,
+    /// Joints.
+    pub joints: Vec<JointDef>,
+    /// Contacts.
+    pub contacts: Vec<ContactDef>,
+}
+
+fn body_def(b: &crate::case::Body) -> BodyDef {
+    let (kind, mass, inertia) = match &b.kind {
+        BodyKind::Particle { mass } => ("particle", Some(Typed::of(mass)), Vec::new()),
+        BodyKind::Rigid { mass, inertia } => (
+            "rigid",
+            Some(Typed::of(mass)),
+            match inertia {
+                InertiaVal::Scalar(v) => vec![Typed::of(v)],
+                InertiaVal::Diagonal(d) => d.iter().map(Typed::of).collect(),
+                InertiaVal::Full(t) => t.iter().flatten().map(Typed::of).collect(),
+            },
+        ),
+        BodyKind::Fixed => ("fixed", None, Vec::new()),
+    };
+    BodyDef {
+        name: b.name.clone(),
+        kind,
+        mass,
+        inertia,
+        position: b.position.iter().map(Typed::of).collect(),
+        description: b.description.clone(),
+    }
+}
+
+/// The definition, or `None` for a scene or a case too large to list.
+pub fn definition(case: &Case) -> Option<Definition> {
+    if case.scene.is_some() || case.contacts.len() > MAX_LISTED {
+        return None;
+    }
+    let (bodies, joints): (Vec<&crate::case::Body>, Vec<JointDef>) = match &case.form {
+        Form::Bodies { bodies, joints } => {
+            let name = |i: Option<usize>| {
+                i.map_or_else(|| "world".to_string(), |i| bodies[i].name.clone())
+            };
+            (
+                bodies.iter().collect(),
+                joints
+                    .iter()
+                    .map(|j| JointDef {
+                        body: name(Some(j.body)),
+                        other: name(j.other),
+                        point: j.point.iter().map(Typed::of).collect(),
+                        description: j.description.clone(),
+                    })
+                    .collect(),
+            )
+        }
+        Form::Robot(r) => (r.bodies.iter().collect(), Vec::new()),
+        _ => (Vec::new(), Vec::new()),
+    };
+    if bodies.len() > MAX_LISTED {
+        return None;
+    }
+    let side = |s: &Side| -> String {
+        match (s, &case.form) {
+            (Side::Model(b), Form::Robot(r)) => r.robot.tree.bodies[*b].name.clone(),
+            (Side::Case(i), Form::Robot(r)) => r.bodies[*i].name.clone(),
+            _ => "?".into(),
+        }
+    };
+    let body_name = |i: usize| match &case.form {
+        Form::Bodies { bodies, .. } => bodies[i].name.clone(),
+        _ => "?".into(),
+    };
+    let contacts = case
+        .contacts
+        .iter()
+        .map(|c| {
+            let (body, other, frame, point, normal, jacobian) = match &c.geometry {
+                ContactGeometry::Point {
+                    body,
+                    other,
+                    point,
+                    normal,
+                } => (
+                    body_name(*body),
+                    other.map_or_else(|| "world".to_string(), body_name),
+                    "world",
+                    point.iter().map(Typed::of).collect(),
+                    normal.iter().map(Typed::of).collect(),
+                    Vec::new(),
+                ),
+                ContactGeometry::Link {
+                    body,
+                    other,
+                    world,
+                    point,
+                    normal,
+                } => (
+                    side(body),
+                    other.as_ref().map_or_else(|| "world".to_string(), side),
+                    if *world { "world" } else { "body" },
+                    point.iter().map(Typed::of).collect(),
+                    normal.iter().map(Typed::of).collect(),
+                    Vec::new(),
+                ),
+                ContactGeometry::Jacobian(row) => (
+                    String::new(),
+                    String::new(),
+                    "world",
+                    Vec::new(),
+                    Vec::new(),
+                    row.iter().map(Typed::of).collect(),
+                ),
+            };
+            ContactDef {
+                name: c.name.clone(),
+                body,
+                other,
+                frame,
+                point,
+                normal,
+                jacobian,
+                stiffness: Typed::of(&c.stiffness),
+                damping: c.damping.as_ref().map(Typed::of),
+                description: c.description.clone(),
+            }
+        })
+        .collect();
+    Some(Definition {
+        bodies: bodies.into_iter().map(body_def).collect(),
+        joints,
+        contacts,
+    })
+}
