@@ -178,3 +178,52 @@ description = "rod tip on the block's top face"
         assert!(at(doc, "Model definition") < at(doc, "Effective mass, contact by contact"));
     }
 }
+
+#[test]
+fn a_sheet_of_many_contacts_stays_small() {
+    use meff::render::templates::{SHEET_ROWS, Templates};
+    let n = 3 * SHEET_ROWS;
+    let mut text = String::from("title = \"chain\"\nspace = \"line\"\n");
+    for i in 0..=n {
+        text.push_str(&format!(
+            "[[body]]\nname = \"p{i}\"\ntype = \"particle\"\nmass = \"1 kg\"\n"
+        ));
+    }
+    for i in 0..n {
+        text.push_str(&format!(
+            "[[contact]]\nname = \"c{i}\"\nbody = \"p{}\"\nother = \"p{i}\"\npoint = [\"0 m\"]\nnormal = [1]\nstiffness = \"1e4 N/m\"\n",
+            i + 1
+        ));
+    }
+    let ev = crate::evaluate_str(&text);
+    assert_eq!(ev.report.modes.len(), n);
+    let t = Templates::load(None).unwrap();
+    let md = t.report_md(&ev.report, 4).unwrap();
+    let html = t.report_html(&ev.report, 4).unwrap();
+    let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
+    for (name, doc) in [("md", &md), ("html", &html), ("typ", &typ)] {
+        assert!(doc.contains("more than a sheet can show"), "{name}");
+        assert!(
+            doc.contains(&format!("The {SHEET_ROWS} fastest of {n} modes")),
+            "{name}"
+        );
+    }
+    // No n × n table: the Markdown grows with n, not n².
+    assert!(md.len() < 400 * n, "{} bytes for {n} contacts", md.len());
+    // A small case prints everything and says nothing of the limit.
+    let small = crate::evaluate_str(
+        &std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap(),
+    );
+    for doc in [
+        t.report_md(&small.report, 4).unwrap(),
+        t.report_html(&small.report, 4).unwrap(),
+        t.report_typ(&small.report, 4).unwrap().0,
+    ] {
+        assert!(!doc.contains("more than a sheet can show"));
+        assert!(!doc.contains("fastest of"));
+    }
+    // The JSON keeps every entry.
+    let json = meff::render::json(&ev.report);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["delassus"]["matrix"].as_array().unwrap().len(), n);
+}
