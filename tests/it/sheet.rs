@@ -227,3 +227,61 @@ fn a_sheet_of_many_contacts_stays_small() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["delassus"]["matrix"].as_array().unwrap().len(), n);
 }
+
+#[test]
+fn the_summary_answers_the_cases_question() {
+    use meff::render::templates::Templates;
+    let t = Templates::load(None).unwrap();
+    // The robot–person case: the peak force against the limit, in words.
+    let ur5 = meff::evaluate_with(
+        meff::case::load(&crate::root().join("cases/ur5-tool.toml")).unwrap(),
+        meff::Options {
+            verify: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let p = &ur5.report.persons[0];
+    let (f, limit) = (
+        p.exact.as_ref().unwrap().peak_force.unwrap(),
+        p.force_limit.unwrap(),
+    );
+    let word = if f <= limit { "within" } else { "above" };
+    for doc in [
+        t.report_md(&ur5.report, 4).unwrap(),
+        t.report_html(&ur5.report, 4).unwrap(),
+        t.report_typ(&ur5.report, 4).unwrap().0,
+    ] {
+        let summary = &doc[..doc.find("Inputs").unwrap()];
+        assert!(
+            summary.contains(word) && summary.contains("the limit"),
+            "{summary}"
+        );
+        assert!(summary.contains("agrees"), "{summary}");
+    }
+    // An engine case: the engine's own k and ωh, and its stability.
+    let arm = meff::evaluate(
+        meff::case::load(&crate::root().join("cases/engine-mujoco-arm.toml")).unwrap(),
+    )
+    .unwrap();
+    let md = t.report_md(&arm.report, 4).unwrap();
+    let summary = &md[..md.find("## Inputs").unwrap()];
+    assert!(
+        summary.contains("MuJoCo, step 2.000 ms: stable"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("k = 8.026 × 10⁴ N/m, ωh = 0.994"),
+        "{summary}"
+    );
+    // A failed claim is named.
+    let text = std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap()
+        + "\n[[claim]]\nof = \"m_eff(offcentre)\"\nequals = \"2 kg\"\n";
+    let ev = crate::evaluate_str(&text);
+    let md = t.report_md(&ev.report, 4).unwrap();
+    let summary = &md[..md.find("## Inputs").unwrap()];
+    assert!(
+        summary.contains("**not passed**: `m_eff(offcentre) = 2 kg`"),
+        "{summary}"
+    );
+}
