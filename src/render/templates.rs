@@ -512,6 +512,41 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
 /// (the JSON report keeps every entry).
 pub const SHEET_ROWS: usize = 40;
 
+/// Entries this far below their matrix's (or vector's) largest are
+/// round-off of a zero and are printed as 0.
+pub const ROUNDOFF: f64 = 1e-12;
+
+/// Sets the entries of a matrix or vector (JSON arrays of numbers, nested
+/// once at most) below [`ROUNDOFF`] × its largest entry to 0, for printing
+/// (a UR5e Jacobian entry 1.603 × 10⁻¹⁷ beside −0.4869 is a zero). The JSON
+/// report keeps the computed values.
+pub fn zero_roundoff(m: &mut Value) {
+    fn entries(v: &mut Value) -> Vec<&mut Value> {
+        match v {
+            Value::Array(rows) => rows
+                .iter_mut()
+                .flat_map(|r| match r {
+                    Value::Array(xs) => xs.iter_mut().collect::<Vec<_>>(),
+                    x => vec![x],
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+    let largest = entries(m)
+        .iter()
+        .filter_map(|x| x.as_f64())
+        .fold(0.0f64, |a, x| a.max(x.abs()));
+    if !(largest.is_finite() && largest > 0.0) {
+        return;
+    }
+    for x in entries(m) {
+        if x.as_f64().is_some_and(|v| v.abs() < ROUNDOFF * largest) {
+            *x = json!(0.0);
+        }
+    }
+}
+
 fn context(report: &Report, digits: usize, plots: bool) -> Value {
     let mut plots_v = serde_json::Map::new();
     if plots {
@@ -684,8 +719,30 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
         .max()
         .unwrap_or(0);
     let per_block = (72 / (longest + 4).max(12)).clamp(2, 6);
+    let mut report_v = serde_json::to_value(report).unwrap_or(Value::Null);
+    for path in [
+        &["model", "mass"][..],
+        &["model", "jacobian"],
+        &["delassus", "matrix"],
+        &["delassus", "coupling"],
+    ] {
+        let mut at = Some(&mut report_v);
+        for key in path {
+            at = at.and_then(|v| v.get_mut(*key));
+        }
+        if let Some(m) = at {
+            zero_roundoff(m);
+        }
+    }
+    if let Some(Value::Array(modes)) = report_v.get_mut("modes") {
+        for m in modes {
+            if let Some(shape) = m.get_mut("shape") {
+                zero_roundoff(shape);
+            }
+        }
+    }
     json!({
-        "report": report,
+        "report": report_v,
         "plots": plots_v,
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,
@@ -698,6 +755,20 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roundoff_entries_print_as_zero() {
+        let mut m = json!([[1.603e-17, -0.4869], [0.0, 2.0]]);
+        zero_roundoff(&mut m);
+        assert_eq!(m, json!([[0.0, -0.4869], [0.0, 2.0]]));
+        // A small matrix is scaled by its own largest entry.
+        let mut v = json!([1e-20, 3e-9]);
+        zero_roundoff(&mut v);
+        assert_eq!(v, json!([1e-20, 3e-9]));
+        let mut w = json!([1e-22, 3e-9]);
+        zero_roundoff(&mut w);
+        assert_eq!(w, json!([0.0, 3e-9]));
+    }
 
     #[test]
     fn math_and_markdown() {
