@@ -290,3 +290,50 @@ fn an_overflowing_frequency_is_an_error_at_the_contact() {
         .replace("k = \"1e5 N/m\"", "k = \"1e308 N/m\"");
     bad_input(&eval(&case), "contact `c`");
 }
+
+/// CSV scene diagnostics point at the right cell whatever precedes it
+/// (issue 29.19).
+#[test]
+fn csv_problems_are_at_their_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("case.toml"),
+        "title = \"s\"\nspace = \"planar\"\n[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n",
+    )
+    .unwrap();
+    let good_bodies = "mass,x,y,I\n1,0,0,0.1\n2,1,0,0.2\n";
+    let run = |bodies: &str, contacts: &str| -> String {
+        std::fs::write(dir.path().join("b.csv"), bodies).unwrap();
+        std::fs::write(dir.path().join("c.csv"), contacts).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+            .args(["eval", "--no-verify"])
+            .arg(dir.path().join("case.toml"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // After blank lines and a comment: the true line.
+    let blank = format!(
+        "body,other,px,py,nx,ny,k\n{}# a comment\n0,-1,0,0,0,1,abc\n",
+        "\n".repeat(150)
+    );
+    let err = run(good_bodies, &blank);
+    assert!(err.contains("c.csv:153:14"), "{err}");
+    // After a quoted field with a comma and doubled quotes: the true column.
+    let quoted = "name,body,other,px,py,nx,ny,k\n\"a, \"\"b\"\"\",0,-1,0,0,0,1,x1e5\n";
+    let err = run(good_bodies, quoted);
+    assert!(err.contains("c.csv:2:25"), "{err}");
+    // A short row: one message saying so.
+    let err = run(good_bodies, "body,other,px,py,nx,ny,k\n0,-1,0,0\n");
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(err.contains("this row has 4 fields, the header 7"), "{err}");
+    assert!(!err.contains("`` is not a number"), "{err}");
+    // A subnormal mass: at its cell, not an overflow later.
+    let err = run(
+        "mass,x,y,I\n1e-310,0,0,0.1\n2,1,0,0.2\n",
+        "body,other,px,py,nx,ny,k\n0,-1,0,0,0,1,1e5\n",
+    );
+    assert!(err.contains("b.csv:2:1"), "{err}");
+    assert!(!err.contains("overflows"), "{err}");
+}

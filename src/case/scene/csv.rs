@@ -188,13 +188,20 @@ pub(super) fn read(
                 false
             }
         };
+        short_row(&rec, head.len(), Table::Bodies, row, &mut issues);
         let num = |name: &str, scale: f64, blank_ok: bool, issues: &mut Vec<Issue>| -> f64 {
-            let text = col(name).and_then(|i| rec.get(i)).unwrap_or("").trim();
+            // A cell the row does not have is the short row's problem.
+            let Some(text) = col(name).map(|i| rec.get(i)) else {
+                return 0.0;
+            };
+            let Some(text) = text.map(str::trim) else {
+                return 0.0;
+            };
             if text.is_empty() && blank_ok {
                 return 0.0;
             }
             match text.parse::<f64>() {
-                Ok(v) => v * scale,
+                Ok(v) => in_range(v * scale, text, Table::Bodies, row, name, issues),
                 Err(_) => {
                     issues.push(Issue::new(
                         Table::Bodies,
@@ -256,10 +263,16 @@ pub(super) fn read(
         if !next_record(&mut rdr, &mut rec, Table::Contacts, row, &mut issues) {
             break;
         }
+        short_row(&rec, head.len(), Table::Contacts, row, &mut issues);
         let num = |name: &str, scale: f64, issues: &mut Vec<Issue>| -> f64 {
-            let text = col(name).and_then(|i| rec.get(i)).unwrap_or("").trim();
+            let Some(text) = col(name).map(|i| rec.get(i)) else {
+                return 0.0;
+            };
+            let Some(text) = text.map(str::trim) else {
+                return 0.0;
+            };
             match text.parse::<f64>() {
-                Ok(v) => v * scale,
+                Ok(v) => in_range(v * scale, text, Table::Contacts, row, name, issues),
                 Err(_) => {
                     issues.push(Issue::new(
                         Table::Contacts,
@@ -328,6 +341,54 @@ pub(super) fn read(
     Ok(data)
 }
 
+/// A row with fewer fields than the header: one issue at the row's end
+/// (not one per missing cell).
+fn short_row(
+    rec: &::csv::StringRecord,
+    columns: usize,
+    table: Table,
+    row: usize,
+    issues: &mut Vec<Issue>,
+) {
+    if rec.len() < columns {
+        issues.push(Issue::new(
+            table,
+            Some(row),
+            &format!("#{}", rec.len()),
+            format!(
+                "this row has {} field{}, the header {columns}",
+                rec.len(),
+                if rec.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+}
+
+/// A value in SI units that 64-bit floating point holds as a normal
+/// number (0 allowed); otherwise an issue at the cell (a subnormal mass
+/// made `J M⁻¹ Jᵀ` overflow with no place to point at).
+fn in_range(
+    v: f64,
+    text: &str,
+    table: Table,
+    row: usize,
+    name: &str,
+    issues: &mut Vec<Issue>,
+) -> f64 {
+    if v == 0.0 || v.is_normal() {
+        return v;
+    }
+    issues.push(Issue::new(
+        table,
+        Some(row),
+        name,
+        format!(
+            "`{text}` is outside the range of 64-bit floating point (normal numbers, in SI units)"
+        ),
+    ));
+    0.0
+}
+
 /// Reads the next record; false at the end, on invalid CSV or past
 /// [`super::MAX_ROWS`] (the last two noted as issues).
 fn next_record(
@@ -374,38 +435,115 @@ fn diagnostic(text: &str, issue: &Issue) -> Diagnostic {
     d
 }
 
-/// Byte span of a cell (header cells for `row == None`).
+/// Byte span of a cell (header cells for `row == None`), found in the raw
+/// text as the reader reads it: blank lines and `#` comment lines skipped,
+/// quoted fields holding commas, doubled quotes and newlines. (The CSV
+/// reader's own record positions drift after blank lines, and its field
+/// ranges are of the unquoted contents.)
 fn locate(text: &str, issue: &Issue) -> std::ops::Range<usize> {
     let mut rdr = reader(text);
     let Ok(head) = rdr.byte_headers().cloned() else {
         return 0..0;
     };
-    let column = |rec: &::csv::ByteRecord| -> Option<usize> {
-        if let Some(i) = issue.column.strip_prefix('#') {
-            return i.parse().ok();
-        }
+    let Some(fields) = raw_record(text, issue.row.map_or(0, |r| r + 1)) else {
+        return text.len()..text.len();
+    };
+    let column = if let Some(i) = issue.column.strip_prefix('#') {
+        i.parse().ok()
+    } else {
         head.iter()
             .position(|h| h.trim_ascii() == issue.column.as_bytes())
-            .or_else(|| (!rec.is_empty()).then_some(0))
+            .or(Some(0))
     };
-    let span_in = |rec: &::csv::ByteRecord| -> std::ops::Range<usize> {
-        let start = rec.position().map_or(0, |p| p.byte() as usize);
-        match column(rec).and_then(|i| rec.range(i).map(|r| (i, r))) {
-            Some((i, r)) => start + r.start + i..start + r.end + i,
-            None => start..start,
-        }
-    };
-    match issue.row {
-        None => span_in(&head),
-        Some(row) => {
-            let mut rec = ::csv::ByteRecord::new();
-            for _ in 0..=row {
-                match rdr.read_byte_record(&mut rec) {
-                    Ok(true) => {}
-                    _ => return text.len()..text.len(),
-                }
+    match column {
+        Some(i) if i < fields.len() => {
+            let r = fields[i].clone();
+            // Without the blanks around the value.
+            let cell = &text[r.clone()];
+            let lead = cell.len() - cell.trim_start().len();
+            let trail = cell.len() - cell.trim_end().len();
+            if lead + trail < cell.len() {
+                r.start + lead..r.end - trail
+            } else {
+                r
             }
-            span_in(&rec)
         }
+        // A cell the row does not have: the row's end.
+        _ => fields.last().map_or(0..0, |r| r.end..r.end),
     }
+}
+
+/// The byte ranges of the fields of record `index` (0: the header).
+fn raw_record(text: &str, index: usize) -> Option<Vec<std::ops::Range<usize>>> {
+    let b = text.as_bytes();
+    let mut pos = 0;
+    let mut k = 0;
+    while pos < b.len() {
+        match b[pos] {
+            b'\n' => {
+                pos += 1;
+                continue;
+            }
+            b'\r' if b.get(pos + 1) == Some(&b'\n') => {
+                pos += 2;
+                continue;
+            }
+            b'#' => {
+                pos = b[pos..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |n| pos + n + 1);
+                continue;
+            }
+            _ => {}
+        }
+        let mut fields = Vec::new();
+        let mut start = pos;
+        let mut quoted = false;
+        loop {
+            if pos >= b.len() {
+                fields.push(start..pos);
+                break;
+            }
+            let c = b[pos];
+            if quoted {
+                if c == b'"' {
+                    if b.get(pos + 1) == Some(&b'"') {
+                        pos += 2;
+                        continue;
+                    }
+                    quoted = false;
+                }
+                pos += 1;
+                continue;
+            }
+            match c {
+                b'"' => {
+                    quoted = true;
+                    pos += 1;
+                }
+                b',' => {
+                    fields.push(start..pos);
+                    pos += 1;
+                    start = pos;
+                }
+                b'\n' => {
+                    let end = if pos > start && b[pos - 1] == b'\r' {
+                        pos - 1
+                    } else {
+                        pos
+                    };
+                    fields.push(start..end);
+                    pos += 1;
+                    break;
+                }
+                _ => pos += 1,
+            }
+        }
+        if k == index {
+            return Some(fields);
+        }
+        k += 1;
+    }
+    None
 }

@@ -524,20 +524,20 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             continue;
         }
         let m = s.mass[b];
-        if !(m.is_finite() && m > 0.0) {
+        if !(m.is_normal() && m > 0.0) {
             push(
                 Issue::new(
                     Table::Bodies,
                     Some(b),
                     "mass",
-                    format!("a mass must be positive, this is {m}"),
+                    format!("a mass must be positive (and a normal 64-bit number), this is {m}"),
                 )
                 .hint("mark immovable bodies with the `fixed` column instead"),
             );
         }
         if d == 2 {
             let i = s.inertia[b];
-            if !(i.is_finite() && i > 0.0) {
+            if !(i.is_normal() && i > 0.0) {
                 push(Issue::new(
                     Table::Bodies,
                     Some(b),
@@ -613,7 +613,7 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             );
         }
         let k = s.stiffness[c];
-        if !(k.is_finite() && k > 0.0) {
+        if !(k.is_normal() && k > 0.0) {
             push(Issue::new(
                 Table::Contacts,
                 Some(c),
