@@ -1098,9 +1098,13 @@ pub(super) fn dim_name(d: Dim) -> &'static str {
 }
 
 /// Index of the first pivot at which a Cholesky factorisation fails, if any:
-/// the leading (k+1)×(k+1) block is then not positive definite. Rows of up
-/// to six entries are factored on the stack (a scene checks 10⁵–10⁶
-/// inertia tensors).
+/// the leading (k+1)×(k+1) block is then not positive definite. A pivot
+/// fails when what is left of its own diagonal is at most 10⁻¹⁴ of it
+/// (round-off): a velocity with no inertia of its own. It is measured
+/// against its own diagonal, not the largest: a rotor's armature 10¹⁵
+/// kg m² on one joint does not make a 0.04 kg m² joint beside it
+/// singular. Rows of up to six entries are factored on the stack (a scene
+/// checks 10⁵–10⁶ inertia tensors).
 pub fn cholesky_failure<R: AsRef<[f64]>>(m: &[R]) -> Option<usize> {
     let n = m.len();
     let m = |i: usize, j: usize| m[i].as_ref()[j];
@@ -1111,13 +1115,13 @@ pub fn cholesky_failure<R: AsRef<[f64]>>(m: &[R]) -> Option<usize> {
         big.resize(n * n, 0.0);
         &mut big
     };
-    let scale = (0..n).map(|i| m(i, i).abs()).fold(0.0, f64::max);
     for j in 0..n {
+        let own = m(j, j).abs();
         let mut d = m(j, j);
         for k in 0..j {
             d -= l[j * n + k] * l[j * n + k];
         }
-        if d.is_nan() || d <= 1e-14 * scale {
+        if d.is_nan() || d <= 1e-14 * own || d <= 0.0 {
             return Some(j);
         }
         let d = d.sqrt();

@@ -147,6 +147,16 @@ impl Reader<'_> {
                     }
                 };
                 if let Some(val) = self.value(v, dim, &format!("joint `{jname}`")) {
+                    if val.si.abs() > crate::robot::MAX_MAGNITUDE {
+                        self.error(Diagnostic::new(
+                            val.span.clone(),
+                            format!(
+                                "joint `{jname}` at {}: beyond ±10³⁰ (SI), the poses overflow 64-bit floating point",
+                                val.si
+                            ),
+                        ));
+                        continue;
+                    }
                     configuration.push((j, val));
                 }
             }
@@ -181,6 +191,47 @@ impl Reader<'_> {
             let rows: Vec<Vec<f64>> = (0..n).map(|i| m[i * n..(i + 1) * n].to_vec()).collect();
             if let Some(k) = super::read::cholesky_failure(&rows) {
                 let names = tree.dof_names();
+                // The diagnosis: a value that overflowed, a matrix too
+                // ill-conditioned to factor, or a velocity without inertia.
+                let diag: Vec<f64> = (0..n).map(|i| rows[i][i]).collect();
+                let largest = diag.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+                let why = if rows.iter().flatten().any(|x| !x.is_finite()) {
+                    let body = tree
+                        .bodies
+                        .iter()
+                        .enumerate()
+                        .find(|(b, _)| {
+                            !(kin.xpos[*b].norm_squared().is_finite()
+                                && kin.xrot[*b].iter().all(|x| x.is_finite()))
+                        })
+                        .map(|(_, b)| b.name.clone());
+                    Some(format!(
+                        "the model's mass matrix overflows 64-bit floating point at this configuration{}",
+                        body.map_or(String::new(), |b| format!(
+                            ": body `{b}`'s pose is out of range (positions, sizes or joint values far from physical scales)"
+                        ))
+                    ))
+                } else if diag[k] > 0.0 && diag[k] < 1e-12 * largest {
+                    let top = diag
+                        .iter()
+                        .enumerate()
+                        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+                        .map_or(0, |(i, _)| i);
+                    Some(format!(
+                        "the model's mass matrix cannot be factored at this configuration: velocity `{}` has inertia {:e}, 10^{} below velocity `{}`'s {:e} (armatures or masses far apart)",
+                        names[k].0,
+                        diag[k],
+                        (largest / diag[k]).log10().round(),
+                        names[top].0,
+                        largest
+                    ))
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.error(Diagnostic::new(file_node.span(), why));
+                    return None;
+                }
                 let joint = tree
                     .joints
                     .iter()

@@ -39,6 +39,22 @@ pub fn chop(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
+/// Round-off zeros of a mass matrix: an off-diagonal entry below 10⁻¹³ of
+/// √(M_ii M_jj), the scale its terms have (|M_ij| ≤ √(M_ii M_jj) for a
+/// positive definite M). Never against the largest entry: a rotor's
+/// armature of 10¹⁵ kg m² would zero a 0.04 kg m² joint's own diagonal.
+pub fn chop_mass(mut m: Vec<f64>, n: usize) -> Vec<f64> {
+    let diag: Vec<f64> = (0..n).map(|i| m[i * n + i].abs()).collect();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && m[i * n + j].abs() < 1e-13 * (diag[i] * diag[j]).sqrt() {
+                m[i * n + j] = 0.0;
+            }
+        }
+    }
+    m
+}
+
 const AXES: [&str; 6] = ["x", "y", "z", "θx", "θy", "θz"];
 
 /// Evaluates a `[model]` case's system, values through `si`.
@@ -119,7 +135,7 @@ pub fn robot_system<E>(
         }
     }
     let mut m = vec![vec![0.0; n]; n];
-    let mt = chop(tree.mass_matrix(&kin, armature));
+    let mt = chop_mass(tree.mass_matrix(&kin, armature), tree.nv);
     for i in 0..nv {
         m[i][..nv].copy_from_slice(&mt[i * nv..(i + 1) * nv]);
     }

@@ -13,6 +13,8 @@ pub mod mjcf;
 pub mod urdf;
 mod xml;
 
+pub use xml::MAX_MAGNITUDE;
+
 use crate::diag::SourceError;
 use crate::kinematics::{Kinematics, Tree};
 use nalgebra::Vector3;

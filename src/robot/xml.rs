@@ -129,11 +129,26 @@ pub fn tag_span(node: Node) -> Range<usize> {
     start..start + node.tag_name().name().len()
 }
 
-/// Parses whitespace-separated numbers.
+/// Largest magnitude of a number in a model file. Masses, lengths and
+/// gains beyond it are not physical, and their products (m·r², r² of a
+/// position 10²⁰⁰ m from the origin) overflow 64-bit floating point far
+/// from the attribute that caused it.
+pub const MAX_MAGNITUDE: f64 = 1e30;
+
+/// Parses whitespace-separated numbers, each finite and within
+/// ±[`MAX_MAGNITUDE`].
 pub fn numbers(text: &str, span: Range<usize>, what: &str) -> Result<Vec<f64>, Problem> {
     let mut out = Vec::new();
     for word in text.split_ascii_whitespace() {
         match word.parse::<f64>() {
+            Ok(x) if x.is_finite() && x.abs() > MAX_MAGNITUDE => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!(
+                        "`{what}` holds {word}, beyond ±10³⁰: no physical model needs it, and its products would overflow 64-bit floating point"
+                    ),
+                ));
+            }
             Ok(x) if x.is_finite() => out.push(x),
             _ => {
                 return Err(Diagnostic::new(

@@ -337,3 +337,88 @@ fn csv_problems_are_at_their_cell() {
     assert!(err.contains("b.csv:2:1"), "{err}");
     assert!(!err.contains("overflows"), "{err}");
 }
+
+/// Model values far from physical scales are errors at their attribute,
+/// not a "singular mass matrix" at the case's `mjcf` key; a large armature
+/// beside a small joint is analysed (issue 29.17).
+#[test]
+fn model_overflow_is_diagnosed_at_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = |fore_pos: &str, size: &str, armature: &str| {
+        format!(
+            r#"<mujoco model="m">
+  <worldbody>
+    <body name="upper" pos="0 0 0.5">
+      <joint name="shoulder" type="hinge" axis="0 1 0" armature="{armature}"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.03" mass="1.5"/>
+      <body name="fore" pos="{fore_pos}">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <joint name="slide" type="slide" axis="1 0 0"/>
+        <geom type="capsule" fromto="0 0 0 0.35 0 0" size="{size}" mass="1"/>
+        <body name="wrist" pos="0.35 0 0">
+          <joint name="ball" type="ball"/>
+          <geom type="sphere" size="0.02" mass="0.2"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key name="flat" qpos="0.1 0.2 0 1 0 0 0"/>
+  </keyframe>
+</mujoco>
+"#
+        )
+    };
+    let case = |config: &str| {
+        format!(
+            "title = \"m\"\nspace = \"3d\"\n[model]\nmjcf = \"m.xml\"\nconfiguration = {{ {config} }}\n[[contact]]\nname = \"tip\"\nbody = \"fore\"\npoint = [\"0.35 m\", \"0 m\", \"0 m\"]\nframe = \"body\"\nnormal = [0, 0, 1]\nstiffness = \"1e4 N/m\"\n"
+        )
+    };
+    let run = |xml: &str, toml: &str| {
+        std::fs::write(dir.path().join("m.xml"), xml).unwrap();
+        std::fs::write(dir.path().join("case.toml"), toml).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_meff"))
+            .args(["eval", "--no-verify"])
+            .arg(dir.path().join("case.toml"))
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let ok = case("elbow = \"0.9 rad\"");
+    for (xml, at) in [
+        (model("1e200 0 0", "0.025", "0"), "m.xml:6:"),
+        (model("0.4 0 0", "1e150", "0"), "m.xml:9:"),
+    ] {
+        let (code, err) = run(&xml, &ok);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(at) && err.contains("10³⁰"), "{err}");
+        assert!(!err.contains("kinetic energy"), "{err}");
+    }
+    // A slide joint set 10³⁰⁰ m out: at the case's value.
+    let (code, err) = run(
+        &model("0.4 0 0", "0.025", "0"),
+        &case("elbow = \"0.9 rad\", slide = \"1e300 m\""),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("case.toml:5:") && err.contains("1e300"),
+        "{err}"
+    );
+    // A keyframe whose quaternion has no direction: at its qpos.
+    let xml = model("0.4 0 0", "0.025", "0").replace(
+        "qpos=\"0.1 0.2 0 1 0 0 0\"",
+        "qpos=\"0.1 0.2 0 1 0 0 0\"/><key name=\"zero\" qpos=\"0 0 0 0 0 0 0\"",
+    );
+    let (code, err) = run(&xml, &ok);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no direction") && err.contains("qpos"),
+        "{err}"
+    );
+    // Armature 10¹⁵ on the shoulder: the elbow keeps its own inertia.
+    let (code, err) = run(&model("0.4 0 0", "0.025", "1e15"), &ok);
+    assert_eq!(code, Some(0), "{err}");
+}

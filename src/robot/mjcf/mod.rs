@@ -386,6 +386,26 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                                         ),
                                     ));
                                 }
+                                // A ball's or free joint's quaternion must
+                                // have a direction (MuJoCo normalises it).
+                                for j in &self.tree.joints {
+                                    let at = match j.kind {
+                                        crate::kinematics::JointKind::Ball => j.qpos_adr,
+                                        crate::kinematics::JointKind::Free { .. } => j.qpos_adr + 3,
+                                        _ => continue,
+                                    };
+                                    let norm =
+                                        q[at..at + 4].iter().map(|x| x * x).sum::<f64>().sqrt();
+                                    if !(norm.is_normal()) {
+                                        return Err(key.err(
+                                            Some("qpos"),
+                                            format!(
+                                                "`qpos` gives joint `{}` the quaternion ({}, {}, {}, {}), which has no direction",
+                                                j.name, q[at], q[at + 1], q[at + 2], q[at + 3]
+                                            ),
+                                        ));
+                                    }
+                                }
                                 q
                             }
                             None => self.tree.qpos0.clone(),
