@@ -746,6 +746,17 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "plots": plots_v,
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,
+        // A frequency shown in Hz is f, in rpm n: never "ω (Hz)".
+        "omega_sym": match report.display.omega.unit.as_str() {
+            "Hz" => "f",
+            "rpm" => "n",
+            _ => "ω",
+        },
+        "omega_typ": match report.display.omega.unit.as_str() {
+            "Hz" => "f",
+            "rpm" => "n",
+            _ => "omega",
+        },
         "digits": digits,
         "version": env!("CARGO_PKG_VERSION"),
         "assets": "assets",

@@ -110,6 +110,25 @@ fn display_units_apply_to_reports_not_json() {
     );
     let html = t.report_html(&ev.report, 4).unwrap();
     assert!(html.contains("(ω in rad/s, 2π × the frequency shown)"));
+    // A frequency in Hz is labelled f, never ω, in every format.
+    for doc in [
+        md.clone(),
+        html.clone(),
+        t.report_typ(&ev.report, 4).unwrap().0,
+    ] {
+        for bad in [
+            "ω (Hz)",
+            "ω_max = 50",
+            "$omega$ (Hz)",
+            "ω<sub>max</sub> = 50",
+        ] {
+            assert!(!doc.contains(bad), "{bad}");
+        }
+    }
+    assert!(
+        md.contains("f (Hz)") && md.contains("**f_max = 50.33 Hz**"),
+        "{md}"
+    );
     let plain = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
     let md = t.report_md(&crate::evaluate_str(&plain).report, 4).unwrap();
     assert!(!md.contains("ω in rad/s, 2π"), "rad/s needs no remark");
