@@ -500,6 +500,8 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         "contacts": report.contacts_total,
         "worst_mass_ratio": worst,
         "coupled_ratio": report.coupled_to_independent_ratio,
+        "omega_max": report.coupled_omega_max,
+        "dt": report.stable_dt.coupled,
         "claims_passed": passed,
         "claims_total": report.claims.len(),
         "verified": verified,
