@@ -31,19 +31,33 @@ pub const EXACT_LIMIT: usize = 128;
 /// map (a zero mode's `g′ = g + hv`) carry errors of order √ε.
 const RADIUS_TOL: f64 = 1e-7;
 
-/// The amplification matrix `T(h)` on `(g, ġ)`.
-fn step_map(ak: &DMatrix<f64>, ac: &DMatrix<f64>, h: f64) -> DMatrix<f64> {
-    let n = ak.nrows();
+/// The amplification matrix `T(h)` of symplectic Euler with explicit
+/// dashpots on `(g, ġ)`, for `g̈ = −S g − C ġ` (here `S = AK`, `C = AC`;
+/// the engines' semi-implicit step is the same map with their own `S`, `C`).
+pub(crate) fn symplectic_euler_map(s: &DMatrix<f64>, c: &DMatrix<f64>, h: f64) -> DMatrix<f64> {
+    let n = s.nrows();
     let id = DMatrix::<f64>::identity(n, n);
-    let vv = &id - ac * h;
-    let vg = -ak * h;
-    let gg = &id - ak * (h * h);
+    // v′ = −hS g + (I − hC) v;  g′ = g + h v′.
+    let vg = -s * h;
+    let vv = &id - c * h;
+    let gg = &id + &vg * h;
     let gv = &vv * h;
+    blocks(&gg, &gv, &vg, &vv)
+}
+
+/// `[[gg, gv], [vg, vv]]` as one 2n×2n matrix.
+pub(crate) fn blocks(
+    gg: &DMatrix<f64>,
+    gv: &DMatrix<f64>,
+    vg: &DMatrix<f64>,
+    vv: &DMatrix<f64>,
+) -> DMatrix<f64> {
+    let n = gg.nrows();
     let mut t = DMatrix::zeros(2 * n, 2 * n);
-    t.view_mut((0, 0), (n, n)).copy_from(&gg);
-    t.view_mut((0, n), (n, n)).copy_from(&gv);
-    t.view_mut((n, 0), (n, n)).copy_from(&vg);
-    t.view_mut((n, n), (n, n)).copy_from(&vv);
+    t.view_mut((0, 0), (n, n)).copy_from(gg);
+    t.view_mut((0, n), (n, n)).copy_from(gv);
+    t.view_mut((n, 0), (n, n)).copy_from(vg);
+    t.view_mut((n, n), (n, n)).copy_from(vv);
     t
 }
 
@@ -76,7 +90,7 @@ pub fn symplectic_euler_damped(
     let ak = DMatrix::from_fn(n, n, |i, j| a[(i, j)] * k[j]);
     let ac = DMatrix::from_fn(n, n, |i, j| a[(i, j)] * c[j]);
     let stable = |h: f64| -> Option<bool> {
-        let r = radius(step_map(&ak, &ac, h));
+        let r = radius(symplectic_euler_map(&ak, &ac, h));
         (!r.is_nan()).then_some(r <= 1.0 + RADIUS_TOL)
     };
     // The first unstable step: scanned from 0 (a stable interval further

@@ -9,6 +9,7 @@
 //! `(A + R)⁻¹`). The gaps then obey `g̈ = A f = −S g − C ġ` with
 //! `S = A P K′`, `C = A P B′`.
 
+use crate::analysis::stable::blocks;
 use nalgebra::{Complex, DMatrix, DVector};
 
 /// How an engine advances the contacts over one step `h`.
@@ -169,12 +170,7 @@ impl Law {
         match step {
             Step::SemiImplicit => {
                 let (s, c) = self.sc(a);
-                // v′ = −hS g + (I − hC) v;  g′ = g + h v′.
-                let vg = -&s * h;
-                let vv = &id - &c * h;
-                let gg = &id + &vg * h;
-                let gv = &vv * h;
-                blocks(&gg, &gv, &vg, &vv)
+                crate::analysis::stable::symplectic_euler_map(&s, &c, h)
             }
             Step::Implicit => {
                 let (s, c) = self.sc(a);
@@ -265,21 +261,6 @@ impl Law {
         // not paired into oscillators there.
         (poles(&z, |z| z.ln() / h, step != Step::SoftRelax), radius)
     }
-}
-
-fn blocks(
-    gg: &DMatrix<f64>,
-    gv: &DMatrix<f64>,
-    vg: &DMatrix<f64>,
-    vv: &DMatrix<f64>,
-) -> DMatrix<f64> {
-    let n = gg.nrows();
-    let mut t = DMatrix::zeros(2 * n, 2 * n);
-    t.view_mut((0, 0), (n, n)).copy_from(gg);
-    t.view_mut((0, n), (n, n)).copy_from(gv);
-    t.view_mut((n, 0), (n, n)).copy_from(vg);
-    t.view_mut((n, n), (n, n)).copy_from(vv);
-    t
 }
 
 /// Pairs eigenvalues into modes: a complex pair is one mode; real ones

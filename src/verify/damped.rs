@@ -43,11 +43,7 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
         let (omega, zeta) = (dm.omega, dm.zeta);
         let overdamped = zeta >= 1.0;
         let omega_d = (!overdamped).then(|| omega * (1.0 - zeta * zeta).sqrt());
-        let decay = if overdamped {
-            omega * (zeta - (zeta * zeta - 1.0).sqrt())
-        } else {
-            zeta * omega
-        };
+        let decay = slowest_decay(omega, zeta);
         let h_damped = an
             .stable_dt
             .coupled_damped
@@ -200,13 +196,7 @@ pub(super) fn damped_response(run: &mut Run) {
     let fastest = damped_modes.iter().map(|m| m.omega).fold(0.0f64, f64::max);
     let slowest_decay = damped_modes
         .iter()
-        .map(|m| {
-            if m.zeta >= 1.0 {
-                m.omega * (m.zeta - (m.zeta * m.zeta - 1.0).sqrt())
-            } else {
-                m.zeta * m.omega
-            }
-        })
+        .map(|m| slowest_decay(m.omega, m.zeta))
         .filter(|d| *d > 0.0)
         .fold(f64::INFINITY, f64::min);
     let slowest = damped_modes
@@ -292,6 +282,16 @@ pub(super) fn damped_response(run: &mut Run) {
         agrees: Some(rel.is_finite() && rel <= tolerance),
         why,
     });
+}
+
+/// The envelope's decay rate of a damped mode (1/s): `ζω`, or the slower
+/// rate `ω(ζ − √(ζ²−1))` of an overdamped pair.
+fn slowest_decay(omega: f64, zeta: f64) -> f64 {
+    if zeta >= 1.0 {
+        omega * (zeta - (zeta * zeta - 1.0).sqrt())
+    } else {
+        zeta * omega
+    }
 }
 
 /// True when `A C` maps every undamped mode shape onto itself.
