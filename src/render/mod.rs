@@ -11,6 +11,8 @@ pub use crate::number;
 pub mod pdf;
 pub mod plot;
 pub mod safe;
+pub mod sheet;
+pub mod sketch;
 pub mod templates;
 pub mod text;
 pub mod typ;

@@ -335,9 +335,47 @@ impl Templates {
         self.render("report.html", &context(report, digits, true))
     }
 
-    /// The Markdown report of one case.
+    /// The Markdown report of one case without figures (books quote it;
+    /// `meff report` writes [`Templates::report_md_files`]).
     pub fn report_md(&self, report: &Report, digits: usize) -> Result<String, TemplateError> {
         self.render("report.md", &context(report, digits, false))
+    }
+
+    /// The Markdown report of one case with its figures (the sketch and
+    /// the plots) as SVG files beside it, named after `stem`
+    /// (`stem.sketch.svg`, `stem.plot-1.svg`, …) and linked relative to
+    /// the report. Returns the text and the files (name, bytes).
+    pub fn report_md_files(
+        &self,
+        report: &Report,
+        digits: usize,
+        stem: &str,
+    ) -> Result<(String, Vec<TypstFile>), TemplateError> {
+        let mut ctx = context(report, digits, true);
+        let mut files = Vec::new();
+        if let Some(Value::Object(p)) = ctx.get_mut("plots") {
+            // Mode-shape bars stay in the HTML and PDF tables.
+            p.remove("modes");
+            if let Some(Value::String(svg)) = p.get_mut("sketch") {
+                let name = format!("{stem}.sketch.svg");
+                let mut doc = standalone(svg);
+                doc.push('\n');
+                files.push((name.clone(), doc.into_bytes()));
+                *svg = link_path(&name);
+            }
+            let mut n = 0;
+            for v in p.values_mut() {
+                svg_to_files(v, &mut |svg: &str| {
+                    n += 1;
+                    let name = format!("{stem}.plot-{n}.svg");
+                    let mut doc = standalone(svg);
+                    doc.push('\n');
+                    files.push((name.clone(), doc.into_bytes()));
+                    link_path(&name)
+                });
+            }
+        }
+        Ok((self.render("report.md", &ctx)?, files))
     }
 
     /// The Typst source of one case's PDF and the plots it reads (virtual
@@ -407,23 +445,48 @@ pub type TypstFile = (String, Vec<u8>);
 /// stands alone (the PDF's plots).
 const SVG_STYLE: &str = "<style>.frame{fill:none;stroke:#9aa1ab}.axis{stroke:#9aa1ab}.grid{stroke:#e3e6ea;stroke-width:0.8}text{font-family:'Libertinus Serif';fill:#30343a}.tick{font-size:10px}.label,.legend{font-size:12px}.legend-box{fill:#ffffff;fill-opacity:0.85;stroke:none}</style>";
 
+/// An inline SVG as a file of its own: namespace and styles added.
+fn standalone(svg: &str) -> String {
+    let mut doc = svg.replacen("<svg ", "<svg xmlns=\"http://www.w3.org/2000/svg\" ", 1);
+    if let Some(end) = doc.find('>') {
+        doc.insert_str(end + 1, SVG_STYLE);
+    }
+    doc
+}
+
+/// A file name as a Markdown link destination: bytes outside
+/// `[A-Za-z0-9._-]` percent-encoded (a case named `a (1).toml` links to
+/// `a%20%281%29.sketch.svg`).
+fn link_path(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Replaces every SVG string in `v` by what `name` returns for it.
+fn svg_to_files(v: &mut Value, name: &mut dyn FnMut(&str) -> String) {
+    match v {
+        Value::String(svg) if svg.starts_with("<svg") => *svg = name(svg),
+        Value::Array(a) => a.iter_mut().for_each(|x| svg_to_files(x, name)),
+        Value::Object(m) => m.values_mut().for_each(|x| svg_to_files(x, name)),
+        _ => {}
+    }
+}
+
 /// Replaces every SVG string in the plots by a file name, collecting the
 /// files (standalone SVG: namespace and styles added).
 fn plots_to_files(v: &mut Value, files: &mut Vec<TypstFile>) {
-    match v {
-        Value::String(svg) if svg.starts_with("<svg") => {
-            let name = format!("/plots/{}.svg", files.len());
-            let mut doc = svg.replacen("<svg ", "<svg xmlns=\"http://www.w3.org/2000/svg\" ", 1);
-            if let Some(end) = doc.find('>') {
-                doc.insert_str(end + 1, SVG_STYLE);
-            }
-            files.push((name.clone(), doc.into_bytes()));
-            *svg = name;
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| plots_to_files(x, files)),
-        Value::Object(m) => m.values_mut().for_each(|x| plots_to_files(x, files)),
-        _ => {}
-    }
+    svg_to_files(v, &mut |svg: &str| {
+        let name = format!("/plots/{}.svg", files.len());
+        files.push((name.clone(), standalone(svg).into_bytes()));
+        name
+    });
 }
 
 /// A unit as typeset text: `kg m^2` → `kg·m²`, `kg^-1` → `kg⁻¹`.
@@ -743,9 +806,17 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             }
         }
     }
+    // The sketch: inline SVG (HTML, and a vector file for the PDF); the
+    // Markdown report links the file the caller writes beside it.
+    if plots && let Some(sk) = &report.sketch {
+        plots_v.insert("sketch".into(), json!(super::sketch::svg(sk)));
+    }
     json!({
         "report": report_v,
         "plots": plots_v,
+        "sketch_caption": report.sketch.as_ref().map(super::sketch::caption),
+        "assumptions": super::sheet::assumptions(report),
+        "references": super::sheet::references(),
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,
         // A frequency shown in Hz is f, in rpm n: never "ω (Hz)".

@@ -11,6 +11,7 @@ use crate::case::Case;
 use serde::Serialize;
 
 pub mod definition;
+pub mod sketch;
 
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]
@@ -35,6 +36,10 @@ pub struct Report {
     /// The model as the case defines it (values as typed and in SI,
     /// descriptions); `null` for a scene or above 200 bodies or contacts.
     pub definition: Option<definition::Definition>,
+    /// The geometry of the model sketch (drawn into the sheets, not part
+    /// of the JSON report).
+    #[serde(skip)]
+    pub sketch: Option<sketch::Sketch>,
     /// Markdown description.
     pub description: String,
     /// `line`, `planar`, `3d` or `generalized`.
@@ -649,6 +654,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         title: case.title.clone(),
         document: case.document.clone(),
         definition: definition::definition(case),
+        sketch: sketch::sketch(case),
         description: case.description.clone(),
         space: if case.is_generalized() {
             "generalized".into()

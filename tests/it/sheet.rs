@@ -285,3 +285,126 @@ fn the_summary_answers_the_cases_question() {
         "{summary}"
     );
 }
+
+/// The headings of a rendered sheet, in order: HTML `<h2>`, Markdown `##`,
+/// Typst `=`.
+fn headings(doc: &str, kind: &str) -> Vec<String> {
+    match kind {
+        "html" => doc
+            .split("<h2>")
+            .skip(1)
+            .map(|s| s[..s.find("</h2>").unwrap()].to_string())
+            .collect(),
+        "md" => doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("## "))
+            .map(str::to_string)
+            .collect(),
+        _ => doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("= "))
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+#[test]
+fn every_format_has_the_same_sections_in_the_same_order() {
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    let order: Vec<&str> = meff::render::sheet::SECTIONS.iter().map(|s| s.1).collect();
+    let mut evaluated: Vec<meff::Evaluated> = crate::bundled_case_paths()
+        .iter()
+        .map(|p| crate::evaluate_path(p))
+        .collect();
+    evaluated.push(crate::verified("offcentre.toml"));
+    for ev in &evaluated {
+        let r = &ev.report;
+        let html = headings(&t.report_html(r, 4).unwrap(), "html");
+        let md = headings(&t.report_md(r, 4).unwrap(), "md");
+        let typ = headings(&t.report_typ(r, 4).unwrap().0, "typ");
+        assert_eq!(html, md, "{}: HTML and Markdown", r.title);
+        assert_eq!(html, typ, "{}: HTML and PDF", r.title);
+        // In the one order of `SECTIONS`, assumptions before the method.
+        let at: Vec<usize> = html
+            .iter()
+            .map(|h| {
+                order
+                    .iter()
+                    .position(|o| o == h)
+                    .unwrap_or_else(|| panic!("{}: unknown section {h}", r.title))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{}: {html:?}", r.title);
+        for must in ["Summary", "Assumptions", "Coupled contacts", "References"] {
+            assert!(html.iter().any(|h| h == must), "{}: no {must}", r.title);
+        }
+        if r.verification.is_some() {
+            assert!(html.iter().any(|h| h == "Verification by simulation"));
+        }
+    }
+}
+
+#[test]
+fn the_sketch_draws_one_arrow_per_contact_in_every_format() {
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    for path in crate::bundled_case_paths() {
+        let ev = crate::evaluate_path(&path);
+        let r = &ev.report;
+        let n = r.contacts_total;
+        let html = t.report_html(r, 4).unwrap();
+        let fig = &html[html
+            .find("<figure class=\"sketch\">")
+            .unwrap_or_else(|| panic!("{}: no sketch", r.title))..];
+        let fig = &fig[..fig.find("</figure>").unwrap()];
+        assert_eq!(fig.matches("class=\"arrow\"").count(), n, "{}", r.title);
+        assert!(fig.contains("<figcaption>"), "{}", r.title);
+        // Markdown: an SVG file beside the report, linked; PDF: a vector file.
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let (md, files) = t.report_md_files(r, 4, stem).unwrap();
+        let sketch = format!("{stem}.sketch.svg");
+        assert!(md.contains(&format!("]({sketch})")), "{}", r.title);
+        let svg = &files.iter().find(|f| f.0 == sketch).unwrap().1;
+        let svg = String::from_utf8_lossy(svg);
+        assert!(svg.starts_with("<svg xmlns=") && svg.matches("class=\"arrow\"").count() == n);
+        let (typ, typ_files) = t.report_typ(r, 4).unwrap();
+        assert!(typ.contains("#figure(image(\"/plots/"), "{}", r.title);
+        assert!(
+            typ_files
+                .iter()
+                .any(|f| String::from_utf8_lossy(&f.1).contains("class=\"sketch\""))
+        );
+    }
+}
+
+#[test]
+fn a_sketch_stays_readable_with_fifty_contacts() {
+    // Fifty particles on a line of walls: contacts numbered, the caption
+    // says which is which, the drawing stays within its size.
+    let mut text = String::from("title = \"fifty\"\nspace = \"planar\"\n");
+    for i in 0..50 {
+        text.push_str(&format!(
+            "[[body]]\nname = \"p{i}\"\ntype = \"particle\"\nmass = \"1 kg\"\nposition = [\"{x} m\", \"0.1 m\"]\n[[contact]]\nname = \"c{i}\"\nbody = \"p{i}\"\npoint = [\"{x} m\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"1e4 N/m\"\n",
+            x = 0.05 * i as f64
+        ));
+    }
+    let ev = crate::evaluate_str(&text);
+    let sk = ev.report.sketch.as_ref().unwrap();
+    let svg = meff::render::sketch::svg(sk);
+    assert_eq!(svg.matches("class=\"arrow\"").count(), 50);
+    assert!(svg.contains(">50</text>") && !svg.contains(">c49</text>"));
+    let caption = meff::render::sketch::caption(sk);
+    assert!(
+        caption.contains("1 c0") && caption.contains("50 c49"),
+        "{caption}"
+    );
+    let width: f64 = svg
+        .split("width=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(width <= 560.0);
+}

@@ -134,16 +134,22 @@ pub(crate) fn report(
         failed_claims |= report.any_claim_failed();
         index.push(meff::render::templates::index_entry(report, stem));
         for format in formats {
-            let bytes = match format {
-                Format::Md => templates
-                    .report_md(report, options.digits)
-                    .map(String::into_bytes),
-                Format::Html => templates
-                    .report_html(report, options.digits)
-                    .map(String::into_bytes),
-                Format::Json => Ok(render::json(report).into_bytes()),
-                Format::Pdf => pdf_report(&templates, report, options.digits),
-            };
+            let bytes =
+                match format {
+                    Format::Md => templates.report_md_files(report, options.digits, stem).map(
+                        |(text, files)| {
+                            for (name, bytes) in files {
+                                outputs.push((out.join(name), bytes));
+                            }
+                            text.into_bytes()
+                        },
+                    ),
+                    Format::Html => templates
+                        .report_html(report, options.digits)
+                        .map(String::into_bytes),
+                    Format::Json => Ok(render::json(report).into_bytes()),
+                    Format::Pdf => pdf_report(&templates, report, options.digits),
+                };
             match bytes {
                 Ok(t) => outputs.push((out.join(format!("{stem}.{}", format.extension())), t)),
                 Err(e) => {

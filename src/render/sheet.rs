@@ -1,0 +1,68 @@
+//! Text every format of the calculation sheet shares, written once: the
+//! numbered assumptions (stated before the method), the references, and
+//! the order of the sections (`SECTIONS`: the HTML, Markdown and Typst
+//! templates follow it; `tests/it/sheet.rs` checks that they do).
+
+use crate::report::Report;
+
+/// The sections of a sheet in order: (id, heading). A section a case
+/// does not need is left out; the others keep this order in every format.
+pub const SECTIONS: &[(&str, &str)] = &[
+    ("summary", "Summary"),
+    ("inputs", "Inputs"),
+    ("definition", "Model definition"),
+    ("assumptions", "Assumptions"),
+    ("model", "Model"),
+    ("robot", "Robot model"),
+    ("distributions", "Distributions over the contacts"),
+    ("contacts", "Effective mass, contact by contact"),
+    ("coupled", "Coupled contacts"),
+    ("sensitivities", "Sensitivities"),
+    ("sweeps", "Sweeps"),
+    ("person", "Transient contact with a person"),
+    ("engines", "What the engines do with these settings"),
+    ("claims", "Claims"),
+    ("verification", "Verification by simulation"),
+    ("references", "References"),
+];
+
+/// The assumptions the numbers rest on, in words (plain Unicode text).
+pub fn assumptions(report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(match &report.robot {
+        Some(_) => "Frozen geometry: M(q) and J are taken at the configuration given in the robot section; the analysis is linear in small motions about it.".to_string(),
+        None => "Frozen geometry: J and M are taken at the positions given in the model definition; the analysis is linear in small motions about them.".to_string(),
+    });
+    out.push(match report.space.as_str() {
+        "generalized" => "The system is the mass matrix M and the contact rows J as given, in the generalized velocities listed in the model section.".to_string(),
+        _ if report.robot.is_some() => "Links are rigid bodies with the masses and inertias of the model file; M(q) by the composite-rigid-body algorithm.".to_string(),
+        _ => "Bodies are rigid (or point masses) with the masses and inertias given; fixed bodies belong to the world.".to_string(),
+    });
+    out.push("Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal, and stays compressed: a contact that opens, friction and every other force are left out.".to_string());
+    if report.constraints.rows > 0 {
+        out.push("Joints and constraint rows G are exact: they enter through the constrained response J (M⁻¹ − M⁻¹Gᵀ(G M⁻¹ Gᵀ)⁺ G M⁻¹) Jᵀ.".to_string());
+    }
+    out.push("The naive estimate is the contact's body's total mass (for a contact between two bodies, the reduced mass of their total masses); it ignores rotation and coupling.".to_string());
+    out.push("Stable timesteps are those of the undamped frozen linear system under symplectic Euler, velocity Verlet or central differences: Δt = 2/ω_max with ω in rad/s.".to_string());
+    if report.stable_dt.coupled_damped.is_some() || report.stable_dt.independent_damped.is_some() {
+        out.push("With dashpots, the coupled step is that of symplectic Euler with the dashpot force taken at the step's start velocity, from the spectral radius of its step map (exact, not given above 128 contacts); the one-contact-at-a-time step (2/ω)(√(1+ζ²) − ζ) is an estimate, not a bound.".to_string());
+    }
+    if report.large.is_some() {
+        out.push("Large system: A is not formed; the fastest modes come from the Lanczos recurrence on the sparse K^½ A K^½, with the Gershgorin bound as a safe upper limit.".to_string());
+    }
+    if !report.persons.is_empty() {
+        out.push("Contact with a person: the body region's mass, stiffness, force limit and speed are the case's values (no standard's table is built in); robot and person meet as two masses and one linear spring.".to_string());
+    }
+    if !report.engines.is_empty() {
+        out.push("Engines: each engine's settings are turned into a spring and dashpot by the formulas of its source code, as cited in the engines section and docs/engines.md.".to_string());
+    }
+    out
+}
+
+/// The references of every sheet.
+pub fn references() -> Vec<String> {
+    vec![
+        "R. Tedrake, Underactuated Robotics, chapter “Multi-Body Dynamics”: contact Jacobian, generalized force Jᵀλ, compliant contact models.".to_string(),
+        "meff's physics reference (docs/physics.md): the effective mass, the Delassus matrix, penalty modes and stable steps as computed here.".to_string(),
+    ]
+}

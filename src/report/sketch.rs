@@ -1,0 +1,330 @@
+//! What a sketch of the model shows, in SI world coordinates: bodies (centre
+//! of mass and an outline of the same inertia), joints, contact points with
+//! their normals, and for a robot its links. Drawing is `render::sketch`.
+//!
+//! The outlines are not the parts' shapes (a case gives masses and inertias,
+//! not geometry): a planar rigid body is a circle whose radius is its radius
+//! of gyration √(I/m); a 3-d one is the uniform box with the same mass and
+//! principal moments, turned to its principal axes.
+
+use crate::case::{BodyKind, Case, ContactGeometry, Form, InertiaVal, Space, Val};
+use nalgebra::{Matrix3, SymmetricEigen, Vector3};
+
+/// Most bodies or contacts drawn (beyond, the sheet has no sketch).
+pub const MAX_DRAWN: usize = 200;
+
+/// A point in the world frame (m); planar and line cases pad with zeros.
+pub type Point = [f64; 3];
+
+/// The geometry of a sketch.
+#[derive(Clone, Debug)]
+pub struct Sketch {
+    /// 1 (line), 2 (planar), 3 (3-d); 0 for a generalized case, which has
+    /// no geometry: its contacts are drawn as a schematic row.
+    pub dim: usize,
+    /// Bodies.
+    pub bodies: Vec<SketchBody>,
+    /// A robot's links: parent frame origin to child frame origin.
+    pub links: Vec<(Point, Point)>,
+    /// Joints.
+    pub joints: Vec<SketchJoint>,
+    /// Contacts, in case order.
+    pub contacts: Vec<SketchContact>,
+}
+
+/// A body.
+#[derive(Clone, Debug)]
+pub struct SketchBody {
+    /// Name.
+    pub name: String,
+    /// Centre of mass.
+    pub com: Point,
+    /// Outline.
+    pub outline: Outline,
+}
+
+/// How a body is outlined.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outline {
+    /// A particle (or a robot link): its centre of mass only.
+    Point,
+    /// Fixed to the world.
+    Fixed,
+    /// Planar rigid body: circle of radius √(I/m).
+    Circle(f64),
+    /// 3-d rigid body: the uniform box of the same mass and principal
+    /// moments; half-lengths along `axes` (unit vectors, world frame).
+    Box {
+        /// Half-lengths.
+        half: [f64; 3],
+        /// Principal axes.
+        axes: [Point; 3],
+    },
+}
+
+/// A joint.
+#[derive(Clone, Debug)]
+pub struct SketchJoint {
+    /// Where.
+    pub point: Point,
+    /// Joined to the world.
+    pub grounded: bool,
+}
+
+/// A contact.
+#[derive(Clone, Debug)]
+pub struct SketchContact {
+    /// Name.
+    pub name: String,
+    /// Point (world).
+    pub point: Point,
+    /// Unit normal (world): the direction in which the gap opens.
+    pub normal: Point,
+    /// Against the world (drawn as ground on the −normal side).
+    pub world: bool,
+}
+
+fn pad(v: &[f64]) -> Option<Point> {
+    let mut p = [0.0; 3];
+    for (x, y) in p.iter_mut().zip(v) {
+        *x = *y;
+    }
+    p.iter().all(|x| x.is_finite()).then_some(p)
+}
+
+fn values(v: &[Val]) -> Option<Point> {
+    pad(&v.iter().map(|x| x.si).collect::<Vec<_>>())
+}
+
+fn unit(p: Point) -> Option<Point> {
+    let n = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    (n.is_finite() && n > 0.0).then(|| [p[0] / n, p[1] / n, p[2] / n])
+}
+
+/// Half-lengths of the uniform box with mass `m` and principal moments
+/// `i` (`I₁ = m(b² + c²)/12`, … solved for the full lengths a, b, c).
+pub fn box_half(m: f64, i: [f64; 3]) -> [f64; 3] {
+    let side = |k: usize| {
+        let (a, b, c) = (i[k], i[(k + 1) % 3], i[(k + 2) % 3]);
+        let sq = 6.0 * (b + c - a) / m;
+        if sq.is_finite() && sq > 0.0 {
+            sq.sqrt() / 2.0
+        } else {
+            0.0
+        }
+    };
+    [side(0), side(1), side(2)]
+}
+
+fn outline(kind: &BodyKind) -> Outline {
+    match kind {
+        BodyKind::Particle { .. } => Outline::Point,
+        BodyKind::Fixed => Outline::Fixed,
+        BodyKind::Rigid { mass, inertia } => {
+            let m = mass.si;
+            if !(m.is_finite() && m > 0.0) {
+                return Outline::Point;
+            }
+            match inertia {
+                InertiaVal::Scalar(i) => {
+                    let r = (i.si / m).sqrt();
+                    if r.is_finite() && r > 0.0 {
+                        Outline::Circle(r)
+                    } else {
+                        Outline::Point
+                    }
+                }
+                InertiaVal::Diagonal(d) => Outline::Box {
+                    half: box_half(m, [d[0].si, d[1].si, d[2].si]),
+                    axes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                },
+                InertiaVal::Full(t) => {
+                    let mat = Matrix3::from_fn(|r, c| t[r][c].si);
+                    if !mat.iter().all(|x| x.is_finite()) {
+                        return Outline::Point;
+                    }
+                    let eig = SymmetricEigen::new(mat);
+                    let ax = |k: usize| {
+                        let v = eig.eigenvectors.column(k);
+                        [v[0], v[1], v[2]]
+                    };
+                    Outline::Box {
+                        half: box_half(
+                            m,
+                            [eig.eigenvalues[0], eig.eigenvalues[1], eig.eigenvalues[2]],
+                        ),
+                        axes: [ax(0), ax(1), ax(2)],
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn case_body(b: &crate::case::Body) -> Option<SketchBody> {
+    Some(SketchBody {
+        name: b.name.clone(),
+        com: values(&b.position)?,
+        outline: outline(&b.kind),
+    })
+}
+
+/// The sketch of a case; `None` for a scene, or beyond [`MAX_DRAWN`]
+/// bodies or contacts, or where a coordinate is not finite.
+pub fn sketch(case: &Case) -> Option<Sketch> {
+    if case.scene.is_some() || case.contacts.len() > MAX_DRAWN {
+        return None;
+    }
+    match &case.form {
+        Form::Bodies { bodies, joints } => {
+            if bodies.len() > MAX_DRAWN {
+                return None;
+            }
+            let dim = match case.space {
+                Space::Line => 1,
+                Space::Planar => 2,
+                Space::ThreeD => 3,
+            };
+            let bodies = bodies.iter().map(case_body).collect::<Option<Vec<_>>>()?;
+            let joints = joints
+                .iter()
+                .map(|j| {
+                    Some(SketchJoint {
+                        point: values(&j.point)?,
+                        grounded: j.other.is_none(),
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            let contacts = case
+                .contacts
+                .iter()
+                .map(|c| match &c.geometry {
+                    ContactGeometry::Point {
+                        other,
+                        point,
+                        normal,
+                        ..
+                    } => Some(SketchContact {
+                        name: c.name.clone(),
+                        point: values(point)?,
+                        normal: unit(values(normal)?)?,
+                        world: other.is_none(),
+                    }),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Sketch {
+                dim,
+                bodies,
+                links: Vec::new(),
+                joints,
+                contacts,
+            })
+        }
+        Form::Robot(r) => robot(case, r),
+        Form::Generalized { .. } => Some(Sketch {
+            dim: 0,
+            bodies: Vec::new(),
+            links: Vec::new(),
+            joints: Vec::new(),
+            contacts: case
+                .contacts
+                .iter()
+                .map(|c| SketchContact {
+                    name: c.name.clone(),
+                    point: [0.0; 3],
+                    normal: [0.0, 1.0, 0.0],
+                    world: true,
+                })
+                .collect(),
+        }),
+    }
+}
+
+/// A robot at its configuration: links as lines between frame origins,
+/// each link's centre of mass, joints at the frame origins of the bodies
+/// they move, the case's own bodies, and the contacts.
+fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
+    let tree = &r.robot.tree;
+    if tree.bodies.len() + r.bodies.len() > MAX_DRAWN {
+        return None;
+    }
+    let sys = crate::model::robot::robot_system(
+        case,
+        r,
+        &mut |v: &Val| Ok::<f64, std::convert::Infallible>(v.si),
+        r.armature,
+    )
+    .unwrap_or_else(|e| match e {});
+    let kin = tree.kinematics(&sys.q);
+    let v3 = |v: &Vector3<f64>| pad(&[v.x, v.y, v.z]);
+    let mut bodies = Vec::new();
+    let mut links = Vec::new();
+    let mut joints = Vec::new();
+    for (b, body) in tree.bodies.iter().enumerate() {
+        let origin = v3(&kin.xpos[b])?;
+        if let Some(p) = body.parent {
+            links.push((v3(&kin.xpos[p])?, origin));
+        }
+        if !body.joints.is_empty() {
+            joints.push(SketchJoint {
+                point: origin,
+                grounded: body.parent.is_none_or(|p| tree.last_dof(&kin, p).is_none()),
+            });
+        }
+        if body.mass > 0.0 {
+            bodies.push(SketchBody {
+                name: body.name.clone(),
+                com: v3(&(kin.xpos[b] + kin.xrot[b] * body.com))?,
+                outline: Outline::Point,
+            });
+        }
+    }
+    for b in &r.bodies {
+        bodies.push(case_body(b)?);
+    }
+    let contacts = case
+        .contacts
+        .iter()
+        .zip(&sys.points)
+        .map(|(c, (p, n))| {
+            let world = match &c.geometry {
+                ContactGeometry::Link { other, .. } => other.is_none(),
+                _ => false,
+            };
+            Some(SketchContact {
+                name: c.name.clone(),
+                point: v3(p)?,
+                normal: unit(v3(n)?)?,
+                world,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Sketch {
+        dim: 3,
+        bodies,
+        links,
+        joints,
+        contacts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_of_a_box_inertia() {
+        // A 2 × 0.4 × 0.2 box of 3 kg: Ixx = m(b² + c²)/12, …
+        let (m, a, b, c) = (3.0, 2.0, 0.4, 0.2);
+        let i = [
+            m * (b * b + c * c) / 12.0,
+            m * (a * a + c * c) / 12.0,
+            m * (a * a + b * b) / 12.0,
+        ];
+        let h = box_half(m, i);
+        for (got, want) in h.iter().zip([a / 2.0, b / 2.0, c / 2.0]) {
+            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        }
+    }
+}
