@@ -96,9 +96,78 @@ pub struct ContactDef {
     pub description: Option<String>,
 }
 
+/// The model file of a `[model]` case and the configuration it is
+/// evaluated at.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelDef {
+    /// `MJCF` or `URDF`.
+    pub format: &'static str,
+    /// The file as written in the case.
+    pub file: String,
+    /// SHA-256 of the file's bytes (lower-case hex; the main file).
+    pub sha256: String,
+    /// The keyframe the configuration starts from, if any.
+    pub keyframe: Option<String>,
+    /// Every hinge and slide joint: its value as typed in the case, or
+    /// `null` where it comes from the keyframe or the model's reference
+    /// configuration.
+    pub joints: Vec<ModelJointDef>,
+}
+
+/// One joint of the configuration.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelJointDef {
+    /// Joint name.
+    pub joint: String,
+    /// As typed in `[model] configuration`, or `null`.
+    pub typed: Option<Typed>,
+    /// The value used (SI: rad or m).
+    pub si: f64,
+    /// `rad` or `m`.
+    pub unit: &'static str,
+}
+
+fn model_def(r: &crate::case::RobotForm) -> ModelDef {
+    use crate::kinematics::JointKind;
+    let q = r.configuration_with(|v| v.si);
+    let joints = r
+        .robot
+        .tree
+        .joints
+        .iter()
+        .enumerate()
+        .filter_map(|(k, j)| {
+            let unit = match j.kind {
+                JointKind::Hinge => "rad",
+                JointKind::Slide => "m",
+                _ => return None,
+            };
+            Some(ModelJointDef {
+                joint: j.name.clone(),
+                typed: r
+                    .configuration
+                    .iter()
+                    .find(|(i, _)| *i == k)
+                    .map(|(_, v)| Typed::of(v)),
+                si: q[j.qpos_adr],
+                unit,
+            })
+        })
+        .collect();
+    ModelDef {
+        format: r.robot.format.name(),
+        file: r.file.clone(),
+        sha256: r.robot.sha256.clone(),
+        keyframe: r.keyframe.clone(),
+        joints,
+    }
+}
+
 /// The model definition of a case.
 #[derive(Clone, Debug, Serialize)]
 pub struct Definition {
+    /// A `[model]` case's model file, its SHA-256 and the configuration.
+    pub model: Option<ModelDef>,
     /// Bodies of the case (for a `[model]` case: the case's own bodies
     /// beside the model).
     pub bodies: Vec<BodyDef>,
@@ -228,6 +297,10 @@ pub fn definition(case: &Case) -> Option<Definition> {
         })
         .collect();
     Some(Definition {
+        model: match &case.form {
+            Form::Robot(r) => Some(model_def(r)),
+            _ => None,
+        },
         bodies: bodies.into_iter().map(body_def).collect(),
         joints,
         contacts,

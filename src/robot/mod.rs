@@ -136,6 +136,18 @@ pub struct Robot {
     pub constraints: Vec<Constraint>,
     /// What the reader left out and why (shown in the report).
     pub notes: Vec<String>,
+    /// SHA-256 of the model file's bytes (lower-case hex; the main file,
+    /// not its includes).
+    pub sha256: String,
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Robot {
@@ -151,6 +163,7 @@ impl Robot {
         confine: Option<&crate::confine::Confine>,
     ) -> Result<Robot, SourceError> {
         let mut text = xml::read_text(path, shown, max_bytes)?;
+        let sha256 = sha256_hex(text.as_bytes());
         if !matches!(xml::first_element(&text), Some("mujoco" | "robot")) {
             return Err(SourceError {
                 path: shown.to_string(),
@@ -174,12 +187,14 @@ impl Robot {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
         }
+        robot.sha256 = sha256;
         sized(robot, shown)
     }
 
     /// Parses model text in memory (no file is read: an MJCF `<include>`
     /// is an error). For fuzzing and tests.
     pub fn parse(shown: &str, text: &str) -> Result<Robot, SourceError> {
+        let sha256 = sha256_hex(text.as_bytes());
         let mut text = text.to_string();
         xml::tolerate(&mut text);
         let robot = if xml::root_name(&text).as_deref() == Some("robot") {
@@ -187,6 +202,8 @@ impl Robot {
         } else {
             mjcf::read(std::path::Path::new(""), shown, text, 0, None)
         }?;
+        let mut robot = robot;
+        robot.sha256 = sha256;
         sized(robot, shown)
     }
 

@@ -39,6 +39,7 @@ pub fn parse(shown: &str, text: String) -> Result<Robot, SourceError> {
             keyframes: Vec::new(),
             constraints,
             notes,
+            sha256: String::new(),
         })
 }
 

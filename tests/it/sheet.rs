@@ -367,7 +367,7 @@ fn the_sketch_draws_one_arrow_per_contact_in_every_format() {
         let svg = String::from_utf8_lossy(svg);
         assert!(svg.starts_with("<svg xmlns=") && svg.matches("class=\"arrow\"").count() == n);
         let (typ, typ_files) = t.report_typ(r, 4).unwrap();
-        assert!(typ.contains("#figure(image(\"/plots/"), "{}", r.title);
+        assert!(typ.contains("image(\"/plots/"), "{}", r.title);
         assert!(
             typ_files
                 .iter()

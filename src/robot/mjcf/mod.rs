@@ -161,6 +161,7 @@ pub fn read(
             keyframes,
             constraints,
             notes,
+            sha256: String::new(),
         },
     )
 }
