@@ -12,10 +12,13 @@
 //!
 //! * `{{#meff path/to/case.toml}}` — the case's Markdown report, the path
 //!   relative to the chapter's file (as mdBook's `{{#include}}`);
-//!   `{{#meff case.toml claims}}` only that section (`summary`, `inputs`,
-//!   `contacts`, `coupled`, `sensitivities`, `verification`, `claims`,
-//!   `assumptions`; several may be given);
-//!   `no-verify` skips the simulations. `\{{#meff …}}` is left as text.
+//!   `{{#meff case.toml claims}}` only that section (the ids of
+//!   `render::sheet::SECTIONS`; several may be given); `no-verify` skips
+//!   the simulations, `no-title` leaves out the title and description.
+//!   `\{{#meff …}}` is left as text.
+//! * `{{#meff-value case.toml QUANTITY}}` — one value with its unit
+//!   (`report::value`: the names claims use, `omega_max`, `stable_dt`, a
+//!   parameter).
 //! * a fenced block with the info string `meff` (and the same options)
 //!   holding a whole case file inline.
 //!
@@ -60,33 +63,30 @@ pub fn supports(_renderer: &str) -> bool {
 struct Request {
     sections: Vec<String>,
     verify: bool,
+    /// Leave out the case's title and description.
+    no_title: bool,
 }
 
-const SECTIONS: &[(&str, &str)] = &[
-    ("summary", "Summary"),
-    ("inputs", "Inputs"),
-    ("contacts", "Effective mass, contact by contact"),
-    ("coupled", "Coupled contacts"),
-    ("sensitivities", "Sensitivities"),
-    ("verification", "Verification by simulation"),
-    ("claims", "Claims"),
-    ("assumptions", "Assumptions"),
-];
+/// The sections a directive may select: the sheet's own (one list).
+const SECTIONS: &[(&str, &str)] = crate::render::sheet::SECTIONS;
 
 fn request(words: &[&str], place: &str) -> Result<Request, BookError> {
     let mut r = Request {
         sections: Vec::new(),
         verify: true,
+        no_title: false,
     };
     for w in words {
         if *w == "no-verify" {
             r.verify = false;
+        } else if *w == "no-title" {
+            r.no_title = true;
         } else if SECTIONS.iter().any(|(k, _)| k == w) {
             r.sections.push((*w).to_string());
         } else {
             let known: Vec<&str> = SECTIONS.iter().map(|(k, _)| *k).collect();
             return Err(BookError::Input(format!(
-                "{place}: unknown meff option `{w}` (sections: {}; or no-verify)",
+                "{place}: unknown meff option `{w}` (sections: {}; or no-verify, no-title)",
                 known.join(", ")
             )));
         }
@@ -124,6 +124,7 @@ pub fn run(input: &str) -> Result<String, BookError> {
         html,
         templates,
         confine,
+        values: Default::default(),
     };
     walk(&mut book, &env)?;
     serde_json::to_string(&book).map_err(|e| BookError::Input(e.to_string()))
@@ -135,6 +136,8 @@ struct Env {
     templates: crate::render::templates::Templates,
     /// Where cases (and the models and scenes they name) may be read from.
     confine: crate::confine::Confine,
+    /// Cases evaluated for `{{#meff-value}}` (without verification), by path.
+    values: std::cell::RefCell<std::collections::HashMap<PathBuf, crate::Evaluated>>,
 }
 
 /// A book reads inside its root only, unless its `book.toml` names more
@@ -258,6 +261,18 @@ fn inline_directives(
             break;
         };
         let body = &rest[at + 7..at + end];
+        if let Some(args) = body.strip_prefix("-value") {
+            if escaped {
+                out.push_str(&rest[..at - 1]);
+                out.push_str(&rest[at..at + end + 2]);
+            } else {
+                out.push_str(&rest[..at]);
+                let place = format!("{shown}:{number}");
+                out.push_str(&value_directive(args, &place, dir, env)?);
+            }
+            rest = &rest[at + end + 2..];
+            continue;
+        }
         if escaped {
             out.push_str(&rest[..at - 1]);
             out.push_str(&rest[at..at + end + 2]);
@@ -272,18 +287,7 @@ fn inline_directives(
             };
             let opts: Vec<&str> = words.collect();
             let req = request(&opts, &place)?;
-            let case = crate::case::load_confined(
-                &dir.join(path),
-                crate::case::MAX_INPUT_BYTES,
-                Some(&env.confine),
-            )
-            .map_err(|e| match e {
-                crate::Error::Io { message, .. } => {
-                    let path = crate::diag::escape_controls(path);
-                    BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
-                }
-                other => input_error(other),
-            })?;
+            let case = load(&dir.join(path), path, &place, env)?;
             out.push_str(&render(case, &req, &place, env)?);
         }
         rest = &rest[at + end + 2..];
@@ -304,22 +308,8 @@ fn input_error(e: crate::Error) -> BookError {
     }
 }
 
-/// The report of one case as chapter Markdown.
-fn render(
-    case: crate::case::Case,
-    req: &Request,
-    place: &str,
-    env: &Env,
-) -> Result<String, BookError> {
-    let ev = crate::evaluate_with(
-        case,
-        crate::Options {
-            verify: req.verify,
-            progress: None,
-            ..Default::default()
-        },
-    )
-    .map_err(input_error)?;
+/// A book quotes no case whose claims fail or cannot be decided.
+fn claims_hold(ev: &crate::Evaluated, place: &str) -> Result<(), BookError> {
     let failed: Vec<String> = ev
         .report
         .claims
@@ -347,28 +337,117 @@ fn render(
             failed.join("\n  ")
         )));
     }
+    Ok(())
+}
+
+/// `{{#meff-value CASE QUANTITY}}`: one value with its unit, formatted as
+/// the sheets format it (4 significant figures, the case's display units).
+fn value_directive(args: &str, place: &str, dir: &Path, env: &Env) -> Result<String, BookError> {
+    let mut words = args.split_whitespace();
+    let (Some(path), quantity) = (words.next(), words.collect::<Vec<_>>().join(" ")) else {
+        return Err(BookError::Input(format!(
+            "{place}: {{{{#meff-value}}}} needs a case path and a quantity"
+        )));
+    };
+    if quantity.is_empty() {
+        return Err(BookError::Input(format!(
+            "{place}: {{{{#meff-value {path}}}}} needs a quantity, e.g. m_eff(c), omega(c), stable_dt or a parameter"
+        )));
+    }
+    let full = dir.join(path);
+    let cached = env.values.borrow().contains_key(&full);
+    if !cached {
+        let case = load(&full, path, place, env)?;
+        let ev = crate::evaluate_with(
+            case,
+            crate::Options {
+                verify: false,
+                progress: None,
+                ..Default::default()
+            },
+        )
+        .map_err(input_error)?;
+        claims_hold(&ev, place)?;
+        env.values.borrow_mut().insert(full.clone(), ev);
+    }
+    let values = env.values.borrow();
+    let report = &values[&full].report;
+    let found = crate::report::value::lookup(report, &quantity)
+        .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
+    Ok(format_value(report, &found))
+}
+
+/// A found value as text: number and unit.
+fn format_value(report: &crate::report::Report, f: &crate::report::value::Found) -> String {
+    use crate::number::sig;
+    use crate::render::templates::{pretty, unit_text};
+    use crate::report::value::Kind;
+    let num = |x: f64| pretty(&sig(x, crate::number::DEFAULT_DIGITS));
+    let d = &report.display;
+    match f.kind {
+        Kind::Mass => format!("{} {}", num(f.si * d.mass.factor), d.mass.unit),
+        Kind::InverseMass => format!("{} kg⁻¹", num(f.si)),
+        Kind::Omega => format!("{} {}", num(f.si * d.omega.factor), d.omega.unit),
+        Kind::Frequency => format!("{} Hz", num(f.si)),
+        Kind::Time => match &d.time {
+            Some(t) => format!("{} {}", num(f.si * t.factor), t.unit),
+            None => pretty(&crate::number::time(f.si, crate::number::DEFAULT_DIGITS)),
+        },
+        Kind::Si if f.unit.trim().is_empty() => num(f.si),
+        Kind::Si => format!("{} {}", num(f.si), unit_text(&f.unit)),
+    }
+}
+
+/// Loads a case a chapter names, confined to the book's tree.
+fn load(full: &Path, path: &str, place: &str, env: &Env) -> Result<crate::case::Case, BookError> {
+    crate::case::load_confined(full, crate::case::MAX_INPUT_BYTES, Some(&env.confine)).map_err(
+        |e| match e {
+            crate::Error::Io { message, .. } => {
+                let path = crate::diag::escape_controls(path);
+                BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
+            }
+            other => input_error(other),
+        },
+    )
+}
+
+/// The report of one case as chapter Markdown.
+fn render(
+    case: crate::case::Case,
+    req: &Request,
+    place: &str,
+    env: &Env,
+) -> Result<String, BookError> {
+    let ev = crate::evaluate_with(
+        case,
+        crate::Options {
+            verify: req.verify,
+            progress: None,
+            ..Default::default()
+        },
+    )
+    .map_err(input_error)?;
+    claims_hold(&ev, place)?;
     let md = env
         .templates
         .report_md(&ev.report, 4)
         .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
-    let md = select(&md, &req.sections);
+    let md = select(&md, &req.sections, req.no_title);
     let md = demote(&md);
     let md = if env.html { mathml(&md) } else { md };
     Ok(format!("\n{}\n", md.trim_end()))
 }
 
-/// The title and the chosen `##` sections (all when none is chosen).
-fn select(md: &str, sections: &[String]) -> String {
-    if sections.is_empty() {
-        return md.to_string();
-    }
+/// The title (unless `no_title`) and the chosen `##` sections (all when
+/// none is chosen).
+fn select(md: &str, sections: &[String], no_title: bool) -> String {
     let wanted: Vec<&str> = SECTIONS
         .iter()
-        .filter(|(k, _)| sections.iter().any(|s| s == k))
+        .filter(|(k, _)| sections.is_empty() || sections.iter().any(|s| s == k))
         .map(|(_, h)| *h)
         .collect();
     let mut out = String::new();
-    let mut keep = true;
+    let mut keep = !no_title;
     for line in md.split_inclusive('\n') {
         if let Some(h) = line.strip_prefix("## ") {
             keep = wanted.iter().any(|w| h.trim() == *w);
@@ -434,7 +513,7 @@ mod tests {
     #[test]
     fn sections_are_selected_and_headings_demoted() {
         let md = "# T\n\n## Summary\n\ns\n\n## Claims\n\nc\n\n## Sweeps\n\nw\n";
-        let s = select(md, &["claims".into()]);
+        let s = select(md, &["claims".into()], false);
         assert_eq!(s, "# T\n\n## Claims\n\nc\n\n");
         assert_eq!(
             demote("# A\n```\n# not\n```\n## B\n"),

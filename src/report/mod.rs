@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod definition;
 pub mod sketch;
+pub mod value;
 
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]

@@ -215,3 +215,78 @@ fn case_text_is_inert_in_the_book() {
     // The text is still there, as text.
     assert!(html.contains("onerror=alert(1)"), "{html}");
 }
+
+#[test]
+fn a_value_goes_into_a_sentence_with_its_unit() {
+    let book = root().join("examples/book");
+    let text = "m = {{#meff-value offcentre.toml m_eff(offcentre)}}; \
+                w = {{#meff-value offcentre.toml omega(offcentre)}}; \
+                f = {{#meff-value offcentre.toml f(offcentre)}}; \
+                dt = {{#meff-value offcentre.toml stable_dt}}; \
+                m1 = {{#meff-value offcentre.toml mode_omega(1)}}; \
+                a = {{#meff-value offcentre.toml a(offcentre)}}; \
+                A = {{#meff-value offcentre.toml A(offcentre, offcentre)}}; \
+                r = {{#meff-value offcentre.toml r}}; \
+                I = {{#meff-value offcentre.toml I}}; \
+                esc = \\{{#meff-value offcentre.toml r}}\n";
+    let out = preprocess(&book, "values.md", text);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    for want in [
+        "m = 1.000 kg;",
+        "w = 316.2 rad/s;",
+        "f = 50.33 Hz;",
+        "dt = 6.325 ms;",
+        "m1 = 316.2 rad/s;",
+        "a = 1.000 kg⁻¹;",
+        "A = 1.000 kg⁻¹;",
+        "r = 0.1000 m;",
+        "I = 0.02000 kg·m²;",
+        "esc = {{#meff-value offcentre.toml r}}",
+    ] {
+        assert!(content.contains(want), "{want}: {content}");
+    }
+    // An unknown quantity or contact is bad input (exit 2) at its line.
+    for bad in [
+        "{{#meff-value offcentre.toml m_eff(nowhere)}}",
+        "{{#meff-value offcentre.toml speed}}",
+        "{{#meff-value offcentre.toml}}",
+        "{{#meff-value offcentre.toml mode_omega(7)}}",
+    ] {
+        let out = preprocess(&book, "values.md", &format!("x\n{bad}\n"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("values.md:2"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn no_title_leaves_out_the_title_and_description() {
+    let book = root().join("examples/book");
+    let out = preprocess(
+        &book,
+        "t.md",
+        "{{#meff offcentre.toml summary no-verify no-title}}\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    assert!(content.contains("### Summary"), "{content}");
+    assert!(!content.contains("## Planar block"), "{content}");
+    assert!(!content.contains("touches the floor"), "{content}");
+    // Without it the title is there.
+    let out = preprocess(
+        &book,
+        "t.md",
+        "{{#meff offcentre.toml summary no-verify}}\n",
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
+    assert!(content.contains("## Planar block"), "{content}");
+}
