@@ -270,7 +270,21 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         .iter()
         .filter(|p| symbols.param(&p.name).is_some())
         .map(|p| {
-            let text = if p.value.expr.params().is_empty() {
+            // As typed when it is a number in SI units; otherwise its SI
+            // value, so that every substituted formula is in one unit system
+            // and its result follows by hand (`400 mm` shows as `0.4 m`).
+            let si_literal = {
+                use crate::expr::ExprKind;
+                match &p.value.expr.kind {
+                    ExprKind::Number(n) | ExprKind::Quantity(n, _) => n.value == p.value.si,
+                    ExprKind::Neg(x) => match &x.kind {
+                        ExprKind::Number(n) | ExprKind::Quantity(n, _) => -n.value == p.value.si,
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            };
+            let text = if si_literal && p.value.expr.params().is_empty() {
                 p.value.text.trim().to_string()
             } else {
                 let unit = if p.value.dim.is_none() {

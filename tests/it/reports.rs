@@ -9,9 +9,17 @@ fn seed_report_reads_as_a_calculation() {
     let ev = verified("offcentre.toml");
     let t = Templates::load(None).unwrap();
     let md = t.report_md(&ev.report, 4).unwrap();
-    // a = 1/m + r²/I = 1/(2 kg) + (0.10 m)²/(0.020 kg m²) = 1 kg⁻¹
-    let line = "a = J M^{-1} J^{\\mathsf{T}} = \\frac{1}{m} + \\frac{r^{2}}{I} = \\frac{1}{\\left(2\\,\\mathrm{kg}\\right)} + \\frac{\\left(0.10\\,\\mathrm{m}\\right)^{2}}{\\left(0.020\\,\\mathrm{kg}\\,\\mathrm{m}^{2}\\right)} = 1.000\\,\\mathrm{kg}^{-1}";
-    assert!(md.contains(line), "{md}");
+    // a_c = J_c M⁻¹ J_cᵀ = 1/m + r²/I = 1/(2 kg) + (0.10 m)²/(0.020 kg m²) = 1 kg⁻¹
+    // (laid out on two lines), then m_eff and ω with the numbers substituted.
+    for piece in [
+        "a_{\\mathrm{offcentre}} &= J_{\\mathrm{offcentre}} M^{-1} J_{\\mathrm{offcentre}}^{\\mathsf{T}} = \\frac{1}{m} + \\frac{r^{2}}{I}",
+        "&= \\frac{1}{\\left(2\\,\\mathrm{kg}\\right)} + \\frac{\\left(0.10\\,\\mathrm{m}\\right)^{2}}{\\left(0.020\\,\\mathrm{kg}\\,\\mathrm{m}^{2}\\right)} = 1.000\\,\\mathrm{kg}^{-1}",
+        "m_{\\mathrm{eff},\\,\\mathrm{offcentre}} = \\frac{1}{a_{\\mathrm{offcentre}}} = \\frac{m\\,I}{I + m\\,r^{2}} = 1.000\\,\\mathrm{kg}",
+        "= \\sqrt{\\frac{1.000\\times10^{5}\\,\\mathrm{N/m}}{1.000\\,\\mathrm{kg}}} = 316.2\\,\\mathrm{rad/s}",
+        "\\Delta t = \\frac{2}{\\omega_{\\max}} = \\frac{2}{316.2\\,\\mathrm{rad/s}}",
+    ] {
+        assert!(md.contains(piece), "{piece}\n{md}");
+    }
     assert!(
         md.contains("| offcentre | 1.000 | 2.000 | 0.5000 | 316.2 | 223.6 |"),
         "{md}"
