@@ -53,3 +53,104 @@ pub fn read_model(text: &str) {
         }
     }
 }
+
+/// A scene: the first byte picks the form (even: two CSV tables split at
+/// the first line `===`; odd: the bytes as an NPZ archive) and the space
+/// (bit 1: 3-d, else planar); the files are written to a private
+/// directory and read through a case's `[scene]` table, then analysed and
+/// rendered as JSON.
+pub fn run_scene(data: &[u8]) {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("meff-fuzz-scene-{}", std::process::id()));
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let space = if mode & 2 != 0 { "3d" } else { "planar" };
+    let table = if mode & 1 == 0 {
+        let text = String::from_utf8_lossy(rest);
+        let (bodies, contacts) = text.split_once("\n===\n").unwrap_or((&text, ""));
+        if std::fs::write(dir.join("b.csv"), bodies).is_err()
+            || std::fs::write(dir.join("c.csv"), contacts).is_err()
+        {
+            return;
+        }
+        "[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n".to_string()
+    } else {
+        if std::fs::write(dir.join("s.npz"), rest).is_err() {
+            return;
+        }
+        "[scene]\nfile = \"s.npz\"\n".to_string()
+    };
+    let case = format!("title = \"fuzz scene\"\nspace = \"{space}\"\n{table}");
+    let path = dir.join("scene.toml");
+    if std::fs::write(&path, case).is_err() {
+        return;
+    }
+    let Ok(case) = crate::case::load(&path) else {
+        return;
+    };
+    if let Ok(ev) = crate::evaluate(case) {
+        let _ = crate::render::json(&ev.report);
+    }
+}
+
+/// An engine table (any TOML text) after a fixed two-contact case whose
+/// second contact takes its stiffness from the engine: the engine
+/// reader, the translation (each engine's formulas, its step map, its
+/// inverse settings) and every renderer.
+pub fn run_engine(text: &str) {
+    const CASE: &str = "title = \"engine\"\nspace = \"planar\"\n\
+        [[body]]\nname = \"b\"\ntype = \"rigid\"\nmass = \"2 kg\"\ninertia = \"0.02 kg m^2\"\nposition = [\"0 m\", \"0.05 m\"]\n\
+        [[contact]]\nname = \"c1\"\nbody = \"b\"\npoint = [\"0.1 m\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"1e5 N/m\"\ndamping = \"20 N s/m\"\n\
+        [[contact]]\nname = \"c2\"\nbody = \"b\"\npoint = [\"-0.1 m\", \"0 m\"]\nnormal = [0, 1]\n";
+    run_case(&format!("{CASE}{text}"));
+}
+
+/// A book chapter through `meff mdbook` (HTML renderer), its book root a
+/// private directory holding one case (`c.toml`, the seed problem); the
+/// chapter Markdown that comes out must carry no live HTML beyond the
+/// MathML meff writes.
+pub fn run_book(chapter: &str) {
+    let dir = std::env::temp_dir().join(format!("meff-fuzz-book-{}", std::process::id()));
+    if std::fs::create_dir_all(dir.join("src")).is_err() {
+        return;
+    }
+    const SEED: &str = "title = \"seed\"\nspace = \"planar\"\n[parameters]\nm = { value = \"2 kg\" }\nI = { value = \"0.02 kg m^2\" }\nr = { value = \"0.1 m\" }\n\
+        [[body]]\nname = \"b\"\ntype = \"rigid\"\nmass = \"m\"\ninertia = \"I\"\nposition = [\"0 m\", \"0.05 m\"]\n\
+        [[contact]]\nname = \"c\"\nbody = \"b\"\npoint = [\"r\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"1e5 N/m\"\n\
+        [[claim]]\nof = \"m_eff(c)\"\nequals = \"m*I/(I + m*r^2)\"\n";
+    if std::fs::write(dir.join("src/c.toml"), SEED).is_err() {
+        return;
+    }
+    let input = serde_json::json!([
+        { "root": dir, "config": { "book": { "src": "src" } }, "renderer": "html" },
+        { "items": [ { "Chapter": { "name": "f", "content": chapter, "number": [1],
+            "sub_items": [], "path": "f.md", "source_path": "f.md", "parent_names": [] } } ] }
+    ]);
+    let Ok(out) = crate::mdbook::run(&input.to_string()) else {
+        return;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&out) else {
+        panic!("the preprocessor wrote a book that is not JSON");
+    };
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap_or("");
+    // What meff writes into a chapter is never live HTML (a chapter that
+    // has its own is its author's).
+    if crate::render::inert_md::live_html(chapter).is_none()
+        && let Some(tag) = crate::render::inert_md::live_html(content)
+    {
+        panic!("live HTML in a built chapter: {tag}");
+    }
+}
+
+/// Any text through the Typst translations the PDF uses (markup text,
+/// string bodies, Markdown descriptions, LaTeX math laid out for display).
+pub fn typst_text(text: &str) {
+    let _ = crate::render::typ::text(text);
+    let _ = crate::render::typ::string_body(text);
+    let _ = crate::render::typ::markdown(text);
+    let _ = crate::render::typ::math(&crate::render::layout::display(text));
+    let _ = crate::render::templates::math(text, true);
+}

@@ -447,9 +447,48 @@ fn longest_run(s: &str, ch: char) -> usize {
     longest
 }
 
+/// The first active HTML tag a Markdown renderer with every option on (a
+/// superset of mdBook's) would make of `md`: a script, frame, object or
+/// embed element, an `on…` event attribute, or a `javascript:` URL.
+/// `None` when there is none. For the fuzz target and tests of books.
+pub fn live_html(md: &str) -> Option<String> {
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(md, Options::all()));
+    for tag in html.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        let lower = tag.to_ascii_lowercase();
+        let name = lower
+            .trim_start_matches('/')
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        let active = [
+            "script", "iframe", "object", "embed", "frame", "base", "meta", "link",
+        ]
+        .contains(&name)
+            || lower.contains("javascript:")
+            || lower
+                .split(|c: char| c.is_whitespace() || c == '/' || c == '"' || c == '\'')
+                .skip(1)
+                .any(|a| a.starts_with("on") && a.contains('='));
+        if active {
+            return Some(format!("<{tag}>"));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_html_is_found() {
+        assert!(live_html("<img src=x onerror=alert(1)>").is_some());
+        assert!(live_html("[^n]: <script>x</script>").is_some());
+        assert!(live_html("a [link](javascript:alert(1))").is_some());
+        assert!(live_html("<math><mi>on</mi></math> *x* and `<b onclick=1>`").is_none());
+    }
 
     /// What mdBook's renderer makes of Markdown (pulldown-cmark with every
     /// option on: a superset of mdBook's).

@@ -56,3 +56,35 @@ fn model_corpus_replays() {
         }
     }
 }
+
+/// The targets added in round 3 (scenes, engines, books, the PDF's Typst
+/// translation): their seeds and minimized corpora.
+#[test]
+fn round_three_corpora_replay() {
+    for (target, seeds) in [
+        ("scene", "seeds-scene"),
+        ("engine", "seeds-engine"),
+        ("book", "seeds-book"),
+        ("typst_text", "seeds-typst"),
+    ] {
+        let mut all = inputs(&format!("fuzz/corpus/{target}"));
+        let seeded = inputs(&format!("fuzz/{seeds}"));
+        assert!(!seeded.is_empty(), "fuzz/{seeds} is committed");
+        all.extend(seeded);
+        for (_, bytes) in all {
+            match target {
+                "scene" => meff::fuzz::run_scene(&bytes),
+                _ => {
+                    let Ok(text) = std::str::from_utf8(&bytes) else {
+                        continue;
+                    };
+                    match target {
+                        "engine" => meff::fuzz::run_engine(text),
+                        "book" => meff::fuzz::run_book(text),
+                        _ => meff::fuzz::typst_text(text),
+                    }
+                }
+            }
+        }
+    }
+}
