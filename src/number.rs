@@ -67,6 +67,45 @@ pub fn time(t: f64, digits: usize) -> String {
     }
 }
 
+/// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
+/// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
+pub fn pretty(s: &str) -> String {
+    let (m, rest) = match s.find(['e', 'E']) {
+        Some(i) if s[..i].chars().last().is_some_and(|c| c.is_ascii_digit()) => {
+            (&s[..i], Some(&s[i + 1..]))
+        }
+        _ => (s, None),
+    };
+    let mut out = m.replacen('-', "−", 1);
+    if let Some(e) = rest {
+        // The exponent ends at the first character that is not part of it
+        // (a unit may follow: `2.000e-06 s`).
+        let end = e
+            .char_indices()
+            .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
+            .map_or(e.len(), |(i, _)| i);
+        let (exp, tail) = e.split_at(end);
+        match exp.parse::<i32>() {
+            Ok(n) => {
+                out.push_str(" × 10");
+                out.push_str(&superscript(n));
+                out.push_str(tail);
+            }
+            Err(_) => {
+                out.push('e');
+                out.push_str(e);
+            }
+        }
+    }
+    out
+}
+
+/// `x` in scientific notation with `decimals` after the point, as an
+/// engineer writes it (`1.5 × 10⁻⁶`, true minus).
+pub fn sci(x: f64, decimals: usize) -> String {
+    pretty(&format!("{x:.decimals$e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

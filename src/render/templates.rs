@@ -86,38 +86,7 @@ fn digits(args: &HashMap<String, Value>) -> usize {
         .map_or(4, |d| d as usize)
 }
 
-/// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
-/// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
-pub fn pretty(s: &str) -> String {
-    let (m, rest) = match s.find(['e', 'E']) {
-        Some(i) if s[..i].chars().last().is_some_and(|c| c.is_ascii_digit()) => {
-            (&s[..i], Some(&s[i + 1..]))
-        }
-        _ => (s, None),
-    };
-    let mut out = m.replacen('-', "−", 1);
-    if let Some(e) = rest {
-        // The exponent ends at the first character that is not part of it
-        // (a unit may follow: `2.000e-06 s`).
-        let end = e
-            .char_indices()
-            .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
-            .map_or(e.len(), |(i, _)| i);
-        let (exp, tail) = e.split_at(end);
-        match exp.parse::<i32>() {
-            Ok(n) => {
-                out.push_str(" × 10");
-                out.push_str(&super::number::superscript(n));
-                out.push_str(tail);
-            }
-            Err(_) => {
-                out.push('e');
-                out.push_str(e);
-            }
-        }
-    }
-    out
-}
+pub use crate::number::pretty;
 
 /// A number in LaTeX: `1.000\times10^{5}`.
 pub fn tex_number(x: f64, d: usize) -> String {
@@ -293,6 +262,14 @@ impl Templates {
         });
         tera.register_filter("typ_block", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(typ_math(&plain(v), true)))
+        });
+        tera.register_filter("tex_unit", |v: &Value, _: &HashMap<String, Value>| {
+            let u = plain(v);
+            Ok(Value::String(if u.trim().is_empty() {
+                String::new()
+            } else {
+                format!("\\,{}", crate::symbolic::latex_unit(&u))
+            }))
         });
         tera.register_filter("unit", |v: &Value, _: &HashMap<String, Value>| {
             Ok(Value::String(unit_text(&plain(v))))

@@ -90,6 +90,8 @@ pub struct NamedQuantity {
     pub substituted: SymForm,
     /// Value in SI units.
     pub value: f64,
+    /// Its SI unit (`kg m^2`; empty when dimensionless or not known).
+    pub unit: String,
     /// The sum itself.
     #[serde(skip)]
     pub poly: Poly,
@@ -168,10 +170,50 @@ fn name_quantities(
                     latex: s_latex,
                 },
                 value: super::eval_poly(&p, symbols.values()),
+                unit: poly_unit(case, symbols, &p),
                 poly: p,
             }
         })
         .collect()
+}
+
+/// The SI unit of a sum of parameter monomials, from its first term (the
+/// terms of a dimensionally consistent sum share it); empty when
+/// dimensionless or an atom has no known dimension.
+fn poly_unit(case: &Case, symbols: &Symbols, p: &Poly) -> String {
+    use crate::units::Dim;
+    let Some((mono, _)) = p.terms().next() else {
+        return String::new();
+    };
+    let mut dim = Dim::NONE;
+    for (i, &e) in mono.iter().enumerate() {
+        if e == 0 {
+            continue;
+        }
+        let atom_dim = match symbols.atoms().get(i) {
+            Some(super::Atom::Param(name)) => {
+                match case.parameters.iter().find(|q| &q.name == name) {
+                    Some(q) => q.value.dim,
+                    None => return String::new(),
+                }
+            }
+            Some(_) => Dim::NONE,
+            None => return String::new(),
+        };
+        match i32::try_from(e)
+            .ok()
+            .and_then(|e| atom_dim.powi(e))
+            .and_then(|d| dim.checked_times(d))
+        {
+            Some(d) => dim = d,
+            None => return String::new(),
+        }
+    }
+    if dim.is_none() {
+        String::new()
+    } else {
+        dim.to_string()
+    }
 }
 
 /// Derives A and the per-contact forms for a case. `numeric` is the numeric

@@ -70,8 +70,8 @@ pub(super) fn convergence(run: &mut Run, integrator: Integrator) -> Option<Conve
         (
             None,
             format!(
-                "not judged: the errors are at the resolution floor ({:.1e} rad/s) at every step",
-                floor
+                "not judged: the errors are at the resolution floor ({} rad/s) at every step",
+                crate::number::sci(floor, 1)
             ),
         )
     } else if tail.iter().all(|o| (o - nominal).abs() <= ORDER_TOLERANCE) {

@@ -144,8 +144,9 @@ pub(super) fn impulse_tests(run: &mut Run) -> Vec<ImpulseResult> {
                 tolerance: None,
                 agrees: Some(shrinks),
                 why: format!(
-                    "error {:.2e} at T/10, {:.2e} at T/1000 (dashpots removed): it must fall about linearly with the window (at least 20-fold over the 100-fold shorter pulse)",
-                    first.max_rel_error, last.max_rel_error
+                    "error {} at T/10, {} at T/1000 (dashpots removed): it must fall about linearly with the window (at least 20-fold over the 100-fold shorter pulse)",
+                    crate::number::sci(first.max_rel_error, 2),
+                    crate::number::sci(last.max_rel_error, 2)
                 ),
             });
         }

@@ -423,7 +423,9 @@ impl Budget {
         let work = steps * self.per_step as f64;
         if !steps.is_finite() || work > self.left as f64 {
             return Err(format!(
-                "skipped: {steps:.3e} steps would exceed the simulation budget ({MAX_WORK:.1e} steps × moving parts per case)"
+                "skipped: {} steps would exceed the simulation budget ({} steps × moving parts per case)",
+                crate::number::sci(steps, 3),
+                crate::number::sci(MAX_WORK as f64, 1)
             ));
         }
         self.left -= work as u64;
@@ -639,8 +641,9 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
         for &factor in amplitudes {
             let amplitude = run.settings.compression * factor;
             let what = format!(
-                "ω of {excites} ({} rad/s predicted), gap amplitude {amplitude:.3e} m",
-                crate::number::sig(mode.omega, 6)
+                "ω of {excites} ({} rad/s predicted), gap amplitude {} m",
+                crate::number::sig(mode.omega, 6),
+                crate::number::pretty(&crate::number::sig(amplitude, 3))
             );
             let steps = match run.budget.take(steps) {
                 Ok(n) => n,
@@ -688,9 +691,11 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
                 measured,
                 tolerance,
                 format!(
-                    "velocity Verlet at Δt = {} ({:.0} steps per period) shifts ω by (ωΔt)²/24 = {phase:.1e}; twice that, plus {MEASUREMENT_FLOOR:.0e} for timing the crossings{}",
+                    "velocity Verlet at Δt = {} ({:.0} steps per period) shifts ω by (ωΔt)²/24 = {}; twice that, plus {} for timing the crossings{}",
                     crate::number::time(h, 4),
                     std::f64::consts::TAU / mode.omega / h,
+                    crate::number::sci(phase, 1),
+                    crate::number::sci(MEASUREMENT_FLOOR, 0),
                     if geometric_term(run, amplitude) > 0.0 {
                         ", plus 10 × amplitude/length for the geometry of finite motion"
                     } else {
