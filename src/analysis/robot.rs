@@ -90,8 +90,13 @@ pub struct Ellipsoid {
     pub inverse: [[f64; 3]; 3],
     /// The plane of the polar plot: the contact normal and a unit
     /// direction orthogonal to it (the most massive principal direction's
-    /// part orthogonal to the normal).
+    /// part orthogonal to the normal) — or, when one principal mass is
+    /// infinite, the two finite principal directions (see `plane_kind`).
     pub plane: [[f64; 3]; 2],
+    /// `normal` (the normal and the direction across it), `finite` (the
+    /// two finite principal directions: one principal mass is infinite)
+    /// or `none` (two or three are infinite: no plot).
+    pub plane_kind: &'static str,
     /// m_eff along `cos θ · plane[0] + sin θ · plane[1]`, θ = 0°, 5°, …, 355°
     /// (`None`: infinite).
     pub polar: Vec<Option<f64>>,
@@ -292,6 +297,38 @@ fn ellipsoid(
         [d.x, d.y, d.z]
     });
     let nrm = normal.normalize();
+    let finite: Vec<usize> = (0..3).filter(|&k| masses[k].is_some()).collect();
+    if finite.len() < 3 {
+        let (plane, kind) = if finite.len() == 2 {
+            ([directions[finite[0]], directions[finite[1]]], "finite")
+        } else {
+            ([[nrm.x, nrm.y, nrm.z], [0.0; 3]], "none")
+        };
+        let polar = if kind == "finite" {
+            let (e0, e1) = (Vector3::from(plane[0]), Vector3::from(plane[1]));
+            (0..POLAR_STEPS)
+                .map(|s| {
+                    let th = (s as f64) * std::f64::consts::TAU / POLAR_STEPS as f64;
+                    let d = e0 * th.cos() + e1 * th.sin();
+                    mass(d.dot(&(inv3 * d)))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        return Ellipsoid {
+            masses,
+            directions,
+            inverse: [
+                [inv3[(0, 0)], inv3[(0, 1)], inv3[(0, 2)]],
+                [inv3[(1, 0)], inv3[(1, 1)], inv3[(1, 2)]],
+                [inv3[(2, 0)], inv3[(2, 1)], inv3[(2, 2)]],
+            ],
+            plane,
+            plane_kind: kind,
+            polar,
+        };
+    }
     let mut u = Vector3::zeros();
     for dir in directions.iter() {
         let d = Vector3::from(*dir);
@@ -324,6 +361,7 @@ fn ellipsoid(
             [inv3[(2, 0)], inv3[(2, 1)], inv3[(2, 2)]],
         ],
         plane: [[nrm.x, nrm.y, nrm.z], [u.x, u.y, u.z]],
+        plane_kind: "normal",
         polar,
     }
 }

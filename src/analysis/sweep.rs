@@ -27,6 +27,11 @@ pub struct SweepResult {
     pub unit: String,
     /// Parameter values (SI).
     pub x: Vec<f64>,
+    /// The unit the case wrote the sweep's values in, for plots and tables:
+    /// `deg` for an angle typed in degrees, else the SI unit.
+    pub shown_unit: String,
+    /// `x` times this is in `shown_unit` (180/π for degrees, else 1).
+    pub shown_scale: f64,
     /// Quantities.
     pub series: Vec<SweepSeries>,
 }
@@ -82,14 +87,25 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
             }
         })
         .collect();
+    let unit = if p.value.dim.is_none() {
+        String::new()
+    } else {
+        p.value.dim.to_string()
+    };
+    let degrees = |t: &str| t.contains("deg") || t.contains('°');
+    let in_degrees = unit.is_empty()
+        && (degrees(&sweep.from.text) || degrees(&sweep.to.text) || degrees(&p.value.text));
+    let (shown_unit, shown_scale) = if in_degrees {
+        ("deg".to_string(), 180.0 / std::f64::consts::PI)
+    } else {
+        (unit.clone(), 1.0)
+    };
     SweepResult {
         parameter: p.name.clone(),
-        unit: if p.value.dim.is_none() {
-            String::new()
-        } else {
-            p.value.dim.to_string()
-        },
+        unit,
         x,
+        shown_unit,
+        shown_scale,
         series,
     }
 }

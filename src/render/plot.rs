@@ -38,6 +38,24 @@ fn esc(s: &str) -> String {
     super::safe::html_escape(s)
 }
 
+/// An axis label or legend: escaped, with the sheet's symbols typeset
+/// (`ω_max`, `ω_ref`, `ω_i`, `m_eff` get real subscripts).
+fn rich(s: &str) -> String {
+    let mut out = esc(s);
+    for (plain, base, sub) in [
+        ("ω_max", "ω", "max"),
+        ("ω_ref", "ω", "ref"),
+        ("ω_i", "ω", "i"),
+        ("m_eff", "m", "eff"),
+    ] {
+        out = out.replace(
+            plain,
+            &format!(r#"{base}<tspan baseline-shift="sub" font-size="75%">{sub}</tspan>"#),
+        );
+    }
+    out
+}
+
 /// Coordinates are written with 2 decimals so output is stable.
 fn c(x: f64) -> String {
     format!("{x:.2}")
@@ -60,10 +78,32 @@ pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
     let bar = 22.0;
     let gap = 8.0;
     let width = n as f64 * (bar + gap) + gap;
-    let height = 70.0;
+    // Names are never cut short: long ones are written at a slant below
+    // the bars (up to 24 characters; a longer name ends in an ellipsis,
+    // and its bar's tooltip gives it whole).
+    let names: Vec<String> = (0..n)
+        .map(|i| {
+            let raw = labels.get(i).map_or("", String::as_str);
+            if raw.chars().count() > 24 {
+                let mut t: String = raw.chars().take(23).collect();
+                t.push('…');
+                t
+            } else {
+                raw.to_string()
+            }
+        })
+        .collect();
+    let longest = names.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let slant = longest > 3;
+    let height = if slant {
+        62.0 + 4.6 * longest as f64
+    } else {
+        70.0
+    };
     let mid = 30.0;
     let mut s = String::new();
-    svg_open(&mut s, "bars", width, height, "mode shape");
+    let pad = if slant { 3.4 * longest as f64 } else { 0.0 };
+    svg_open(&mut s, "bars", width + pad, height, "mode shape");
     let _ = write!(
         s,
         r#"<line x1="0" y1="{m}" x2="{w}" y2="{m}" class="axis"/>"#,
@@ -86,14 +126,24 @@ pub fn shape_bars(shape: &[f64], labels: &[String]) -> String {
             col = COLORS[0],
             v = sig(*v, 3)
         );
-        // Shortened before escaping, so that no entity is cut.
-        let short = esc(&raw.chars().take(6).collect::<String>());
-        let _ = write!(
-            s,
-            r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{short}</text>"#,
-            x = c(x + bar / 2.0),
-            y = c(height - 4.0)
-        );
+        let (tx, ty) = (x + bar / 2.0 - 3.0, if slant { 62.0 } else { height - 4.0 });
+        if slant {
+            let _ = write!(
+                s,
+                r#"<text x="{x}" y="{y}" class="tick" text-anchor="start" transform="rotate(55 {x} {y})">{t}</text>"#,
+                x = c(tx),
+                y = c(ty),
+                t = esc(&names[i])
+            );
+        } else {
+            let _ = write!(
+                s,
+                r#"<text x="{x}" y="{y}" class="tick" text-anchor="middle">{t}</text>"#,
+                x = c(tx),
+                y = c(ty),
+                t = esc(&names[i])
+            );
+        }
     }
     s.push_str("</svg>");
     s
@@ -392,13 +442,13 @@ pub fn line_plot(
         r#"<text x="{x}" y="{y}" class="label" text-anchor="middle">{l}</text>"#,
         x = c(left + (w - left - right) / 2.0),
         y = c(plot_h - 10.0),
-        l = esc(&x_label)
+        l = rich(&x_label)
     );
     let _ = write!(
         s,
         r#"<text x="14" y="{y}" class="label" text-anchor="middle" transform="rotate(-90 14 {y})">{l}</text>"#,
         y = c(top + (plot_h - top - bottom) / 2.0),
-        l = esc(&y_label)
+        l = rich(&y_label)
     );
     let mut legend = String::new();
     for (k, (series, p)) in series.iter().zip(&pts).enumerate() {
@@ -465,7 +515,7 @@ pub fn line_plot(
             r#"<text x="{x}" y="{y}" class="legend">{l}</text>"#,
             x = c(lx + 34.0),
             y = c(ly),
-            l = esc(&series.label)
+            l = rich(&series.label)
         );
     }
     s.push_str(&legend);
@@ -538,7 +588,7 @@ pub fn histogram(edges: &[f64], counts: &[usize], x_label: &str) -> String {
         r#"<text x="{x}" y="{y}" class="label" text-anchor="middle">{l}</text>"#,
         x = c(left + pw / 2.0),
         y = c(h - 8.0),
-        l = esc(x_label)
+        l = rich(x_label)
     );
     s.push_str("</svg>");
     s
@@ -734,5 +784,20 @@ mod tests {
             .collect();
         assert_eq!(ys.len(), 2);
         assert!(ys.iter().all(|&y| y > 300.0), "{ys:?}");
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+
+    #[test]
+    fn bar_labels_are_whole_and_symbols_typeset() {
+        let names = vec!["offcentre".to_string(), "c".to_string()];
+        let svg = shape_bars(&[1.0, -0.5], &names);
+        assert!(svg.contains(">offcentre</text>"), "{svg}");
+        let l = rich("|ω − ω_ref| and m_eff <x>");
+        assert!(l.contains("ω<tspan baseline-shift=\"sub\" font-size=\"75%\">ref</tspan>"));
+        assert!(l.contains("&lt;x&gt;") && !l.contains("m_eff"));
     }
 }

@@ -616,7 +616,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                                 .x
                                 .iter()
                                 .zip(&series.values)
-                                .filter_map(|(x, y)| Some((*x, (*y)?)))
+                                .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
                                 .collect(),
                             dashed: false,
                             markers: false,
@@ -628,16 +628,16 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                                     .x
                                     .iter()
                                     .zip(naive)
-                                    .filter_map(|(x, y)| Some((*x, (*y)?)))
+                                    .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
                                     .collect(),
                                 dashed: true,
                                 markers: false,
                             });
                         }
-                        let x_label = if s.unit.is_empty() {
-                            s.parameter.clone()
-                        } else {
-                            format!("{} ({})", s.parameter, s.unit)
+                        let x_label = match s.shown_unit.as_str() {
+                            "" => s.parameter.clone(),
+                            "deg" => format!("{} (°)", s.parameter),
+                            u => format!("{} ({})", s.parameter, unit_text(u)),
                         };
                         plot::line_plot(
                             &lines,
@@ -657,7 +657,16 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                 json!(
                     r.contacts
                         .iter()
-                        .map(|c| plot::polar(&c.ellipsoid.polar, "normal", "across", "kg"))
+                        .map(|c| match c.ellipsoid.plane_kind {
+                            "finite" => plot::polar(
+                                &c.ellipsoid.polar,
+                                "principal 1",
+                                "principal 2",
+                                "kg",
+                            ),
+                            "normal" => plot::polar(&c.ellipsoid.polar, "normal", "across", "kg"),
+                            _ => String::new(),
+                        })
                         .collect::<Vec<_>>()
                 ),
             );

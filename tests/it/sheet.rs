@@ -408,3 +408,41 @@ fn a_sketch_stays_readable_with_fifty_contacts() {
         .unwrap();
     assert!(width <= 560.0);
 }
+
+#[test]
+fn a_planar_arm_plots_its_ellipse_in_the_plane_of_its_finite_masses() {
+    // Two hinges about z: the tip moves in the x–y plane only, so its mass
+    // along z is infinite. The polar plot must be the closed curve of the
+    // two finite principal masses, not an hourglass clipped at infinity.
+    let dir = std::env::temp_dir().join(format!("meff-planar-arm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("arm.xml"),
+        r#"<mujoco model="arm"><worldbody>
+  <body name="l1"><joint name="j1" type="hinge" axis="0 0 1"/>
+    <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05" mass="2"/>
+    <body name="l2" pos="0.5 0 0"><joint name="j2" type="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.04" mass="1"/>
+    </body></body></worldbody></mujoco>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("arm.toml"),
+        "title = \"arm\"\n[model]\nmjcf = \"arm.xml\"\nconfiguration = { j2 = \"60 deg\" }\n\
+         [[contact]]\nname = \"tip\"\nbody = \"l2\"\npoint = [\"0.4 m\", \"0 m\", \"0 m\"]\nnormal = [1, 0, 0]\nframe = \"body\"\nstiffness = \"1e4 N/m\"\n",
+    )
+    .unwrap();
+    let ev = crate::evaluate_path(&dir.join("arm.toml"));
+    let e = &ev.report.robot.as_ref().unwrap().contacts[0].ellipsoid;
+    assert_eq!(e.plane_kind, "finite");
+    assert_eq!(e.masses.iter().filter(|m| m.is_none()).count(), 1);
+    assert!(e.polar.iter().all(Option::is_some), "a closed curve");
+    // Both plane directions lie in the x–y plane.
+    assert!(e.plane.iter().all(|d| d[2].abs() < 1e-9), "{:?}", e.plane);
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    let html = t.report_html(&ev.report, 4).unwrap();
+    assert!(html.contains("principal 1") && html.contains("two finite principal directions"));
+    let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
+    assert!(typ.contains("two finite principal directions"));
+    std::fs::remove_dir_all(&dir).ok();
+}
