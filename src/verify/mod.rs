@@ -641,8 +641,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
         for &factor in amplitudes {
             let amplitude = run.settings.compression * factor;
             let what = format!(
-                "ω of {excites} ({} rad/s predicted), gap amplitude {} m",
-                crate::number::sig(mode.omega, 6),
+                "ω of {excites}, gap amplitude {} m",
                 crate::number::pretty(&crate::number::sig(amplitude, 3))
             );
             let steps = match run.budget.take(steps) {
