@@ -15,17 +15,20 @@ pub enum Starter {
     Joints,
     /// A robot model read from an MJCF file (written beside the case).
     Robot,
+    /// A box dropped onto one corner (shape and orientation).
+    Drop,
 }
 
 impl Starter {
     /// All examples.
-    pub const ALL: [Starter; 6] = [
+    pub const ALL: [Starter; 7] = [
         Starter::Planar,
         Starter::Bodies3d,
         Starter::Generalized,
         Starter::Line,
         Starter::Joints,
         Starter::Robot,
+        Starter::Drop,
     ];
 
     /// The case text.
@@ -37,6 +40,7 @@ impl Starter {
             Starter::Line => include_str!("../templates/new/line.toml"),
             Starter::Joints => include_str!("../templates/new/joints.toml"),
             Starter::Robot => include_str!("../templates/new/robot.toml"),
+            Starter::Drop => include_str!("../templates/new/drop.toml"),
         }
     }
 
@@ -49,6 +53,7 @@ impl Starter {
             Starter::Line => "three particles on a line",
             Starter::Joints => "a double pendulum of two links joined by pins",
             Starter::Robot => "the tip of a one-link arm read from an MJCF model",
+            Starter::Drop => "a box dropped onto one corner (shape, orientation)",
         }
     }
 

@@ -88,6 +88,7 @@ impl Reader<'_> {
             Some(p) => self.vector(p, space.dim(), Dim::LENGTH, "a position"),
             None => Some(vec![zero_val(Dim::LENGTH); space.dim()]),
         };
+        let rotation = self.rotation(t, space);
         let mass = |r: &mut Self| {
             let m = r.required(t, "mass", &what, &span)?;
             let v = r.value(m, Dim::MASS, "a mass");
@@ -100,6 +101,15 @@ impl Reader<'_> {
                         Diagnostic::new(n.span(), "a particle has no inertia")
                             .hint("use type = \"rigid\" for a body that rotates"),
                     );
+                }
+                for key in ["shape", "orientation", "angle"] {
+                    if let Some(n) = get(t, key) {
+                        self.error(
+                            Diagnostic::new(n.span(), format!("a particle has no `{key}`")).hint(
+                                "use type = \"rigid\" for a body with a shape or an orientation",
+                            ),
+                        );
+                    }
                 }
                 mass(self).map(|mass| BodyKind::Particle { mass })
             }
@@ -115,9 +125,29 @@ impl Reader<'_> {
                     None
                 } else {
                     let mass = mass(self);
-                    let inertia = self
-                        .required(t, "inertia", &what, &span)
-                        .and_then(|n| self.inertia(n, space));
+                    let inertia = match (get(t, "inertia"), get(t, "shape")) {
+                        (Some(i), Some(sh)) => {
+                            self.error(
+                                Diagnostic::new(sh.span(), "`inertia` and `shape` are exclusive")
+                                    .hint(format!(
+                                        "the inertia is given at line {}; remove one of them",
+                                        crate::diag::line_col(self.source, i.span().start).0
+                                    )),
+                            );
+                            None
+                        }
+                        (None, Some(sh)) => mass.as_ref().and_then(|m| self.shape(sh, m, space)),
+                        _ => self
+                            .required(t, "inertia", &what, &span)
+                            .and_then(|n| self.inertia(n, space)),
+                    };
+                    let inertia = match (inertia, &rotation) {
+                        (Some(i), Some(Some(r))) => {
+                            let at = get(t, "orientation").map_or(span.clone(), |n| n.span());
+                            self.rotate_inertia(i, r, at)
+                        }
+                        (i, _) => i,
+                    };
                     match (mass, inertia) {
                         (Some(mass), Some(inertia)) => Some(BodyKind::Rigid { mass, inertia }),
                         _ => None,
@@ -125,7 +155,7 @@ impl Reader<'_> {
                 }
             }
             Some("fixed") => {
-                for key in ["mass", "inertia"] {
+                for key in ["mass", "inertia", "shape"] {
                     if let Some(n) = get(t, key) {
                         self.error(Diagnostic::new(
                             n.span(),
@@ -137,12 +167,13 @@ impl Reader<'_> {
             }
             _ => None,
         };
-        match (name, kind, position) {
-            (Some(name), Some(kind), Some(position)) => Some(Body {
+        match (name, kind, position, rotation) {
+            (Some(name), Some(kind), Some(position), Some(rotation)) => Some(Body {
                 name,
                 span,
                 kind,
                 position,
+                rotation,
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,
@@ -502,6 +533,42 @@ impl Reader<'_> {
                 let normal = self
                     .required(t, "normal", &what, &span)
                     .and_then(|n| self.unit_normal(n, space.dim()));
+                // `frame = "body"`: point and normal in the body's axes,
+                // the point relative to its centre of mass.
+                let in_body = match get(t, "frame") {
+                    None => Some(false),
+                    Some(n) => match self.string(n, "`frame`").as_deref() {
+                        Some("world") => Some(false),
+                        Some("body") => Some(true),
+                        Some(other) => {
+                            self.error(
+                                Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
+                                    .hint("`world` (the default) or `body` (the body's axes, from its centre of mass)"),
+                            );
+                            None
+                        }
+                        None => None,
+                    },
+                };
+                let (point, normal) = match (in_body, &body, point, normal, form) {
+                    (
+                        Some(true),
+                        Some((Some(b), _)),
+                        Some(p),
+                        Some(n),
+                        Form::Bodies { bodies, .. },
+                    ) => {
+                        let bd = &bodies[*b];
+                        let (pos, rot) = (bd.position.clone(), bd.rotation.clone());
+                        let d = space.dim();
+                        (
+                            self.body_to_world(&p, Some(&pos), rot.as_ref(), d, Dim::LENGTH),
+                            self.body_to_world(&n, None, rot.as_ref(), d, Dim::NONE),
+                        )
+                    }
+                    (None, ..) => (None, None),
+                    (_, _, p, n, _) => (p, n),
+                };
                 match (body, other, point, normal) {
                     (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
                         let fixed = |i: Option<usize>| i.is_none_or(|i| fixed[i]);

@@ -21,6 +21,7 @@ mod engine_table;
 mod generalized;
 mod parameters;
 mod person;
+pub mod pose;
 mod read;
 mod robot_table;
 pub mod scene;

@@ -318,12 +318,22 @@ pub const KEYS: &[(&str, &[&str])] = &[
 ];
 
 pub(super) const PARAMETER_KEYS: &[&str] = &["value", "description", "symbol"];
-pub(super) const BODY_KEYS: &[&str] =
-    &["name", "type", "mass", "inertia", "position", "description"];
+pub(super) const BODY_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "mass",
+    "inertia",
+    "shape",
+    "orientation",
+    "angle",
+    "position",
+    "description",
+];
 pub(super) const CONTACT_KEYS: &[&str] = &[
     "name",
     "body",
     "other",
+    "frame",
     "point",
     "normal",
     "stiffness",

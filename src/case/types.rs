@@ -139,6 +139,9 @@ pub struct Body {
     pub kind: BodyKind,
     /// Centre of mass in the world frame (`space.dim()` components).
     pub position: Vec<Val>,
+    /// Body axes → world axes (`orientation`, planar `angle`); `None`:
+    /// the world's axes. The inertia above is already in world axes.
+    pub rotation: Option<super::pose::Rotation>,
     /// `description`, as typed.
     pub description: Option<String>,
 }

@@ -17,6 +17,7 @@ mod mdbook;
 #[cfg(feature = "pdf")]
 mod pdf;
 mod physics;
+mod pose;
 mod properties;
 mod rapier;
 mod reports;
