@@ -221,7 +221,7 @@ pub fn svg(s: &Sketch) -> String {
     }
     let scale = ((MAX_W - 2.0 * MARGIN) / (u1 - u0)).min((MAX_H - 2.0 * MARGIN) / (v1 - v0));
     let w = (u1 - u0) * scale + 2.0 * MARGIN;
-    let h = (v1 - v0) * scale + 2.0 * MARGIN + 18.0;
+    let h = (v1 - v0) * scale + 2.0 * MARGIN + if dim == 3 { 30.0 } else { 18.0 };
     let at = |p: Point| {
         let (u, v) = project(dim, p);
         (MARGIN + (u - u0) * scale, MARGIN + (v1 - v) * scale)
@@ -253,7 +253,7 @@ pub fn svg(s: &Sketch) -> String {
             Outline::Circle(r) => {
                 let _ = write!(
                     out,
-                    r##"<circle cx="{}" cy="{}" r="{}" fill="#eef2f7" stroke="#5b6270" stroke-width="1.2"/>"##,
+                    r##"<circle cx="{}" cy="{}" r="{}" fill="#eef2f7" fill-opacity="0.6" stroke="#5b6270" stroke-width="1.1" stroke-dasharray="5 3"/>"##,
                     c(x),
                     c(y),
                     c(r * scale)
@@ -310,12 +310,20 @@ pub fn svg(s: &Sketch) -> String {
             com_marker(&mut out, x, y);
         }
         if s.bodies.len() <= NAMED {
+            let name = short(&b.name);
+            // Kept inside the figure: written leftwards near its right edge.
+            let width = 5.6 * name.chars().count() as f64;
+            let (tx, anchor) = if x + 7.0 + width > w - 2.0 {
+                (x - 7.0, "end")
+            } else {
+                (x + 7.0, "start")
+            };
             let _ = write!(
                 out,
-                r#"<text x="{}" y="{}" class="tick">{}</text>"#,
-                c(x + 7.0),
+                r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}">{}</text>"#,
+                c(tx),
                 c(y - 7.0),
-                esc(&short(&b.name))
+                esc(&name)
             );
         }
     }
@@ -382,8 +390,8 @@ pub fn svg(s: &Sketch) -> String {
         };
         let _ = write!(
             out,
-            r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}" fill="{CONTACT}">{}</text>"#,
-            c(tx + 5.0 * dx),
+            r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}" style="fill:{CONTACT}">{}</text>"#,
+            c((tx + 5.0 * dx).clamp(4.0, w - 4.0)),
             c(ty + 5.0 * dy
                 + if dy > 0.3 {
                     8.0
@@ -493,7 +501,11 @@ fn hatch_square(out: &mut String, x: f64, y: f64) {
 
 /// Axis directions in the bottom-left corner.
 fn triad(out: &mut String, dim: usize, h: f64) {
-    let (ox, oy) = (16.0, h - 16.0);
+    let (ox, oy) = if dim == 3 {
+        (34.0, h - 34.0)
+    } else {
+        (16.0, h - 16.0)
+    };
     let axes: &[(&str, Point)] = match dim {
         3 => &[
             ("x", [1.0, 0.0, 0.0]),
@@ -541,7 +553,7 @@ fn schematic(s: &Sketch) -> String {
         ground(&mut out, x, y, (0.0, -1.0), 26.0);
         let _ = write!(
             out,
-            r#"<path class="arrow" d="M{x},{y} L{x},{t} M{l},{h2} L{x},{t} L{r},{h2}" fill="none" stroke="{CONTACT}" stroke-width="1.6"/><text x="{x}" y="{ty}" class="tick" text-anchor="middle" fill="{CONTACT}">{}</text>"#,
+            r#"<path class="arrow" d="M{x},{y} L{x},{t} M{l},{h2} L{x},{t} L{r},{h2}" fill="none" stroke="{CONTACT}" stroke-width="1.6"/><text x="{x}" y="{ty}" class="tick" text-anchor="middle" style="fill:{CONTACT}">{}</text>"#,
             esc(&contact_label(s, i)),
             x = c(x),
             y = c(y),

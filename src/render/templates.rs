@@ -556,7 +556,7 @@ pub const SHEET_ROWS: usize = 40;
 
 /// Entries this far below their matrix's (or vector's) largest are
 /// round-off of a zero and are printed as 0.
-pub const ROUNDOFF: f64 = 1e-12;
+pub const ROUNDOFF: f64 = 1e-10;
 
 /// Sets the entries of a matrix or vector (JSON arrays of numbers, nested
 /// once at most) below [`ROUNDOFF`] × its largest entry to 0, for printing
@@ -832,9 +832,9 @@ mod tests {
         zero_roundoff(&mut m);
         assert_eq!(m, json!([[0.0, -0.4869], [0.0, 2.0]]));
         // A small matrix is scaled by its own largest entry.
-        let mut v = json!([1e-20, 3e-9]);
+        let mut v = json!([1e-18, 3e-9]);
         zero_roundoff(&mut v);
-        assert_eq!(v, json!([1e-20, 3e-9]));
+        assert_eq!(v, json!([1e-18, 3e-9]));
         let mut w = json!([1e-22, 3e-9]);
         zero_roundoff(&mut w);
         assert_eq!(w, json!([0.0, 3e-9]));
