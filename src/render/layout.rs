@@ -364,13 +364,13 @@ fn factor_times_sum(s: &str) -> Option<(&str, &str)> {
     let bytes = body.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if body[i..].starts_with("\\left") {
+        if bytes[i..].starts_with(b"\\left") {
             if depth == 0 {
                 open_at = Some(i);
             }
             depth += 1;
             i += 5;
-        } else if body[i..].starts_with("\\right") {
+        } else if bytes[i..].starts_with(b"\\right") {
             depth -= 1;
             i += 6;
         } else {
@@ -389,6 +389,30 @@ fn factor_times_sum(s: &str) -> Option<(&str, &str)> {
     Some((factor.trim_end(), inner))
 }
 
+/// Most nesting of `{`, `(` and `[` a formula may have before it is shown
+/// as its source (the converters recurse per level; meff's own formulas
+/// stay far below).
+pub const MAX_DEPTH: usize = 64;
+
+/// True when `latex` nests braces, parentheses or brackets deeper than
+/// [`MAX_DEPTH`].
+pub fn too_deep(latex: &str) -> bool {
+    let mut depth = 0usize;
+    for b in latex.bytes() {
+        match b {
+            b'{' | b'(' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// A display equation laid out to fit [`WIDTH`]: a chain `lhs = r1 = r2 …`
 /// becomes an `aligned` block when it is too wide; short equations are
 /// returned unchanged.
@@ -398,6 +422,9 @@ pub fn display(latex: &str) -> String {
 
 /// [`display`] for a given width in em.
 pub fn display_in(latex: &str, room: f64) -> String {
+    if too_deep(latex) {
+        return latex.to_string();
+    }
     if width(latex) <= room || latex.contains("\\begin{") {
         return latex.to_string();
     }

@@ -110,16 +110,28 @@ pub fn math(latex: &str, block: bool) -> String {
     {
         return format!("<span class=\"boxed\">{}</span>", math(inner, block));
     }
+    // Nesting beyond what any sheet writes is shown as source: the
+    // converter recurses per level.
+    if super::layout::too_deep(trimmed) {
+        return format!("<code class=\"latex\">{}</code>", html_escape(trimmed));
+    }
     let config = math_core::MathCoreConfig::default();
     let display = if block {
         math_core::MathDisplay::Block
     } else {
         math_core::MathDisplay::Inline
     };
-    match math_core::LatexToMathML::new(config)
-        .ok()
-        .and_then(|c| c.convert_with_local_state(trimmed, display).ok())
-    {
+    // The converter asserts on some malformed input (a `&` outside an
+    // environment, found by fuzzing): a panic there is a formula shown as
+    // source, never a failed report.
+    let converted = std::panic::catch_unwind(|| {
+        math_core::LatexToMathML::new(config)
+            .ok()
+            .and_then(|c| c.convert_with_local_state(trimmed, display).ok())
+    })
+    .ok()
+    .flatten();
+    match converted {
         // Whatever the converter returns is re-emitted from an allow-list:
         // a formula can never carry a script into the page.
         Some(r) => safe::sanitize_mathml(&r.mathml),

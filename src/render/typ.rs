@@ -52,6 +52,11 @@ const GREEK: &[&str] = &[
 
 /// LaTeX (meff's subset) → Typst math, without the `$` delimiters.
 pub fn math(latex: &str) -> String {
+    // Deeper than any sheet's formula: its source as text (the
+    // translation recurses per level).
+    if super::layout::too_deep(latex) {
+        return format!("\"{}\"", string_body(latex));
+    }
     let toks = tokens(latex);
     let mut out = String::new();
     let mut i = 0;

@@ -68,6 +68,8 @@ fn round_three_corpora_replay() {
         ("typst_text", "seeds-typst"),
     ] {
         let mut all = inputs(&format!("fuzz/corpus/{target}"));
+        // Inputs that once failed (a finding each).
+        all.extend(inputs(&format!("fuzz/regressions-{target}")));
         let seeded = inputs(&format!("fuzz/{seeds}"));
         assert!(!seeded.is_empty(), "fuzz/{seeds} is committed");
         all.extend(seeded);
