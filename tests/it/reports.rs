@@ -134,7 +134,7 @@ fn display_units_apply_to_reports_not_json() {
         }
     }
     assert!(
-        md.contains("f (Hz)") && md.contains("**f_max = 50.33 Hz**"),
+        md.contains("f (Hz)") && md.contains("**$f_{\\max}$ = 50.33 Hz**"),
         "{md}"
     );
     let plain = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();

@@ -208,8 +208,9 @@ fn a_sheet_of_many_contacts_stays_small() {
             "{name}"
         );
     }
-    // No n × n table: the Markdown grows with n, not n².
-    assert!(md.len() < 400 * n, "{} bytes for {n} contacts", md.len());
+    // No n × n table: the Markdown grows with n, not n² (each contact has
+    // its definition row and its a, m_eff and ω lines: about 700 bytes).
+    assert!(md.len() < 800 * n, "{} bytes for {n} contacts", md.len());
     // A small case prints everything and says nothing of the limit.
     let small = crate::evaluate_str(
         &std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap(),
