@@ -238,6 +238,31 @@ impl Templates {
             let by = a.get("by").and_then(Value::as_f64).unwrap_or(1.0);
             Ok(num(v).map_or(Value::Null, |x| json!(x * by)))
         });
+        // A time as LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
+        tera.register_filter("tex_time", |v: &Value, a: &HashMap<String, Value>| {
+            Ok(Value::String(num(v).map_or_else(
+                || "\\infty".into(),
+                |x| {
+                    let t = time(x, digits(a));
+                    match t.rsplit_once(' ') {
+                        Some((n, u)) => {
+                            let n = match n.split_once('e') {
+                                Some((m, e)) => {
+                                    format!("{m}\\times10^{{{}}}", e.parse::<i32>().unwrap_or(0))
+                                }
+                                None => n.to_string(),
+                            };
+                            let u = match u {
+                                "µs" => "\\mu\\mathrm{s}".to_string(),
+                                u => format!("\\mathrm{{{u}}}"),
+                            };
+                            format!("{n}\\,{u}")
+                        }
+                        None => t,
+                    }
+                },
+            )))
+        });
         tera.register_filter("tex_num", |v: &Value, a: &HashMap<String, Value>| {
             Ok(Value::String(num(v).map_or_else(
                 || "\\infty".into(),

@@ -359,6 +359,9 @@ pub struct StableDtReport {
     pub independent: Option<f64>,
     /// `independent / coupled`: how much too large the independent estimate is.
     pub independent_over_coupled: Option<f64>,
+    /// `2 / coupled_omega_upper_bound`: a step that is stable whatever the
+    /// modes (from the trace or Gershgorin bound, never below the truth).
+    pub guaranteed: Option<f64>,
     /// Coupled, with explicit damping.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coupled_damped: Option<f64>,
@@ -763,6 +766,9 @@ pub fn build(case: &Case, results: Results) -> Report {
         coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
         stable_dt: StableDtReport {
+            guaranteed: (an.coupled_omega_upper_bound.is_finite()
+                && an.coupled_omega_upper_bound > 0.0)
+                .then(|| 2.0 / an.coupled_omega_upper_bound),
             coupled: an.stable_dt.coupled,
             independent: an.stable_dt.independent,
             independent_over_coupled: an
