@@ -397,17 +397,42 @@ pub const MAX_DEPTH: usize = 64;
 /// True when `latex` nests braces, parentheses or brackets deeper than
 /// [`MAX_DEPTH`].
 pub fn too_deep(latex: &str) -> bool {
-    let mut depth = 0usize;
-    for b in latex.bytes() {
-        match b {
-            b'{' | b'(' | b'[' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return true;
-                }
+    // A stack of open groups: `{`, `(`, `[` and `\left…`; a closer pops only
+    // its own kind (`\left]` opens, whatever the delimiter), so a formula
+    // cannot hide depth behind unbalanced closers.
+    let bytes = latex.as_bytes();
+    let mut stack: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"\\left") {
+            stack.push(b'L');
+            i += 6; // the delimiter after `\left` is part of it
+        } else if rest.starts_with(b"\\right") {
+            if stack.last() == Some(&b'L') {
+                stack.pop();
             }
-            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
+            i += 7;
+        } else {
+            match bytes[i] {
+                b'\\' => i += 1, // an escaped character is not a group
+                b'{' | b'(' | b'[' => stack.push(bytes[i]),
+                c @ (b'}' | b')' | b']') => {
+                    let open = match c {
+                        b'}' => b'{',
+                        b')' => b'(',
+                        _ => b'[',
+                    };
+                    if stack.last() == Some(&open) {
+                        stack.pop();
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if stack.len() > MAX_DEPTH {
+            return true;
         }
     }
     false
