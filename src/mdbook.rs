@@ -261,21 +261,14 @@ fn inline_directives(
             break;
         };
         let body = &rest[at + 7..at + end];
-        if let Some(args) = body.strip_prefix("-value") {
-            if escaped {
-                out.push_str(&rest[..at - 1]);
-                out.push_str(&rest[at..at + end + 2]);
-            } else {
-                out.push_str(&rest[..at]);
-                let place = format!("{shown}:{number}");
-                out.push_str(&value_directive(args, &place, dir, env)?);
-            }
-            rest = &rest[at + end + 2..];
-            continue;
-        }
         if escaped {
+            // `\{{#meff …}}` (and `\{{#meff-value …}}`): the directive as text.
             out.push_str(&rest[..at - 1]);
             out.push_str(&rest[at..at + end + 2]);
+        } else if let Some(args) = body.strip_prefix("-value") {
+            out.push_str(&rest[..at]);
+            let place = format!("{shown}:{number}");
+            out.push_str(&value_directive(args, &place, dir, env)?);
         } else {
             out.push_str(&rest[..at]);
             let place = format!("{shown}:{number}");

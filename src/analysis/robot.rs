@@ -297,61 +297,47 @@ fn ellipsoid(
         [d.x, d.y, d.z]
     });
     let nrm = normal.normalize();
+    // m(d) around the circle spanned by two unit vectors.
+    let polar_in = |e0: Vector3<f64>, e1: Vector3<f64>| -> Vec<Option<f64>> {
+        (0..POLAR_STEPS)
+            .map(|s| {
+                let th = (s as f64) * std::f64::consts::TAU / POLAR_STEPS as f64;
+                let d = e0 * th.cos() + e1 * th.sin();
+                mass(d.dot(&(inv3 * d)))
+            })
+            .collect()
+    };
     let finite: Vec<usize> = (0..3).filter(|&k| masses[k].is_some()).collect();
-    if finite.len() < 3 {
-        let (plane, kind) = if finite.len() == 2 {
-            ([directions[finite[0]], directions[finite[1]]], "finite")
-        } else {
-            ([[nrm.x, nrm.y, nrm.z], [0.0; 3]], "none")
-        };
-        let polar = if kind == "finite" {
-            let (e0, e1) = (Vector3::from(plane[0]), Vector3::from(plane[1]));
-            (0..POLAR_STEPS)
-                .map(|s| {
-                    let th = (s as f64) * std::f64::consts::TAU / POLAR_STEPS as f64;
-                    let d = e0 * th.cos() + e1 * th.sin();
-                    mass(d.dot(&(inv3 * d)))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        return Ellipsoid {
-            masses,
-            directions,
-            inverse: [
-                [inv3[(0, 0)], inv3[(0, 1)], inv3[(0, 2)]],
-                [inv3[(1, 0)], inv3[(1, 1)], inv3[(1, 2)]],
-                [inv3[(2, 0)], inv3[(2, 1)], inv3[(2, 2)]],
-            ],
-            plane,
-            plane_kind: kind,
-            polar,
-        };
-    }
-    let mut u = Vector3::zeros();
-    for dir in directions.iter() {
-        let d = Vector3::from(*dir);
-        let perp = d - nrm * nrm.dot(&d);
-        if perp.norm() > 1e-6 {
-            u = perp.normalize();
-            break;
+    let (plane, plane_kind, polar) = match finite.len() {
+        // One principal mass infinite: the plane of the two finite ones.
+        2 => {
+            let plane = [directions[finite[0]], directions[finite[1]]];
+            let polar = polar_in(Vector3::from(plane[0]), Vector3::from(plane[1]));
+            (plane, "finite", polar)
         }
-    }
-    if u.norm() == 0.0 {
-        u = nrm.cross(&Vector3::x());
-        if u.norm() < 1e-6 {
-            u = nrm.cross(&Vector3::y());
+        3 => {
+            // The normal and the most massive direction across it.
+            let mut u = Vector3::zeros();
+            for dir in directions.iter() {
+                let d = Vector3::from(*dir);
+                let perp = d - nrm * nrm.dot(&d);
+                if perp.norm() > 1e-6 {
+                    u = perp.normalize();
+                    break;
+                }
+            }
+            if u.norm() == 0.0 {
+                u = nrm.cross(&Vector3::x());
+                if u.norm() < 1e-6 {
+                    u = nrm.cross(&Vector3::y());
+                }
+                u = u.normalize();
+            }
+            let plane = [[nrm.x, nrm.y, nrm.z], [u.x, u.y, u.z]];
+            (plane, "normal", polar_in(nrm, u))
         }
-        u = u.normalize();
-    }
-    let polar = (0..POLAR_STEPS)
-        .map(|s| {
-            let th = (s as f64) * std::f64::consts::TAU / POLAR_STEPS as f64;
-            let d = nrm * th.cos() + u * th.sin();
-            mass(d.dot(&(inv3 * d)))
-        })
-        .collect();
+        _ => ([[nrm.x, nrm.y, nrm.z], [0.0; 3]], "none", Vec::new()),
+    };
     Ellipsoid {
         masses,
         directions,
@@ -360,8 +346,8 @@ fn ellipsoid(
             [inv3[(1, 0)], inv3[(1, 1)], inv3[(1, 2)]],
             [inv3[(2, 0)], inv3[(2, 1)], inv3[(2, 2)]],
         ],
-        plane: [[nrm.x, nrm.y, nrm.z], [u.x, u.y, u.z]],
-        plane_kind: "normal",
+        plane,
+        plane_kind,
         polar,
     }
 }
