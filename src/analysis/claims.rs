@@ -93,6 +93,11 @@ pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
         Quantity::ModeF(k) => {
             value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
         }
+        Quantity::Impact(which, i, c) => an
+            .impacts
+            .get(*i)
+            .ok_or_else(|| "the impact was not solved".to_string())
+            .and_then(|r| r.value(*which, *c)),
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod claims;
 pub mod delassus;
 pub mod eig;
+pub mod impact;
 pub mod lanczos;
 pub mod large;
 mod local_csr;
@@ -202,6 +203,8 @@ pub struct Analysis {
     pub stable_dt: StableDt,
     /// Damped coupled modes, when any damping is given.
     pub damped_modes: Option<Vec<DampedMode>>,
+    /// `[[impact]]` responses, in case order.
+    pub impacts: Vec<impact::ImpactResult>,
 }
 
 /// Default number of fastest modes found on the large-system path.
@@ -265,6 +268,22 @@ impl Default for LargeModes {
 /// The numeric analysis; `large` says what is sought on the large-system
 /// path.
 pub fn analyze_system_with(
+    model: &Model<f64>,
+    system: &System<f64>,
+    large: LargeModes,
+) -> Result<Analysis, AnalysisError> {
+    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an))
+}
+
+/// The model's `[[impact]]`s solved with the analysis' A.
+fn with_impacts(model: &Model<f64>, mut an: Analysis) -> Analysis {
+    if !model.impacts.is_empty() {
+        an.impacts = impact::run(model, &an);
+    }
+    an
+}
+
+fn analyze_dense_or_large(
     model: &Model<f64>,
     system: &System<f64>,
     large: LargeModes,
@@ -381,6 +400,7 @@ pub fn analyze_system_with(
         coupled_omega_upper_bound_kind,
         stable_dt,
         damped_modes: damped,
+        impacts: Vec::new(),
     })
 }
 
@@ -489,7 +509,7 @@ pub fn analyze_model(
         let coupled =
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
-        return analyze_coupled(model, coupled, large);
+        return analyze_coupled(model, coupled, large).map(|an| with_impacts(model, an));
     }
     analyze_system_with(model, system, large)
 }
@@ -546,6 +566,7 @@ fn analyze_coupled(
         coupled_omega_upper_bound,
         coupled_omega_upper_bound_kind,
         damped_modes: None,
+        impacts: Vec::new(),
     })
 }
 

@@ -395,16 +395,18 @@ pub struct PersonReport {
 }
 
 fn transient(m_r: f64, m_h: f64, k_h: f64, v: Option<f64>, f_max: Option<f64>) -> Transient {
+    // Robot and body region meet as two masses and one undamped spring:
+    // an impact of the reduced mass (the same closed forms as
+    // `[[impact]]`; at unit speed the peak force is √(μ k_H)).
     let mu = 1.0 / (1.0 / m_r + 1.0 / m_h);
-    let omega = (k_h / mu).sqrt();
-    let z = (mu * k_h).sqrt();
+    let unit = super::impact::single(mu, k_h, 0.0, 1.0);
     Transient {
         robot_mass: m_r,
         reduced_mass: mu,
-        omega,
-        duration: std::f64::consts::PI / omega,
-        peak_force: v.map(|v| v * z),
-        max_speed: f_max.map(|f| f / z),
+        omega: unit.omega,
+        duration: unit.duration,
+        peak_force: v.map(|v| super::impact::single(mu, k_h, 0.0, v).peak_force),
+        max_speed: f_max.map(|f| f / unit.peak_force),
     }
 }
 

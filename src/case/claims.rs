@@ -21,7 +21,7 @@ impl Reader<'_> {
         };
         let bad = |r: &mut Self, msg: String| {
             r.error(Diagnostic::new(span.clone(), msg).hint(
-                "expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i) or mode_f(i)",
+                "expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), or an impact's peak_force(c), duration(c), restitution(c), compression(c)",
             ));
             None
         };
@@ -68,16 +68,21 @@ impl Reader<'_> {
                 }
             }
         };
+        if let Some(&(_, which)) = ImpactQuantity::ALL.iter().find(|(n, _)| *n == func) {
+            return self
+                .impact_quantity_ref(which, &args, contacts, &at, &span)
+                .map(|q| (trimmed.to_string(), q));
+        }
         let want = match func {
             "A" => 2,
             "a" | "m_eff" | "omega" | "f" | "mode_omega" | "mode_f" => 1,
             _ => {
                 let d = Diagnostic::new(at(lead..lead + open), format!("unknown result `{func}`"))
                     .maybe_hint(
-                        closest(func, ["a", "m_eff", "omega", "f", "A", "mode_omega", "mode_f"])
+                        closest(func, ["a", "m_eff", "omega", "f", "A", "mode_omega", "mode_f", "peak_force", "duration", "restitution", "compression"])
                             .map(|b| format!("did you mean `{b}`?")),
                     )
-                    .hint("expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i) or mode_f(i)");
+                    .hint("expected a(c), m_eff(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), or an impact's peak_force(c), duration(c), restitution(c), compression(c)");
                 self.error(d);
                 return None;
             }
@@ -114,6 +119,123 @@ impl Reader<'_> {
             },
         };
         Some((trimmed.to_string(), q))
+    }
+
+    /// `peak_force(c)` or `peak_force(impact, c)` (and `duration`,
+    /// `restitution`, `compression`): `c` struck or resting in exactly one
+    /// impact, or in the one named.
+    fn impact_quantity_ref(
+        &mut self,
+        which: ImpactQuantity,
+        args: &[(String, Range<usize>)],
+        contacts: &[String],
+        at: &dyn Fn(Range<usize>) -> Range<usize>,
+        span: &Range<usize>,
+    ) -> Option<Quantity> {
+        let func = which.name();
+        let (impact_arg, contact_arg) = match args {
+            [c] => (None, c),
+            [i, c] => (Some(i), c),
+            _ => {
+                self.error(Diagnostic::new(
+                    span.clone(),
+                    format!("`{func}` takes a contact, or an impact and a contact: {func}(c) or {func}(impact, c)"),
+                ));
+                return None;
+            }
+        };
+        if self.impact_index.is_empty() {
+            self.error(
+                Diagnostic::new(
+                    span.clone(),
+                    format!("`{func}` is an impact's result, and the case has no `[[impact]]`"),
+                )
+                .hint("add `[[impact]]` with `contact` and `speed` (or `drop`)"),
+            );
+            return None;
+        }
+        let (name, range) = contact_arg;
+        let Some(c) = contacts.iter().position(|x| x == name) else {
+            if !self.declared_contacts.contains(name) {
+                let d = Diagnostic::new(at(range.clone()), format!("unknown contact `{name}`"))
+                    .maybe_hint(
+                        closest(name, contacts.iter().map(String::as_str))
+                            .map(|b| format!("did you mean `{b}`?")),
+                    );
+                self.error(d);
+            }
+            return None;
+        };
+        let involves =
+            |(_, s, r): &(String, Vec<usize>, Vec<usize>)| s.contains(&c) || r.contains(&c);
+        let found: Vec<usize> = match impact_arg {
+            Some((iname, irange)) => {
+                match self.impact_index.iter().position(|(n, ..)| n == iname) {
+                    Some(i) if involves(&self.impact_index[i]) => vec![i],
+                    Some(_) => {
+                        self.error(Diagnostic::new(
+                            at(range.clone()),
+                            format!("contact `{name}` is not in impact `{iname}`"),
+                        ));
+                        return None;
+                    }
+                    None => {
+                        let names: Vec<String> =
+                            self.impact_index.iter().map(|(n, ..)| n.clone()).collect();
+                        let d = Diagnostic::new(
+                            at(irange.clone()),
+                            format!("no impact named `{iname}`"),
+                        )
+                        .maybe_hint(
+                            closest(iname, names.iter().map(String::as_str))
+                                .map(|b| format!("did you mean `{b}`?")),
+                        )
+                        .hint(format!("impacts: {}", names.join(", ")));
+                        self.error(d);
+                        return None;
+                    }
+                }
+            }
+            None => (0..self.impact_index.len())
+                .filter(|&i| involves(&self.impact_index[i]))
+                .collect(),
+        };
+        match found[..] {
+            [i] => {
+                if which == ImpactQuantity::Restitution && !self.impact_index[i].1.contains(&c) {
+                    self.error(Diagnostic::new(
+                        at(range.clone()),
+                        format!("contact `{name}` rests in this impact: it has no approach speed to restore"),
+                    ));
+                    return None;
+                }
+                Some(Quantity::Impact(which, i, c))
+            }
+            [] => {
+                self.error(Diagnostic::new(
+                    at(range.clone()),
+                    format!("no `[[impact]]` involves contact `{name}`"),
+                ));
+                None
+            }
+            _ => {
+                let names: Vec<String> = found
+                    .iter()
+                    .map(|&i| format!("`{}`", self.impact_index[i].0))
+                    .collect();
+                self.error(
+                    Diagnostic::new(
+                        at(range.clone()),
+                        format!("contact `{name}` is in {} impacts", found.len()),
+                    )
+                    .hint(format!(
+                        "name the impact: {func}(impact, {name}) with impact one of {}",
+                        names.join(", ")
+                    )),
+                );
+                None
+            }
+        }
     }
 
     pub(super) fn claims(&mut self, node: Option<&Node>, contacts: &[String]) -> Vec<Claim> {

@@ -244,6 +244,7 @@ const NOT_COVERED: &[&str] = &[
     "constraint",
     "engine",
     "person",
+    "impact",
 ];
 
 /// Reads a large case through its run of body and contact tables;

@@ -19,6 +19,8 @@ mod columnar;
 mod document;
 mod engine_table;
 mod generalized;
+mod impact;
+pub use impact::{MAX_IMPACT_CONTACTS, STANDARD_GRAVITY};
 mod parameters;
 mod person;
 pub mod pose;

@@ -246,6 +246,8 @@ pub(super) struct Reader<'s> {
     /// The case has an `[engine.*]` table: a contact may leave out its
     /// stiffness and take the engine's.
     pub(super) engine_present: bool,
+    /// Impacts read: name, struck and resting contacts (for claims).
+    pub(super) impact_index: Vec<(String, Vec<usize>, Vec<usize>)>,
 }
 
 impl<'s> Reader<'s> {
@@ -267,6 +269,7 @@ impl<'s> Reader<'s> {
             foreign: None,
             columnar: None,
             engine_present: false,
+            impact_index: Vec::new(),
         }
     }
 }
@@ -298,6 +301,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[[contact]] (model)", CONTACT_MODEL_KEYS),
     ("[model]", super::robot_table::MODEL_KEYS),
     ("[[person]]", super::person::PERSON_KEYS),
+    ("[[impact]]", super::impact::IMPACT_KEYS),
     ("[[joint]]", JOINT_KEYS),
     ("[generalized]", GENERALIZED_KEYS),
     ("a coordinate", COORDINATE_KEYS),
@@ -388,6 +392,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "scene",
     "model",
     "person",
+    "impact",
     "engine",
     "document",
 ];
@@ -976,6 +981,20 @@ impl Reader<'_> {
             Some(_) => Vec::new(),
             None => contacts.iter().map(|c| c.name.clone()).collect(),
         };
+        let impacts = match (get(root, "impact"), &scene) {
+            (Some(n), Some(_)) => {
+                self.error(
+                    Diagnostic::new(header(&n.span()), "`[[impact]]` needs contacts written in the case")
+                        .hint("a `[scene]` is analysed for its modes and timestep; write the few contacts of an impact as `[[contact]]` tables"),
+                );
+                Vec::new()
+            }
+            (n, _) => self.impacts(n, &contact_names),
+        };
+        self.impact_index = impacts
+            .iter()
+            .map(|i| (i.name.clone(), i.contacts.clone(), i.resting.clone()))
+            .collect();
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let persons = self.persons(get(root, "person"), &contact_names);
@@ -1020,6 +1039,7 @@ impl Reader<'_> {
             claims,
             sweeps,
             persons,
+            impacts,
             verify,
             large_modes,
             analysis_path,

@@ -310,6 +310,57 @@ pub struct Person {
     pub speed: Option<Val>,
 }
 
+/// An `[[impact]]`: contacts that close at a speed.
+#[derive(Clone, Debug)]
+pub struct Impact {
+    /// Name (`name`, else the struck contacts' names joined by `+`).
+    pub name: String,
+    /// Struck contacts, closing together.
+    pub contacts: Vec<usize>,
+    /// Contacts resting closed at zero force when the others strike.
+    pub resting: Vec<usize>,
+    /// Approach speed along each struck contact's normal (given, or
+    /// `sqrt(2*g*h)` composed from `drop` and `gravity`).
+    pub speed: Val,
+    /// `drop` and `gravity`, when the speed comes from a fall.
+    pub drop: Option<(Val, Val)>,
+    /// Words from the case.
+    pub description: String,
+}
+
+/// What an impact result measures at one contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpactQuantity {
+    /// `peak_force(c)`.
+    PeakForce,
+    /// `duration(c)`: until the force first returns to zero.
+    Duration,
+    /// `restitution(c)`: rebound over approach speed.
+    Restitution,
+    /// `compression(c)`: the largest penetration.
+    Compression,
+}
+
+impl ImpactQuantity {
+    /// Every one, with its name in claims.
+    pub const ALL: [(&'static str, ImpactQuantity); 4] = [
+        ("peak_force", ImpactQuantity::PeakForce),
+        ("duration", ImpactQuantity::Duration),
+        ("restitution", ImpactQuantity::Restitution),
+        ("compression", ImpactQuantity::Compression),
+    ];
+
+    /// Its name in claims.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImpactQuantity::PeakForce => "peak_force",
+            ImpactQuantity::Duration => "duration",
+            ImpactQuantity::Restitution => "restitution",
+            ImpactQuantity::Compression => "compression",
+        }
+    }
+}
+
 /// A result a claim or sweep can refer to (the case format (docs/case-format.md), `of`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Quantity {
@@ -327,6 +378,9 @@ pub enum Quantity {
     F(usize),
     /// `mode_f(i)`: `mode_omega(i)` in cycles per second.
     ModeF(usize),
+    /// `peak_force(c)`, `duration(c)`, `restitution(c)`, `compression(c)`:
+    /// an impact's result at a contact (impact index, contact index).
+    Impact(ImpactQuantity, usize, usize),
 }
 
 impl Quantity {
@@ -338,6 +392,12 @@ impl Quantity {
             Quantity::Omega(_) | Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) => {
                 Dim::FREQUENCY
             }
+            Quantity::Impact(q, ..) => match q {
+                ImpactQuantity::PeakForce => Dim::FORCE,
+                ImpactQuantity::Duration => Dim::TIME,
+                ImpactQuantity::Restitution => Dim::NONE,
+                ImpactQuantity::Compression => Dim::LENGTH,
+            },
         }
     }
 
@@ -348,6 +408,12 @@ impl Quantity {
             Quantity::MEff(_) => "kg",
             Quantity::Omega(_) | Quantity::ModeOmega(_) => "rad/s",
             Quantity::F(_) | Quantity::ModeF(_) => "Hz",
+            Quantity::Impact(q, ..) => match q {
+                ImpactQuantity::PeakForce => "N",
+                ImpactQuantity::Duration => "s",
+                ImpactQuantity::Restitution => "",
+                ImpactQuantity::Compression => "m",
+            },
         }
     }
 
@@ -455,6 +521,8 @@ pub struct Case {
     pub sweeps: Vec<Sweep>,
     /// `[[person]]` body regions, in file order.
     pub persons: Vec<Person>,
+    /// `[[impact]]`s, in file order.
+    pub impacts: Vec<Impact>,
     /// `[verify]`, when present.
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.

@@ -177,6 +177,19 @@ pub struct Model<T> {
     pub kind: Kind<T>,
     /// Contacts.
     pub contacts: Vec<Contact<T>>,
+    /// `[[impact]]`s: which contacts are struck, which rest, at what speed.
+    pub impacts: Vec<ImpactSpec<T>>,
+}
+
+/// An `[[impact]]` as the analysis needs it.
+#[derive(Clone, Debug)]
+pub struct ImpactSpec<T> {
+    /// Struck contacts (indices), closing at `speed`.
+    pub contacts: Vec<usize>,
+    /// Contacts that rest closed, at zero force, when the others strike.
+    pub resting: Vec<usize>,
+    /// Approach speed along the normals.
+    pub speed: T,
 }
 
 /// A scalar whose number can be read when it has one (a robot's joint
@@ -305,7 +318,24 @@ pub fn build<T: Numeric, E>(
         space: case.space,
         kind,
         contacts,
+        impacts: impacts(case, f)?,
     })
+}
+
+fn impacts<T, E>(
+    case: &Case,
+    f: &mut impl FnMut(&Val) -> Result<T, E>,
+) -> Result<Vec<ImpactSpec<T>>, E> {
+    case.impacts
+        .iter()
+        .map(|i| {
+            Ok(ImpactSpec {
+                contacts: i.contacts.clone(),
+                resting: i.resting.clone(),
+                speed: f(&i.speed)?,
+            })
+        })
+        .collect()
 }
 
 /// The model of a `[model]` case: `M(q)`, the constraint rows and the
@@ -380,6 +410,7 @@ fn build_robot<T: Numeric, E>(
             constraints,
         },
         contacts,
+        impacts: impacts(case, f)?,
     })
 }
 
@@ -436,6 +467,7 @@ fn scene_model<T>(space: Space, bodies: Vec<Body<T>>, contacts: Vec<Contact<T>>)
             joints: Vec::new(),
         },
         contacts,
+        impacts: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::case::Case;
 use serde::Serialize;
 
 pub mod definition;
+pub mod impact;
 pub mod sketch;
 pub mod value;
 
@@ -108,6 +109,9 @@ pub struct Report {
     /// `[[person]]` transient contacts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub persons: Vec<crate::analysis::robot::PersonReport>,
+    /// `[[impact]]`s: contacts struck at a speed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub impacts: Vec<impact::ImpactReport>,
     /// `[engine.*]`: each simulator's settings through the exact A.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub engines: Vec<crate::engines::EngineReport>,
@@ -379,6 +383,17 @@ pub struct ConstraintReport {
     pub rank: usize,
 }
 
+/// The sheet's symbol of an impact result at contact `c` (LaTeX).
+pub fn impact_symbol(q: crate::case::ImpactQuantity, c: &str) -> String {
+    use crate::case::ImpactQuantity as Q;
+    match q {
+        Q::PeakForce => format!("\\hat{{F}}_{{{c}}}"),
+        Q::Duration => format!("\\tau_{{{c}}}"),
+        Q::Restitution => format!("e_{{{c}}}"),
+        Q::Compression => format!("\\delta_{{\\max,\\,{c}}}"),
+    }
+}
+
 /// `of = equals` in LaTeX: the quantity in words' symbols, the right-hand
 /// side as written.
 fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
@@ -398,6 +413,7 @@ fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
         Quantity::Delassus(i, j) => format!("A_{{{},\\,{}}}", name(i), name(j)),
         Quantity::ModeOmega(k) => format!("\\omega_{{\\mathrm{{mode}}\\,{k}}}"),
         Quantity::ModeF(k) => format!("f_{{\\mathrm{{mode}}\\,{k}}}"),
+        Quantity::Impact(q, _, i) => impact_symbol(q, &name(i)),
     };
     let symbol_of = |p: &str| {
         case.parameters
@@ -574,6 +590,11 @@ pub fn build(case: &Case, results: Results) -> Report {
     let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
     let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
     let robot_report = crate::analysis::robot::analyze(case, &m_effs);
+    let impact_naives: Vec<Option<f64>> = if case.impacts.is_empty() {
+        Vec::new()
+    } else {
+        an.contacts.iter().map(|r| r.naive_mass).collect()
+    };
     let make = |i: usize| {
         let r = &an.contacts[i];
         ContactReport {
@@ -825,6 +846,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         },
         robot: robot_report.clone(),
         persons: crate::analysis::robot::persons(case, &m_effs, &naives, robot_report.as_ref()),
+        impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,
         claims: case

@@ -473,7 +473,10 @@ fn claim_verdict_within_budget(
             d.stiffness_expanded[i].clone() * d.expanded[i][i].clone(),
         ),
         // Frequencies in cycles and coupled modes: probing decides.
-        Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) => return None,
+        // Impacts: probing decides.
+        Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) | Quantity::Impact(..) => {
+            return None;
+        }
     };
     let rhs = conv.convert(expr).ok()?;
     let difference = reduce_trig(&(lhs - rhs), &symbols);

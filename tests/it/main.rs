@@ -12,6 +12,7 @@ mod engines;
 mod fuzz_corpus;
 mod hostile;
 mod hostile3;
+mod impact;
 mod large;
 mod mdbook;
 #[cfg(feature = "pdf")]
