@@ -14,6 +14,7 @@ use nalgebra::DMatrix;
 /// that the switching error, O(h), stays below the tolerance asked), from
 /// δ = 0 and approach speeds `v`. Returns per contact: peak force, first
 /// release time, largest δ, final separation speed.
+#[allow(clippy::needless_range_loop)]
 fn integrate(a: &DMatrix<f64>, k: &[f64], c: &[f64], v: &[f64], h: f64) -> Vec<[f64; 4]> {
     let n = k.len();
     let force = |x: &[f64], i: usize| {
