@@ -19,6 +19,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("coupled", "Coupled contacts"),
     ("sensitivities", "Sensitivities"),
     ("sweeps", "Sweeps"),
+    ("impacts", "Impacts"),
     ("person", "Transient contact with a person"),
     ("engines", "What the engines do with these settings"),
     ("claims", "Claims"),
@@ -49,6 +50,9 @@ pub fn assumptions(report: &Report) -> Vec<String> {
     }
     if report.large.is_some() {
         out.push("Large system: A is not formed; the fastest modes come from the Lanczos recurrence on the sparse K^½ A K^½, with the Gershgorin bound as a safe upper limit.".to_string());
+    }
+    if !report.impacts.is_empty() {
+        out.push("Impacts: the contacts start open at zero penetration, the struck ones closing at the given speed (from a drop, v = √(2gh)); a contact pushes with kδ + cδ̇ while its penetration and that force are positive, and never pulls, so it may open and close again; gravity and friction are left out during the contact, which lasts milliseconds; the body's pose and J stay those of the case.".to_string());
     }
     if !report.persons.is_empty() {
         out.push("Contact with a person: the body region's mass, stiffness, force limit and speed are the case's values (no standard's table is built in); robot and person meet as two masses and one linear spring.".to_string());

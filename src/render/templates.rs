@@ -100,6 +100,25 @@ pub fn tex_number(x: f64, d: usize) -> String {
     }
 }
 
+/// A time in LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
+pub fn tex_time(x: f64, d: usize) -> String {
+    let t = time(x, d);
+    match t.rsplit_once(' ') {
+        Some((n, u)) => {
+            let n = match n.split_once('e') {
+                Some((m, e)) => format!("{m}\\times10^{{{}}}", e.parse::<i32>().unwrap_or(0)),
+                None => n.to_string(),
+            };
+            let u = match u {
+                "µs" => "\\mu\\mathrm{s}".to_string(),
+                u => format!("\\mathrm{{{u}}}"),
+            };
+            format!("{n}\\,{u}")
+        }
+        None => t,
+    }
+}
+
 /// LaTeX → MathML; on failure the LaTeX is shown as code (never an error
 /// page). `\boxed{…}` (which math-core does not know) becomes a CSS box.
 pub fn math(latex: &str, block: bool) -> String {
@@ -242,25 +261,7 @@ impl Templates {
         tera.register_filter("tex_time", |v: &Value, a: &HashMap<String, Value>| {
             Ok(Value::String(num(v).map_or_else(
                 || "\\infty".into(),
-                |x| {
-                    let t = time(x, digits(a));
-                    match t.rsplit_once(' ') {
-                        Some((n, u)) => {
-                            let n = match n.split_once('e') {
-                                Some((m, e)) => {
-                                    format!("{m}\\times10^{{{}}}", e.parse::<i32>().unwrap_or(0))
-                                }
-                                None => n.to_string(),
-                            };
-                            let u = match u {
-                                "µs" => "\\mu\\mathrm{s}".to_string(),
-                                u => format!("\\mathrm{{{u}}}"),
-                            };
-                            format!("{n}\\,{u}")
-                        }
-                        None => t,
-                    }
-                },
+                |x| tex_time(x, digits(a)),
             )))
         });
         tera.register_filter("tex_num", |v: &Value, a: &HashMap<String, Value>| {
@@ -834,7 +835,21 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
     if plots && let Some(sk) = &report.sketch {
         plots_v.insert("sketch".into(), json!(super::sketch::svg(sk)));
     }
+    if plots && !report.impacts.is_empty() {
+        plots_v.insert(
+            "impacts".into(),
+            json!(
+                report
+                    .impacts
+                    .iter()
+                    .map(super::impact::plot)
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
     json!({
+        "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
+        "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),
         "report": report_v,
         "plots": plots_v,
         "sketch_caption": report.sketch.as_ref().map(super::sketch::caption),

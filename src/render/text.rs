@@ -217,6 +217,9 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     for e in &report.engines {
         out.extend(super::engine_text::sections(e, d));
     }
+    if !report.impacts.is_empty() {
+        out.push(impact_section(report, d));
+    }
     if !report.persons.is_empty() {
         let mut rows = Vec::new();
         for p in &report.persons {
@@ -663,4 +666,87 @@ pub fn sections_text(title: &str, sections: &[Section]) -> String {
 pub fn summary(report: &Report, digits: usize) -> String {
     let head = format!("{}\n{}", report.title, headline(report));
     sections_text(&head, &sections(report, digits))
+}
+
+/// `[[impact]]`s: one row per contact with the exact masses, one per
+/// struck contact with the naive mass.
+fn impact_section(report: &Report, d: usize) -> Section {
+    let time = |t: f64| crate::number::time(t, d);
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    for imp in &report.impacts {
+        notes.push(format!(
+            "{}: v = {} m/s. {}",
+            imp.name,
+            sig(imp.speed, d),
+            super::impact::method(imp, d)
+        ));
+        for c in &imp.contacts {
+            let mut row = |what: &str,
+                           m: Option<f64>,
+                           f: f64,
+                           tp: f64,
+                           dur: f64,
+                           x: f64,
+                           vr: f64,
+                           e: Option<f64>| {
+                rows.push(vec![
+                    imp.name.clone(),
+                    c.contact.clone(),
+                    what.to_string(),
+                    opt(m, d),
+                    sig(f, d),
+                    time(tp),
+                    time(dur),
+                    sig(x * 1e3, d),
+                    sig(vr, d),
+                    opt(e, d),
+                ]);
+            };
+            let what = if c.role == "resting" {
+                "exact (resting)"
+            } else {
+                "exact m_eff"
+            };
+            row(
+                what,
+                c.m_eff,
+                c.peak_force,
+                c.time_to_peak,
+                c.duration,
+                c.compression,
+                c.rebound_speed,
+                c.restitution,
+            );
+            if let Some(n) = &c.naive {
+                row(
+                    "naive",
+                    Some(n.mass),
+                    n.peak_force,
+                    n.time_to_peak,
+                    n.duration,
+                    n.compression,
+                    n.rebound_speed,
+                    Some(n.restitution),
+                );
+            }
+        }
+    }
+    Section {
+        title: "Impacts".into(),
+        header: strings([
+            "impact",
+            "contact",
+            "mass",
+            "m (kg)",
+            "peak force (N)",
+            "to peak",
+            "duration",
+            "δmax (mm)",
+            "rebound (m/s)",
+            "e",
+        ]),
+        rows,
+        notes,
+    }
 }

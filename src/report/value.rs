@@ -84,6 +84,12 @@ pub fn lookup(report: &Report, quantity: &str) -> Result<Found, String> {
         let Some(args) = rest.strip_suffix(')') else {
             return Err(format!("`{quantity}`: a `)` is missing"));
         };
+        if let Some(&(_, which)) = crate::case::ImpactQuantity::ALL
+            .iter()
+            .find(|(n, _)| *n == func)
+        {
+            return impact_value(report, which, args);
+        }
         let one = |f: &dyn Fn(&super::ContactReport) -> Result<Found, String>| f(contact(args)?);
         return match func {
             "m_eff" => one(&|c| {
@@ -114,7 +120,7 @@ pub fn lookup(report: &Report, quantity: &str) -> Result<Found, String> {
                 }
             }
             _ => Err(format!(
-                "unknown result `{func}`: expected m_eff(c), a(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), omega_max, stable_dt or a parameter"
+                "unknown result `{func}`: expected m_eff(c), a(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), peak_force(c), duration(c), restitution(c), compression(c), omega_max, stable_dt or a parameter"
             )),
         };
     }
@@ -129,7 +135,53 @@ pub fn lookup(report: &Report, quantity: &str) -> Result<Found, String> {
         })
         .ok_or_else(|| {
             format!(
-                "`{quantity}` is neither a result (m_eff(c), a(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), omega_max, stable_dt) nor a parameter of the case"
+                "`{quantity}` is neither a result (m_eff(c), a(c), omega(c), f(c), A(c1, c2), mode_omega(i), mode_f(i), omega_max, stable_dt, peak_force(c), duration(c), restitution(c), compression(c)) nor a parameter of the case"
             )
         })
+}
+
+/// `peak_force(c)` or `peak_force(impact, c)` (and `duration`,
+/// `restitution`, `compression`) from the report's impacts.
+fn impact_value(
+    report: &Report,
+    which: crate::case::ImpactQuantity,
+    args: &str,
+) -> Result<Found, String> {
+    use crate::case::ImpactQuantity as Q;
+    let (impact, contact) = match args.split_once(',') {
+        Some((i, c)) => (Some(i), c),
+        None => (None, args),
+    };
+    let hits: Vec<_> = report
+        .impacts
+        .iter()
+        .filter(|i| impact.is_none_or(|n| i.name == n))
+        .filter_map(|i| i.contacts.iter().find(|c| c.contact == contact))
+        .collect();
+    let c = match hits[..] {
+        [c] => c,
+        [] => return Err(format!("no impact involves contact `{contact}`")),
+        _ => {
+            return Err(format!(
+                "contact `{contact}` is in several impacts: name one, {}(impact, {contact})",
+                which.name()
+            ));
+        }
+    };
+    let (si, kind, unit) = match which {
+        Q::PeakForce => (c.peak_force, Kind::Si, "N"),
+        Q::Duration => (c.duration, Kind::Time, ""),
+        Q::Compression => (c.compression, Kind::Si, "m"),
+        Q::Restitution => (
+            c.restitution
+                .ok_or_else(|| format!("contact `{contact}` rests: it has no restitution"))?,
+            Kind::Si,
+            "",
+        ),
+    };
+    Ok(Found {
+        si,
+        kind,
+        unit: unit.into(),
+    })
 }

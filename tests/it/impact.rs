@@ -394,3 +394,15 @@ fn impact_mistakes_are_located() {
         1e-12,
     );
 }
+
+#[test]
+fn books_quote_impact_results() {
+    let text = format!("{DROP}[[impact]]\nname = \"drop\"\ncontact = \"corner\"\ndrop = \"h\"\n");
+    let ev = evaluate_str(&text);
+    let f = meff::report::value::lookup(&ev.report, "peak_force(corner)").unwrap();
+    assert_eq!(f.si, ev.report.impacts[0].contacts[0].peak_force);
+    assert_eq!(f.unit, "N");
+    let e = meff::report::value::lookup(&ev.report, "restitution(drop, corner)").unwrap();
+    assert_eq!(Some(e.si), ev.report.impacts[0].contacts[0].restitution);
+    assert!(meff::report::value::lookup(&ev.report, "duration(edge)").is_err());
+}

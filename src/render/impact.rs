@@ -1,0 +1,188 @@
+//! An impact's part of the sheet that every format shares: the closed
+//! forms with the case's numbers substituted (LaTeX, one line each), the
+//! sentence saying how the numbers were found, and the force–time plot.
+
+use super::layout::tex_text;
+use super::plot::{self, Scale, Series};
+use super::templates::{tex_number, tex_time};
+use crate::analysis::impact::Single;
+use crate::report::impact::ImpactReport;
+
+fn q(x: f64, unit: &str, d: usize) -> String {
+    format!("{}\\,\\mathrm{{{unit}}}", tex_number(x, d))
+}
+
+/// A length in mm below 1 m (penetrations are millimetres).
+fn length(x: f64, d: usize) -> String {
+    if x.abs() < 1.0 {
+        q(x * 1e3, "mm", d)
+    } else {
+        q(x, "m", d)
+    }
+}
+
+/// The substituted closed forms of a single-contact impact (empty when
+/// the impact is coupled: its numbers come from the piecewise-linear
+/// solution, described in words).
+pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
+    let d = digits;
+    let mut out = Vec::new();
+    if let Some(dr) = &imp.drop {
+        out.push(format!(
+            "v = \\sqrt{{2 g h}} = \\sqrt{{2 \\times {} \\times {}}} = {}",
+            q(dr.gravity, "m/s^2", d),
+            q(dr.height, "m", d),
+            q(imp.speed, "m/s", d)
+        ));
+    }
+    let (Some(s), Some(row)) = (&imp.closed_form, imp.contacts.first()) else {
+        return out;
+    };
+    let c = tex_text(&row.contact);
+    let m_sym = format!("m_{{\\mathrm{{eff}},\\,{c}}}");
+    let w_sym = format!("\\omega_{{{c}}}");
+    let (k, cd) = (stiffness(s), s.zeta * 2.0 * (stiffness(s) * s.mass).sqrt());
+    let (v, m, w) = (
+        q(s.speed, "m/s", d),
+        q(s.mass, "kg", d),
+        q(s.omega, "rad/s", d),
+    );
+    if s.zeta == 0.0 {
+        out.push(format!(
+            "\\hat{{F}}_{{{c}}} = v\\sqrt{{k_{{{c}}}\\,{m_sym}}} = {v} \\times \\sqrt{{{} \\times {m}}} = {}",
+            q(k, "N/m", d),
+            q(s.peak_force, "N", d)
+        ));
+        out.push(format!(
+            "\\tau_{{{c}}} = \\frac{{\\pi}}{{{w_sym}}} = \\frac{{\\pi}}{{{w}}} = {}",
+            tex_time(s.duration, d)
+        ));
+        out.push(format!(
+            "\\delta_{{\\max,\\,{c}}} = \\frac{{v}}{{{w_sym}}} = \\frac{{{v}}}{{{w}}} = {}",
+            length(s.compression, d)
+        ));
+        out.push(format!("e_{{{c}}} = 1"));
+        return out;
+    }
+    let z = tex_number(s.zeta, d);
+    let th = tex_number(s.theta, d);
+    out.push(format!(
+        "\\zeta_{{{c}}} = \\frac{{c_{{{c}}}}}{{2\\sqrt{{k_{{{c}}}\\,{m_sym}}}}} = \\frac{{{}}}{{2\\sqrt{{{} \\times {m}}}}} = {z}",
+        q(cd, "N\\,s/m", d),
+        q(k, "N/m", d),
+    ));
+    let theta_def = if s.zeta < 1.0 {
+        format!(
+            "\\frac{{\\arccos\\zeta}}{{\\sqrt{{1-\\zeta^2}}}} = \\frac{{\\arccos {z}}}{{\\sqrt{{1-{z}^2}}}}"
+        )
+    } else if s.zeta == 1.0 {
+        "1 \\; (\\zeta = 1)".to_string()
+    } else {
+        format!(
+            "\\frac{{\\operatorname{{arcosh}}\\zeta}}{{\\sqrt{{\\zeta^2-1}}}} = \\frac{{\\operatorname{{arcosh}} {z}}}{{\\sqrt{{{z}^2-1}}}}"
+        )
+    };
+    out.push(format!("\\Theta = {theta_def} = {th}"));
+    if s.zeta < 0.5 {
+        out.push(format!(
+            "t_{{\\hat F}} = \\frac{{\\arccos\\zeta - 2\\arcsin\\zeta}}{{{w_sym}\\sqrt{{1-\\zeta^2}}}} = \\frac{{\\arccos {z} - 2\\arcsin {z}}}{{{w} \\times \\sqrt{{1-{z}^2}}}} = {}",
+            tex_time(s.time_to_peak, d)
+        ));
+        out.push(format!(
+            "\\hat{{F}}_{{{c}}} = {m_sym}\\, v\\, {w_sym}\\, e^{{-\\zeta {w_sym} t_{{\\hat F}}}} = {m} \\times {v} \\times {w} \\times e^{{-{z} \\times {w} \\times {}}} = {}",
+            tex_time(s.time_to_peak, d),
+            q(s.peak_force, "N", d)
+        ));
+    } else {
+        out.push(format!(
+            "\\hat{{F}}_{{{c}}} = c_{{{c}}}\\, v = {} \\times {v} = {}",
+            q(cd, "N\\,s/m", d),
+            q(s.peak_force, "N", d)
+        ));
+    }
+    out.push(format!(
+        "\\tau_{{{c}}} = \\frac{{2\\Theta}}{{{w_sym}}} = \\frac{{2 \\times {th}}}{{{w}}} = {}",
+        tex_time(s.duration, d)
+    ));
+    out.push(format!(
+        "\\delta_{{\\max,\\,{c}}} = \\frac{{v}}{{{w_sym}}}\\, e^{{-\\zeta\\Theta}} = \\frac{{{v}}}{{{w}}}\\, e^{{-{z} \\times {th}}} = {}",
+        length(s.compression, d)
+    ));
+    out.push(format!(
+        "e_{{{c}}} = e^{{-2\\zeta\\Theta}} = e^{{-2 \\times {z} \\times {th}}} = {}",
+        tex_number(s.restitution, d)
+    ));
+    out
+}
+
+/// k from the closed form's own numbers (k = m ω²).
+fn stiffness(s: &Single) -> f64 {
+    s.mass * s.omega * s.omega
+}
+
+/// How the numbers were found, in one sentence (plain text).
+pub fn method(imp: &ImpactReport, digits: usize) -> String {
+    let sig = |x: f64| crate::number::sci(x, 1);
+    let time = |x: f64, d: usize| crate::number::pretty(&crate::number::time(x, d));
+    match (&imp.error, &imp.integration) {
+        (Some(e), _) => format!("No response: {e}."),
+        (None, Some(i)) if imp.closed_form.is_some() => format!(
+            "Closed forms of one Kelvin–Voigt contact with the exact effective mass; checked by the piecewise-linear solution (exact between events): largest difference {}.",
+            sig(i.closed_form_difference.unwrap_or(0.0))
+        ),
+        (None, Some(i)) => format!(
+            "The contacts act together through A: the piecewise-linear system (a contact pushes while it is compressed and its force is positive) solved exactly between events by the matrix exponential, events and peaks located by bisection; {} events, all contacts open after {}; estimated error {} (the largest relative change when the step between event checks, {}, is halved).",
+            i.events,
+            time(i.end, digits),
+            sig(i.error_estimate),
+            time(i.step, 3),
+        ),
+        (None, None) => String::new(),
+    }
+}
+
+/// The force–time plot: every contact's force with the exact masses, and
+/// the naive estimate dashed (one struck contact).
+pub fn plot(imp: &ImpactReport) -> String {
+    if imp.history.t.is_empty() {
+        return String::new();
+    }
+    let mut lines: Vec<Series> = imp
+        .contacts
+        .iter()
+        .zip(&imp.history.force)
+        .map(|(c, f)| Series {
+            label: if imp.contacts.len() == 1 {
+                format!("{} (exact m_eff)", c.contact)
+            } else {
+                format!("{} ({})", c.contact, c.role)
+            },
+            points: imp
+                .history
+                .t
+                .iter()
+                .copied()
+                .zip(f.iter().copied())
+                .collect(),
+            dashed: false,
+            markers: false,
+        })
+        .collect();
+    if let Some(h) = &imp.naive_history
+        && let Some(f) = h.force.first()
+    {
+        lines.push(Series {
+            label: "naive (total mass)".into(),
+            points: h.t.iter().copied().zip(f.iter().copied()).collect(),
+            dashed: true,
+            markers: false,
+        });
+    }
+    plot::line_plot(
+        &lines,
+        "t (s)",
+        "contact force (N)",
+        Scale::Linear,
+        Scale::Linear,
+    )
+}
