@@ -94,6 +94,7 @@ impl Reader<'_> {
             let v = r.value(m, Dim::MASS, "a mass");
             r.positive(v, "a mass")
         };
+        let mut shape: Option<super::pose::ShapeGeom> = None;
         let kind = match kind_text {
             Some("particle") => {
                 if let Some(n) = get(t, "inertia") {
@@ -136,7 +137,11 @@ impl Reader<'_> {
                             );
                             None
                         }
-                        (None, Some(sh)) => mass.as_ref().and_then(|m| self.shape(sh, m, space)),
+                        (None, Some(sh)) => mass.as_ref().and_then(|m| {
+                            let (i, g) = self.shape(sh, m, space)?;
+                            shape = Some(g);
+                            Some(i)
+                        }),
                         _ => self
                             .required(t, "inertia", &what, &span)
                             .and_then(|n| self.inertia(n, space)),
@@ -174,6 +179,7 @@ impl Reader<'_> {
                 kind,
                 position,
                 rotation,
+                shape,
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,

@@ -61,6 +61,17 @@ fn num_text(x: f64) -> String {
     }
 }
 
+/// A body's `shape` as given, for drawing: its kind and sizes (SI, the
+/// order of the case format: box sides, sphere radius, cylinder and
+/// capsule radius and length, ellipsoid semi-axes, rod length).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeGeom {
+    /// `box`, `sphere`, `cylinder`, `capsule`, `ellipsoid` or `rod`.
+    pub kind: &'static str,
+    /// Sizes (m).
+    pub size: Vec<f64>,
+}
+
 impl Rotation {
     fn from_num(m: [[f64; 3]; 3]) -> Rotation {
         // Round-off below 1e-15 is zero (a quarter turn's cos is 6e-17).
@@ -118,7 +129,12 @@ impl Reader<'_> {
     /// `shape = { box = [a, b, c] }` (also `sphere`, `cylinder`, `capsule`,
     /// `ellipsoid`, `rod`): the inertia of a uniform solid of mass `mass`
     /// about its centre, in body axes.
-    pub(super) fn shape(&mut self, node: &Node, mass: &Val, space: Space) -> Option<InertiaVal> {
+    pub(super) fn shape(
+        &mut self,
+        node: &Node,
+        mass: &Val,
+        space: Space,
+    ) -> Option<(InertiaVal, ShapeGeom)> {
         let table = match node.get_ref() {
             toml::de::DeValue::Table(t) => t,
             _ => {
@@ -143,7 +159,8 @@ impl Reader<'_> {
         let kind = key.get_ref().as_ref();
         let at = node.span();
         let m = paren(&mass.text);
-        let dims = |r: &mut Self, n: usize| -> Option<Vec<String>> {
+        let mut sizes: Vec<f64> = Vec::new();
+        let mut dims = |r: &mut Self, n: usize| -> Option<Vec<String>> {
             let v = if n == 1 && !matches!(value.get_ref(), toml::de::DeValue::Array(_)) {
                 vec![r.value(value, Dim::LENGTH, "a shape size")?]
             } else {
@@ -158,6 +175,7 @@ impl Reader<'_> {
                     return None;
                 }
             }
+            sizes = v.iter().map(|x| x.si).collect();
             Some(v.iter().map(|x| paren(&x.text)).collect())
         };
         let planar = space == Space::Planar;
@@ -232,16 +250,30 @@ impl Reader<'_> {
                 return None;
             }
         };
+        let geom = ShapeGeom {
+            kind: match kind {
+                "box" => "box",
+                "sphere" => "sphere",
+                "cylinder" => "cylinder",
+                "capsule" => "capsule",
+                "ellipsoid" => "ellipsoid",
+                _ => "rod",
+            },
+            size: sizes,
+        };
         if planar {
             let v = self.composed(moments[2].clone(), at, Dim::INERTIA)?;
-            return Some(InertiaVal::Scalar(v));
+            return Some((InertiaVal::Scalar(v), geom));
         }
         let [x, y, z] = moments;
-        Some(InertiaVal::Diagonal([
-            self.composed(x, at.clone(), Dim::INERTIA)?,
-            self.composed(y, at.clone(), Dim::INERTIA)?,
-            self.composed(z, at, Dim::INERTIA)?,
-        ]))
+        Some((
+            InertiaVal::Diagonal([
+                self.composed(x, at.clone(), Dim::INERTIA)?,
+                self.composed(y, at.clone(), Dim::INERTIA)?,
+                self.composed(z, at, Dim::INERTIA)?,
+            ]),
+            geom,
+        ))
     }
 
     /// A body's rotation: 3-d `orientation = { quat | rpy | axis_angle }`,

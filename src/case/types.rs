@@ -142,6 +142,8 @@ pub struct Body {
     /// Body axes → world axes (`orientation`, planar `angle`); `None`:
     /// the world's axes. The inertia above is already in world axes.
     pub rotation: Option<super::pose::Rotation>,
+    /// `shape` as given (for the sketch); `None` when `inertia` is given.
+    pub shape: Option<super::pose::ShapeGeom>,
     /// `description`, as typed.
     pub description: Option<String>,
 }

@@ -123,6 +123,12 @@ pub fn caption(s: &Sketch) -> String {
     }
     if s.bodies
         .iter()
+        .any(|b| matches!(b.outline, Outline::Shape(_)))
+    {
+        out.push_str(" Solid outlines: the bodies' shapes as the case gives them.");
+    }
+    if s.bodies
+        .iter()
         .any(|b| matches!(b.outline, Outline::Box { .. }))
     {
         out.push_str(" Boxes: the uniform box with the body's mass and principal moments of inertia (not the part's shape).");
@@ -169,6 +175,9 @@ pub fn svg(s: &Sketch) -> String {
                         .into_iter()
                         .map(|p| project(dim, p)),
                 );
+            }
+            Outline::Shape(lines) => {
+                pts.extend(lines.iter().flatten().map(|p| project(dim, *p)));
             }
             _ => {}
         }
@@ -291,6 +300,20 @@ pub fn svg(s: &Sketch) -> String {
                 let _ = write!(
                     out,
                     r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1"/>"##,
+                    d.trim_end()
+                );
+            }
+            Outline::Shape(lines) => {
+                let mut d = String::new();
+                for l in lines {
+                    for (k, p) in l.iter().enumerate() {
+                        let (u, v) = at(*p);
+                        let _ = write!(d, "{}{},{} ", if k == 0 { "M" } else { "L" }, c(u), c(v));
+                    }
+                }
+                let _ = write!(
+                    out,
+                    r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1" stroke-linejoin="round"/>"##,
                     d.trim_end()
                 );
             }

@@ -52,6 +52,10 @@ pub enum Outline {
     Fixed,
     /// Planar rigid body: circle of radius √(I/m).
     Circle(f64),
+    /// A body with a `shape`: the shape itself as polylines (world
+    /// frame, absolute): edges of a box, principal rings of a sphere or
+    /// an ellipsoid, end circles and sides of a cylinder or capsule.
+    Shape(Vec<Vec<Point>>),
     /// 3-d rigid body: the uniform box of the same mass and principal
     /// moments; half-lengths along `axes` (unit vectors, world frame).
     Box {
@@ -162,11 +166,158 @@ fn outline(kind: &BodyKind) -> Outline {
 }
 
 fn case_body(b: &crate::case::Body) -> Option<SketchBody> {
+    let com = values(&b.position)?;
+    let outline = match &b.shape {
+        Some(g) => {
+            let r = b
+                .rotation
+                .as_ref()
+                .map_or([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], |r| {
+                    r.num
+                });
+            let lines: Vec<Vec<Point>> = shape_lines(g)
+                .into_iter()
+                .map(|l| {
+                    l.into_iter()
+                        .map(|p| {
+                            let mut w = com;
+                            for (i, x) in w.iter_mut().enumerate() {
+                                *x += r[i][0] * p[0] + r[i][1] * p[1] + r[i][2] * p[2];
+                            }
+                            w
+                        })
+                        .collect()
+                })
+                .collect();
+            if lines
+                .iter()
+                .flatten()
+                .all(|p| p.iter().all(|x| x.is_finite()))
+            {
+                Outline::Shape(lines)
+            } else {
+                outline(&b.kind)
+            }
+        }
+        None => outline(&b.kind),
+    };
     Some(SketchBody {
         name: b.name.clone(),
-        com: values(&b.position)?,
-        outline: outline(&b.kind),
+        com,
+        outline,
     })
+}
+
+/// A ring of `n` points: `centre + cos t · u + sin t · v` over
+/// `t ∈ [from, to]`.
+fn arc(centre: Point, u: Point, v: Point, from: f64, to: f64, n: usize) -> Vec<Point> {
+    (0..=n)
+        .map(|k| {
+            let t = from + (to - from) * k as f64 / n as f64;
+            let (s, c) = t.sin_cos();
+            [
+                centre[0] + c * u[0] + s * v[0],
+                centre[1] + c * u[1] + s * v[1],
+                centre[2] + c * u[2] + s * v[2],
+            ]
+        })
+        .collect()
+}
+
+/// A shape's outline in body axes about its centre (MJCF's conventions:
+/// cylinders and capsules along z; planar shapes in the x–y plane).
+fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
+    use std::f64::consts::{PI, TAU};
+    let s = &g.size;
+    let get = |i: usize| s.get(i).copied().unwrap_or(0.0);
+    let ring = |a: f64, b: f64, plane: usize| -> Vec<Point> {
+        // plane 0: x–y, 1: y–z, 2: z–x.
+        let (u, v) = match plane {
+            0 => ([a, 0.0, 0.0], [0.0, b, 0.0]),
+            1 => ([0.0, a, 0.0], [0.0, 0.0, b]),
+            _ => ([0.0, 0.0, a], [b, 0.0, 0.0]),
+        };
+        arc([0.0; 3], u, v, 0.0, TAU, 64)
+    };
+    match (g.kind, s.len()) {
+        ("box", 2) => {
+            let (a, b) = (get(0) / 2.0, get(1) / 2.0);
+            vec![vec![
+                [a, b, 0.0],
+                [-a, b, 0.0],
+                [-a, -b, 0.0],
+                [a, -b, 0.0],
+                [a, b, 0.0],
+            ]]
+        }
+        ("box", _) => {
+            let h = [get(0) / 2.0, get(1) / 2.0, get(2) / 2.0];
+            let corner = |i: usize| {
+                [
+                    if i & 1 == 0 { -h[0] } else { h[0] },
+                    if i & 2 == 0 { -h[1] } else { h[1] },
+                    if i & 4 == 0 { -h[2] } else { h[2] },
+                ]
+            };
+            [
+                (0, 1),
+                (2, 3),
+                (4, 5),
+                (6, 7),
+                (0, 2),
+                (1, 3),
+                (4, 6),
+                (5, 7),
+                (0, 4),
+                (1, 5),
+                (2, 6),
+                (3, 7),
+            ]
+            .into_iter()
+            .map(|(i, j)| vec![corner(i), corner(j)])
+            .collect()
+        }
+        ("sphere", _) => {
+            let r = get(0);
+            vec![ring(r, r, 0), ring(r, r, 1), ring(r, r, 2)]
+        }
+        ("ellipsoid", 2) => vec![ring(get(0), get(1), 0)],
+        ("ellipsoid", _) => {
+            let (a, b, c) = (get(0), get(1), get(2));
+            vec![ring(a, b, 0), ring(b, c, 1), ring(c, a, 2)]
+        }
+        ("cylinder", _) | ("capsule", _) => {
+            let (r, h) = (get(0), get(1) / 2.0);
+            let mut out = vec![
+                arc([0.0, 0.0, h], [r, 0.0, 0.0], [0.0, r, 0.0], 0.0, TAU, 64),
+                arc([0.0, 0.0, -h], [r, 0.0, 0.0], [0.0, r, 0.0], 0.0, TAU, 64),
+            ];
+            for k in 0..4 {
+                let (sn, cs) = (k as f64 * PI / 2.0).sin_cos();
+                out.push(vec![[r * cs, r * sn, h], [r * cs, r * sn, -h]]);
+            }
+            if g.kind == "capsule" {
+                for (u, top) in [
+                    ([r, 0.0, 0.0], 1.0),
+                    ([0.0, r, 0.0], 1.0),
+                    ([r, 0.0, 0.0], -1.0),
+                    ([0.0, r, 0.0], -1.0),
+                ] {
+                    out.push(arc(
+                        [0.0, 0.0, top * h],
+                        u,
+                        [0.0, 0.0, top * r],
+                        0.0,
+                        PI,
+                        32,
+                    ));
+                }
+            }
+            out
+        }
+        // Planar rod along body x.
+        _ => vec![vec![[-get(0) / 2.0, 0.0, 0.0], [get(0) / 2.0, 0.0, 0.0]]],
+    }
 }
 
 /// The sketch of a case; `None` for a scene, or beyond [`MAX_DRAWN`]

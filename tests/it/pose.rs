@@ -220,3 +220,41 @@ fn shape_and_orientation_mistakes_are_located() {
         assert!(err.contains("<stdin>:") || err.contains(":"), "{err}");
     }
 }
+
+#[test]
+fn a_shaped_body_is_sketched_as_its_shape_turned_with_it() {
+    use meff::report::sketch::{Outline, sketch};
+    let text = case(
+        "shape = { box = [\"400 mm\", \"300 mm\", \"200 mm\"] }\nposition = [\"1 m\", \"0 m\", \"0.1 m\"]\n\
+         orientation = { axis_angle = { axis = [0, 0, 1], angle = \"90 deg\" } }",
+        [1.2, 0.15, 0.0],
+    );
+    let parsed = meff::case::parse_case("test.toml", &text).unwrap();
+    let s = sketch(&parsed).unwrap();
+    let Outline::Shape(lines) = &s.bodies[0].outline else {
+        panic!("a box shape is drawn as itself: {:?}", s.bodies[0].outline)
+    };
+    assert_eq!(lines.len(), 12, "a box has twelve edges");
+    // Turned a quarter about z: body x (0.4 m) lies along world y.
+    let (mut ymin, mut ymax, mut xmax) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in lines.iter().flatten() {
+        ymin = ymin.min(p[1]);
+        ymax = ymax.max(p[1]);
+        xmax = xmax.max(p[0]);
+    }
+    assert_close(ymax - ymin, 0.4, 1e-12);
+    assert_close(xmax, 1.15, 1e-12);
+    // A sphere: rings of its radius about its centre.
+    let text = case(
+        "shape = { sphere = \"0.1 m\" }\nposition = [\"0 m\", \"0 m\", \"0.1 m\"]",
+        [0.0, 0.0, 0.0],
+    );
+    let parsed = meff::case::parse_case("test.toml", &text).unwrap();
+    let Outline::Shape(rings) = &sketch(&parsed).unwrap().bodies[0].outline else {
+        panic!("a sphere is drawn as itself")
+    };
+    for p in rings.iter().flatten() {
+        let r = (p[0] * p[0] + p[1] * p[1] + (p[2] - 0.1) * (p[2] - 0.1)).sqrt();
+        assert_close(r, 0.1, 1e-12);
+    }
+}
