@@ -53,7 +53,7 @@ impl Starter {
             Starter::Line => "three particles on a line",
             Starter::Joints => "a double pendulum of two links joined by pins",
             Starter::Robot => "the tip of a one-link arm read from an MJCF model",
-            Starter::Drop => "a box dropped onto one corner (shape, orientation)",
+            Starter::Drop => "a box dropped onto one corner (shape, orientation, impact)",
         }
     }
 
