@@ -193,15 +193,23 @@ impl std::fmt::Display for ImpactError {
             }
             ImpactError::NotEnded(t) => write!(
                 f,
-                "the contacts were still closed after {t:.3e} s (the limit of the integration)"
+                "the contacts had not all separated for good after {t:.3e} s, the solver's limit ({MAX_STEPS} steps or {MAX_EVENTS} closings and releases): does a body bounce between contacts for ever?"
             ),
         }
     }
 }
 
-/// The most steps of one response; beyond it the impact is reported as
-/// not ended.
-pub const MAX_STEPS: usize = 2_000_000;
+/// The most steps of one response (at the coarser of the two steps; the
+/// check at half the step may take twice as many); beyond it the impact
+/// is reported as not ended. A contact phase takes about 160 steps, a
+/// stiff resting contact under a soft struck one (ω 100 times apart)
+/// 16,000: the bound leaves room for those and keeps a solve that never
+/// ends (a body trapped between contacts, bouncing for ever) to a few
+/// seconds.
+pub const MAX_STEPS: usize = 100_000;
+
+/// The most contact events (closings and releases) of one response.
+pub const MAX_EVENTS: usize = 10_000;
 
 /// Steps per fastest time scale.
 const STEPS_PER_SCALE: f64 = 50.0;
@@ -220,7 +228,7 @@ pub fn respond(a: &DMatrix<f64>, k: &[f64], c: &[f64], v: &[f64]) -> Result<Resp
         }
     }
     // The fastest rate of the system with every contact closed.
-    let all = Solver::new(a, k, c, 1.0);
+    let all = Solver::new(a, k, c, 1.0, 0);
     let full = all.matrix(&vec![true; n]);
     let rate = full
         .clone()
@@ -230,8 +238,8 @@ pub fn respond(a: &DMatrix<f64>, k: &[f64], c: &[f64], v: &[f64]) -> Result<Resp
         .fold(0.0f64, f64::max)
         .max(f64::MIN_POSITIVE);
     let h = 1.0 / (STEPS_PER_SCALE * rate);
-    let fine = Solver::new(a, k, c, h).run(v)?;
-    let check = Solver::new(a, k, c, h / 2.0).run(v)?;
+    let fine = Solver::new(a, k, c, h, MAX_STEPS).run(v)?;
+    let check = Solver::new(a, k, c, h / 2.0, 2 * MAX_STEPS).run(v)?;
     let rel = |x: f64, y: f64, scale: f64| {
         if scale > 0.0 {
             (x - y).abs() / scale
@@ -265,6 +273,8 @@ struct Solver<'a> {
     k: &'a [f64],
     c: &'a [f64],
     h: f64,
+    /// Most steps.
+    max_steps: usize,
     /// exp(L h) per active set.
     steps: HashMap<Vec<bool>, DMatrix<f64>>,
 }
@@ -273,12 +283,13 @@ struct Solver<'a> {
 type State = DVector<f64>;
 
 impl<'a> Solver<'a> {
-    fn new(a: &'a DMatrix<f64>, k: &'a [f64], c: &'a [f64], h: f64) -> Self {
+    fn new(a: &'a DMatrix<f64>, k: &'a [f64], c: &'a [f64], h: f64, max_steps: usize) -> Self {
         Solver {
             a,
             k,
             c,
             h,
+            max_steps,
             steps: HashMap::new(),
         }
     }
@@ -422,7 +433,7 @@ impl<'a> Solver<'a> {
                 }
             }
             steps += 1;
-            if steps > MAX_STEPS {
+            if steps > self.max_steps || events > MAX_EVENTS {
                 return Err(ImpactError::NotEnded(t));
             }
             let mut next = self.step_matrix(&active) * &x;

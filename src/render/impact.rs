@@ -64,8 +64,10 @@ pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
         out.push(format!("e_{{{c}}} = 1"));
         return out;
     }
-    let z = tex_number(s.zeta, d);
-    let th = tex_number(s.theta, d);
+    // Intermediates carry two more figures, so that the displayed
+    // chain reproduces the result to the digits shown.
+    let z = tex_number(s.zeta, d + 2);
+    let th = tex_number(s.theta, d + 2);
     out.push(format!(
         "\\zeta_{{{c}}} = \\frac{{c_{{{c}}}}}{{2\\sqrt{{k_{{{c}}}\\,{m_sym}}}}} = \\frac{{{}}}{{2\\sqrt{{{} \\times {m}}}}} = {z}",
         q(cd, "N\\,s/m", d),
@@ -76,7 +78,7 @@ pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
             "\\frac{{\\arccos\\zeta}}{{\\sqrt{{1-\\zeta^2}}}} = \\frac{{\\arccos {z}}}{{\\sqrt{{1-{z}^2}}}}"
         )
     } else if s.zeta == 1.0 {
-        "1 \\; (\\zeta = 1)".to_string()
+        "1".to_string()
     } else {
         format!(
             "\\frac{{\\operatorname{{arcosh}}\\zeta}}{{\\sqrt{{\\zeta^2-1}}}} = \\frac{{\\operatorname{{arcosh}} {z}}}{{\\sqrt{{{z}^2-1}}}}"
@@ -85,11 +87,11 @@ pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
     out.push(format!("\\Theta = {theta_def} = {th}"));
     if s.zeta < 0.5 {
         out.push(format!(
-            "t_{{\\hat F}} = \\frac{{\\arccos\\zeta - 2\\arcsin\\zeta}}{{{w_sym}\\sqrt{{1-\\zeta^2}}}} = \\frac{{\\arccos {z} - 2\\arcsin {z}}}{{{w} \\times \\sqrt{{1-{z}^2}}}} = {}",
+            "t_{{\\hat{{F}}}} = \\frac{{\\arccos\\zeta - 2\\arcsin\\zeta}}{{{w_sym}\\sqrt{{1-\\zeta^2}}}} = \\frac{{\\arccos {z} - 2\\arcsin {z}}}{{{w} \\times \\sqrt{{1-{z}^2}}}} = {}",
             tex_time(s.time_to_peak, d)
         ));
         out.push(format!(
-            "\\hat{{F}}_{{{c}}} = {m_sym}\\, v\\, {w_sym}\\, e^{{-\\zeta {w_sym} t_{{\\hat F}}}} = {m} \\times {v} \\times {w} \\times e^{{-{z} \\times {w} \\times {}}} = {}",
+            "\\hat{{F}}_{{{c}}} = {m_sym}\\, v\\, {w_sym}\\, \\exp\\left(-\\zeta\\, {w_sym}\\, t_{{\\hat{{F}}}}\\right) = {m} \\times {v} \\times {w} \\times \\exp\\left(-{z} \\times {w} \\times {}\\right) = {}",
             tex_time(s.time_to_peak, d),
             q(s.peak_force, "N", d)
         ));
@@ -105,11 +107,11 @@ pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
         tex_time(s.duration, d)
     ));
     out.push(format!(
-        "\\delta_{{\\max,\\,{c}}} = \\frac{{v}}{{{w_sym}}}\\, e^{{-\\zeta\\Theta}} = \\frac{{{v}}}{{{w}}}\\, e^{{-{z} \\times {th}}} = {}",
+        "\\delta_{{\\max,\\,{c}}} = \\frac{{v}}{{{w_sym}}}\\, \\exp(-\\zeta\\Theta) = \\frac{{{v}}}{{{w}}}\\, \\exp(-{z} \\times {th}) = {}",
         length(s.compression, d)
     ));
     out.push(format!(
-        "e_{{{c}}} = e^{{-2\\zeta\\Theta}} = e^{{-2 \\times {z} \\times {th}}} = {}",
+        "e_{{{c}}} = \\exp(-2\\zeta\\Theta) = \\exp(-2 \\times {z} \\times {th}) = {}",
         tex_number(s.restitution, d)
     ));
     out
@@ -131,7 +133,7 @@ pub fn method(imp: &ImpactReport, digits: usize) -> String {
             sig(i.closed_form_difference.unwrap_or(0.0))
         ),
         (None, Some(i)) => format!(
-            "The contacts act together through A: the piecewise-linear system (a contact pushes while it is compressed and its force is positive) solved exactly between events by the matrix exponential, events and peaks located by bisection; {} events, all contacts open after {}; estimated error {} (the largest relative change when the step between event checks, {}, is halved).",
+            "The contacts act together through A: the piecewise-linear system (a contact pushes while it is compressed and its force is positive) solved exactly between events by the matrix exponential, events and peaks located by bisection; {} events, every contact's force is zero and every contact separating after {}; numerical error estimated at {} (the largest relative change when the step between event checks, {}, is halved; the error of the frozen pose is not in it).",
             i.events,
             time(i.end, digits),
             sig(i.error_estimate),

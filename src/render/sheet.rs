@@ -39,7 +39,7 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         _ if report.robot.is_some() => "Links are rigid bodies with the masses and inertias of the model file; M(q) by the composite-rigid-body algorithm.".to_string(),
         _ => "Bodies are rigid (or point masses) with the masses and inertias given; fixed bodies belong to the world.".to_string(),
     });
-    out.push("Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal, and stays compressed: a contact that opens, friction and every other force are left out.".to_string());
+    out.push("Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal; for the modes and timesteps it stays compressed (a contact that opens is left out there; impacts below let contacts open), and friction and every other force are left out.".to_string());
     if report.constraints.rows > 0 {
         out.push("Joints and constraint rows G are exact: they enter through the constrained response J (M⁻¹ − M⁻¹Gᵀ(G M⁻¹ Gᵀ)⁺ G M⁻¹) Jᵀ.".to_string());
     }
@@ -52,7 +52,7 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         out.push("Large system: A is not formed; the fastest modes come from the Lanczos recurrence on the sparse K^½ A K^½, with the Gershgorin bound as a safe upper limit.".to_string());
     }
     if !report.impacts.is_empty() {
-        out.push("Impacts: the contacts start open at zero penetration, the struck ones closing at the given speed (from a drop, v = √(2gh)); a contact pushes with kδ + cδ̇ while its penetration and that force are positive, and never pulls, so it may open and close again; gravity and friction are left out during the contact, which lasts milliseconds; the body's pose and J stay those of the case.".to_string());
+        out.push("Impacts: the contacts an impact names start at zero penetration, the struck ones closing at the given speed (from a drop, v = √(2gh)); every other contact stays open throughout (the case's pose is taken as touching only at the named contacts, e.g. tilted slightly onto one corner); a contact pushes with kδ + cδ̇ while its penetration and that force are positive, and never pulls, so it may open and close again; gravity's impulse during the contact and friction are left out; the pose and J stay those of the case, so the results hold while the body turns little during the contact. The body's later motion (a second strike on other contacts) is not followed; impacts are not part of the verification by simulation.".to_string());
     }
     if !report.persons.is_empty() {
         out.push("Contact with a person: the body region's mass, stiffness, force limit and speed are the case's values (no standard's table is built in); robot and person meet as two masses and one linear spring.".to_string());

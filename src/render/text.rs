@@ -743,7 +743,7 @@ fn impact_section(report: &Report, d: usize) -> Section {
             "to peak",
             "duration",
             "δmax (mm)",
-            "rebound (m/s)",
+            "separation (m/s)",
             "e",
         ]),
         rows,

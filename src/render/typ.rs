@@ -77,6 +77,21 @@ fn group(toks: &[Tok<'_>], in_args: bool) -> String {
 
 /// The next token (with what it takes) as an argument.
 fn argument(toks: &[Tok<'_>], i: &mut usize) -> String {
+    // `\hat F`: the argument is the next token after any spaces; a
+    // command with nothing after it gets an empty one (Typst refuses a
+    // call without its argument: `hat()`).
+    while matches!(toks.get(*i), Some(Tok::Char(c)) if c.is_whitespace()) {
+        *i += 1;
+    }
+    let a = argument_at(toks, i);
+    if a.trim().is_empty() {
+        "\"\"".to_string()
+    } else {
+        a
+    }
+}
+
+fn argument_at(toks: &[Tok<'_>], i: &mut usize) -> String {
     match toks.get(*i) {
         Some(Tok::Group(g)) => {
             *i += 1;
@@ -88,6 +103,16 @@ fn argument(toks: &[Tok<'_>], i: &mut usize) -> String {
             out.trim().to_string()
         }
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod argument_tests {
+    #[test]
+    fn a_bare_or_missing_argument_still_gives_a_call() {
+        assert!(super::math("t_{\\hat F}").contains("hat(F)"));
+        assert!(!super::math("\\hat").contains("hat()"));
+        assert!(!super::math("\\sqrt").contains("sqrt()"));
     }
 }
 

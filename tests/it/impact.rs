@@ -460,3 +460,15 @@ fn a_box_dropped_on_a_corner_and_on_an_edge_agrees_with_mujoco() {
         }
     }
 }
+
+#[test]
+fn a_body_trapped_between_contacts_is_reported_in_bounded_time() {
+    // A particle touching two walls: struck at one, it bounces between
+    // them for ever. The solver stops at its limit and says why.
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, -1.0, -1.0, 1.0]);
+    let r = respond(&a, &[1e5, 1e5], &[0.0, 0.0], &[1.0, 0.0]);
+    assert!(
+        matches!(r, Err(meff::analysis::impact::ImpactError::NotEnded(_))),
+        "{r:?}"
+    );
+}
