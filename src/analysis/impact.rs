@@ -342,10 +342,14 @@ impl<'a> Solver<'a> {
         -(self.a * f)
     }
 
+    /// ḟ of contact i, given δ̈ (`acc`).
+    fn rate(&self, x: &State, acc: &DVector<f64>, i: usize) -> f64 {
+        self.k[i] * x[self.n() + i] + self.c[i] * acc[i]
+    }
+
     /// ḟ of contact i.
     fn force_rate(&self, active: &[bool], x: &State, i: usize) -> f64 {
-        let n = self.n();
-        self.k[i] * x[n + i] + self.c[i] * self.accel(active, x)[i]
+        self.rate(x, &self.accel(active, x), i)
     }
 
     fn inconsistent(&self, active: &[bool], x: &State) -> bool {
@@ -440,18 +444,18 @@ impl<'a> Solver<'a> {
             let mut tau = h;
             let event = self.inconsistent(&active, &next);
             if event {
-                let act = active.clone();
-                tau = self.bisect(&act, &x, h, |y| self.inconsistent(&act, y));
-                next = self.advance(&act, &x, tau);
+                tau = self.bisect(&active, &x, h, |y| self.inconsistent(&active, y));
+                next = self.advance(&active, &x, tau);
             }
             // Peaks of force and penetration inside the piece: zeros of
             // their rates going from + to −.
+            let (acc0, acc1) = (self.accel(&active, &x), self.accel(&active, &next));
             for i in 0..n {
                 if !active[i] {
                     continue;
                 }
-                let r0 = self.force_rate(&active, &x, i);
-                let r1 = self.force_rate(&active, &next, i);
+                let r0 = self.rate(&x, &acc0, i);
+                let r1 = self.rate(&next, &acc1, i);
                 if r0 > 0.0 && r1 <= 0.0 {
                     let s =
                         self.bisect(&active, &x, tau, |y| self.force_rate(&active, y, i) <= 0.0);
@@ -561,8 +565,12 @@ fn decimate(h: History) -> History {
 /// Sampled force of the closed form, for the naive curve of a plot: the
 /// same solver on one contact.
 pub fn single_history(m: f64, k: f64, c: f64, v: f64) -> History {
+    // One run at the step `respond` takes; no error check (a plot).
+    let omega = (k / m).sqrt();
+    let rate = omega.max(c / m);
     let a = DMatrix::from_element(1, 1, 1.0 / m);
-    respond(&a, &[k], &[c], &[v])
+    Solver::new(&a, &[k], &[c], 1.0 / (STEPS_PER_SCALE * rate), MAX_STEPS)
+        .run(&[v])
         .map(|r| r.history)
         .unwrap_or_default()
 }

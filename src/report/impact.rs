@@ -127,8 +127,9 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                                 rebound_speed: cr.rebound_speed,
                                 restitution: struck.then(|| cr.rebound_speed / r.speed),
                                 closings: cr.closings,
-                                naive: (struck && m_naive.is_some_and(|m| m > 0.0))
-                                    .then(|| single(m_naive.unwrap_or(1.0), kk, cc, r.speed)),
+                                naive: m_naive
+                                    .filter(|m| struck && *m > 0.0)
+                                    .map(|m| single(m, kk, cc, r.speed)),
                             };
                             // One contact alone: the closed forms are the
                             // results; the integration is their check.
