@@ -126,7 +126,7 @@ fn stiffness(s: &Single) -> f64 {
 pub fn method(imp: &ImpactReport, digits: usize) -> String {
     let sig = |x: f64| crate::number::sci(x, 1);
     let time = |x: f64, d: usize| crate::number::pretty(&crate::number::time(x, d));
-    match (&imp.error, &imp.integration) {
+    let text = match (&imp.error, &imp.integration) {
         (Some(e), _) => format!("No response: {e}."),
         (None, Some(i)) if imp.closed_form.is_some() => format!(
             "Closed forms of one Kelvin–Voigt contact with the exact effective mass; checked by the piecewise-linear solution (exact between events): largest difference {}.",
@@ -140,6 +140,22 @@ pub fn method(imp: &ImpactReport, digits: usize) -> String {
             time(i.step, 3),
         ),
         (None, None) => String::new(),
+    };
+    // A contact that bounces: its duration is the first closed interval,
+    // its peak the largest over all of them.
+    let again: Vec<String> = imp
+        .contacts
+        .iter()
+        .filter(|c| c.closings > 1)
+        .map(|c| format!("{} closes {} times", c.contact, c.closings))
+        .collect();
+    if again.is_empty() {
+        text
+    } else {
+        format!(
+            "{text} {}: its duration is the first closed interval, its peak force and compression the largest over all of them.",
+            again.join(", ")
+        )
     }
 }
 

@@ -472,3 +472,22 @@ fn a_body_trapped_between_contacts_is_reported_in_bounded_time() {
         "{r:?}"
     );
 }
+
+#[test]
+fn a_contact_that_closes_again_is_said_to() {
+    // The double pendulum's tip struck while its elbow rests: the tip is
+    // pushed back onto its wall and closes a second time, with a larger
+    // force than the first; the sheet says so.
+    let text = std::fs::read_to_string(crate::root().join("cases/double-pendulum-pins.toml"))
+        .unwrap()
+        + "\n[[impact]]\ncontact = \"tip\"\nresting = [\"elbow\"]\nspeed = \"0.5 m/s\"\n";
+    let ev = evaluate_str(&text);
+    let tip = &ev.report.impacts[0].contacts[0];
+    assert_eq!(tip.closings, 2);
+    assert!(
+        tip.time_to_peak > tip.duration,
+        "the peak is in the second closing"
+    );
+    let words = meff::render::impact::method(&ev.report.impacts[0], 4);
+    assert!(words.contains("tip closes 2 times"), "{words}");
+}
