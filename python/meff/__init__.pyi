@@ -1,0 +1,90 @@
+"""Type stubs of meff's Python package (the compiled module meff._meff)."""
+
+from typing import Any, Literal, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class MeffError(Exception):
+    """An error meff reports."""
+
+class InputError(MeffError):
+    """Bad input, located in its file."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+class Case:
+    """A validated case."""
+
+    @property
+    def title(self) -> str: ...
+    def evaluate(self, verify: bool = False) -> Result:
+        """Runs the analysis (and the time-domain verification when `verify`)."""
+
+class Result:
+    """An evaluated case."""
+
+    @property
+    def json(self) -> dict[str, Any]:
+        """The document `meff eval --json` writes (keys: docs/json.md)."""
+    @property
+    def m_eff(self) -> npt.NDArray[np.float64]:
+        """Effective mass per contact (kg; NaN when immobile)."""
+    @property
+    def delassus(self) -> npt.NDArray[np.float64]:
+        """The Delassus matrix A = J M⁻¹ Jᵀ (1/kg)."""
+    @property
+    def mode_omega(self) -> npt.NDArray[np.float64]:
+        """Coupled mode frequencies (rad/s), fastest first."""
+    @property
+    def mode_shapes(self) -> npt.NDArray[np.float64]:
+        """Gap-space mode shapes, one row per mode."""
+    @overload
+    def report(self, format: Literal["html", "md", "json"] = "html", digits: int = 4) -> str: ...
+    @overload
+    def report(self, format: Literal["pdf"], digits: int = 4) -> bytes: ...
+    def _repr_html_(self) -> str: ...
+
+def load(source: str) -> Case:
+    """A case from a file path, or from TOML text."""
+
+class Robot:
+    """A robot model (MJCF or URDF), compiled once."""
+
+    @staticmethod
+    def from_mjcf(path: str) -> Robot: ...
+    @staticmethod
+    def from_urdf(path: str) -> Robot: ...
+    @property
+    def nq(self) -> int: ...
+    @property
+    def nv(self) -> int: ...
+    @property
+    def bodies(self) -> list[str]: ...
+    @property
+    def joints(self) -> list[str]: ...
+    @property
+    def qpos0(self) -> npt.NDArray[np.float64]: ...
+    def configuration(self, values: dict[str, float]) -> npt.NDArray[np.float64]:
+        """qpos0 with the named hinges and slides set."""
+    def body_pose(
+        self, q: npt.ArrayLike, body: str
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """A body's origin and rotation (body axes to world axes) at q."""
+    def mass_matrix(self, q: npt.ArrayLike, armature: bool = True) -> npt.NDArray[np.float64]: ...
+    def effective_mass(
+        self,
+        q: npt.ArrayLike,
+        body: str,
+        point: npt.ArrayLike,
+        normal: npt.ArrayLike,
+        frame: Literal["world", "body"] = "world",
+        armature: bool = True,
+        constrained: bool = True,
+    ) -> Union[float, npt.NDArray[np.float64]]:
+        """m_eff at a point of `body` along `normal`; vectorised over q (n, nq) and normals (k, 3)."""

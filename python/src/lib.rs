@@ -1,0 +1,600 @@
+//! meff from Python: a thin layer over the library (nothing is computed
+//! here that the library does not compute for the command line).
+//!
+//! - `load(path_or_text) -> Case`, `Case.evaluate(verify=False) -> Result`:
+//!   the command's pipeline; `Result.json` is the document `meff eval
+//!   --json` writes (`--no-verify` unless `verify=True`).
+//! - `Robot.from_mjcf/from_urdf(path)`: one compiled model, many
+//!   configurations: `mass_matrix(q)`, `effective_mass(q, body, point,
+//!   normal)` over arrays of configurations and directions, in parallel
+//!   with the GIL released.
+//! - Errors are Python exceptions: `InputError` (file, line, column,
+//!   message) for bad input, `MeffError` for the rest.
+
+use meff::kinematics::Tree;
+use nalgebra::{DMatrix, DVector, Vector3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+create_exception!(_meff, MeffError, PyException, "An error meff reports.");
+create_exception!(
+    _meff,
+    InputError,
+    MeffError,
+    "Bad input: `file`, `line`, `column` (1-based) and `message` say where and what."
+);
+
+/// The most contacts whose A is formed densely from the large-system
+/// path's sparse S (c² numbers).
+const MAX_DENSE_A: usize = 4096;
+
+/// The largest model file read (as the command line's default).
+const MAX_MODEL_BYTES: u64 = 64 << 20;
+
+fn input_error(py: Python<'_>, e: &meff::diag::SourceError) -> PyErr {
+    let first = e.diagnostics.first();
+    let (line, col) = first.map_or((0, 0), |d| meff::diag::line_col(&e.source, d.span.start));
+    let message = first.map_or_else(|| e.to_string(), |d| d.message.clone());
+    let text = e.to_string();
+    let err = InputError::new_err(text);
+    let value = err.value(py);
+    let _ = value.setattr("file", e.path.clone());
+    let _ = value.setattr("line", line);
+    let _ = value.setattr("column", col);
+    let _ = value.setattr("message", message);
+    err
+}
+
+fn meff_error(py: Python<'_>, e: meff::Error) -> PyErr {
+    match &e {
+        meff::Error::Input(s) => input_error(py, s),
+        _ => MeffError::new_err(e.to_string()),
+    }
+}
+
+/// A validated case.
+#[pyclass(module = "meff", frozen)]
+struct Case {
+    case: meff::case::Case,
+}
+
+/// `meff.load(path_or_toml_text)`: a case from a file, or from TOML text
+/// (anything with a newline, or that is not a file).
+#[pyfunction]
+fn load(py: Python<'_>, source: &str) -> PyResult<Case> {
+    let path = std::path::Path::new(source);
+    let looks_like_text = source.contains('\n') || !path.is_file();
+    let case = py.detach(|| {
+        if looks_like_text {
+            meff::case::parse_case("<text>", source).map_err(meff::Error::Input)
+        } else {
+            meff::case::load(path)
+        }
+    });
+    case.map(|case| Case { case })
+        .map_err(|e| meff_error(py, e))
+}
+
+#[pymethods]
+impl Case {
+    /// Runs the analysis (and the time-domain verification when `verify`).
+    #[pyo3(signature = (verify = false))]
+    fn evaluate(&self, py: Python<'_>, verify: bool) -> PyResult<EvalResult> {
+        let case = self.case.clone();
+        let ev = py.detach(|| {
+            meff::evaluate_with(
+                case,
+                meff::Options {
+                    verify,
+                    ..Default::default()
+                },
+            )
+        });
+        ev.map(|ev| EvalResult { ev: Arc::new(ev) })
+            .map_err(|e| meff_error(py, e))
+    }
+
+    /// The case's title.
+    #[getter]
+    fn title(&self) -> String {
+        self.case.title.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<meff.Case {:?} ({})>", self.case.title, self.case.path)
+    }
+}
+
+/// An evaluated case.
+#[pyclass(module = "meff", frozen, name = "Result")]
+struct EvalResult {
+    ev: Arc<meff::Evaluated>,
+}
+
+#[pymethods]
+impl EvalResult {
+    /// The JSON document of `meff eval --json`, as a dict.
+    #[getter]
+    fn json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = meff::render::json(&self.ev.report);
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// m_eff per contact (kg; NaN for an immobile contact).
+    #[getter]
+    fn m_eff<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.ev
+            .analysis
+            .contacts
+            .iter()
+            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// The Delassus matrix A (1/kg), contacts × contacts.
+    #[getter]
+    fn delassus<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let an = &self.ev.analysis;
+        let c = an.contacts.len();
+        if an.coupled.is_some() && c > MAX_DENSE_A {
+            return Err(MeffError::new_err(format!(
+                "A is not formed on the large-system path ({c} contacts)"
+            )));
+        }
+        let rows: Vec<Vec<f64>> = (0..c)
+            .map(|i| (0..c).map(|j| an.a(i, j)).collect())
+            .collect();
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
+    /// Coupled mode frequencies ω (rad/s), fastest first.
+    #[getter]
+    fn mode_omega<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.ev
+            .analysis
+            .modes
+            .iter()
+            .map(|m| m.omega)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// Mode shapes in gap space, one row per mode (largest component +1).
+    #[getter]
+    fn mode_shapes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let rows: Vec<Vec<f64>> = self
+            .ev
+            .analysis
+            .modes
+            .iter()
+            .map(|m| m.shape.clone())
+            .collect();
+        if rows.is_empty() {
+            return Ok(PyArray2::zeros(
+                py,
+                [0, self.ev.analysis.contacts.len()],
+                false,
+            ));
+        }
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
+    /// The report: `"html"` or `"md"` as text, `"json"`, or `"pdf"` as
+    /// bytes (when the package was built with the typesetter).
+    #[pyo3(signature = (format = "html", digits = 4))]
+    fn report<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        digits: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ev = self.ev.clone();
+        let t = meff::render::templates::Templates::load(None)
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let text = match format {
+            "html" => py.detach(|| t.report_html(&ev.report, digits)),
+            "md" => py.detach(|| t.report_md(&ev.report, digits)),
+            "json" => Ok(meff::render::json(&ev.report)),
+            "pdf" => return pdf(py, &t, &ev.report, digits),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {other:?}: \"html\", \"md\", \"json\" or \"pdf\""
+                )));
+            }
+        }
+        .map_err(|e| MeffError::new_err(e.to_string()))?;
+        Ok(text.into_pyobject(py)?.into_any())
+    }
+
+    /// The HTML report, for Jupyter (self-contained, no JavaScript).
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let ev = self.ev.clone();
+        let t = meff::render::templates::Templates::load(None)
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        py.detach(|| t.report_html(&ev.report, 4))
+            .map_err(|e| MeffError::new_err(e.to_string()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<meff.Result {:?}: {} contacts, ω_max = {:.4} rad/s>",
+            self.ev.report.title,
+            self.ev.analysis.contacts.len(),
+            self.ev.analysis.coupled_omega_max
+        )
+    }
+}
+
+#[cfg(feature = "pdf")]
+fn pdf<'py>(
+    py: Python<'py>,
+    t: &meff::render::templates::Templates,
+    report: &meff::report::Report,
+    digits: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = py
+        .detach(|| t.report_pdf(report, digits))
+        .map_err(|e| MeffError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).into_any())
+}
+
+#[cfg(not(feature = "pdf"))]
+fn pdf<'py>(
+    _: Python<'py>,
+    _: &meff::render::templates::Templates,
+    _: &meff::report::Report,
+    _: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let _ = PyBytes::new;
+    Err(MeffError::new_err(
+        "PDF output is not built into this package: build it with `maturin build --features pdf`",
+    ))
+}
+
+/// A robot model (MJCF or URDF), compiled once.
+#[pyclass(module = "meff", frozen)]
+struct Robot {
+    robot: Arc<meff::robot::Robot>,
+}
+
+fn read_robot(py: Python<'_>, path: &str) -> PyResult<Robot> {
+    let p = std::path::PathBuf::from(path);
+    let r = py.detach(|| meff::robot::Robot::read(&p, path, MAX_MODEL_BYTES, None));
+    r.map(|robot| Robot {
+        robot: Arc::new(robot),
+    })
+    .map_err(|e| input_error(py, &e))
+}
+
+/// Rows of a 1-D or 2-D float array as vectors of `width`.
+fn rows(a: &PyReadonlyArrayDyn<f64>, width: usize, what: &str) -> PyResult<(Vec<Vec<f64>>, bool)> {
+    let shape = a.shape().to_vec();
+    let view = a.as_array();
+    match shape.as_slice() {
+        [w] if *w == width => Ok((vec![view.iter().copied().collect()], false)),
+        [_, w] if *w == width => Ok((
+            view.outer_iter()
+                .map(|r| r.iter().copied().collect())
+                .collect(),
+            true,
+        )),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must have shape ({width},) or (n, {width}), not {shape:?}"
+        ))),
+    }
+}
+
+/// `a = j M⁻¹ jᵀ` (constrained by `g` when it has rows) for every row `j`
+/// of `js`, from one factorisation of M.
+fn inverse_masses(m: &DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<f64> {
+    let Some(chol) = m.clone().cholesky() else {
+        return vec![f64::NAN; js.len()];
+    };
+    let n = m.nrows();
+    let mig: Option<(DMatrix<f64>, DMatrix<f64>)> = (!g.is_empty()).then(|| {
+        let gm = DMatrix::from_fn(g.len(), n, |r, c| g[r][c]);
+        let mi_gt = chol.solve(&gm.transpose());
+        let s = &gm * &mi_gt;
+        let pinv = s
+            .clone()
+            .pseudo_inverse(1e-12 * s.amax().max(f64::MIN_POSITIVE))
+            .unwrap_or(s);
+        (mi_gt, pinv)
+    });
+    js.iter()
+        .map(|j| {
+            let x = chol.solve(j);
+            let mut a = j.dot(&x);
+            if let Some((mi_gt, pinv)) = &mig {
+                let y = mi_gt.transpose() * j;
+                a -= y.dot(&(pinv * &y));
+            }
+            a
+        })
+        .collect()
+}
+
+/// A body's origin and rotation, as arrays.
+type Pose<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
+
+/// Any array-like as a float64 array (no copy when it already is one).
+fn floats<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'py, f64>>() {
+        return Ok(a);
+    }
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("dtype", "float64")?;
+    py.import("numpy")?
+        .call_method("asarray", (obj,), Some(&kwargs))?
+        .extract()
+        .map_err(|_| PyValueError::new_err("expected an array of numbers"))
+}
+
+fn body_index(tree: &Tree, body: &str) -> PyResult<usize> {
+    tree.body_index(body).ok_or_else(|| {
+        let names: Vec<&str> = tree
+            .bodies
+            .iter()
+            .map(|b| b.name.as_str())
+            .take(30)
+            .collect();
+        PyValueError::new_err(format!(
+            "no body named {body:?} (bodies: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+#[pymethods]
+impl Robot {
+    /// Reads an MJCF file.
+    #[staticmethod]
+    fn from_mjcf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+        read_robot(py, path)
+    }
+
+    /// Reads a URDF file.
+    #[staticmethod]
+    fn from_urdf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+        read_robot(py, path)
+    }
+
+    /// Number of position coordinates.
+    #[getter]
+    fn nq(&self) -> usize {
+        self.robot.tree.nq
+    }
+
+    /// Number of velocities.
+    #[getter]
+    fn nv(&self) -> usize {
+        self.robot.tree.nv
+    }
+
+    /// Body names, in model order.
+    #[getter]
+    fn bodies(&self) -> Vec<String> {
+        self.robot
+            .tree
+            .bodies
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    }
+
+    /// Joint names, in model order.
+    #[getter]
+    fn joints(&self) -> Vec<String> {
+        self.robot
+            .tree
+            .joints
+            .iter()
+            .map(|j| j.name.clone())
+            .collect()
+    }
+
+    /// A configuration: `qpos0` with the named one-coordinate joints
+    /// (hinges, slides) set, `{"elbow": 0.5}` (radians, metres).
+    fn configuration<'py>(
+        &self,
+        py: Python<'py>,
+        values: std::collections::HashMap<String, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let tree = &self.robot.tree;
+        let mut q = tree.qpos0.clone();
+        let mut names: Vec<&String> = values.keys().collect();
+        names.sort();
+        for name in names {
+            let j = tree
+                .joints
+                .iter()
+                .find(|j| &j.name == name)
+                .ok_or_else(|| PyValueError::new_err(format!("no joint named {name:?}")))?;
+            if j.kind.nq() != 1 {
+                return Err(PyValueError::new_err(format!(
+                    "joint {name:?} has {} coordinates: set them in q directly",
+                    j.kind.nq()
+                )));
+            }
+            q[j.qpos_adr] = values[name];
+        }
+        Ok(q.into_pyarray(py))
+    }
+
+    /// A body's frame at `q`: its origin (3,) and rotation (3, 3), body
+    /// axes to world axes.
+    fn body_pose<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+    ) -> PyResult<Pose<'py>> {
+        let q = floats(py, q)?;
+        let tree = &self.robot.tree;
+        let b = body_index(tree, body)?;
+        let (qs, many) = rows(&q, tree.nq, "q")?;
+        if many {
+            return Err(PyValueError::new_err("body_pose takes one configuration"));
+        }
+        let kin = tree.kinematics(&qs[0]);
+        let x = kin.xpos[b];
+        let r = kin.xrot[b];
+        let rows: Vec<Vec<f64>> = (0..3)
+            .map(|i| (0..3).map(|j| r[(i, j)]).collect())
+            .collect();
+        Ok((
+            vec![x[0], x[1], x[2]].into_pyarray(py),
+            PyArray2::from_vec2(py, &rows)?,
+        ))
+    }
+
+    /// The reference configuration (MuJoCo's `qpos0`).
+    #[getter]
+    fn qpos0<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.robot.tree.qpos0.clone().into_pyarray(py)
+    }
+
+    /// The joint-space mass matrix M(q) (nv × nv), with the joints'
+    /// armature when `armature`.
+    #[pyo3(signature = (q, armature = true))]
+    fn mass_matrix<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        armature: bool,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let q = floats(py, q)?;
+        let tree = &self.robot.tree;
+        let (qs, _) = rows(&q, tree.nq, "q")?;
+        if qs.len() != 1 {
+            return Err(PyValueError::new_err("mass_matrix takes one configuration"));
+        }
+        let n = tree.nv;
+        let m = tree.mass_matrix(&tree.kinematics(&qs[0]), armature);
+        let rows: Vec<Vec<f64>> = m.chunks(n).map(<[f64]>::to_vec).collect();
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
+    /// m_eff = 1/(j M⁻¹ jᵀ) at a point of `body` along `normal` (the
+    /// model's equality constraints included unless `constrained=False`). `q`: shape (nq,) or
+    /// (n, nq); `normal`: (3,) or (k, 3). Returns a float, or an array of
+    /// shape (n,), (k,) or (n, k). `frame="body"`: point and normals in
+    /// the body's frame, else the world's. Configurations run in
+    /// parallel, without the GIL.
+    #[pyo3(signature = (q, body, point, normal, frame = "world", armature = true, constrained = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn effective_mass<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+        point: &Bound<'py, PyAny>,
+        normal: &Bound<'py, PyAny>,
+        frame: &str,
+        armature: bool,
+        constrained: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (q, point, normal) = (floats(py, q)?, floats(py, point)?, floats(py, normal)?);
+        let tree = &self.robot.tree;
+        let b = body_index(tree, body)?;
+        let local = match frame {
+            "body" => true,
+            "world" => false,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "frame is \"world\" or \"body\", not {other:?}"
+                )));
+            }
+        };
+        let (qs, many_q) = rows(&q, tree.nq, "q")?;
+        let (ps, _) = rows(&point, 3, "point")?;
+        if ps.len() != 1 {
+            return Err(PyValueError::new_err("point must have shape (3,)"));
+        }
+        let (ns, many_n) = rows(&normal, 3, "normal")?;
+        let p = Vector3::new(ps[0][0], ps[0][1], ps[0][2]);
+        let normals: Vec<Vector3<f64>> = ns
+            .iter()
+            .map(|n| Vector3::new(n[0], n[1], n[2]))
+            .map(|n| n / n.norm())
+            .collect();
+        if normals.iter().any(|n| !n.iter().all(|x| x.is_finite())) {
+            return Err(PyValueError::new_err("a normal has zero length"));
+        }
+        let robot = self.robot.clone();
+        let k = normals.len();
+        let out: Vec<f64> = py.detach(|| {
+            let one = |qv: &Vec<f64>| -> Vec<f64> {
+                let tree = &robot.tree;
+                let kin = tree.kinematics(qv);
+                let n = tree.nv;
+                let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
+                let g = if constrained {
+                    robot.constraint_rows(&kin, qv)
+                } else {
+                    Vec::new()
+                };
+                let (pw, rot) = if local {
+                    (tree.to_world(&kin, b, &p), Some(kin.xrot[b]))
+                } else {
+                    (p, None)
+                };
+                let js: Vec<DVector<f64>> = normals
+                    .iter()
+                    .map(|nn| {
+                        let nw = rot.map_or(*nn, |r| r * nn);
+                        DVector::from_vec(tree.point_row(&kin, b, &pw, &nw))
+                    })
+                    .collect();
+                inverse_masses(&m, &g, &js)
+                    .into_iter()
+                    .map(|a| if a > 0.0 { 1.0 / a } else { f64::INFINITY })
+                    .collect()
+            };
+            if qs.len() > 1 {
+                qs.par_iter().flat_map_iter(one).collect()
+            } else {
+                qs.iter().flat_map(one).collect()
+            }
+        });
+        let arr = DVector::from_vec(out);
+        match (many_q, many_n) {
+            (false, false) => Ok(arr[0].into_pyobject(py)?.into_any()),
+            (true, false) | (false, true) => {
+                Ok(arr.as_slice().to_vec().into_pyarray(py).into_any())
+            }
+            (true, true) => {
+                let rows: Vec<Vec<f64>> = arr.as_slice().chunks(k).map(<[f64]>::to_vec).collect();
+                Ok(PyArray2::from_vec2(py, &rows)?.into_any())
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<meff.Robot {:?}: {} bodies, nq = {}, nv = {}>",
+            self.robot.name,
+            self.robot.tree.bodies.len(),
+            self.robot.tree.nq,
+            self.robot.tree.nv
+        )
+    }
+}
+
+#[pymodule]
+fn _meff(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_class::<Case>()?;
+    m.add_class::<EvalResult>()?;
+    m.add_class::<Robot>()?;
+    m.add("MeffError", m.py().get_type::<MeffError>())?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,158 @@
+"""meff's Python package: round trips against the command line's JSON,
+robots against the MuJoCo and Pinocchio numbers already committed for the
+Rust tests (tests/robots/reference.json), errors, and the GIL."""
+
+import json
+import os
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import meff
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CASES = os.path.join(ROOT, "cases")
+REFERENCE = os.path.join(ROOT, "tests", "robots", "reference.json")
+MEFF = os.environ.get("MEFF_BIN", os.path.join(ROOT, "target", "debug", "meff"))
+
+
+def test_the_readme_example():
+    assert meff.load(os.path.join(CASES, "offcentre.toml")).evaluate().m_eff.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("name", ["offcentre.toml", "two-corners.toml", "tote-drop.toml", "ur5-tool.toml"])
+def test_json_equals_the_command_line(name):
+    path = os.path.join(CASES, name)
+    if not os.path.exists(MEFF):
+        pytest.skip("the meff binary is not built")
+    cli = subprocess.run(
+        [MEFF, "eval", "--json", "--no-verify", path], capture_output=True, check=False, cwd=ROOT
+    )
+    assert cli.returncode in (0, 1), cli.stderr
+    result = meff.load(path).evaluate()
+    assert result.json == json.loads(cli.stdout)
+    # The arrays are the JSON's numbers.
+    doc = result.json
+    np.testing.assert_array_equal(
+        result.m_eff, [np.nan if c["m_eff"] is None else c["m_eff"] for c in doc["contacts"]]
+    )
+    np.testing.assert_array_equal(result.mode_omega, [m["omega"] for m in doc["modes"]])
+    assert result.mode_shapes.shape == (len(doc["modes"]), len(doc["contacts"]))
+
+
+def test_delassus_and_modes_are_consistent():
+    r = meff.load(os.path.join(CASES, "two-corners.toml")).evaluate()
+    a = r.delassus
+    assert a.shape == (2, 2)
+    np.testing.assert_allclose(a, a.T)
+    np.testing.assert_allclose(1.0 / np.diag(a), r.m_eff)
+    k = np.array([c["stiffness"] for c in r.json["contacts"]])
+    w2 = np.linalg.eigvalsh(np.sqrt(k)[:, None] * a * np.sqrt(k)[None, :])
+    np.testing.assert_allclose(np.sort(np.sqrt(w2))[::-1], r.mode_omega, rtol=1e-12)
+
+
+def test_text_cases_and_reports():
+    text = open(os.path.join(CASES, "offcentre.toml")).read()
+    r = meff.load(text).evaluate()
+    assert r.m_eff.tolist() == [1.0]
+    html = r.report("html")
+    assert html == r._repr_html_()
+    assert "<script" not in html.lower()
+    assert "m_eff" in r.report("md") or "m_{" in r.report("md")
+    assert json.loads(r.report("json")) == r.json
+
+
+def test_bad_input_is_an_input_error_with_its_place():
+    with pytest.raises(meff.InputError) as e:
+        meff.load('title = "x"\n[[body]]\nname = "b"\ntype = "rigid"\nmass = "2 m"\n')
+    err = e.value
+    assert err.file == "<text>"
+    assert err.line == 5 and err.column >= 1
+    assert "mass" in err.message
+    with pytest.raises(meff.MeffError):
+        meff.Robot.from_mjcf(os.path.join(CASES, "no-such-model.xml"))
+    with pytest.raises(ValueError):
+        meff.load(os.path.join(CASES, "offcentre.toml")).evaluate().report("docx")
+
+
+def reference_models():
+    models = json.load(open(REFERENCE))["models"]
+    return models
+
+
+@pytest.mark.parametrize("model", reference_models(), ids=lambda m: m["file"])
+def test_robots_equal_the_engines(model):
+    path = os.path.join(ROOT, "tests", "robots", model["file"])
+    robot = meff.Robot.from_urdf(path) if path.endswith(".urdf") else meff.Robot.from_mjcf(path)
+    mjcf = "qpos" in model["configurations"][0]
+    # Pinocchio counts a continuous joint's (cos, sin) as two coordinates.
+    assert robot.nv == model["nv"] and (robot.nq == model["nq"] or not mjcf)
+    n = robot.nv
+    for c in model["configurations"]:
+        q = np.array(c["qpos"]) if mjcf else robot.configuration(c["joints"])
+        if mjcf:
+            # Same velocity order as MuJoCo (URDF models are compared by
+            # m_eff, which does not depend on the order).
+            m = robot.mass_matrix(q)
+            scale = np.abs(c["mass_matrix"]).max()
+            np.testing.assert_allclose(m, np.array(c["mass_matrix"]).reshape(n, n), rtol=0, atol=1e-10 * scale)
+        for k in c["contacts"]:
+            body = k["body"] if k["body"] is not None else robot.bodies[k["body_index"]]
+            # The fixtures give the point in the body's frame, the normal
+            # in the world's.
+            _, rot = robot.body_pose(q, body)
+            normal = rot.T @ np.array(k["normal"])
+            got = robot.effective_mass(q, body, k["point"], normal, frame="body", constrained=False)
+            assert got == pytest.approx(k["m_eff"], rel=1e-9)
+            if "m_eff_constrained" in k:
+                got = robot.effective_mass(q, body, k["point"], normal, frame="body")
+                assert got == pytest.approx(k["m_eff_constrained"], rel=1e-9)
+
+
+def test_effective_mass_is_vectorised_over_configurations_and_normals():
+    model = [m for m in reference_models() if m["file"].endswith("ur5_robot.urdf")][0]
+    robot = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", model["file"]))
+    rng = np.random.default_rng(7)
+    qs = rng.uniform(-np.pi, np.pi, size=(50, robot.nq))
+    normals = np.array([[0, 0, 1.0], [1.0, 0, 0], [0, 1.0, 1.0]])
+    point = np.array([0.0, 0.0, 0.05])
+    batch = robot.effective_mass(qs, "tool0", point, normals, frame="body")
+    assert batch.shape == (50, 3)
+    for i in (0, 17, 49):
+        for j in range(3):
+            one = robot.effective_mass(qs[i], "tool0", point, normals[j], frame="body")
+            assert batch[i, j] == one
+    assert robot.effective_mass(qs, "tool0", point, normals[0], frame="body").shape == (50,)
+    assert robot.effective_mass(qs[0], "tool0", point, normals, frame="body").shape == (3,)
+    # Armature only adds inertia: the mass seen can only grow.
+    without = robot.effective_mass(qs, "tool0", point, normals, frame="body", armature=False)
+    assert np.all(batch >= without * (1 - 1e-12))
+    with pytest.raises(ValueError):
+        robot.effective_mass(qs, "no_such_link", point, normals[0])
+    with pytest.raises(ValueError):
+        robot.effective_mass(qs[:, :3], "tool0", point, normals[0])
+
+
+def test_long_work_releases_the_gil():
+    model = [m for m in reference_models() if m["file"].endswith("talos_reduced.urdf")][0]
+    robot = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", model["file"]))
+    qs = np.tile(robot.configuration(model["configurations"][0]["joints"]), (20000, 1))
+    body = robot.bodies[-1]
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    robot.effective_mass(qs, body, [0.0, 0.0, 0.0], [0.0, 0.0, 1.0])
+    stop.set()
+    t.join()
+    # Another Python thread ran while meff worked.
+    assert len(ticks) > 3
