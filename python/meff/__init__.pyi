@@ -60,6 +60,9 @@ class Robot:
     def from_mjcf(path: str) -> Robot: ...
     @staticmethod
     def from_urdf(path: str) -> Robot: ...
+    @staticmethod
+    def from_mujoco(model: Any) -> Robot:
+        """From a `mujoco.MjModel`, read through its arrays (equality constraints not read)."""
     @property
     def nq(self) -> int: ...
     @property

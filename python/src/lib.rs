@@ -351,12 +351,241 @@ fn body_index(tree: &Tree, body: &str) -> PyResult<usize> {
     })
 }
 
+/// A tree from arrays (what `from_mujoco` reads out of an `MjModel`):
+/// per body (parent index or -1, name, pos, quat wxyz, mass, com,
+/// inertia 3×3 about the com in body axes); per joint (body index,
+/// name, kind 0 free / 1 ball / 2 slide / 3 hinge, pos, axis, ref,
+/// armature), joints in coordinate order.
+#[allow(clippy::type_complexity)]
+fn tree_robot(
+    name: String,
+    bodies: Vec<(
+        i64,
+        String,
+        [f64; 3],
+        [f64; 4],
+        f64,
+        [f64; 3],
+        [[f64; 3]; 3],
+    )>,
+    joints: Vec<(usize, String, u8, [f64; 3], [f64; 3], f64, f64)>,
+) -> PyResult<Robot> {
+    use meff::kinematics::{Body, Joint, JointKind};
+    use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+    let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
+    let mut tree = Tree::default();
+    for (i, (parent, bname, pos, quat, mass, com, inertia)) in bodies.iter().enumerate() {
+        let parent = match *parent {
+            -1 => None,
+            p if p >= 0 && (p as usize) < i => Some(p as usize),
+            p => {
+                return Err(PyValueError::new_err(format!(
+                    "body {i} ({bname}): parent {p} does not come before it"
+                )));
+            }
+        };
+        let flat: Vec<f64> = inertia.iter().flatten().copied().collect();
+        if !finite(pos)
+            || !finite(quat)
+            || !finite(com)
+            || !finite(&flat)
+            || !mass.is_finite()
+            || *mass < 0.0
+        {
+            return Err(PyValueError::new_err(format!(
+                "body {i} ({bname}): a value is not finite"
+            )));
+        }
+        let q = Quaternion::new(quat[0], quat[1], quat[2], quat[3]);
+        if q.norm() == 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "body {i} ({bname}): a zero quaternion"
+            )));
+        }
+        let js: Vec<Joint> = joints
+            .iter()
+            .filter(|j| j.0 == i)
+            .map(|(_, jname, kind, jpos, axis, q_ref, armature)| {
+                let kind = match kind {
+                    0 => JointKind::Free {
+                        local_linear: false,
+                    },
+                    1 => JointKind::Ball,
+                    2 => JointKind::Slide,
+                    3 => JointKind::Hinge,
+                    k => {
+                        return Err(PyValueError::new_err(format!(
+                            "joint {jname}: unknown kind {k}"
+                        )));
+                    }
+                };
+                let a = Vector3::from(*axis);
+                if !finite(jpos) || !finite(axis) || !q_ref.is_finite() || !armature.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "joint {jname}: a value is not finite"
+                    )));
+                }
+                Ok(Joint {
+                    name: jname.clone(),
+                    kind,
+                    pos: Vector3::from(*jpos),
+                    axis: if a.norm() > 0.0 { a / a.norm() } else { a },
+                    q_ref: *q_ref,
+                    armature: *armature,
+                    qpos_adr: 0,
+                    dof_adr: 0,
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        tree.push_body(
+            Body {
+                name: bname.clone(),
+                parent,
+                pos: Vector3::from(*pos),
+                quat: UnitQuaternion::from_quaternion(q),
+                mass: *mass,
+                com: Vector3::from(*com),
+                inertia: Matrix3::from_fn(|r, c| inertia[r][c]),
+                joints: Vec::new(),
+            },
+            js,
+        );
+    }
+    if joints.iter().any(|j| j.0 >= bodies.len()) {
+        return Err(PyValueError::new_err(
+            "a joint names a body that is not given",
+        ));
+    }
+    if tree.nv > meff::robot::MAX_VELOCITIES {
+        return Err(PyValueError::new_err(format!(
+            "the model has {} velocities: meff evaluates models of at most {}",
+            tree.nv,
+            meff::robot::MAX_VELOCITIES
+        )));
+    }
+    Ok(Robot {
+        robot: Arc::new(meff::robot::Robot {
+            format: meff::robot::Format::Mjcf,
+            path: String::new(),
+            name,
+            tree,
+            keyframes: Vec::new(),
+            constraints: Vec::new(),
+            notes: Vec::new(),
+            sha256: String::new(),
+        }),
+    })
+}
+
 #[pymethods]
 impl Robot {
     /// Reads an MJCF file.
     #[staticmethod]
     fn from_mjcf(py: Python<'_>, path: &str) -> PyResult<Robot> {
         read_robot(py, path)
+    }
+
+    /// A robot from a MuJoCo `MjModel` (the `mujoco` package's), read
+    /// through its arrays: bodies, joints, `qpos0`, armature. Its equality
+    /// constraints are not read (a warning says so when some are active):
+    /// `from_mjcf` reads them from the file.
+    #[staticmethod]
+    fn from_mujoco(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
+        let mujoco = py.import("mujoco")?;
+        let get = |name: &str| -> PyResult<Vec<f64>> {
+            let a = floats(py, &model.getattr(name)?)?;
+            Ok(a.as_array().iter().copied().collect())
+        };
+        let count = |name: &str| -> PyResult<usize> { model.getattr(name)?.extract() };
+        let (nbody, njnt) = (count("nbody")?, count("njnt")?);
+        let obj = mujoco.getattr("mjtObj")?;
+        let name_of = |kind: &str, i: usize, fallback: String| -> PyResult<String> {
+            let n: Option<String> = mujoco
+                .getattr("mj_id2name")?
+                .call1((model, obj.getattr(kind)?, i))?
+                .extract()?;
+            Ok(n.filter(|s| !s.is_empty()).unwrap_or(fallback))
+        };
+        let (parent, pos, quat, mass) = (
+            get("body_parentid")?,
+            get("body_pos")?,
+            get("body_quat")?,
+            get("body_mass")?,
+        );
+        let (ipos, iquat, inertia) = (get("body_ipos")?, get("body_iquat")?, get("body_inertia")?);
+        let mut bodies = Vec::with_capacity(nbody.saturating_sub(1));
+        for b in 1..nbody {
+            let r = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                iquat[4 * b],
+                iquat[4 * b + 1],
+                iquat[4 * b + 2],
+                iquat[4 * b + 3],
+            ))
+            .to_rotation_matrix()
+            .into_inner();
+            let d = nalgebra::Matrix3::from_diagonal(&Vector3::new(
+                inertia[3 * b],
+                inertia[3 * b + 1],
+                inertia[3 * b + 2],
+            ));
+            let i = r * d * r.transpose();
+            bodies.push((
+                parent[b] as i64 - 1,
+                name_of("mjOBJ_BODY", b, format!("body{b}"))?,
+                [pos[3 * b], pos[3 * b + 1], pos[3 * b + 2]],
+                [
+                    quat[4 * b],
+                    quat[4 * b + 1],
+                    quat[4 * b + 2],
+                    quat[4 * b + 3],
+                ],
+                mass[b],
+                [ipos[3 * b], ipos[3 * b + 1], ipos[3 * b + 2]],
+                [
+                    [i[(0, 0)], i[(0, 1)], i[(0, 2)]],
+                    [i[(1, 0)], i[(1, 1)], i[(1, 2)]],
+                    [i[(2, 0)], i[(2, 1)], i[(2, 2)]],
+                ],
+            ));
+        }
+        let (jtype, jbody, jpos, jaxis) = (
+            get("jnt_type")?,
+            get("jnt_bodyid")?,
+            get("jnt_pos")?,
+            get("jnt_axis")?,
+        );
+        let (qadr, dadr, qpos0, armature) = (
+            get("jnt_qposadr")?,
+            get("jnt_dofadr")?,
+            get("qpos0")?,
+            get("dof_armature")?,
+        );
+        let mut joints = Vec::with_capacity(njnt);
+        for j in 0..njnt {
+            let kind = jtype[j] as u8;
+            let q_ref = if kind >= 2 {
+                qpos0[qadr[j] as usize]
+            } else {
+                0.0
+            };
+            joints.push((
+                jbody[j] as usize - 1,
+                name_of("mjOBJ_JOINT", j, format!("joint{j}"))?,
+                kind,
+                [jpos[3 * j], jpos[3 * j + 1], jpos[3 * j + 2]],
+                [jaxis[3 * j], jaxis[3 * j + 1], jaxis[3 * j + 2]],
+                q_ref,
+                armature[dadr[j] as usize],
+            ));
+        }
+        if count("neq")? > 0 && get("eq_active0")?.iter().any(|&a| a != 0.0) {
+            py.import("warnings")?.call_method1(
+                "warn",
+                ("the model's equality constraints are not read from an MjModel: effective masses are those of the tree (Robot.from_mjcf reads them from the file)",),
+            )?;
+        }
+        let name = "MjModel".to_string();
+        tree_robot(name, bodies, joints)
     }
 
     /// Reads a URDF file.

@@ -158,3 +158,50 @@ def test_long_work_releases_the_gil():
     t.join()
     # Another Python thread ran while meff worked.
     assert len(ticks) > 3
+
+
+def random_qpos(mujoco, model, rng):
+    """A random configuration: hinges and slides moved, quaternions normalised."""
+    q = model.qpos0.copy()
+    for j in range(model.njnt):
+        a = model.jnt_qposadr[j]
+        t = model.jnt_type[j]
+        if t == mujoco.mjtJoint.mjJNT_FREE:
+            q[a:a + 3] += rng.normal(size=3)
+            v = rng.normal(size=4)
+            q[a + 3:a + 7] = v / np.linalg.norm(v)
+        elif t == mujoco.mjtJoint.mjJNT_BALL:
+            v = rng.normal(size=4)
+            q[a:a + 4] = v / np.linalg.norm(v)
+        else:
+            q[a] += rng.uniform(-1.5, 1.5)
+    return q
+
+
+@pytest.mark.parametrize("name", ["reacher.xml", "pusher.xml", "humanoid.xml", "ant.xml"])
+def test_a_mujoco_model_in_memory_equals_mujoco(name):
+    mujoco = pytest.importorskip("mujoco")
+    model = mujoco.MjModel.from_xml_path(os.path.join(ROOT, "tests", "robots", "mjcf", name))
+    data = mujoco.MjData(model)
+    robot = meff.Robot.from_mujoco(model)
+    assert (robot.nq, robot.nv) == (model.nq, model.nv)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        q = random_qpos(mujoco, model, rng)
+        data.qpos[:] = q
+        mujoco.mj_forward(model, data)
+        full = np.zeros((model.nv, model.nv))
+        mujoco.mj_fullM(model, data, full)
+        np.testing.assert_allclose(robot.mass_matrix(q), full, rtol=0, atol=1e-10 * np.abs(full).max())
+        for b in range(1, model.nbody):
+            point = data.xpos[b] + rng.normal(scale=0.1, size=3)
+            normal = rng.normal(size=3)
+            normal /= np.linalg.norm(normal)
+            jacp = np.zeros((3, model.nv))
+            mujoco.mj_jac(model, data, jacp, None, point, b)
+            row = normal @ jacp
+            if not np.any(row):
+                continue
+            want = 1.0 / (row @ np.linalg.solve(full, row))
+            got = robot.effective_mass(q, robot.bodies[b - 1], point, normal)
+            assert got == pytest.approx(want, rel=1e-10)
