@@ -91,3 +91,24 @@ class Robot:
         constrained: bool = True,
     ) -> Union[float, npt.NDArray[np.float64]]:
         """m_eff at a point of `body` along `normal`; vectorised over q (n, nq) and normals (k, 3)."""
+
+class Scene:
+    """A packing from arrays (SI units), validated like a `[scene]`."""
+
+    def __init__(
+        self,
+        mass: npt.ArrayLike,
+        position: npt.ArrayLike,
+        inertia: npt.ArrayLike,
+        body: npt.ArrayLike,
+        other: npt.ArrayLike,
+        point: npt.ArrayLike,
+        normal: npt.ArrayLike,
+        stiffness: npt.ArrayLike,
+        damping: Union[npt.ArrayLike, None] = None,
+        fixed: Union[npt.ArrayLike, None] = None,
+        title: str = "scene",
+    ) -> None: ...
+    def analyze(self, top: int = 6, shapes: bool = False) -> dict[str, Any]:
+        """m_eff, omega, mode_omega[, mode_shapes], omega_max, omega_upper_bound, stable_dt, large_path."""
+    def evaluate(self) -> Result: ...

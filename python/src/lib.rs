@@ -33,6 +33,9 @@ create_exception!(
 /// path's sparse S (c² numbers).
 const MAX_DENSE_A: usize = 4096;
 
+/// Configurations evaluated between checks for Ctrl-C.
+const BATCH_BLOCK: usize = 4096;
+
 /// The largest model file read (as the command line's default).
 const MAX_MODEL_BYTES: u64 = 64 << 20;
 
@@ -758,40 +761,47 @@ impl Robot {
         }
         let robot = self.robot.clone();
         let k = normals.len();
-        let out: Vec<f64> = py.detach(|| {
-            let one = |qv: &Vec<f64>| -> Vec<f64> {
-                let tree = &robot.tree;
-                let kin = tree.kinematics(qv);
-                let n = tree.nv;
-                let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
-                let g = if constrained {
-                    robot.constraint_rows(&kin, qv)
-                } else {
-                    Vec::new()
-                };
-                let (pw, rot) = if local {
-                    (tree.to_world(&kin, b, &p), Some(kin.xrot[b]))
-                } else {
-                    (p, None)
-                };
-                let js: Vec<DVector<f64>> = normals
-                    .iter()
-                    .map(|nn| {
-                        let nw = rot.map_or(*nn, |r| r * nn);
-                        DVector::from_vec(tree.point_row(&kin, b, &pw, &nw))
-                    })
-                    .collect();
-                inverse_masses(&m, &g, &js)
-                    .into_iter()
-                    .map(|a| if a > 0.0 { 1.0 / a } else { f64::INFINITY })
-                    .collect()
-            };
-            if qs.len() > 1 {
-                qs.par_iter().flat_map_iter(one).collect()
+        let one = |qv: &Vec<f64>| -> Vec<f64> {
+            let tree = &robot.tree;
+            let kin = tree.kinematics(qv);
+            let n = tree.nv;
+            let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
+            let g = if constrained {
+                robot.constraint_rows(&kin, qv)
             } else {
-                qs.iter().flat_map(one).collect()
-            }
-        });
+                Vec::new()
+            };
+            let (pw, rot) = if local {
+                (tree.to_world(&kin, b, &p), Some(kin.xrot[b]))
+            } else {
+                (p, None)
+            };
+            let js: Vec<DVector<f64>> = normals
+                .iter()
+                .map(|nn| {
+                    let nw = rot.map_or(*nn, |r| r * nn);
+                    DVector::from_vec(tree.point_row(&kin, b, &pw, &nw))
+                })
+                .collect();
+            inverse_masses(&m, &g, &js)
+                .into_iter()
+                .map(|a| if a > 0.0 { 1.0 / a } else { f64::INFINITY })
+                .collect()
+        };
+        // Blocks of configurations without the GIL, Ctrl-C checked between
+        // them (a KeyboardInterrupt stops a long batch within a block).
+        let mut out: Vec<f64> = Vec::with_capacity(qs.len() * k);
+        for block in qs.chunks(BATCH_BLOCK) {
+            let part: Vec<f64> = py.detach(|| {
+                if block.len() > 1 {
+                    block.par_iter().flat_map_iter(one).collect()
+                } else {
+                    block.iter().flat_map(one).collect()
+                }
+            });
+            out.extend(part);
+            py.check_signals()?;
+        }
         let arr = DVector::from_vec(out);
         match (many_q, many_n) {
             (false, false) => Ok(arr[0].into_pyobject(py)?.into_any()),
@@ -816,12 +826,270 @@ impl Robot {
     }
 }
 
+/// A packing from arrays: bodies (mass, position, inertia) and contacts
+/// (body, other, point, normal, stiffness), SI units, validated like a
+/// `[scene]`'s files; analysed on the large-system path.
+#[pyclass(module = "meff", frozen)]
+struct Scene {
+    case: meff::case::Case,
+}
+
+fn column<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<(Vec<f64>, Vec<usize>)> {
+    let a = floats(py, obj)
+        .map_err(|_| PyValueError::new_err(format!("{what}: expected an array of numbers")))?;
+    Ok((a.as_array().iter().copied().collect(), a.shape().to_vec()))
+}
+
+fn indices<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    n: usize,
+) -> PyResult<Vec<u32>> {
+    let (v, _) = column(py, obj, what)?;
+    v.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if x == -1.0 {
+                Ok(meff::case::scene::WORLD)
+            } else if x.fract() == 0.0 && x >= 0.0 && (x as usize) < n {
+                Ok(x as u32)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{what}[{i}] = {x} is not a body index (0 … {}, or -1 for the world)",
+                    n.saturating_sub(1)
+                )))
+            }
+        })
+        .collect()
+}
+
+#[pymethods]
+impl Scene {
+    /// `position`, `point`, `normal`: shape (n, 2) for a planar scene, (n, 3)
+    /// in 3-d. `inertia`: (n,) planar; (n, 3) principal, (n, 6) as `Ixx,
+    /// Iyy, Izz, Ixy, Ixz, Iyz` or (n, 3, 3) in 3-d (world axes). `other`:
+    /// a body index or -1 for the world. `fixed`: bodies that belong to the
+    /// world (their mass and inertia are not read).
+    #[new]
+    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        mass: &Bound<'py, PyAny>,
+        position: &Bound<'py, PyAny>,
+        inertia: &Bound<'py, PyAny>,
+        body: &Bound<'py, PyAny>,
+        other: &Bound<'py, PyAny>,
+        point: &Bound<'py, PyAny>,
+        normal: &Bound<'py, PyAny>,
+        stiffness: &Bound<'py, PyAny>,
+        damping: Option<&Bound<'py, PyAny>>,
+        fixed: Option<&Bound<'py, PyAny>>,
+        title: &str,
+    ) -> PyResult<Scene> {
+        let (mass, _) = column(py, mass, "mass")?;
+        let n = mass.len();
+        let (position, pshape) = column(py, position, "position")?;
+        let d = match pshape.as_slice() {
+            [rows, 2] if *rows == n => 2,
+            [rows, 3] if *rows == n => 3,
+            s => {
+                return Err(PyValueError::new_err(format!(
+                    "position must have shape ({n}, 2) or ({n}, 3), not {s:?}"
+                )));
+            }
+        };
+        let (inertia, ishape) = column(py, inertia, "inertia")?;
+        let inertia = match (d, ishape.as_slice()) {
+            (2, [rows]) if *rows == n => inertia,
+            (3, [rows, 6]) if *rows == n => inertia,
+            (3, [rows, 3]) if *rows == n => inertia
+                .chunks(3)
+                .flat_map(|c| [c[0], c[1], c[2], 0.0, 0.0, 0.0])
+                .collect(),
+            (3, [rows, 3, 3]) if *rows == n => inertia
+                .chunks(9)
+                .flat_map(|m| [m[0], m[4], m[8], m[1], m[2], m[5]])
+                .collect(),
+            (_, s) => {
+                return Err(PyValueError::new_err(format!(
+                    "inertia must have shape {} for this scene, not {s:?}",
+                    if d == 2 {
+                        format!("({n},)")
+                    } else {
+                        format!("({n}, 3), ({n}, 6) or ({n}, 3, 3)")
+                    }
+                )));
+            }
+        };
+        let (stiffness, _) = column(py, stiffness, "stiffness")?;
+        let c = stiffness.len();
+        let shaped = |name: &str, v: (Vec<f64>, Vec<usize>)| -> PyResult<Vec<f64>> {
+            if v.1.as_slice() == [c, d] {
+                Ok(v.0)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{name} must have shape ({c}, {d}), not {:?}",
+                    v.1
+                )))
+            }
+        };
+        let point = shaped("point", column(py, point, "point")?)?;
+        let normal = shaped("normal", column(py, normal, "normal")?)?;
+        let body = indices(py, body, "body", n)?;
+        let other = indices(py, other, "other", n)?;
+        if body.len() != c || other.len() != c {
+            return Err(PyValueError::new_err(format!(
+                "body and other must have {c} entries, one per contact"
+            )));
+        }
+        let damping = damping
+            .map(|a| column(py, a, "damping").map(|v| v.0))
+            .transpose()?;
+        if damping.as_ref().is_some_and(|v| v.len() != c) {
+            return Err(PyValueError::new_err(format!(
+                "damping must have {c} entries"
+            )));
+        }
+        let fixed: Vec<bool> = match fixed {
+            Some(f) => column(py, f, "fixed")?
+                .0
+                .iter()
+                .map(|&x| x != 0.0)
+                .collect(),
+            None => vec![false; n],
+        };
+        if fixed.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "fixed must have {n} entries"
+            )));
+        }
+        let data = meff::case::scene::SceneData {
+            mass,
+            position,
+            inertia,
+            fixed,
+            body_names: None,
+            body,
+            other,
+            point,
+            normal,
+            stiffness,
+            damping,
+            contact_names: None,
+        };
+        let source = format!(
+            "title = {}\nspace = \"{}\"\n",
+            serde_json::to_string(title).unwrap_or_else(|_| "\"scene\"".into()),
+            if d == 2 { "planar" } else { "3d" }
+        );
+        let case = py
+            .detach(|| meff::case::case_from_columns("<arrays>", &source, data))
+            .map_err(|e| meff_error(py, e))?;
+        Ok(Scene { case })
+    }
+
+    /// The coupled analysis (large-system path above 1000 contacts, as the
+    /// command chooses): a dict of NumPy arrays and numbers — `m_eff`,
+    /// `omega` (single-contact, per contact), `mode_omega` and, with
+    /// `shapes`, `mode_shapes` (the `top` fastest modes), `omega_max`,
+    /// `omega_upper_bound`, `stable_dt`.
+    #[pyo3(signature = (top = 6, shapes = false))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        top: usize,
+        shapes: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        if top == 0 || top > 100 {
+            return Err(PyValueError::new_err("top is from 1 to 100"));
+        }
+        let case = &self.case;
+        let an = py
+            .detach(|| {
+                let model = meff::model::numeric(case);
+                let large = meff::analysis::takes_large_path(&model, case.analysis_path);
+                let system = if large {
+                    meff::model::assemble_without_contacts(&model)
+                } else {
+                    meff::model::assemble(&model)
+                };
+                meff::analysis::analyze_model(
+                    &model,
+                    &system,
+                    meff::analysis::LargeModes {
+                        count: top,
+                        shapes,
+                        path: case.analysis_path,
+                    },
+                )
+            })
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let out = pyo3::types::PyDict::new(py);
+        let m: Vec<f64> = an
+            .contacts
+            .iter()
+            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+            .collect();
+        let w: Vec<f64> = an.contacts.iter().map(|c| c.omega).collect();
+        let modes: Vec<&meff::analysis::Mode> = an.modes.iter().take(top).collect();
+        out.set_item("m_eff", m.into_pyarray(py))?;
+        out.set_item("omega", w.into_pyarray(py))?;
+        out.set_item(
+            "mode_omega",
+            modes
+                .iter()
+                .map(|m| m.omega)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        if shapes {
+            let rows: Vec<Vec<f64>> = modes.iter().map(|m| m.shape.clone()).collect();
+            let arr = if rows.is_empty() || rows.iter().any(|r| r.len() != an.contacts.len()) {
+                PyArray2::zeros(py, [0, an.contacts.len()], false)
+            } else {
+                PyArray2::from_vec2(py, &rows)?
+            };
+            out.set_item("mode_shapes", arr)?;
+        }
+        out.set_item("omega_max", an.coupled_omega_max)?;
+        out.set_item("omega_upper_bound", an.coupled_omega_upper_bound)?;
+        out.set_item("stable_dt", an.stable_dt.coupled)?;
+        out.set_item("large_path", an.large.is_some())?;
+        Ok(out)
+    }
+
+    /// The whole evaluation, as for a case file (`Result`).
+    fn evaluate(&self, py: Python<'_>) -> PyResult<EvalResult> {
+        let case = self.case.clone();
+        py.detach(|| meff::evaluate(case))
+            .map(|ev| EvalResult { ev: Arc::new(ev) })
+            .map_err(|e| meff_error(py, e))
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self
+            .case
+            .scene
+            .as_ref()
+            .map(|s| (s.data.n_bodies(), s.data.n_contacts()));
+        let (b, c) = s.unwrap_or((0, 0));
+        format!("<meff.Scene: {b} bodies, {c} contacts>")
+    }
+}
+
 #[pymodule]
 fn _meff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_class::<Case>()?;
     m.add_class::<EvalResult>()?;
     m.add_class::<Robot>()?;
+    m.add_class::<Scene>()?;
     m.add("MeffError", m.py().get_type::<MeffError>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

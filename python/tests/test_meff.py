@@ -205,3 +205,77 @@ def test_a_mujoco_model_in_memory_equals_mujoco(name):
             want = 1.0 / (row @ np.linalg.solve(full, row))
             got = robot.effective_mass(q, robot.bodies[b - 1], point, normal)
             assert got == pytest.approx(want, rel=1e-10)
+
+
+def stack(n):
+    """n spheres (0.1 m radius, 1–2 kg) stacked on the floor, a little off
+    axis so that rotation couples: arrays, and the same scene as TOML."""
+    rng = np.random.default_rng(5)
+    mass = rng.uniform(1.0, 2.0, n)
+    r = 0.1
+    pos = np.array([[0.01 * i, 0.0, r + 2 * r * i] for i in range(n)])
+    inertia = np.array([[0.4 * m * r * r] * 3 for m in mass])
+    body = np.arange(n)
+    other = np.arange(-1, n - 1)
+    point = np.array([[0.01 * i + 0.005 * (i > 0), 0.0, 2 * r * i] for i in range(n)])
+    normal = np.tile([0.0, 0.0, 1.0], (n, 1))
+    k = rng.uniform(1e5, 3e5, n)
+    toml = ['title = "stack"', 'space = "3d"']
+    for i in range(n):
+        toml += ["[[body]]", f'name = "b{i}"', 'type = "rigid"', f'mass = "{float(mass[i])!r} kg"',
+                 f'inertia = ["{float(inertia[i][0])!r} kg m^2", "{float(inertia[i][1])!r} kg m^2", "{float(inertia[i][2])!r} kg m^2"]',
+                 "position = [" + ", ".join(f'"{float(x)!r} m"' for x in pos[i]) + "]"]
+    for i in range(n):
+        toml += ["[[contact]]", f'name = "c{i}"', f'body = "b{i}"'] + ([f'other = "b{i - 1}"'] if i else []) + [
+            "point = [" + ", ".join(f'"{float(x)!r} m"' for x in point[i]) + "]", "normal = [0, 0, 1]", f'stiffness = "{float(k[i])!r} N/m"']
+    return dict(mass=mass, position=pos, inertia=inertia, body=body, other=other, point=point,
+                normal=normal, stiffness=k), "\n".join(toml) + "\n"
+
+
+def test_a_scene_from_arrays_equals_the_same_case_read_from_toml():
+    arrays, toml = stack(12)
+    scene = meff.Scene(**arrays)
+    got = scene.analyze(top=6, shapes=True)
+    want = meff.load(toml).evaluate()
+    np.testing.assert_allclose(got["m_eff"], want.m_eff, rtol=1e-12)
+    np.testing.assert_allclose(got["mode_omega"], want.mode_omega[:6], rtol=1e-10)
+    assert got["mode_shapes"].shape == (6, 12)
+    assert got["omega_max"] == pytest.approx(want.json["coupled_omega_max"], rel=1e-12)
+    assert got["stable_dt"] == pytest.approx(want.json["stable_dt"]["coupled"], rel=1e-12)
+    # Inertia as 3×3 tensors gives the same scene.
+    tensors = np.array([np.diag(i) for i in arrays["inertia"]])
+    again = meff.Scene(**{**arrays, "inertia": tensors}).analyze(top=6)
+    np.testing.assert_array_equal(again["mode_omega"], got["mode_omega"])
+
+
+def test_a_large_scene_takes_the_large_path():
+    arrays, _ = stack(1500)
+    got = meff.Scene(**arrays).analyze(top=3)
+    assert got["large_path"] and len(got["mode_omega"]) == 3
+    assert np.all(np.diff(got["mode_omega"]) <= 0)
+    assert got["omega_max"] <= got["omega_upper_bound"]
+
+
+def test_bad_scene_arrays_are_errors_that_say_where():
+    arrays, _ = stack(4)
+    bad = {**arrays, "normal": arrays["normal"] * 2}
+    with pytest.raises(meff.InputError) as e:
+        meff.Scene(**bad)
+    assert "contacts row 0" in str(e.value) and "normal" in str(e.value)
+    with pytest.raises(ValueError):
+        meff.Scene(**{**arrays, "other": np.array([-1, 0, 1, 7])})
+    with pytest.raises(ValueError):
+        meff.Scene(**{**arrays, "point": arrays["point"][:, :2]})
+
+
+def test_ctrl_c_stops_a_long_batch():
+    import signal
+
+    model = [m for m in reference_models() if m["file"].endswith("talos_reduced.urdf")][0]
+    robot = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", model["file"]))
+    qs = np.tile(robot.configuration(model["configurations"][0]["joints"]), (400_000, 1))
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        robot.effective_mass(qs, robot.bodies[-1], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0])
+    timer.join()

@@ -35,8 +35,8 @@ mod types;
 pub use document::{DOCUMENT_KEYS, Document};
 pub use engine_table::*;
 pub use read::{
-    KEYS, MAX_INPUT_BYTES, load, load_confined, load_limited, parse_case, parse_case_ordinary,
-    parse_case_with,
+    KEYS, MAX_INPUT_BYTES, case_from_columns, load, load_confined, load_limited, parse_case,
+    parse_case_ordinary, parse_case_with,
 };
 pub use scene_table::FileAccess;
 pub use types::*;

@@ -158,6 +158,69 @@ pub fn parse_case_ordinary(path: &str, source: &str) -> Result<Case, SourceError
     Ok(case)
 }
 
+/// A case whose bodies and contacts are columns in memory (the Python
+/// package's `meff.Scene`): `source` holds the rest of a case (`title`,
+/// `space`, `[analysis]`), and `data` is checked by the rules of a
+/// `[scene]`'s files; each problem is returned as `table row r, column:
+/// message`.
+pub fn case_from_columns(
+    path: &str,
+    source: &str,
+    data: super::scene::SceneData,
+) -> Result<Case, crate::Error> {
+    crate::diag::reset_hint_budget();
+    let root = DeTable::parse(source)
+        .map_err(|e| {
+            crate::Error::Input(SourceError {
+                path: path.to_string(),
+                source: source.to_string(),
+                diagnostics: vec![Diagnostic::new(
+                    e.span().unwrap_or(0..0),
+                    format!("invalid TOML: {}", e.message().trim()),
+                )],
+            })
+        })?
+        .into_inner();
+    let space = match get(&root, "space").map(|n| n.get_ref()) {
+        Some(DeValue::String(s)) if s == "3d" => Space::ThreeD,
+        _ => Space::Planar,
+    };
+    let issues = super::scene::validate(&data, space);
+    if !issues.is_empty() {
+        let diagnostics = issues
+            .iter()
+            .map(|i| {
+                let table = match i.table {
+                    super::scene::Table::Bodies => "bodies",
+                    super::scene::Table::Contacts => "contacts",
+                };
+                let row = i.row.map_or(String::new(), |r| format!(" row {r}"));
+                Diagnostic::new(0..0, format!("{table}{row}, {}: {}", i.column, i.message))
+                    .maybe_hint(i.hint.clone())
+            })
+            .collect();
+        return Err(crate::Error::Input(SourceError {
+            path: path.to_string(),
+            source: String::new(),
+            diagnostics,
+        }));
+    }
+    let mut r = Reader::new(source, None);
+    r.given_scene = Some(data);
+    let case = r.case(path, &root, 0..source.len());
+    match case {
+        Some(mut c) if r.diags.is_empty() => {
+            c.source = source.to_string();
+            Ok(c)
+        }
+        _ => Err(crate::Error::Input(SourceError {
+            path: path.to_string(),
+            source: source.to_string(),
+            diagnostics: r.diags,
+        })),
+    }
+}
+
 /// As [`parse_case_with`], keeping `source` in the case without a copy.
 fn parse_case_owned(
     path: &str,
@@ -246,6 +309,9 @@ pub(super) struct Reader<'s> {
     /// The case has an `[engine.*]` table: a contact may leave out its
     /// stiffness and take the engine's.
     pub(super) engine_present: bool,
+    /// Columns given in memory (`case_from_columns`), taken as the
+    /// case's `[scene]`.
+    pub(super) given_scene: Option<super::scene::SceneData>,
     /// Impacts read: name, struck and resting contacts (for claims).
     pub(super) impact_index: Vec<(String, Vec<usize>, Vec<usize>)>,
 }
@@ -270,6 +336,7 @@ impl<'s> Reader<'s> {
             columnar: None,
             engine_present: false,
             impact_index: Vec::new(),
+            given_scene: None,
         }
     }
 }
@@ -875,9 +942,14 @@ impl Reader<'_> {
             Some(_) => return None,
             None => None,
         };
-        let scene = match self.columnar.take() {
-            Some(run) => Some(Box::new(self.columnar_scene(&run, space)?)),
-            None => scene,
+        let scene = match (self.columnar.take(), self.given_scene.take()) {
+            (Some(run), _) => Some(Box::new(self.columnar_scene(&run, space)?)),
+            (None, Some(data)) => Some(Box::new(super::scene::Scene {
+                span: 0..0,
+                files: Vec::new(),
+                data,
+            })),
+            (None, None) => scene,
         };
         let model_node = get(root, "model");
         if let Some(mn) = model_node {
