@@ -80,6 +80,16 @@ class Robot:
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """A body's origin and rotation (body axes to world axes) at q."""
     def mass_matrix(self, q: npt.ArrayLike, armature: bool = True) -> npt.NDArray[np.float64]: ...
+    def ellipsoid(
+        self,
+        q: npt.ArrayLike,
+        body: str,
+        point: npt.ArrayLike,
+        frame: Literal["world", "body"] = "world",
+        armature: bool = True,
+        constrained: bool = True,
+    ) -> dict[str, npt.NDArray[np.float64]]:
+        """inverse (Λ⁻¹, 3×3, 1/kg), masses (principal, kg, heaviest first), axes (columns)."""
     def effective_mass(
         self,
         q: npt.ArrayLike,

@@ -293,14 +293,30 @@ fn rows(a: &PyReadonlyArrayDyn<f64>, width: usize, what: &str) -> PyResult<(Vec<
     }
 }
 
-/// `a = j M⁻¹ jᵀ` (constrained by `g` when it has rows) for every row `j`
-/// of `js`, from one factorisation of M.
-fn inverse_masses(m: &DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<f64> {
-    let Some(chol) = m.clone().cholesky() else {
-        return vec![f64::NAN; js.len()];
-    };
+/// `A_rs = j_r M⁻¹ j_sᵀ` (constrained by `g` when it has rows) for the
+/// rows `js`, from one factorisation of M; `diagonal_only` computes the
+/// diagonal alone (the other entries left 0).
+fn delassus_of(
+    m: &DMatrix<f64>,
+    g: &[Vec<f64>],
+    js: &[DVector<f64>],
+    diagonal_only: bool,
+) -> Option<DMatrix<f64>> {
+    let chol = m.clone().cholesky()?;
     let n = m.nrows();
-    let mig: Option<(DMatrix<f64>, DMatrix<f64>)> = (!g.is_empty()).then(|| {
+    let k = js.len();
+    let x: Vec<DVector<f64>> = js.iter().map(|j| chol.solve(j)).collect();
+    let mut a = DMatrix::zeros(k, k);
+    for r in 0..k {
+        for c in 0..k {
+            if (diagonal_only && r != c) || c < r {
+                continue;
+            }
+            a[(r, c)] = js[r].dot(&x[c]);
+            a[(c, r)] = a[(r, c)];
+        }
+    }
+    if !g.is_empty() {
         let gm = DMatrix::from_fn(g.len(), n, |r, c| g[r][c]);
         let mi_gt = chol.solve(&gm.transpose());
         let s = &gm * &mi_gt;
@@ -308,19 +324,26 @@ fn inverse_masses(m: &DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<
             .clone()
             .pseudo_inverse(1e-12 * s.amax().max(f64::MIN_POSITIVE))
             .unwrap_or(s);
-        (mi_gt, pinv)
-    });
-    js.iter()
-        .map(|j| {
-            let x = chol.solve(j);
-            let mut a = j.dot(&x);
-            if let Some((mi_gt, pinv)) = &mig {
-                let y = mi_gt.transpose() * j;
-                a -= y.dot(&(pinv * &y));
+        let y: Vec<DVector<f64>> = js.iter().map(|j| mi_gt.transpose() * j).collect();
+        for r in 0..k {
+            for c in 0..k {
+                if (diagonal_only && r != c) || c < r {
+                    continue;
+                }
+                a[(r, c)] -= y[r].dot(&(&pinv * &y[c]));
+                a[(c, r)] = a[(r, c)];
             }
-            a
-        })
-        .collect()
+        }
+    }
+    Some(a)
+}
+
+/// `a = j M⁻¹ jᵀ` for every row `j` of `js`.
+fn inverse_masses(m: &DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<f64> {
+    match delassus_of(m, g, js, true) {
+        Some(a) => a.diagonal().iter().copied().collect(),
+        None => vec![f64::NAN; js.len()],
+    }
 }
 
 /// A body's origin and rotation, as arrays.
@@ -813,6 +836,83 @@ impl Robot {
                 Ok(PyArray2::from_vec2(py, &rows)?.into_any())
             }
         }
+    }
+
+    /// The effective-mass ellipsoid of a point of `body` at `q`:
+    /// `Λ⁻¹ = J_p M⁻¹ J_pᵀ` (3 × 3, world axes, 1/kg; constraints included
+    /// unless `constrained=False`), its principal masses (kg, heaviest
+    /// first; `inf` along a direction the point cannot move) and their
+    /// directions (columns, world axes).
+    #[pyo3(signature = (q, body, point, frame = "world", armature = true, constrained = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn ellipsoid<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+        point: &Bound<'py, PyAny>,
+        frame: &str,
+        armature: bool,
+        constrained: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let tree = &self.robot.tree;
+        let b = body_index(tree, body)?;
+        let (q, point) = (floats(py, q)?, floats(py, point)?);
+        let (qs, many) = rows(&q, tree.nq, "q")?;
+        let (ps, _) = rows(&point, 3, "point")?;
+        if many || ps.len() != 1 {
+            return Err(PyValueError::new_err(
+                "ellipsoid takes one configuration and one point",
+            ));
+        }
+        let kin = tree.kinematics(&qs[0]);
+        let p = Vector3::new(ps[0][0], ps[0][1], ps[0][2]);
+        let pw = match frame {
+            "body" => tree.to_world(&kin, b, &p),
+            "world" => p,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "frame is \"world\" or \"body\", not {other:?}"
+                )));
+            }
+        };
+        let n = tree.nv;
+        let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
+        let g = if constrained {
+            self.robot.constraint_rows(&kin, &qs[0])
+        } else {
+            Vec::new()
+        };
+        let js: Vec<DVector<f64>> = (0..3)
+            .map(|k| DVector::from_vec(tree.point_row(&kin, b, &pw, &Vector3::ith(k, 1.0))))
+            .collect();
+        let a = delassus_of(&m, &g, &js, false)
+            .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
+        let eig = nalgebra::SymmetricEigen::new(a.clone());
+        let mut order: Vec<usize> = (0..3).collect();
+        order.sort_by(|&i, &j| eig.eigenvalues[i].total_cmp(&eig.eigenvalues[j]));
+        let tiny = 1e-12 * a.amax().max(f64::MIN_POSITIVE);
+        let masses: Vec<f64> = order
+            .iter()
+            .map(|&i| {
+                if eig.eigenvalues[i] > tiny {
+                    1.0 / eig.eigenvalues[i]
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect();
+        let axes: Vec<Vec<f64>> = (0..3)
+            .map(|r| order.iter().map(|&i| eig.eigenvectors[(r, i)]).collect())
+            .collect();
+        let inv: Vec<Vec<f64>> = (0..3)
+            .map(|r| (0..3).map(|c| a[(r, c)]).collect())
+            .collect();
+        let out = pyo3::types::PyDict::new(py);
+        out.set_item("inverse", PyArray2::from_vec2(py, &inv)?)?;
+        out.set_item("masses", masses.into_pyarray(py))?;
+        out.set_item("axes", PyArray2::from_vec2(py, &axes)?)?;
+        Ok(out)
     }
 
     fn __repr__(&self) -> String {

@@ -279,3 +279,21 @@ def test_ctrl_c_stops_a_long_batch():
     with pytest.raises(KeyboardInterrupt):
         robot.effective_mass(qs, robot.bodies[-1], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0])
     timer.join()
+
+
+def test_the_ellipsoid_gives_every_direction_s_effective_mass():
+    robot = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", "urdf", "panda.urdf"))
+    rng = np.random.default_rng(11)
+    q = robot.configuration({"panda_joint2": 0.4, "panda_joint4": -1.9, "panda_joint6": 1.5})
+    e = robot.ellipsoid(q, "panda_link7", [0.0, 0.0, 0.1], frame="body")
+    inv = e["inverse"]
+    np.testing.assert_allclose(inv, inv.T, atol=1e-14)
+    np.testing.assert_allclose(np.sort(1.0 / np.linalg.eigvalsh(inv))[::-1], e["masses"], rtol=1e-10)
+    origin, rot = robot.body_pose(q, "panda_link7")
+    point = origin + rot @ np.array([0.0, 0.0, 0.1])
+    for u in rng.normal(size=(10, 3)):
+        u /= np.linalg.norm(u)
+        assert 1.0 / (u @ inv @ u) == pytest.approx(robot.effective_mass(q, "panda_link7", point, u), rel=1e-10)
+    # Along a principal axis the mass is that axis' principal mass.
+    for k in range(3):
+        assert robot.effective_mass(q, "panda_link7", point, e["axes"][:, k]) == pytest.approx(e["masses"][k], rel=1e-9)
