@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Builds and runs examples/python/meff.ipynb, the Python package's example
+notebook, headless (nbclient); CI runs it with --check, which executes the
+notebook again and fails when an output differs from the committed one.
+
+    python3 examples/python/notebook.py           # (re)write the notebook with its outputs
+    python3 examples/python/notebook.py --check   # run it; compare with the committed outputs
+
+Needs the package (`pip install ./python`), nbclient, nbformat, ipykernel.
+"""
+import os
+import sys
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PATH = os.path.join(HERE, "meff.ipynb")
+
+CELLS = [
+    ("md", "# meff from Python\n\nThe effective mass a contact sees, from a case file, a robot model and arrays. "
+           "Run from the repository's root (`examples/python/notebook.py` runs it headless)."),
+    ("code", "import numpy as np\nimport meff\n\nresult = meff.load('cases/offcentre.toml').evaluate()\nresult.m_eff"),
+    ("md", "The same numbers as `meff eval --json`: the stable explicit step of the coupled system, and A."),
+    ("code", "result.json['stable_dt']['coupled'], result.delassus"),
+    ("md", "A tote dropped on a corner: the corner sees far less than its 8 kg, and the impact's peak force follows."),
+    ("code", "tote = meff.load('cases/tote-drop.toml').evaluate()\n"
+             "corner = tote.json['impacts'][0]['contacts'][0]\n"
+             "round(tote.m_eff[0], 4), round(corner['peak_force'], 1), round(corner['naive']['peak_force'], 1)"),
+    ("md", "A robot compiled once, evaluated at 10 000 configurations and three directions in one call."),
+    ("code", "ur5 = meff.Robot.from_urdf('tests/robots/urdf/ur5_robot.urdf')\n"
+             "qs = np.random.default_rng(0).uniform(-np.pi, np.pi, (10_000, ur5.nq))\n"
+             "m = ur5.effective_mass(qs, 'tool0', [0, 0, 0.05], np.eye(3), frame='body')\n"
+             "m.shape, np.round(np.percentile(m, [5, 50, 95], axis=0), 3)"),
+    ("md", "The effective-mass ellipsoid at one configuration: principal masses (kg) and directions."),
+    ("code", "e = ur5.ellipsoid(ur5.configuration({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.5}), 'tool0', [0, 0, 0.05], frame='body')\n"
+             "np.round(e['masses'], 4)"),
+    ("md", "Bad input is an exception that says where."),
+    ("code", "try:\n    meff.load('title = \"x\"\\n[[body]]\\nname = \"b\"\\ntype = \"rigid\"\\nmass = \"2 m\"\\n')\n"
+             "except meff.InputError as err:\n    print(err.file, err.line, err.column, err.message)"),
+    ("md", "In a notebook a result shows itself as the calculation sheet (HTML, no JavaScript):"),
+    ("code", "result"),
+]
+
+
+def build():
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for kind, src in CELLS:
+        nb.cells.append(nbformat.v4.new_markdown_cell(src) if kind == "md" else nbformat.v4.new_code_cell(src))
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": ROOT}}).execute()
+    # Deterministic file: no execution times, counts kept.
+    for c in nb.cells:
+        c.metadata.pop("execution", None)
+    return nb
+
+
+def outputs(nb):
+    out = []
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        for o in c.get("outputs", []):
+            data = o.get("data", {})
+            out.append((o.get("output_type"), o.get("text"), data.get("text/plain"), data.get("text/html")))
+    return out
+
+
+def main():
+    nb = build()
+    if "--check" in sys.argv:
+        committed = nbformat.read(PATH, as_version=4)
+        if outputs(committed) != outputs(nb):
+            sys.exit(f"{PATH}: the outputs differ from a fresh run; run examples/python/notebook.py")
+        print(f"{PATH}: outputs as committed")
+    else:
+        nbformat.write(nb, PATH)
+        print(f"wrote {PATH}")
+
+
+if __name__ == "__main__":
+    main()
