@@ -297,13 +297,13 @@ fn rows(a: &PyReadonlyArrayDyn<f64>, width: usize, what: &str) -> PyResult<(Vec<
 /// rows `js`, from one factorisation of M; `diagonal_only` computes the
 /// diagonal alone (the other entries left 0).
 fn delassus_of(
-    m: &DMatrix<f64>,
+    m: DMatrix<f64>,
     g: &[Vec<f64>],
     js: &[DVector<f64>],
     diagonal_only: bool,
 ) -> Option<DMatrix<f64>> {
-    let chol = m.clone().cholesky()?;
     let n = m.nrows();
+    let chol = m.cholesky()?;
     let k = js.len();
     let x: Vec<DVector<f64>> = js.iter().map(|j| chol.solve(j)).collect();
     let mut a = DMatrix::zeros(k, k);
@@ -339,7 +339,7 @@ fn delassus_of(
 }
 
 /// `a = j M⁻¹ jᵀ` for every row `j` of `js`.
-fn inverse_masses(m: &DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<f64> {
+fn inverse_masses(m: DMatrix<f64>, g: &[Vec<f64>], js: &[DVector<f64>]) -> Vec<f64> {
     match delassus_of(m, g, js, true) {
         Some(a) => a.diagonal().iter().copied().collect(),
         None => vec![f64::NAN; js.len()],
@@ -788,7 +788,7 @@ impl Robot {
             let tree = &robot.tree;
             let kin = tree.kinematics(qv);
             let n = tree.nv;
-            let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
+            let m = DMatrix::from_vec(n, n, tree.mass_matrix(&kin, armature));
             let g = if constrained {
                 robot.constraint_rows(&kin, qv)
             } else {
@@ -806,7 +806,7 @@ impl Robot {
                     DVector::from_vec(tree.point_row(&kin, b, &pw, &nw))
                 })
                 .collect();
-            inverse_masses(&m, &g, &js)
+            inverse_masses(m, &g, &js)
                 .into_iter()
                 .map(|a| if a > 0.0 { 1.0 / a } else { f64::INFINITY })
                 .collect()
@@ -877,7 +877,7 @@ impl Robot {
             }
         };
         let n = tree.nv;
-        let m = DMatrix::from_row_slice(n, n, &tree.mass_matrix(&kin, armature));
+        let m = DMatrix::from_vec(n, n, tree.mass_matrix(&kin, armature));
         let g = if constrained {
             self.robot.constraint_rows(&kin, &qs[0])
         } else {
@@ -886,7 +886,7 @@ impl Robot {
         let js: Vec<DVector<f64>> = (0..3)
             .map(|k| DVector::from_vec(tree.point_row(&kin, b, &pw, &Vector3::ith(k, 1.0))))
             .collect();
-        let a = delassus_of(&m, &g, &js, false)
+        let a = delassus_of(m, &g, &js, false)
             .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
         let eig = nalgebra::SymmetricEigen::new(a.clone());
         let mut order: Vec<usize> = (0..3).collect();

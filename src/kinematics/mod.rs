@@ -227,6 +227,8 @@ impl Tree {
         let mut dofs = Vec::with_capacity(self.nv);
         // Last velocity of each body's path to the root, inclusive.
         let mut last_dof: Vec<Option<usize>> = Vec::with_capacity(nb);
+        // Anchors and axes of one body's joints (one buffer for all bodies).
+        let mut placed: Vec<(Vector3<f64>, Vector3<f64>)> = Vec::new();
         for (i, b) in self.bodies.iter().enumerate() {
             let (mut pos, mut quat) = match b.parent {
                 Some(p) => (xpos[p] + xquat[p] * b.pos, xquat[p] * b.quat),
@@ -234,7 +236,7 @@ impl Tree {
             };
             let mut prev = b.parent.and_then(|p| last_dof[p]);
             // Anchors and axes in the world, per joint, before the next joint moves the body.
-            let mut placed: Vec<(Vector3<f64>, Vector3<f64>)> = Vec::with_capacity(b.joints.len());
+            placed.clear();
             for &ji in &b.joints {
                 let j = &self.joints[ji];
                 let qa = j.qpos_adr;
@@ -321,6 +323,10 @@ impl Tree {
     /// The spatial inertia of body `b` at the world origin.
     fn spatial_inertia(&self, kin: &Kinematics, b: usize) -> Matrix6<f64> {
         let body = &self.bodies[b];
+        // Frames without mass (a tool flange, a sensor mount) add nothing.
+        if body.mass == 0.0 && body.inertia == Matrix3::zeros() {
+            return Matrix6::zeros();
+        }
         let r = &kin.xrot[b];
         let c = kin.xpos[b] + r * body.com;
         let m = body.mass;
@@ -344,8 +350,8 @@ impl Tree {
             (0..nb).map(|b| self.spatial_inertia(kin, b)).collect();
         for b in (0..nb).rev() {
             if let Some(p) = self.bodies[b].parent {
-                let c = composite[b];
-                composite[p] += c;
+                let (head, tail) = composite.split_at_mut(b);
+                head[p] += &tail[0];
             }
         }
         let n = self.nv;
