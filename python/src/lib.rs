@@ -13,7 +13,9 @@
 
 use meff::kinematics::Tree;
 use nalgebra::{DMatrix, DVector, Vector3};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -66,18 +68,37 @@ struct Case {
     case: meff::case::Case,
 }
 
-/// `meff.load(path_or_toml_text)`: a case from a file, or from TOML text
-/// (anything with a newline, or that is not a file).
+/// `meff.load(path_or_toml_text)`: a case from a file (a `str` without a
+/// newline or `=`, or any `os.PathLike`), or from TOML text.
 #[pyfunction]
-fn load(py: Python<'_>, source: &str) -> PyResult<Case> {
-    let path = std::path::Path::new(source);
-    let looks_like_text = source.contains('\n') || !path.is_file();
-    let case = py.detach(|| {
-        if looks_like_text {
-            meff::case::parse_case("<text>", source).map_err(meff::Error::Input)
-        } else {
-            meff::case::load(path)
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Case> {
+    let (text, path) = match source.extract::<String>() {
+        Ok(s) if s.contains('\n') || s.contains('=') => (Some(s), None),
+        Ok(s) => (None, Some(std::path::PathBuf::from(s))),
+        Err(_) => {
+            let p = py
+                .import("os")?
+                .call_method1("fspath", (source,))
+                .map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(
+                        "load takes a path (str or os.PathLike) or TOML text",
+                    )
+                })?;
+            (None, Some(std::path::PathBuf::from(p.extract::<String>()?)))
         }
+    };
+    let case = py.detach(|| match (&text, &path) {
+        (Some(t), _) => meff::case::parse_case("<text>", t).map_err(meff::Error::Input),
+        (None, Some(p)) if !p.is_file() => Err(meff::Error::Io {
+            path: p.display().to_string(),
+            message: if p.exists() {
+                "not a regular file".into()
+            } else {
+                "no such file".into()
+            },
+        }),
+        (None, Some(p)) => meff::case::load(p),
+        (None, None) => unreachable!("a path or a text"),
     });
     case.map(|case| Case { case })
         .map_err(|e| meff_error(py, e))
@@ -266,19 +287,37 @@ struct Robot {
     robot: Arc<meff::robot::Robot>,
 }
 
-fn read_robot(py: Python<'_>, path: &str) -> PyResult<Robot> {
+fn read_robot(py: Python<'_>, path: &str, format: meff::robot::Format) -> PyResult<Robot> {
     let p = std::path::PathBuf::from(path);
     let r = py.detach(|| meff::robot::Robot::read(&p, path, MAX_MODEL_BYTES, None));
-    r.map(|robot| Robot {
+    let robot = r.map_err(|e| input_error(py, &e))?;
+    if robot.format != format {
+        return Err(PyValueError::new_err(format!(
+            "{path} is {}, not {}: use Robot.from_{}",
+            robot.format.name(),
+            format.name(),
+            if robot.format == meff::robot::Format::Urdf {
+                "urdf"
+            } else {
+                "mjcf"
+            }
+        )));
+    }
+    Ok(Robot {
         robot: Arc::new(robot),
     })
-    .map_err(|e| input_error(py, &e))
 }
 
 /// Rows of a 1-D or 2-D float array as vectors of `width`.
 fn rows(a: &PyReadonlyArrayDyn<f64>, width: usize, what: &str) -> PyResult<(Vec<Vec<f64>>, bool)> {
     let shape = a.shape().to_vec();
     let view = a.as_array();
+    if let Some(i) = view.iter().position(|x| !x.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "{what} holds {} (entry {i} in row-major order): every value must be finite",
+            view.iter().nth(i).copied().unwrap_or(f64::NAN)
+        )));
+    }
     match shape.as_slice() {
         [w] if *w == width => Ok((vec![view.iter().copied().collect()], false)),
         [_, w] if *w == width => Ok((
@@ -411,6 +450,11 @@ fn tree_robot(
             }
         };
         let flat: Vec<f64> = inertia.iter().flatten().copied().collect();
+        if *mass < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "body {i} ({bname}): a negative mass"
+            )));
+        }
         if !finite(pos)
             || !finite(quat)
             || !finite(com)
@@ -446,6 +490,9 @@ fn tree_robot(
                     }
                 };
                 let a = Vector3::from(*axis);
+                if matches!(kind, JointKind::Slide | JointKind::Hinge) && a.norm() == 0.0 {
+                    return Err(PyValueError::new_err(format!("joint {jname}: a zero axis")));
+                }
                 if !finite(jpos) || !finite(axis) || !q_ref.is_finite() || !armature.is_finite() {
                     return Err(PyValueError::new_err(format!(
                         "joint {jname}: a value is not finite"
@@ -508,7 +555,7 @@ impl Robot {
     /// Reads an MJCF file.
     #[staticmethod]
     fn from_mjcf(py: Python<'_>, path: &str) -> PyResult<Robot> {
-        read_robot(py, path)
+        read_robot(py, path, meff::robot::Format::Mjcf)
     }
 
     /// A robot from a MuJoCo `MjModel` (the `mujoco` package's), read
@@ -518,12 +565,48 @@ impl Robot {
     #[staticmethod]
     fn from_mujoco(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
         let mujoco = py.import("mujoco")?;
+        if !model.is_instance(&mujoco.getattr("MjModel")?)? {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "from_mujoco takes a mujoco.MjModel",
+            ));
+        }
+        let count = |name: &str| -> PyResult<usize> { model.getattr(name)?.extract() };
+        let (nbody, njnt, nq, nv) = (count("nbody")?, count("njnt")?, count("nq")?, count("nv")?);
+        // Every array read is checked for its length (a model whose arrays
+        // were edited from Python may disagree with its counts).
         let get = |name: &str| -> PyResult<Vec<f64>> {
             let a = floats(py, &model.getattr(name)?)?;
-            Ok(a.as_array().iter().copied().collect())
+            let v: Vec<f64> = a.as_array().iter().copied().collect();
+            let want = match name {
+                "body_parentid" | "body_mass" => nbody,
+                "body_pos" | "body_ipos" | "body_inertia" => 3 * nbody,
+                "body_quat" | "body_iquat" => 4 * nbody,
+                "jnt_type" | "jnt_bodyid" | "jnt_qposadr" | "jnt_dofadr" => njnt,
+                "jnt_pos" | "jnt_axis" => 3 * njnt,
+                "qpos0" => nq,
+                "dof_armature" => nv,
+                _ => v.len(),
+            };
+            if v.len() != want {
+                return Err(PyValueError::new_err(format!(
+                    "MjModel.{name} has {} numbers, {want} expected",
+                    v.len()
+                )));
+            }
+            if let Some(x) = v.iter().find(|x| !x.is_finite()) {
+                return Err(PyValueError::new_err(format!("MjModel.{name} holds {x}")));
+            }
+            Ok(v)
         };
-        let count = |name: &str| -> PyResult<usize> { model.getattr(name)?.extract() };
-        let (nbody, njnt) = (count("nbody")?, count("njnt")?);
+        let index = |x: f64, below: usize, what: &str| -> PyResult<usize> {
+            if x.fract() == 0.0 && x >= 0.0 && (x as usize) < below {
+                Ok(x as usize)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "MjModel: {what} = {x} is out of range (0 … {below})"
+                )))
+            }
+        };
         let obj = mujoco.getattr("mjtObj")?;
         let name_of = |kind: &str, i: usize, fallback: String| -> PyResult<String> {
             let n: Option<String> = mujoco
@@ -555,8 +638,14 @@ impl Robot {
                 inertia[3 * b + 2],
             ));
             let i = r * d * r.transpose();
+            let p = index(parent[b], b, &format!("body_parentid[{b}]"))?;
+            if mass[b] < 0.0 || (0..3).any(|k| inertia[3 * b + k] < 0.0) {
+                return Err(PyValueError::new_err(format!(
+                    "MjModel: body {b} has a negative mass or principal inertia"
+                )));
+            }
             bodies.push((
-                parent[b] as i64 - 1,
+                p as i64 - 1,
                 name_of("mjOBJ_BODY", b, format!("body{b}"))?,
                 [pos[3 * b], pos[3 * b + 1], pos[3 * b + 2]],
                 [
@@ -588,20 +677,29 @@ impl Robot {
         );
         let mut joints = Vec::with_capacity(njnt);
         for j in 0..njnt {
-            let kind = jtype[j] as u8;
-            let q_ref = if kind >= 2 {
-                qpos0[qadr[j] as usize]
-            } else {
-                0.0
-            };
+            let kind = index(jtype[j], 4, &format!("jnt_type[{j}]"))? as u8;
+            let qa = index(qadr[j], nq, &format!("jnt_qposadr[{j}]"))?;
+            let da = index(dadr[j], nv, &format!("jnt_dofadr[{j}]"))?;
+            let jb = index(jbody[j], nbody, &format!("jnt_bodyid[{j}]"))?;
+            if jb == 0 {
+                return Err(PyValueError::new_err(format!(
+                    "MjModel: joint {j} is on the world body"
+                )));
+            }
+            if armature[da] < 0.0 {
+                return Err(PyValueError::new_err(format!(
+                    "MjModel: dof {da} has a negative armature"
+                )));
+            }
+            let q_ref = if kind >= 2 { qpos0[qa] } else { 0.0 };
             joints.push((
-                jbody[j] as usize - 1,
+                jb - 1,
                 name_of("mjOBJ_JOINT", j, format!("joint{j}"))?,
                 kind,
                 [jpos[3 * j], jpos[3 * j + 1], jpos[3 * j + 2]],
                 [jaxis[3 * j], jaxis[3 * j + 1], jaxis[3 * j + 2]],
                 q_ref,
-                armature[dadr[j] as usize],
+                armature[da],
             ));
         }
         if count("neq")? > 0 && get("eq_active0")?.iter().any(|&a| a != 0.0) {
@@ -617,7 +715,7 @@ impl Robot {
     /// Reads a URDF file.
     #[staticmethod]
     fn from_urdf(py: Python<'_>, path: &str) -> PyResult<Robot> {
-        read_robot(py, path)
+        read_robot(py, path, meff::robot::Format::Urdf)
     }
 
     /// Number of position coordinates.
@@ -732,8 +830,7 @@ impl Robot {
         }
         let n = tree.nv;
         let m = tree.mass_matrix(&tree.kinematics(&qs[0]), armature);
-        let rows: Vec<Vec<f64>> = m.chunks(n).map(<[f64]>::to_vec).collect();
-        Ok(PyArray2::from_vec2(py, &rows)?)
+        m.into_pyarray(py).reshape([n, n])
     }
 
     /// m_eff = 1/(j M⁻¹ jᵀ) at a point of `body` along `normal` (the
@@ -774,13 +871,19 @@ impl Robot {
         }
         let (ns, many_n) = rows(&normal, 3, "normal")?;
         let p = Vector3::new(ps[0][0], ps[0][1], ps[0][2]);
-        let normals: Vec<Vector3<f64>> = ns
-            .iter()
-            .map(|n| Vector3::new(n[0], n[1], n[2]))
-            .map(|n| n / n.norm())
-            .collect();
-        if normals.iter().any(|n| !n.iter().all(|x| x.is_finite())) {
-            return Err(PyValueError::new_err("a normal has zero length"));
+        if ns.is_empty() {
+            return Err(PyValueError::new_err("normal: give at least one direction"));
+        }
+        let mut normals: Vec<Vector3<f64>> = Vec::with_capacity(ns.len());
+        for (i, n) in ns.iter().enumerate() {
+            let v = Vector3::new(n[0], n[1], n[2]);
+            // Scaled first, so that 1e300 does not overflow the norm.
+            let big = v.amax();
+            if big == 0.0 {
+                return Err(PyValueError::new_err(format!("normal {i} has zero length")));
+            }
+            let v = v / big;
+            normals.push(v / v.norm());
         }
         let robot = self.robot.clone();
         let k = normals.len();
@@ -808,7 +911,15 @@ impl Robot {
                 .collect();
             inverse_masses(m, &g, &js)
                 .into_iter()
-                .map(|a| if a > 0.0 { 1.0 / a } else { f64::INFINITY })
+                .map(|a| {
+                    if a.is_nan() {
+                        f64::NAN
+                    } else if a > 0.0 {
+                        1.0 / a
+                    } else {
+                        f64::INFINITY
+                    }
+                })
                 .collect()
         };
         // Blocks of configurations without the GIL, Ctrl-C checked between
@@ -825,16 +936,19 @@ impl Robot {
             out.extend(part);
             py.check_signals()?;
         }
-        let arr = DVector::from_vec(out);
+        // A configuration where M(q) is not positive definite (a joint
+        // that moves no mass) has no effective mass: an error, not `inf`.
+        if let Some(i) = out.iter().position(|x| x.is_nan()) {
+            return Err(MeffError::new_err(format!(
+                "M(q) is not positive definite at configuration {}: a joint moves no mass or inertia",
+                i / k
+            )));
+        }
+        let n_q = qs.len();
         match (many_q, many_n) {
-            (false, false) => Ok(arr[0].into_pyobject(py)?.into_any()),
-            (true, false) | (false, true) => {
-                Ok(arr.as_slice().to_vec().into_pyarray(py).into_any())
-            }
-            (true, true) => {
-                let rows: Vec<Vec<f64>> = arr.as_slice().chunks(k).map(<[f64]>::to_vec).collect();
-                Ok(PyArray2::from_vec2(py, &rows)?.into_any())
-            }
+            (false, false) => Ok(out[0].into_pyobject(py)?.into_any()),
+            (true, false) | (false, true) => Ok(out.into_pyarray(py).into_any()),
+            (true, true) => Ok(out.into_pyarray(py).reshape([n_q, k])?.into_any()),
         }
     }
 
@@ -926,6 +1040,21 @@ impl Robot {
     }
 }
 
+/// `text` as a TOML basic string (control characters escaped).
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A packing from arrays: bodies (mass, position, inertia) and contacts
 /// (body, other, point, normal, stiffness), SI units, validated like a
 /// `[scene]`'s files; analysed on the large-system path.
@@ -949,19 +1078,21 @@ fn indices<'py>(
     obj: &Bound<'py, PyAny>,
     what: &str,
     n: usize,
+    world: bool,
 ) -> PyResult<Vec<u32>> {
     let (v, _) = column(py, obj, what)?;
     v.iter()
         .enumerate()
         .map(|(i, &x)| {
-            if x == -1.0 {
+            if x == -1.0 && world {
                 Ok(meff::case::scene::WORLD)
             } else if x.fract() == 0.0 && x >= 0.0 && (x as usize) < n {
                 Ok(x as u32)
             } else {
                 Err(PyValueError::new_err(format!(
-                    "{what}[{i}] = {x} is not a body index (0 … {}, or -1 for the world)",
-                    n.saturating_sub(1)
+                    "{what}[{i}] = {x} is not a body index (0 … {}{})",
+                    n.saturating_sub(1),
+                    if world { ", or -1 for the world" } else { "" }
                 )))
             }
         })
@@ -992,7 +1123,17 @@ impl Scene {
         fixed: Option<&Bound<'py, PyAny>>,
         title: &str,
     ) -> PyResult<Scene> {
-        let (mass, _) = column(py, mass, "mass")?;
+        let vector = |v: (Vec<f64>, Vec<usize>), what: &str| -> PyResult<Vec<f64>> {
+            if v.1.len() == 1 {
+                Ok(v.0)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{what} must be one-dimensional, not of shape {:?}",
+                    v.1
+                )))
+            }
+        };
+        let mass = vector(column(py, mass, "mass")?, "mass")?;
         let n = mass.len();
         let (position, pshape) = column(py, position, "position")?;
         let d = match pshape.as_slice() {
@@ -1012,10 +1153,22 @@ impl Scene {
                 .chunks(3)
                 .flat_map(|c| [c[0], c[1], c[2], 0.0, 0.0, 0.0])
                 .collect(),
-            (3, [rows, 3, 3]) if *rows == n => inertia
-                .chunks(9)
-                .flat_map(|m| [m[0], m[4], m[8], m[1], m[2], m[5]])
-                .collect(),
+            (3, [rows, 3, 3]) if *rows == n => {
+                if let Some(b) = inertia.chunks(9).position(|m| {
+                    let off = |a: f64, b: f64| {
+                        (a - b).abs() > 1e-12 * (a.abs() + b.abs()).max(f64::MIN_POSITIVE)
+                    };
+                    off(m[1], m[3]) || off(m[2], m[6]) || off(m[5], m[7])
+                }) {
+                    return Err(PyValueError::new_err(format!(
+                        "inertia[{b}] is not symmetric"
+                    )));
+                }
+                inertia
+                    .chunks(9)
+                    .flat_map(|m| [m[0], m[4], m[8], m[1], m[2], m[5]])
+                    .collect()
+            }
             (_, s) => {
                 return Err(PyValueError::new_err(format!(
                     "inertia must have shape {} for this scene, not {s:?}",
@@ -1027,8 +1180,11 @@ impl Scene {
                 )));
             }
         };
-        let (stiffness, _) = column(py, stiffness, "stiffness")?;
+        let stiffness = vector(column(py, stiffness, "stiffness")?, "stiffness")?;
         let c = stiffness.len();
+        if c == 0 {
+            return Err(PyValueError::new_err("a scene needs at least one contact"));
+        }
         let shaped = |name: &str, v: (Vec<f64>, Vec<usize>)| -> PyResult<Vec<f64>> {
             if v.1.as_slice() == [c, d] {
                 Ok(v.0)
@@ -1041,15 +1197,15 @@ impl Scene {
         };
         let point = shaped("point", column(py, point, "point")?)?;
         let normal = shaped("normal", column(py, normal, "normal")?)?;
-        let body = indices(py, body, "body", n)?;
-        let other = indices(py, other, "other", n)?;
+        let body = indices(py, body, "body", n, false)?;
+        let other = indices(py, other, "other", n, true)?;
         if body.len() != c || other.len() != c {
             return Err(PyValueError::new_err(format!(
                 "body and other must have {c} entries, one per contact"
             )));
         }
         let damping = damping
-            .map(|a| column(py, a, "damping").map(|v| v.0))
+            .map(|a| column(py, a, "damping").and_then(|v| vector(v, "damping")))
             .transpose()?;
         if damping.as_ref().is_some_and(|v| v.len() != c) {
             return Err(PyValueError::new_err(format!(
@@ -1057,11 +1213,18 @@ impl Scene {
             )));
         }
         let fixed: Vec<bool> = match fixed {
-            Some(f) => column(py, f, "fixed")?
-                .0
+            Some(f) => vector(column(py, f, "fixed")?, "fixed")?
                 .iter()
-                .map(|&x| x != 0.0)
-                .collect(),
+                .map(|&x| {
+                    if x == 0.0 || x == 1.0 {
+                        Ok(x == 1.0)
+                    } else {
+                        Err(PyValueError::new_err(format!(
+                            "fixed holds {x}: booleans (0 or 1) only"
+                        )))
+                    }
+                })
+                .collect::<PyResult<_>>()?,
             None => vec![false; n],
         };
         if fixed.len() != n {
@@ -1085,7 +1248,7 @@ impl Scene {
         };
         let source = format!(
             "title = {}\nspace = \"{}\"\n",
-            serde_json::to_string(title).unwrap_or_else(|_| "\"scene\"".into()),
+            toml_string(title),
             if d == 2 { "planar" } else { "3d" }
         );
         let case = py

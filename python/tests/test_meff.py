@@ -297,3 +297,85 @@ def test_the_ellipsoid_gives_every_direction_s_effective_mass():
     # Along a principal axis the mass is that axis' principal mass.
     for k in range(3):
         assert robot.effective_mass(q, "panda_link7", point, e["axes"][:, k]) == pytest.approx(e["masses"][k], rel=1e-9)
+
+
+def test_hostile_arrays_are_errors_not_panics_or_wrong_numbers(tmp_path):
+    """Found by attacking the API: each of these once panicked or returned
+    `inf` (the value that means immobile) for what is an error."""
+    ur5 = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", "urdf", "ur5_robot.urdf"))
+    q = np.zeros(6)
+    with pytest.raises(ValueError, match="at least one direction"):
+        ur5.effective_mass(np.zeros((2, 6)), "tool0", [0, 0, 0], np.zeros((0, 3)))
+    for bad in ([np.nan] * 6, [np.inf] + [0.0] * 5):
+        with pytest.raises(ValueError, match="finite"):
+            ur5.effective_mass(bad, "tool0", [0, 0, 0], [0, 0, 1])
+    with pytest.raises(ValueError, match="finite"):
+        ur5.ellipsoid(q, "tool0", [np.nan, 0, 0])
+    with pytest.raises(ValueError, match="zero length"):
+        ur5.effective_mass(q, "tool0", [0, 0, 0], [0, 0, 0])
+    big = ur5.effective_mass(q, "tool0", [0, 0, 0], [1e300, 1e300, 0])
+    assert big == pytest.approx(ur5.effective_mass(q, "tool0", [0, 0, 0], [1, 1, 0]), rel=1e-14)
+    assert ur5.effective_mass(np.zeros((0, 6)), "tool0", [0, 0, 0], np.eye(3)).shape == (0, 3)
+    # A joint that moves no mass: M(q) is singular; an error, not inf.
+    urdf = tmp_path / "massless.urdf"
+    urdf.write_text(
+        '<robot name="r"><link name="base"/><link name="tip"><inertial><mass value="0"/>'
+        '<inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+        '<joint name="j" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>'
+    )
+    r = meff.Robot.from_urdf(str(urdf))
+    with pytest.raises(meff.MeffError, match="not positive definite"):
+        r.effective_mass([0.0], "tip", [0.1, 0, 0], [0, 1, 0])
+    # A model without joints has an empty mass matrix.
+    mjcf = tmp_path / "still.xml"
+    mjcf.write_text('<mujoco><worldbody><body><geom size=".1" mass="1"/></body></worldbody></mujoco>')
+    assert meff.Robot.from_mjcf(str(mjcf)).mass_matrix([]).shape == (0, 0)
+    with pytest.raises(ValueError, match="from_mjcf"):
+        meff.Robot.from_urdf(str(mjcf))
+    # Scenes: only `other` may be the world.
+    arrays, _ = stack(3)
+    with pytest.raises(ValueError, match="body"):
+        meff.Scene(**{**arrays, "body": np.array([-1, 1, 2])})
+    with pytest.raises(ValueError, match="symmetric"):
+        t = np.array([np.diag(i) for i in arrays["inertia"]])
+        t[0, 0, 1] = 1e-3
+        meff.Scene(**{**arrays, "inertia": t})
+    with pytest.raises(ValueError, match="one-dimensional"):
+        meff.Scene(**{**arrays, "mass": arrays["mass"][:, None]})
+    assert "b" in repr(meff.Scene(**arrays, title='a"\x7fb'))
+
+
+def test_load_tells_a_missing_file_from_text(tmp_path):
+    import pathlib
+
+    with pytest.raises(meff.MeffError, match="no such file"):
+        meff.load("cases/no-such-case.toml")
+    with pytest.raises(meff.MeffError, match="not a regular file"):
+        meff.load(str(tmp_path))
+    r = meff.load(pathlib.Path(CASES) / "offcentre.toml").evaluate()
+    assert r.m_eff.tolist() == [1.0]
+
+
+def test_from_mujoco_checks_what_it_reads():
+    mujoco = pytest.importorskip("mujoco")
+    with pytest.raises(TypeError):
+        meff.Robot.from_mujoco(object())
+    model = mujoco.MjModel.from_xml_path(os.path.join(ROOT, "tests", "robots", "mjcf", "humanoid.xml"))
+    model.jnt_qposadr[3] = 10**6
+    with pytest.raises(ValueError, match="jnt_qposadr"):
+        meff.Robot.from_mujoco(model)
+
+
+def test_a_zero_quaternion_is_the_identity_as_in_mujoco():
+    mujoco = pytest.importorskip("mujoco")
+    model = mujoco.MjModel.from_xml_path(os.path.join(ROOT, "tests", "robots", "mjcf", "humanoid.xml"))
+    data = mujoco.MjData(model)
+    robot = meff.Robot.from_mujoco(model)
+    q = model.qpos0.copy()
+    q[3:7] = 0.0
+    data.qpos[:] = q
+    mujoco.mj_forward(model, data)
+    full = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, full)
+    np.testing.assert_allclose(robot.mass_matrix(q), full, rtol=0, atol=1e-10 * np.abs(full).max())

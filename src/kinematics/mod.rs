@@ -148,6 +148,18 @@ fn skew(c: &Vector3<f64>) -> Matrix3<f64> {
     Matrix3::new(0.0, -c.z, c.y, c.z, 0.0, -c.x, -c.y, c.x, 0.0)
 }
 
+/// A configuration's quaternion normalised as MuJoCo does
+/// (`mju_normalize4`, engine_util_blas.c): one whose norm is below 10⁻¹⁵
+/// (zero, or so small its square underflows) is the identity.
+fn unit_quaternion(w: f64, x: f64, y: f64, z: f64) -> UnitQuaternion<f64> {
+    let q = Quaternion::new(w, x, y, z);
+    if q.norm() < 1e-15 {
+        UnitQuaternion::identity()
+    } else {
+        UnitQuaternion::from_quaternion(q)
+    }
+}
+
 fn motion(ang: Vector3<f64>, lin: Vector3<f64>) -> Vector6<f64> {
     Vector6::new(ang.x, ang.y, ang.z, lin.x, lin.y, lin.z)
 }
@@ -251,24 +263,14 @@ impl Tree {
                                 q[qa] - j.q_ref,
                             )
                         } else {
-                            UnitQuaternion::from_quaternion(Quaternion::new(
-                                q[qa],
-                                q[qa + 1],
-                                q[qa + 2],
-                                q[qa + 3],
-                            ))
+                            unit_quaternion(q[qa], q[qa + 1], q[qa + 2], q[qa + 3])
                         };
                         quat *= local;
                         pos = anchor - quat * j.pos;
                     }
                     JointKind::Free { .. } => {
                         pos = Vector3::new(q[qa], q[qa + 1], q[qa + 2]);
-                        quat = UnitQuaternion::from_quaternion(Quaternion::new(
-                            q[qa + 3],
-                            q[qa + 4],
-                            q[qa + 5],
-                            q[qa + 6],
-                        ));
+                        quat = unit_quaternion(q[qa + 3], q[qa + 4], q[qa + 5], q[qa + 6]);
                     }
                 }
                 let anchor = if matches!(j.kind, JointKind::Free { .. }) {
