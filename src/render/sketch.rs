@@ -5,7 +5,7 @@
 //! share one HTML page).
 
 use super::number::sig;
-use crate::report::sketch::{Outline, Point, Sketch};
+use crate::report::sketch::{BOX_EDGES, Outline, Point, Sketch, box_corners};
 use std::fmt::Write;
 
 /// Contacts or bodies labelled by name up to this count; beyond, contacts
@@ -48,25 +48,6 @@ fn project(dim: usize, p: Point) -> (f64, f64) {
         2 => (p[0], p[1]),
         _ => (p[0], 0.0),
     }
-}
-
-fn box_corners(com: Point, half: [f64; 3], axes: [Point; 3]) -> Vec<Point> {
-    let mut out = Vec::with_capacity(8);
-    for k in 0..8 {
-        let s = [
-            if k & 1 == 0 { -1.0 } else { 1.0 },
-            if k & 2 == 0 { -1.0 } else { 1.0 },
-            if k & 4 == 0 { -1.0 } else { 1.0 },
-        ];
-        let mut p = com;
-        for a in 0..3 {
-            for (x, d) in p.iter_mut().zip(axes[a]) {
-                *x += s[a] * half[a] * d;
-            }
-        }
-        out.push(p);
-    }
-    out
 }
 
 /// A round length (1, 2 or 5 × 10ⁿ) near `x`, below it.
@@ -274,20 +255,7 @@ pub fn svg(s: &Sketch) -> String {
                     .map(&at)
                     .collect();
                 let mut d = String::new();
-                for (i, j) in [
-                    (0, 1),
-                    (2, 3),
-                    (4, 5),
-                    (6, 7),
-                    (0, 2),
-                    (1, 3),
-                    (4, 6),
-                    (5, 7),
-                    (0, 4),
-                    (1, 5),
-                    (2, 6),
-                    (3, 7),
-                ] {
+                for (i, j) in BOX_EDGES {
                     let _ = write!(
                         d,
                         "M{},{} L{},{} ",

@@ -105,6 +105,39 @@ fn unit(p: Point) -> Option<Point> {
     (n.is_finite() && n > 0.0).then(|| [p[0] / n, p[1] / n, p[2] / n])
 }
 
+/// The eight corners of a box about `com` with half-lengths `half` along
+/// `axes`: corner `k` takes the + side of axis `a` when bit `a` of `k` is set.
+pub fn box_corners(com: Point, half: [f64; 3], axes: [Point; 3]) -> Vec<Point> {
+    (0..8)
+        .map(|k| {
+            let mut p = com;
+            for a in 0..3 {
+                let s = if k & (1 << a) == 0 { -1.0 } else { 1.0 };
+                for (x, d) in p.iter_mut().zip(axes[a]) {
+                    *x += s * half[a] * d;
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+/// The twelve edges of a box, as pairs of [`box_corners`] indices.
+pub const BOX_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+
 /// Half-lengths of the uniform box with mass `m` and principal moments
 /// `i` (`I₁ = m(b² + c²)/12`, … solved for the full lengths a, b, c).
 pub fn box_half(m: f64, i: [f64; 3]) -> [f64; 3] {
@@ -252,30 +285,12 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
         }
         ("box", _) => {
             let h = [get(0) / 2.0, get(1) / 2.0, get(2) / 2.0];
-            let corner = |i: usize| {
-                [
-                    if i & 1 == 0 { -h[0] } else { h[0] },
-                    if i & 2 == 0 { -h[1] } else { h[1] },
-                    if i & 4 == 0 { -h[2] } else { h[2] },
-                ]
-            };
-            [
-                (0, 1),
-                (2, 3),
-                (4, 5),
-                (6, 7),
-                (0, 2),
-                (1, 3),
-                (4, 6),
-                (5, 7),
-                (0, 4),
-                (1, 5),
-                (2, 6),
-                (3, 7),
-            ]
-            .into_iter()
-            .map(|(i, j)| vec![corner(i), corner(j)])
-            .collect()
+            let k = box_corners(
+                [0.0; 3],
+                h,
+                [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            );
+            BOX_EDGES.iter().map(|&(i, j)| vec![k[i], k[j]]).collect()
         }
         ("sphere", _) => {
             let r = get(0);
