@@ -29,8 +29,8 @@ pub fn equations(imp: &ImpactReport, digits: usize) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(dr) = &imp.drop {
         out.push(format!(
-            "v = \\sqrt{{2 g h}} = \\sqrt{{2 \\times {} \\times {}}} = {}",
-            q(dr.gravity, "m/s^2", d),
+            "v = \\sqrt{{2 g h}} = \\sqrt{{2 \\times {}\\,\\mathrm{{m/s}}^{{2}} \\times {}}} = {}",
+            tex_number(dr.gravity, d),
             q(dr.height, "m", d),
             q(imp.speed, "m/s", d)
         ));

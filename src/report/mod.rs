@@ -413,7 +413,23 @@ fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
         Quantity::Delassus(i, j) => format!("A_{{{},\\,{}}}", name(i), name(j)),
         Quantity::ModeOmega(k) => format!("\\omega_{{\\mathrm{{mode}}\\,{k}}}"),
         Quantity::ModeF(k) => format!("f_{{\\mathrm{{mode}}\\,{k}}}"),
-        Quantity::Impact(q, _, i) => impact_symbol(q, &name(i)),
+        Quantity::Impact(q, k, i) => {
+            let symbol = impact_symbol(q, &name(i));
+            // A contact in several impacts: the claim's impact named too.
+            let shared = case
+                .impacts
+                .iter()
+                .filter(|m| m.contacts.contains(&i) || m.resting.contains(&i))
+                .count()
+                > 1;
+            match case.impacts.get(k) {
+                Some(m) if shared => format!(
+                    "{symbol}^{{({})}}",
+                    crate::render::layout::tex_text(&m.name)
+                ),
+                _ => symbol,
+            }
+        }
     };
     let symbol_of = |p: &str| {
         case.parameters
