@@ -272,13 +272,14 @@ pub fn analyze_system_with(
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an))
+    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an, true))
 }
 
-/// The model's `[[impact]]`s solved with the analysis' A.
-fn with_impacts(model: &Model<f64>, mut an: Analysis) -> Analysis {
+/// The model's `[[impact]]`s solved with the analysis' A (`check`: with
+/// the error estimate, a second solve at half the step).
+fn with_impacts(model: &Model<f64>, mut an: Analysis, check: bool) -> Analysis {
     if !model.impacts.is_empty() {
-        an.impacts = impact::run(model, &an);
+        an.impacts = impact::run(model, &an, check);
     }
     an
 }
@@ -480,7 +481,8 @@ pub fn analyze_for(
     model: &Model<f64>,
 ) -> Result<Analysis, AnalysisError> {
     let system = model::assemble(model);
-    analyze_system_with(
+    // Impacts once per point: sweeps and probes report no error estimate.
+    analyze_dense_or_large(
         model,
         &system,
         LargeModes {
@@ -488,6 +490,7 @@ pub fn analyze_for(
             ..LargeModes::default()
         },
     )
+    .map(|an| with_impacts(model, an, false))
 }
 
 /// The numeric analysis for the pipeline. On the large-system path
@@ -509,7 +512,7 @@ pub fn analyze_model(
         let coupled =
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
-        return analyze_coupled(model, coupled, large).map(|an| with_impacts(model, an));
+        return analyze_coupled(model, coupled, large).map(|an| with_impacts(model, an, true));
     }
     analyze_system_with(model, system, large)
 }
