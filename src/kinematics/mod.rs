@@ -23,7 +23,11 @@
 //! inertias are plain sums, and `M_ij = S_iᵀ I^c_{body(j)} S_j` for `i` on
 //! the path from `j` to the root.
 
-use nalgebra::{Matrix3, Matrix6, Quaternion, UnitQuaternion, Vector3, Vector6};
+mod weld;
+
+pub use weld::Welded;
+
+use nalgebra::{Matrix3, Quaternion, SimdRealField, UnitQuaternion, Vector3, Vector6};
 
 /// A joint type.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,46 +125,117 @@ pub struct Tree {
     pub qpos0: Vec<f64>,
 }
 
+/// The number types the kinematics runs on: `f64`, or lanes of `f64`
+/// evaluated together (`simba`'s `WideF64x4`: four configurations per
+/// operation, the batch path of [`crate::robot::probe`]). Branches depend
+/// on the tree alone, never on the numbers, so every lane follows the same
+/// path.
+pub trait Real: SimdRealField<Element = f64> + Copy {}
+
+impl<T: SimdRealField<Element = f64> + Copy> Real for T {}
+
+/// A vector of the tree's numbers in `T`.
+fn lanes<T: Real>(v: &Vector3<f64>) -> Vector3<T> {
+    v.map(T::splat)
+}
+
 /// One velocity column: the body it moves and its spatial motion vector at
 /// the world origin (angular part first).
 #[derive(Clone, Copy, Debug)]
-pub struct DofColumn {
+pub struct DofColumn<T = f64> {
     /// Body moved by this velocity (and its subtree).
     pub body: usize,
     /// `(ω, v_O)`.
-    pub s: Vector6<f64>,
+    pub s: Vector6<T>,
     /// The previous velocity on the path to the root.
     pub parent: Option<usize>,
 }
 
-/// Forward kinematics at one configuration.
+/// Forward kinematics at one configuration. [`Tree::kinematics_into`]
+/// refills one in place (no allocation once its buffers have grown: the
+/// batch path reuses one per thread).
 #[derive(Clone, Debug)]
-pub struct Kinematics {
+pub struct Kinematics<T = f64> {
     /// Body frame origins, world.
-    pub xpos: Vec<Vector3<f64>>,
+    pub xpos: Vec<Vector3<T>>,
     /// Body frame orientations, world.
-    pub xrot: Vec<Matrix3<f64>>,
+    pub xrot: Vec<Matrix3<T>>,
     /// Velocity columns.
-    pub dofs: Vec<DofColumn>,
+    pub dofs: Vec<DofColumn<T>>,
+    /// Per body, the last velocity on its path to the root (inclusive);
+    /// `None` for a body welded to the world.
+    pub last: Vec<Option<usize>>,
+    /// Body orientations as quaternions (scratch of the recursion).
+    xquat: Vec<UnitQuaternion<T>>,
+    /// Anchors and axes of one body's joints (scratch).
+    placed: Vec<(Vector3<T>, Vector3<T>)>,
 }
 
-fn skew(c: &Vector3<f64>) -> Matrix3<f64> {
-    Matrix3::new(0.0, -c.z, c.y, c.z, 0.0, -c.x, -c.y, c.x, 0.0)
+impl<T> Default for Kinematics<T> {
+    fn default() -> Self {
+        Kinematics {
+            xpos: Vec::new(),
+            xrot: Vec::new(),
+            dofs: Vec::new(),
+            last: Vec::new(),
+            xquat: Vec::new(),
+            placed: Vec::new(),
+        }
+    }
+}
+
+/// A body's inertia at the world origin in the compact form the
+/// composite-rigid-body recursion sums: mass `m`, first moment `h = m c`
+/// and the rotational inertia `i` about the origin (`I_c + m(|c|²1 − c cᵀ)`),
+/// ten numbers for the 6 × 6 spatial inertia `[[i, ĥ], [−ĥ, m 1]]`.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyInertia<T = f64> {
+    m: T,
+    h: Vector3<T>,
+    i: Matrix3<T>,
+}
+
+impl<T: Real> BodyInertia<T> {
+    fn zero() -> Self {
+        BodyInertia {
+            m: T::zero(),
+            h: Vector3::zeros(),
+            i: Matrix3::zeros(),
+        }
+    }
+
+    /// The spatial force `I s` of a motion `s = (ω, v_O)`.
+    fn apply(&self, s: &Vector6<T>) -> Vector6<T> {
+        let w = Vector3::new(s[0], s[1], s[2]);
+        let v = Vector3::new(s[3], s[4], s[5]);
+        motion(self.i * w + self.h.cross(&v), v * self.m - self.h.cross(&w))
+    }
+
+    fn add(&mut self, o: &BodyInertia<T>) {
+        self.m += o.m;
+        self.h += o.h;
+        self.i += o.i;
+    }
 }
 
 /// A configuration's quaternion normalised as MuJoCo does
 /// (`mju_normalize4`, engine_util_blas.c): one whose norm is below 10⁻¹⁵
 /// (zero, or so small its square underflows) is the identity.
-fn unit_quaternion(w: f64, x: f64, y: f64, z: f64) -> UnitQuaternion<f64> {
+fn unit_quaternion<T: Real>(w: T, x: T, y: T, z: T) -> UnitQuaternion<T> {
     let q = Quaternion::new(w, x, y, z);
-    if q.norm() < 1e-15 {
-        UnitQuaternion::identity()
-    } else {
-        UnitQuaternion::from_quaternion(q)
-    }
+    let norm = q.norm();
+    let small = norm.simd_lt(T::splat(1e-15));
+    let (one, zero) = (T::one(), T::zero());
+    let d = one.select(small, norm);
+    UnitQuaternion::new_unchecked(Quaternion::new(
+        one.select(small, w / d),
+        zero.select(small, x / d),
+        zero.select(small, y / d),
+        zero.select(small, z / d),
+    ))
 }
 
-fn motion(ang: Vector3<f64>, lin: Vector3<f64>) -> Vector6<f64> {
+fn motion<T: Real>(ang: Vector3<T>, lin: Vector3<T>) -> Vector6<T> {
     Vector6::new(ang.x, ang.y, ang.z, lin.x, lin.y, lin.z)
 }
 
@@ -231,42 +306,57 @@ impl Tree {
 
     /// Forward kinematics at `q` (length [`Tree::nq`]).
     pub fn kinematics(&self, q: &[f64]) -> Kinematics {
+        let mut kin = Kinematics::default();
+        self.kinematics_into(q, &mut kin);
+        kin
+    }
+
+    /// Forward kinematics at `q` into `kin`, reusing its buffers; `T`
+    /// lanes evaluate several configurations at once.
+    pub fn kinematics_into<T: Real>(&self, q: &[T], kin: &mut Kinematics<T>) {
         assert_eq!(q.len(), self.nq, "configuration length");
-        let nb = self.bodies.len();
-        let mut xpos = Vec::with_capacity(nb);
-        let mut xquat: Vec<UnitQuaternion<f64>> = Vec::with_capacity(nb);
-        let mut xrot = Vec::with_capacity(nb);
-        let mut dofs = Vec::with_capacity(self.nv);
-        // Last velocity of each body's path to the root, inclusive.
-        let mut last_dof: Vec<Option<usize>> = Vec::with_capacity(nb);
-        // Anchors and axes of one body's joints (one buffer for all bodies).
-        let mut placed: Vec<(Vector3<f64>, Vector3<f64>)> = Vec::new();
+        let Kinematics {
+            xpos,
+            xrot,
+            dofs,
+            last,
+            xquat,
+            placed,
+        } = kin;
+        xpos.clear();
+        xrot.clear();
+        dofs.clear();
+        last.clear();
+        xquat.clear();
         for (i, b) in self.bodies.iter().enumerate() {
+            let bquat: UnitQuaternion<T> =
+                UnitQuaternion::new_unchecked(Quaternion::from(b.quat.coords.map(T::splat)));
             let (mut pos, mut quat) = match b.parent {
-                Some(p) => (xpos[p] + xquat[p] * b.pos, xquat[p] * b.quat),
-                None => (b.pos, b.quat),
+                Some(p) => (xpos[p] + xquat[p] * lanes(&b.pos), xquat[p] * bquat),
+                None => (lanes(&b.pos), bquat),
             };
-            let mut prev = b.parent.and_then(|p| last_dof[p]);
+            let mut prev = b.parent.and_then(|p| last[p]);
             // Anchors and axes in the world, per joint, before the next joint moves the body.
             placed.clear();
             for &ji in &b.joints {
                 let j = &self.joints[ji];
                 let qa = j.qpos_adr;
-                let axis = quat * j.axis;
-                let anchor = pos + quat * j.pos;
+                let (jaxis, jpos) = (lanes::<T>(&j.axis), lanes::<T>(&j.pos));
+                let axis = quat * jaxis;
+                let anchor = pos + quat * jpos;
                 match j.kind {
-                    JointKind::Slide => pos += axis * (q[qa] - j.q_ref),
+                    JointKind::Slide => pos += axis * (q[qa] - T::splat(j.q_ref)),
                     JointKind::Hinge | JointKind::Ball => {
                         let local = if j.kind == JointKind::Hinge {
                             UnitQuaternion::from_axis_angle(
-                                &nalgebra::Unit::new_unchecked(j.axis),
-                                q[qa] - j.q_ref,
+                                &nalgebra::Unit::new_unchecked(jaxis),
+                                q[qa] - T::splat(j.q_ref),
                             )
                         } else {
                             unit_quaternion(q[qa], q[qa + 1], q[qa + 2], q[qa + 3])
                         };
                         quat *= local;
-                        pos = anchor - quat * j.pos;
+                        pos = anchor - quat * jpos;
                     }
                     JointKind::Free { .. } => {
                         pos = Vector3::new(q[qa], q[qa + 1], q[qa + 2]);
@@ -281,9 +371,9 @@ impl Tree {
                 placed.push((anchor, axis));
             }
             let rot = quat.to_rotation_matrix().into_inner();
-            for (&ji, &(anchor, axis)) in b.joints.iter().zip(&placed) {
+            for (&ji, &(anchor, axis)) in b.joints.iter().zip(placed.iter()) {
                 let j = &self.joints[ji];
-                let mut push = |s: Vector6<f64>| {
+                let mut push = |s: Vector6<T>| {
                     dofs.push(DofColumn {
                         body: i,
                         s,
@@ -300,7 +390,7 @@ impl Tree {
                                 let e = if local_linear {
                                     rot.column(k).into_owned()
                                 } else {
-                                    Vector3::ith(k, 1.0)
+                                    Vector3::ith(k, T::one())
                                 };
                                 push(motion(Vector3::zeros(), e));
                             }
@@ -314,52 +404,62 @@ impl Tree {
                     }
                 }
             }
-            last_dof.push(prev);
+            last.push(prev);
             xpos.push(pos);
             xquat.push(quat);
             xrot.push(rot);
         }
-        Kinematics { xpos, xrot, dofs }
     }
 
-    /// The spatial inertia of body `b` at the world origin.
-    fn spatial_inertia(&self, kin: &Kinematics, b: usize) -> Matrix6<f64> {
+    /// The inertia of body `b` at the world origin.
+    fn body_inertia<T: Real>(&self, kin: &Kinematics<T>, b: usize) -> BodyInertia<T> {
         let body = &self.bodies[b];
         // Frames without mass (a tool flange, a sensor mount) add nothing.
         if body.mass == 0.0 && body.inertia == Matrix3::zeros() {
-            return Matrix6::zeros();
+            return BodyInertia::zero();
         }
         let r = &kin.xrot[b];
-        let c = kin.xpos[b] + r * body.com;
-        let m = body.mass;
-        let ic = r * body.inertia * r.transpose();
-        let cx = skew(&c);
-        let mut out = Matrix6::zeros();
-        out.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(ic - m * cx * cx));
-        out.fixed_view_mut::<3, 3>(0, 3).copy_from(&(m * cx));
-        out.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-m * cx));
-        out.fixed_view_mut::<3, 3>(3, 3)
-            .copy_from(&(Matrix3::identity() * m));
-        out
+        let c = kin.xpos[b] + r * lanes(&body.com);
+        let m = T::splat(body.mass);
+        let parallel = Matrix3::identity() * c.norm_squared() - c * c.transpose();
+        BodyInertia {
+            m,
+            h: c * m,
+            i: r * body.inertia.map(T::splat) * r.transpose() + parallel * m,
+        }
     }
 
     /// The joint-space mass matrix `M(q)` (row-major, `nv × nv`), with the
     /// joints' armature on the diagonal when `armature`.
     pub fn mass_matrix(&self, kin: &Kinematics, armature: bool) -> Vec<f64> {
+        let mut m = vec![0.0; self.nv * self.nv];
+        self.mass_matrix_into(kin, armature, &mut Vec::new(), &mut m);
+        m
+    }
+
+    /// [`Tree::mass_matrix`] into `m` (`nv × nv`, symmetric, so row- and
+    /// column-major alike), with `composite` as the recursion's buffer.
+    pub fn mass_matrix_into<T: Real>(
+        &self,
+        kin: &Kinematics<T>,
+        armature: bool,
+        composite: &mut Vec<BodyInertia<T>>,
+        m: &mut [T],
+    ) {
         let nb = self.bodies.len();
-        let mut composite: Vec<Matrix6<f64>> =
-            (0..nb).map(|b| self.spatial_inertia(kin, b)).collect();
+        composite.clear();
+        composite.extend((0..nb).map(|b| self.body_inertia(kin, b)));
         for b in (0..nb).rev() {
             if let Some(p) = self.bodies[b].parent {
                 let (head, tail) = composite.split_at_mut(b);
-                head[p] += &tail[0];
+                head[p].add(&tail[0]);
             }
         }
         let n = self.nv;
-        let mut m = vec![0.0; n * n];
+        assert_eq!(m.len(), n * n, "mass matrix size");
+        m.fill(T::zero());
         for (j, dof) in kin.dofs.iter().enumerate() {
-            let f = composite[dof.body] * dof.s;
+            let f = composite[dof.body].apply(&dof.s);
             let mut i = Some(j);
             while let Some(k) = i {
                 let v = kin.dofs[k].s.dot(&f);
@@ -371,11 +471,10 @@ impl Tree {
         if armature {
             for jt in &self.joints {
                 for d in jt.dof_adr..jt.dof_adr + jt.kind.nv() {
-                    m[d * n + d] += jt.armature;
+                    m[d * n + d] += T::splat(jt.armature);
                 }
             }
         }
-        m
     }
 
     /// The row `n · ∂v_p/∂q̇`: rate of the point `p` of body `b` (world
@@ -388,7 +487,21 @@ impl Tree {
         n: &Vector3<f64>,
     ) -> Vec<f64> {
         let mut row = vec![0.0; self.nv];
-        let mut k = self.last_dof(kin, b);
+        Self::point_row_into(kin, Some(b), p, n, &mut row);
+        row
+    }
+
+    /// [`Tree::point_row`] into `row` (length `nv`); `b = None` is the
+    /// world (a zero row).
+    pub fn point_row_into<T: Real>(
+        kin: &Kinematics<T>,
+        b: Option<usize>,
+        p: &Vector3<T>,
+        n: &Vector3<T>,
+        row: &mut [T],
+    ) {
+        row.fill(T::zero());
+        let mut k = b.and_then(|b| kin.last[b]);
         while let Some(d) = k {
             let s = &kin.dofs[d].s;
             let w = Vector3::new(s[0], s[1], s[2]);
@@ -396,7 +509,6 @@ impl Tree {
             row[d] = n.dot(&v);
             k = kin.dofs[d].parent;
         }
-        row
     }
 
     /// A body point given in the body frame, in world coordinates.
@@ -419,14 +531,7 @@ impl Tree {
 
     /// The last velocity on the path from body `b` to the root.
     pub fn last_dof(&self, kin: &Kinematics, b: usize) -> Option<usize> {
-        let mut body = Some(b);
-        while let Some(bi) = body {
-            if let Some(k) = (0..kin.dofs.len()).rev().find(|&k| kin.dofs[k].body == bi) {
-                return Some(k);
-            }
-            body = self.bodies[bi].parent;
-        }
-        None
+        kin.last[b]
     }
 }
 
@@ -465,7 +570,7 @@ mod tests {
         m
     }
 
-    fn random_tree(rng: &mut StdRng) -> Tree {
+    pub(super) fn random_tree(rng: &mut StdRng) -> Tree {
         let mut tree = Tree::default();
         let kinds = [
             JointKind::Hinge,
@@ -528,29 +633,33 @@ mod tests {
         tree
     }
 
+    /// A random configuration of `tree` (quaternions not normalised).
+    pub(super) fn random_configuration(tree: &Tree, rng: &mut StdRng) -> Vec<f64> {
+        let mut q = tree.qpos0.clone();
+        for j in &tree.joints {
+            match j.kind {
+                JointKind::Hinge | JointKind::Slide => q[j.qpos_adr] += rng.random_range(-2.0..2.0),
+                JointKind::Ball => {
+                    for k in 0..4 {
+                        q[j.qpos_adr + k] = rng.random_range(-1.0..1.0);
+                    }
+                }
+                JointKind::Free { .. } => {
+                    for k in 0..7 {
+                        q[j.qpos_adr + k] = rng.random_range(-1.0..1.0);
+                    }
+                }
+            }
+        }
+        q
+    }
+
     #[test]
     fn crba_equals_the_sum_over_body_jacobians() {
         let mut rng = StdRng::seed_from_u64(12);
         for _ in 0..40 {
             let tree = random_tree(&mut rng);
-            let mut q = tree.qpos0.clone();
-            for j in &tree.joints {
-                match j.kind {
-                    JointKind::Hinge | JointKind::Slide => {
-                        q[j.qpos_adr] += rng.random_range(-2.0..2.0)
-                    }
-                    JointKind::Ball => {
-                        for k in 0..4 {
-                            q[j.qpos_adr + k] = rng.random_range(-1.0..1.0);
-                        }
-                    }
-                    JointKind::Free { .. } => {
-                        for k in 0..7 {
-                            q[j.qpos_adr + k] = rng.random_range(-1.0..1.0);
-                        }
-                    }
-                }
-            }
+            let q = random_configuration(&tree, &mut rng);
             let kin = tree.kinematics(&q);
             let a = tree.mass_matrix(&kin, false);
             let b = mass_matrix_by_jacobians(&tree, &kin);

@@ -10,6 +10,7 @@
 //! from a mesh is an error asking for an `<inertial>`.
 
 pub mod mjcf;
+pub mod probe;
 pub mod urdf;
 mod xml;
 

@@ -72,21 +72,10 @@ fn mass_matrices_and_effective_masses_match_mujoco_and_pinocchio() {
         let configs = m["configurations"].as_array().unwrap();
         assert!(configs.len() >= 5);
         for (ci, c) in configs.iter().enumerate() {
-            let q: Vec<f64> = if is_mjcf {
+            if is_mjcf {
                 assert_eq!(tree.nq, m["nq"].as_u64().unwrap() as usize, "{file}: nq");
-                floats(&c["qpos"])
-            } else {
-                let mut q = tree.qpos0.clone();
-                for (name, x) in c["joints"].as_object().unwrap() {
-                    let j = tree
-                        .joints
-                        .iter()
-                        .find(|j| j.name == *name)
-                        .unwrap_or_else(|| panic!("{file}: no joint {name}"));
-                    q[j.qpos_adr] = x.as_f64().unwrap();
-                }
-                q
-            };
+            }
+            let q = configuration(tree, file, c);
             let kin = tree.kinematics(&q);
             let mut checks = vec![("mass_matrix", true)];
             if is_mjcf {
@@ -161,6 +150,141 @@ fn mass_matrices_and_effective_masses_match_mujoco_and_pinocchio() {
         }
     }
     assert!(mjcf >= 6 && urdf >= 4, "{mjcf} MJCF and {urdf} URDF models");
+}
+
+/// A reference configuration: MuJoCo's `qpos`, or Pinocchio's joint values
+/// set on `qpos0`.
+fn configuration(tree: &Tree, file: &str, c: &Value) -> Vec<f64> {
+    if file.starts_with("mjcf/") || file.starts_with("features/") {
+        return floats(&c["qpos"]);
+    }
+    let mut q = tree.qpos0.clone();
+    for (name, x) in c["joints"].as_object().unwrap() {
+        let j = tree
+            .joints
+            .iter()
+            .find(|j| j.name == *name)
+            .unwrap_or_else(|| panic!("{file}: no joint {name}"));
+        q[j.qpos_adr] = x.as_f64().unwrap();
+    }
+    q
+}
+
+/// The compiled batch path (welded tree, four configurations per lane
+/// group, `robot::probe`) gives MuJoCo's and Pinocchio's effective masses
+/// contact by contact, and a configuration's numbers are the same bits
+/// alone and in a batch of any size.
+#[test]
+fn the_compiled_batch_path_gives_the_references_effective_masses() {
+    use meff::robot::probe::{Compiled, Target};
+    let text = std::fs::read_to_string(dir().join("reference.json")).unwrap();
+    let reference: Value = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    for m in reference["models"].as_array().unwrap() {
+        let file = m["file"].as_str().unwrap();
+        let robot = load(file);
+        let compiled = Compiled::new(robot.clone());
+        let tree = &robot.tree;
+        let configs = m["configurations"].as_array().unwrap();
+        let qs: Vec<Vec<f64>> = configs
+            .iter()
+            .map(|c| configuration(tree, file, c))
+            .collect();
+        for (ci, c) in configs.iter().enumerate() {
+            let kin = tree.kinematics(&qs[ci]);
+            for contact in c["contacts"].as_array().unwrap() {
+                let b = match contact["body_index"].as_u64() {
+                    Some(i) if contact["body"].is_null() => i as usize,
+                    _ => tree.body_index(contact["body"].as_str().unwrap()).unwrap(),
+                };
+                let local = Vector3::from_vec(floats(&contact["point"]));
+                let normal = Vector3::from_vec(floats(&contact["normal"]));
+                for (constrained, key) in [(false, "m_eff"), (true, "m_eff_constrained")] {
+                    let Some(want) = contact[key].as_f64() else {
+                        continue;
+                    };
+                    if !constrained
+                        && !robot.constraints.is_empty()
+                        && contact["m_eff_constrained"].is_null()
+                    {
+                        continue;
+                    }
+                    let target = Target {
+                        body: b,
+                        point: tree.to_world(&kin, b, &local),
+                        normals: vec![normal],
+                        local: false,
+                        armature: true,
+                        constrained,
+                    };
+                    let mut got = [0.0];
+                    compiled.effective_masses(&qs[ci], &target, &mut got);
+                    assert!(
+                        rel(got[0], want, want) <= 1e-9,
+                        "{file} config {ci} {key}: compiled {} vs {want}",
+                        got[0]
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        // The first contact's point and normal fixed in its body, over all
+        // configurations at once (odd counts leave lanes to pad), against
+        // the full tree's M and rows at each configuration.
+        let first = &configs[0]["contacts"][0];
+        let b = match first["body_index"].as_u64() {
+            Some(i) if first["body"].is_null() => i as usize,
+            _ => tree.body_index(first["body"].as_str().unwrap()).unwrap(),
+        };
+        let local = Vector3::from_vec(floats(&first["point"]));
+        let normals = vec![Vector3::new(0.3, -0.5, 0.81).normalize(), Vector3::z()];
+        let target = Target {
+            body: b,
+            point: local,
+            normals: normals.clone(),
+            local: true,
+            armature: true,
+            constrained: false,
+        };
+        let flat: Vec<f64> = qs.iter().flatten().copied().collect();
+        let mut batch = vec![0.0; qs.len() * 2];
+        compiled.effective_masses(&flat, &target, &mut batch);
+        for (ci, q) in qs.iter().enumerate() {
+            let kin = tree.kinematics(q);
+            let mm = DMatrix::from_row_slice(tree.nv, tree.nv, &tree.mass_matrix(&kin, true));
+            let chol = mm.cholesky().expect("M is positive definite");
+            for (d, n) in normals.iter().enumerate() {
+                let p = tree.to_world(&kin, b, &local);
+                let r = DVector::from_vec(tree.point_row(&kin, b, &p, &(kin.xrot[b] * n)));
+                let want = 1.0 / r.dot(&chol.solve(&r));
+                let got = batch[ci * 2 + d];
+                assert!(
+                    got == want || rel(got, want, want) <= 1e-11,
+                    "{file} config {ci}: batch {got} vs {want}"
+                );
+            }
+            let mut alone = [0.0; 2];
+            compiled.effective_masses(q, &target, &mut alone);
+            assert_eq!(
+                alone,
+                batch[ci * 2..ci * 2 + 2],
+                "{file} config {ci}: alone vs in the batch"
+            );
+        }
+        // A batch long enough to run in parallel chunks: the same bits.
+        let many: Vec<f64> = (0..300).flat_map(|i| qs[i % qs.len()].clone()).collect();
+        let mut out = vec![0.0; 600];
+        compiled.effective_masses(&many, &target, &mut out);
+        for i in 0..300 {
+            let ci = i % qs.len();
+            assert_eq!(
+                out[2 * i..2 * i + 2],
+                batch[ci * 2..ci * 2 + 2],
+                "{file}: parallel chunk {i}"
+            );
+        }
+    }
+    assert!(checked > 100, "{checked} contacts checked");
 }
 
 /// `1 / (r P rᵀ)` with `P = M⁻¹ − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁺GM⁻¹`.

@@ -1,0 +1,231 @@
+//! Cases: `load`, `Case.evaluate`, `Result`.
+
+use crate::{MeffError, meff_error};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::Arc;
+
+/// The most contacts whose A is formed densely from the large-system
+/// path's sparse S (c² numbers).
+const MAX_DENSE_A: usize = 4096;
+
+/// A validated case.
+#[pyclass(module = "meff", frozen)]
+pub(crate) struct Case {
+    pub(crate) case: meff::case::Case,
+}
+
+/// `meff.load(path_or_toml_text)`: a case from a file (a `str` without a
+/// newline or `=`, or any `os.PathLike`), or from TOML text.
+#[pyfunction]
+pub(crate) fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Case> {
+    let (text, path) = match source.extract::<String>() {
+        Ok(s) if s.contains('\n') || s.contains('=') => (Some(s), None),
+        Ok(s) => (None, Some(std::path::PathBuf::from(s))),
+        Err(_) => {
+            let p = py
+                .import("os")?
+                .call_method1("fspath", (source,))
+                .map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(
+                        "load takes a path (str or os.PathLike) or TOML text",
+                    )
+                })?;
+            (None, Some(std::path::PathBuf::from(p.extract::<String>()?)))
+        }
+    };
+    let case = py.detach(|| match (&text, &path) {
+        (Some(t), _) => meff::case::parse_case("<text>", t).map_err(meff::Error::Input),
+        (None, Some(p)) if !p.is_file() => Err(meff::Error::Io {
+            path: p.display().to_string(),
+            message: if p.exists() {
+                "not a regular file".into()
+            } else {
+                "no such file".into()
+            },
+        }),
+        (None, Some(p)) => meff::case::load(p),
+        (None, None) => unreachable!("a path or a text"),
+    });
+    case.map(|case| Case { case })
+        .map_err(|e| meff_error(py, e))
+}
+
+#[pymethods]
+impl Case {
+    /// Runs the analysis (and the time-domain verification when `verify`).
+    #[pyo3(signature = (verify = false))]
+    fn evaluate(&self, py: Python<'_>, verify: bool) -> PyResult<EvalResult> {
+        let case = self.case.clone();
+        let ev = py.detach(|| {
+            meff::evaluate_with(
+                case,
+                meff::Options {
+                    verify,
+                    ..Default::default()
+                },
+            )
+        });
+        ev.map(|ev| EvalResult { ev: Arc::new(ev) })
+            .map_err(|e| meff_error(py, e))
+    }
+
+    /// The case's title.
+    #[getter]
+    fn title(&self) -> String {
+        self.case.title.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<meff.Case {:?} ({})>", self.case.title, self.case.path)
+    }
+}
+
+/// An evaluated case.
+#[pyclass(module = "meff", frozen, name = "Result")]
+pub(crate) struct EvalResult {
+    pub(crate) ev: Arc<meff::Evaluated>,
+}
+
+#[pymethods]
+impl EvalResult {
+    /// The JSON document of `meff eval --json`, as a dict.
+    #[getter]
+    fn json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = meff::render::json(&self.ev.report);
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// m_eff per contact (kg; NaN for an immobile contact).
+    #[getter]
+    fn m_eff<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.ev
+            .analysis
+            .contacts
+            .iter()
+            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// The Delassus matrix A (1/kg), contacts × contacts.
+    #[getter]
+    fn delassus<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let an = &self.ev.analysis;
+        let c = an.contacts.len();
+        if an.coupled.is_some() && c > MAX_DENSE_A {
+            return Err(MeffError::new_err(format!(
+                "A is not formed on the large-system path ({c} contacts)"
+            )));
+        }
+        let rows: Vec<Vec<f64>> = (0..c)
+            .map(|i| (0..c).map(|j| an.a(i, j)).collect())
+            .collect();
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
+    /// Coupled mode frequencies ω (rad/s), fastest first.
+    #[getter]
+    fn mode_omega<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.ev
+            .analysis
+            .modes
+            .iter()
+            .map(|m| m.omega)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// Mode shapes in gap space, one row per mode (largest component +1).
+    #[getter]
+    fn mode_shapes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let rows: Vec<Vec<f64>> = self
+            .ev
+            .analysis
+            .modes
+            .iter()
+            .map(|m| m.shape.clone())
+            .collect();
+        if rows.is_empty() {
+            return Ok(PyArray2::zeros(
+                py,
+                [0, self.ev.analysis.contacts.len()],
+                false,
+            ));
+        }
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
+    /// The report: `"html"` or `"md"` as text, `"json"`, or `"pdf"` as
+    /// bytes (when the package was built with the typesetter).
+    #[pyo3(signature = (format = "html", digits = 4))]
+    fn report<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        digits: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ev = self.ev.clone();
+        let t = meff::render::templates::Templates::load(None)
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let text = match format {
+            "html" => py.detach(|| t.report_html(&ev.report, digits)),
+            "md" => py.detach(|| t.report_md(&ev.report, digits)),
+            "json" => Ok(meff::render::json(&ev.report)),
+            "pdf" => return pdf(py, &t, &ev.report, digits),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {other:?}: \"html\", \"md\", \"json\" or \"pdf\""
+                )));
+            }
+        }
+        .map_err(|e| MeffError::new_err(e.to_string()))?;
+        Ok(text.into_pyobject(py)?.into_any())
+    }
+
+    /// The HTML report, for Jupyter (self-contained, no JavaScript).
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let ev = self.ev.clone();
+        let t = meff::render::templates::Templates::load(None)
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        py.detach(|| t.report_html(&ev.report, 4))
+            .map_err(|e| MeffError::new_err(e.to_string()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<meff.Result {:?}: {} contacts, ω_max = {:.4} rad/s>",
+            self.ev.report.title,
+            self.ev.analysis.contacts.len(),
+            self.ev.analysis.coupled_omega_max
+        )
+    }
+}
+
+#[cfg(feature = "pdf")]
+fn pdf<'py>(
+    py: Python<'py>,
+    t: &meff::render::templates::Templates,
+    report: &meff::report::Report,
+    digits: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = py
+        .detach(|| t.report_pdf(report, digits))
+        .map_err(|e| MeffError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).into_any())
+}
+
+#[cfg(not(feature = "pdf"))]
+fn pdf<'py>(
+    _: Python<'py>,
+    _: &meff::render::templates::Templates,
+    _: &meff::report::Report,
+    _: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let _ = PyBytes::new;
+    Err(MeffError::new_err(
+        "PDF output is not built into this package: build it with `maturin build --features pdf`",
+    ))
+}

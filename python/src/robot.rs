@@ -1,0 +1,416 @@
+//! `Robot`: a model compiled once ([`meff::robot::probe::Compiled`]),
+//! evaluated at many configurations.
+
+use crate::{MeffError, floats, input_error};
+use meff::kinematics::Tree;
+use meff::robot::probe::{Compiled, Target};
+use nalgebra::Vector3;
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// Configurations evaluated between checks for Ctrl-C.
+const BATCH_BLOCK: usize = 4096;
+
+/// The largest model file read (as the command line's default).
+const MAX_MODEL_BYTES: u64 = 64 << 20;
+
+/// A body's origin and rotation, as arrays.
+type Pose<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
+
+/// A robot model (MJCF or URDF), compiled once.
+#[pyclass(module = "meff", frozen)]
+pub(crate) struct Robot {
+    compiled: Arc<Compiled>,
+}
+
+impl Robot {
+    pub(crate) fn new(robot: meff::robot::Robot) -> Robot {
+        Robot {
+            compiled: Arc::new(Compiled::new(robot)),
+        }
+    }
+
+    fn robot(&self) -> &meff::robot::Robot {
+        self.compiled.robot()
+    }
+}
+
+fn read_robot(py: Python<'_>, path: &str, format: meff::robot::Format) -> PyResult<Robot> {
+    let p = std::path::PathBuf::from(path);
+    let r = py.detach(|| meff::robot::Robot::read(&p, path, MAX_MODEL_BYTES, None));
+    let robot = r.map_err(|e| input_error(py, &e))?;
+    if robot.format != format {
+        return Err(PyValueError::new_err(format!(
+            "{path} is {}, not {}: use Robot.from_{}",
+            robot.format.name(),
+            format.name(),
+            if robot.format == meff::robot::Format::Urdf {
+                "urdf"
+            } else {
+                "mjcf"
+            }
+        )));
+    }
+    Ok(Robot::new(robot))
+}
+
+/// A 1-D `(width,)` or 2-D `(n, width)` array's rows, one after another
+/// (copied: the GIL is released while they are read, and Python code may
+/// write to its arrays meanwhile), their count, and whether it was 2-D.
+fn rows(
+    a: &PyReadonlyArrayDyn<f64>,
+    width: usize,
+    what: &str,
+) -> PyResult<(Vec<f64>, usize, bool)> {
+    let shape = a.shape().to_vec();
+    let flat: Vec<f64> = match a.as_slice() {
+        Ok(s) => s.to_vec(),
+        Err(_) => a.as_array().iter().copied().collect(),
+    };
+    if let Some(i) = flat.iter().position(|x| !x.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "{what} holds {} (entry {i} in row-major order): every value must be finite",
+            flat[i]
+        )));
+    }
+    match shape.as_slice() {
+        [w] if *w == width => Ok((flat, 1, false)),
+        [n, w] if *w == width => Ok((flat, *n, true)),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must have shape ({width},) or (n, {width}), not {shape:?}"
+        ))),
+    }
+}
+
+/// One configuration of `tree` from an array of shape (nq,).
+fn one_configuration(a: &PyReadonlyArrayDyn<f64>, tree: &Tree, what: &str) -> PyResult<Vec<f64>> {
+    let (q, _, many) = rows(a, tree.nq, "q")?;
+    if many {
+        return Err(PyValueError::new_err(format!(
+            "{what} takes one configuration"
+        )));
+    }
+    Ok(q)
+}
+
+/// `"world"` or `"body"`: whether points and directions are in the body's frame.
+fn body_frame(frame: &str) -> PyResult<bool> {
+    match frame {
+        "body" => Ok(true),
+        "world" => Ok(false),
+        other => Err(PyValueError::new_err(format!(
+            "frame is \"world\" or \"body\", not {other:?}"
+        ))),
+    }
+}
+
+/// A point of shape (3,).
+fn point3(a: &PyReadonlyArrayDyn<f64>) -> PyResult<Vector3<f64>> {
+    let (p, _, many) = rows(a, 3, "point")?;
+    if many {
+        return Err(PyValueError::new_err("point must have shape (3,)"));
+    }
+    Ok(Vector3::new(p[0], p[1], p[2]))
+}
+
+fn body_index(tree: &Tree, body: &str) -> PyResult<usize> {
+    tree.body_index(body).ok_or_else(|| {
+        let names: Vec<&str> = tree
+            .bodies
+            .iter()
+            .map(|b| b.name.as_str())
+            .take(30)
+            .collect();
+        PyValueError::new_err(format!(
+            "no body named {body:?} (bodies: {})",
+            names.join(", ")
+        ))
+    })
+}
+#[pymethods]
+impl Robot {
+    /// Reads an MJCF file.
+    #[staticmethod]
+    fn from_mjcf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+        read_robot(py, path, meff::robot::Format::Mjcf)
+    }
+
+    /// A robot from a MuJoCo `MjModel` (the `mujoco` package's), read
+    /// through its arrays: bodies, joints, `qpos0`, armature. Its equality
+    /// constraints are not read (a warning says so when some are active):
+    /// `from_mjcf` reads them from the file.
+    #[staticmethod]
+    fn from_mujoco(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
+        crate::mujoco::read(py, model)
+    }
+
+    /// Reads a URDF file.
+    #[staticmethod]
+    fn from_urdf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+        read_robot(py, path, meff::robot::Format::Urdf)
+    }
+
+    /// Number of position coordinates.
+    #[getter]
+    fn nq(&self) -> usize {
+        self.robot().tree.nq
+    }
+
+    /// Number of velocities.
+    #[getter]
+    fn nv(&self) -> usize {
+        self.robot().tree.nv
+    }
+
+    /// Body names, in model order.
+    #[getter]
+    fn bodies(&self) -> Vec<String> {
+        self.robot()
+            .tree
+            .bodies
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    }
+
+    /// Joint names, in model order.
+    #[getter]
+    fn joints(&self) -> Vec<String> {
+        self.robot()
+            .tree
+            .joints
+            .iter()
+            .map(|j| j.name.clone())
+            .collect()
+    }
+
+    /// A configuration: `qpos0` with the named one-coordinate joints
+    /// (hinges, slides) set, `{"elbow": 0.5}` (radians, metres).
+    fn configuration<'py>(
+        &self,
+        py: Python<'py>,
+        values: std::collections::HashMap<String, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let tree = &self.robot().tree;
+        let mut q = tree.qpos0.clone();
+        let mut names: Vec<&String> = values.keys().collect();
+        names.sort();
+        for name in names {
+            let j = tree
+                .joints
+                .iter()
+                .find(|j| &j.name == name)
+                .ok_or_else(|| PyValueError::new_err(format!("no joint named {name:?}")))?;
+            if j.kind.nq() != 1 {
+                return Err(PyValueError::new_err(format!(
+                    "joint {name:?} has {} coordinates: set them in q directly",
+                    j.kind.nq()
+                )));
+            }
+            q[j.qpos_adr] = values[name];
+        }
+        Ok(q.into_pyarray(py))
+    }
+
+    /// A body's frame at `q`: its origin (3,) and rotation (3, 3), body
+    /// axes to world axes.
+    fn body_pose<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+    ) -> PyResult<Pose<'py>> {
+        let q = floats(py, q)?;
+        let tree = &self.robot().tree;
+        let b = body_index(tree, body)?;
+        let kin = tree.kinematics(&one_configuration(&q, tree, "body_pose")?);
+        let x = kin.xpos[b];
+        let r = kin.xrot[b];
+        let rows: Vec<Vec<f64>> = (0..3)
+            .map(|i| (0..3).map(|j| r[(i, j)]).collect())
+            .collect();
+        Ok((
+            vec![x[0], x[1], x[2]].into_pyarray(py),
+            PyArray2::from_vec2(py, &rows)?,
+        ))
+    }
+
+    /// The reference configuration (MuJoCo's `qpos0`).
+    #[getter]
+    fn qpos0<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.robot().tree.qpos0.clone().into_pyarray(py)
+    }
+
+    /// The joint-space mass matrix M(q) (nv × nv), with the joints'
+    /// armature when `armature`.
+    #[pyo3(signature = (q, armature = true))]
+    fn mass_matrix<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        armature: bool,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let q = floats(py, q)?;
+        let tree = &self.robot().tree;
+        let q = one_configuration(&q, tree, "mass_matrix")?;
+        let n = tree.nv;
+        let m = tree.mass_matrix(&tree.kinematics(&q), armature);
+        m.into_pyarray(py).reshape([n, n])
+    }
+
+    /// m_eff = 1/(j M⁻¹ jᵀ) at a point of `body` along `normal` (the
+    /// model's equality constraints included unless `constrained=False`). `q`: shape (nq,) or
+    /// (n, nq); `normal`: (3,) or (k, 3). Returns a float, or an array of
+    /// shape (n,), (k,) or (n, k). `frame="body"`: point and normals in
+    /// the body's frame, else the world's. Configurations run in
+    /// parallel, without the GIL.
+    #[pyo3(signature = (q, body, point, normal, frame = "world", armature = true, constrained = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn effective_mass<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+        point: &Bound<'py, PyAny>,
+        normal: &Bound<'py, PyAny>,
+        frame: &str,
+        armature: bool,
+        constrained: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (q, point, normal) = (floats(py, q)?, floats(py, point)?, floats(py, normal)?);
+        let tree = &self.robot().tree;
+        let body = body_index(tree, body)?;
+        let local = body_frame(frame)?;
+        let (qs, n_q, many_q) = rows(&q, tree.nq, "q")?;
+        let point = point3(&point)?;
+        let (ns, k, many_n) = rows(&normal, 3, "normal")?;
+        if k == 0 {
+            return Err(PyValueError::new_err("normal: give at least one direction"));
+        }
+        let mut normals: Vec<Vector3<f64>> = Vec::with_capacity(k);
+        for (i, n) in ns.chunks(3).enumerate() {
+            let v = Vector3::new(n[0], n[1], n[2]);
+            // Scaled first, so that 1e300 does not overflow the norm.
+            let big = v.amax();
+            if big == 0.0 {
+                return Err(PyValueError::new_err(format!("normal {i} has zero length")));
+            }
+            let v = v / big;
+            normals.push(v / v.norm());
+        }
+        let target = Target {
+            body,
+            point,
+            normals,
+            local,
+            armature,
+            constrained,
+        };
+        let nq = tree.nq.max(1);
+        let mut out = vec![0.0; n_q * k];
+        if n_q == 1 {
+            // One configuration: a fraction of a microsecond, not worth
+            // releasing the GIL for.
+            self.compiled.effective_masses(&qs, &target, &mut out);
+        } else {
+            // Blocks of configurations without the GIL, Ctrl-C checked
+            // between them (a KeyboardInterrupt stops a long batch within
+            // a block).
+            let compiled = &self.compiled;
+            for (q, o) in qs
+                .chunks(BATCH_BLOCK * nq)
+                .zip(out.chunks_mut(BATCH_BLOCK * k))
+            {
+                py.detach(|| compiled.effective_masses(q, &target, o));
+                py.check_signals()?;
+            }
+        }
+        // A configuration where M(q) is not positive definite (a joint
+        // that moves no mass) has no effective mass: an error, not `inf`.
+        if let Some(i) = out.iter().position(|x| x.is_nan()) {
+            return Err(MeffError::new_err(format!(
+                "M(q) is not positive definite at configuration {}: a joint moves no mass or inertia",
+                i / k
+            )));
+        }
+        match (many_q, many_n) {
+            (false, false) => Ok(out[0].into_pyobject(py)?.into_any()),
+            (true, false) | (false, true) => Ok(out.into_pyarray(py).into_any()),
+            (true, true) => Ok(out.into_pyarray(py).reshape([n_q, k])?.into_any()),
+        }
+    }
+
+    /// The effective-mass ellipsoid of a point of `body` at `q`:
+    /// `Λ⁻¹ = J_p M⁻¹ J_pᵀ` (3 × 3, world axes, 1/kg; constraints included
+    /// unless `constrained=False`), its principal masses (kg, heaviest
+    /// first; `inf` along a direction the point cannot move) and their
+    /// directions (columns, world axes).
+    #[pyo3(signature = (q, body, point, frame = "world", armature = true, constrained = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn ellipsoid<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        body: &str,
+        point: &Bound<'py, PyAny>,
+        frame: &str,
+        armature: bool,
+        constrained: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let tree = &self.robot().tree;
+        let body = body_index(tree, body)?;
+        let (q, point) = (floats(py, q)?, floats(py, point)?);
+        let q = one_configuration(&q, tree, "ellipsoid")?;
+        let target = Target {
+            body,
+            point: point3(&point)?,
+            normals: Vec::new(),
+            local: body_frame(frame)?,
+            armature,
+            constrained,
+        };
+        let a = self
+            .compiled
+            .point_inverse_inertia(&q, &target)
+            .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
+        let eig = nalgebra::SymmetricEigen::new(a);
+        let mut order: Vec<usize> = (0..3).collect();
+        order.sort_by(|&i, &j| eig.eigenvalues[i].total_cmp(&eig.eigenvalues[j]));
+        let tiny = 1e-12 * a.amax().max(f64::MIN_POSITIVE);
+        let masses: Vec<f64> = order
+            .iter()
+            .map(|&i| {
+                if eig.eigenvalues[i] > tiny {
+                    1.0 / eig.eigenvalues[i]
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect();
+        let axes: Vec<Vec<f64>> = (0..3)
+            .map(|r| order.iter().map(|&i| eig.eigenvectors[(r, i)]).collect())
+            .collect();
+        let inv: Vec<Vec<f64>> = (0..3)
+            .map(|r| (0..3).map(|c| a[(r, c)]).collect())
+            .collect();
+        let out = pyo3::types::PyDict::new(py);
+        out.set_item("inverse", PyArray2::from_vec2(py, &inv)?)?;
+        out.set_item("masses", masses.into_pyarray(py))?;
+        out.set_item("axes", PyArray2::from_vec2(py, &axes)?)?;
+        Ok(out)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<meff.Robot {:?}: {} bodies, nq = {}, nv = {}>",
+            self.robot().name,
+            self.robot().tree.bodies.len(),
+            self.robot().tree.nq,
+            self.robot().tree.nv
+        )
+    }
+}

@@ -1,0 +1,314 @@
+//! `Scene`: a packing from NumPy arrays.
+
+use crate::case::EvalResult;
+use crate::{MeffError, floats, meff_error};
+use numpy::{IntoPyArray, PyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// `text` as a TOML basic string (control characters escaped).
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A packing from arrays: bodies (mass, position, inertia) and contacts
+/// (body, other, point, normal, stiffness), SI units, validated like a
+/// `[scene]`'s files; analysed on the large-system path.
+#[pyclass(module = "meff", frozen)]
+pub(crate) struct Scene {
+    case: meff::case::Case,
+}
+
+fn column<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<(Vec<f64>, Vec<usize>)> {
+    let a = floats(py, obj)
+        .map_err(|_| PyValueError::new_err(format!("{what}: expected an array of numbers")))?;
+    Ok((a.as_array().iter().copied().collect(), a.shape().to_vec()))
+}
+
+fn indices<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    n: usize,
+    world: bool,
+) -> PyResult<Vec<u32>> {
+    let (v, _) = column(py, obj, what)?;
+    v.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if x == -1.0 && world {
+                Ok(meff::case::scene::WORLD)
+            } else if x.fract() == 0.0 && x >= 0.0 && (x as usize) < n {
+                Ok(x as u32)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{what}[{i}] = {x} is not a body index (0 … {}{})",
+                    n.saturating_sub(1),
+                    if world { ", or -1 for the world" } else { "" }
+                )))
+            }
+        })
+        .collect()
+}
+
+#[pymethods]
+impl Scene {
+    /// `position`, `point`, `normal`: shape (n, 2) for a planar scene, (n, 3)
+    /// in 3-d. `inertia`: (n,) planar; (n, 3) principal, (n, 6) as `Ixx,
+    /// Iyy, Izz, Ixy, Ixz, Iyz` or (n, 3, 3) in 3-d (world axes). `other`:
+    /// a body index or -1 for the world. `fixed`: bodies that belong to the
+    /// world (their mass and inertia are not read).
+    #[new]
+    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        mass: &Bound<'py, PyAny>,
+        position: &Bound<'py, PyAny>,
+        inertia: &Bound<'py, PyAny>,
+        body: &Bound<'py, PyAny>,
+        other: &Bound<'py, PyAny>,
+        point: &Bound<'py, PyAny>,
+        normal: &Bound<'py, PyAny>,
+        stiffness: &Bound<'py, PyAny>,
+        damping: Option<&Bound<'py, PyAny>>,
+        fixed: Option<&Bound<'py, PyAny>>,
+        title: &str,
+    ) -> PyResult<Scene> {
+        let vector = |v: (Vec<f64>, Vec<usize>), what: &str| -> PyResult<Vec<f64>> {
+            if v.1.len() == 1 {
+                Ok(v.0)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{what} must be one-dimensional, not of shape {:?}",
+                    v.1
+                )))
+            }
+        };
+        let mass = vector(column(py, mass, "mass")?, "mass")?;
+        let n = mass.len();
+        let (position, pshape) = column(py, position, "position")?;
+        let d = match pshape.as_slice() {
+            [rows, 2] if *rows == n => 2,
+            [rows, 3] if *rows == n => 3,
+            s => {
+                return Err(PyValueError::new_err(format!(
+                    "position must have shape ({n}, 2) or ({n}, 3), not {s:?}"
+                )));
+            }
+        };
+        let (inertia, ishape) = column(py, inertia, "inertia")?;
+        let inertia = match (d, ishape.as_slice()) {
+            (2, [rows]) if *rows == n => inertia,
+            (3, [rows, 6]) if *rows == n => inertia,
+            (3, [rows, 3]) if *rows == n => inertia
+                .chunks(3)
+                .flat_map(|c| [c[0], c[1], c[2], 0.0, 0.0, 0.0])
+                .collect(),
+            (3, [rows, 3, 3]) if *rows == n => {
+                if let Some(b) = inertia.chunks(9).position(|m| {
+                    let off = |a: f64, b: f64| {
+                        (a - b).abs() > 1e-12 * (a.abs() + b.abs()).max(f64::MIN_POSITIVE)
+                    };
+                    off(m[1], m[3]) || off(m[2], m[6]) || off(m[5], m[7])
+                }) {
+                    return Err(PyValueError::new_err(format!(
+                        "inertia[{b}] is not symmetric"
+                    )));
+                }
+                inertia
+                    .chunks(9)
+                    .flat_map(|m| [m[0], m[4], m[8], m[1], m[2], m[5]])
+                    .collect()
+            }
+            (_, s) => {
+                return Err(PyValueError::new_err(format!(
+                    "inertia must have shape {} for this scene, not {s:?}",
+                    if d == 2 {
+                        format!("({n},)")
+                    } else {
+                        format!("({n}, 3), ({n}, 6) or ({n}, 3, 3)")
+                    }
+                )));
+            }
+        };
+        let stiffness = vector(column(py, stiffness, "stiffness")?, "stiffness")?;
+        let c = stiffness.len();
+        if c == 0 {
+            return Err(PyValueError::new_err("a scene needs at least one contact"));
+        }
+        let shaped = |name: &str, v: (Vec<f64>, Vec<usize>)| -> PyResult<Vec<f64>> {
+            if v.1.as_slice() == [c, d] {
+                Ok(v.0)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "{name} must have shape ({c}, {d}), not {:?}",
+                    v.1
+                )))
+            }
+        };
+        let point = shaped("point", column(py, point, "point")?)?;
+        let normal = shaped("normal", column(py, normal, "normal")?)?;
+        let body = indices(py, body, "body", n, false)?;
+        let other = indices(py, other, "other", n, true)?;
+        if body.len() != c || other.len() != c {
+            return Err(PyValueError::new_err(format!(
+                "body and other must have {c} entries, one per contact"
+            )));
+        }
+        let damping = damping
+            .map(|a| column(py, a, "damping").and_then(|v| vector(v, "damping")))
+            .transpose()?;
+        if damping.as_ref().is_some_and(|v| v.len() != c) {
+            return Err(PyValueError::new_err(format!(
+                "damping must have {c} entries"
+            )));
+        }
+        let fixed: Vec<bool> = match fixed {
+            Some(f) => vector(column(py, f, "fixed")?, "fixed")?
+                .iter()
+                .map(|&x| {
+                    if x == 0.0 || x == 1.0 {
+                        Ok(x == 1.0)
+                    } else {
+                        Err(PyValueError::new_err(format!(
+                            "fixed holds {x}: booleans (0 or 1) only"
+                        )))
+                    }
+                })
+                .collect::<PyResult<_>>()?,
+            None => vec![false; n],
+        };
+        if fixed.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "fixed must have {n} entries"
+            )));
+        }
+        let data = meff::case::scene::SceneData {
+            mass,
+            position,
+            inertia,
+            fixed,
+            body_names: None,
+            body,
+            other,
+            point,
+            normal,
+            stiffness,
+            damping,
+            contact_names: None,
+        };
+        let source = format!(
+            "title = {}\nspace = \"{}\"\n",
+            toml_string(title),
+            if d == 2 { "planar" } else { "3d" }
+        );
+        let case = py
+            .detach(|| meff::case::case_from_columns("<arrays>", &source, data))
+            .map_err(|e| meff_error(py, e))?;
+        Ok(Scene { case })
+    }
+
+    /// The coupled analysis (large-system path above 1000 contacts, as the
+    /// command chooses): a dict of NumPy arrays and numbers — `m_eff`,
+    /// `omega` (single-contact, per contact), `mode_omega` and, with
+    /// `shapes`, `mode_shapes` (the `top` fastest modes), `omega_max`,
+    /// `omega_upper_bound`, `stable_dt`.
+    #[pyo3(signature = (top = 6, shapes = false))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        top: usize,
+        shapes: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        if top == 0 || top > 100 {
+            return Err(PyValueError::new_err("top is from 1 to 100"));
+        }
+        let case = &self.case;
+        let an = py
+            .detach(|| {
+                let model = meff::model::numeric(case);
+                let large = meff::analysis::takes_large_path(&model, case.analysis_path);
+                let system = if large {
+                    meff::model::assemble_without_contacts(&model)
+                } else {
+                    meff::model::assemble(&model)
+                };
+                meff::analysis::analyze_model(
+                    &model,
+                    &system,
+                    meff::analysis::LargeModes {
+                        count: top,
+                        shapes,
+                        path: case.analysis_path,
+                    },
+                )
+            })
+            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let out = pyo3::types::PyDict::new(py);
+        let m: Vec<f64> = an
+            .contacts
+            .iter()
+            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+            .collect();
+        let w: Vec<f64> = an.contacts.iter().map(|c| c.omega).collect();
+        let modes: Vec<&meff::analysis::Mode> = an.modes.iter().take(top).collect();
+        out.set_item("m_eff", m.into_pyarray(py))?;
+        out.set_item("omega", w.into_pyarray(py))?;
+        out.set_item(
+            "mode_omega",
+            modes
+                .iter()
+                .map(|m| m.omega)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        )?;
+        if shapes {
+            let rows: Vec<Vec<f64>> = modes.iter().map(|m| m.shape.clone()).collect();
+            let arr = if rows.is_empty() || rows.iter().any(|r| r.len() != an.contacts.len()) {
+                PyArray2::zeros(py, [0, an.contacts.len()], false)
+            } else {
+                PyArray2::from_vec2(py, &rows)?
+            };
+            out.set_item("mode_shapes", arr)?;
+        }
+        out.set_item("omega_max", an.coupled_omega_max)?;
+        out.set_item("omega_upper_bound", an.coupled_omega_upper_bound)?;
+        out.set_item("stable_dt", an.stable_dt.coupled)?;
+        out.set_item("large_path", an.large.is_some())?;
+        Ok(out)
+    }
+
+    /// The whole evaluation, as for a case file (`Result`).
+    fn evaluate(&self, py: Python<'_>) -> PyResult<EvalResult> {
+        let case = self.case.clone();
+        py.detach(|| meff::evaluate(case))
+            .map(|ev| EvalResult { ev: Arc::new(ev) })
+            .map_err(|e| meff_error(py, e))
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self
+            .case
+            .scene
+            .as_ref()
+            .map(|s| (s.data.n_bodies(), s.data.n_contacts()));
+        let (b, c) = s.unwrap_or((0, 0));
+        format!("<meff.Scene: {b} bodies, {c} contacts>")
+    }
+}

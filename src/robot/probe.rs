@@ -1,0 +1,352 @@
+//! A compiled robot evaluated at many configurations: the effective mass
+//! of a point along one or several directions, and the inverse inertia a
+//! point sees (the Python package's `Robot`, and any batch caller).
+//!
+//! Compiled once: the tree with its jointless bodies welded into their
+//! parents ([`Tree::welded`]). Per configuration, with no allocation once a
+//! [`Workspace`] has grown: forward kinematics, the mass matrix by CRBA, a
+//! Cholesky factor `M = L Lᵀ`, and for each direction the row `j` and
+//! `a = j M⁻¹ jᵀ = |L⁻¹ j|²` (one triangular solve). Configurations go
+//! four at a time through the same kinematics code on four-lane numbers
+//! ([`Real`]); a lone configuration fills the four lanes with copies of
+//! itself, so a configuration's numbers never depend on its neighbours in
+//! a batch. A model with equality constraints (evaluated `constrained`)
+//! takes the general route instead: the full tree, the constraint rows `G`
+//! and [`delassus`], one configuration at a time.
+
+use super::Robot;
+use crate::kinematics::{BodyInertia, Kinematics, Real, Tree, Welded};
+use nalgebra::{DMatrix, DVector, Isometry3, Matrix3, Point3, Vector3};
+use rayon::prelude::*;
+use simba::simd::{SimdValue, WideF64x4};
+
+/// Four configurations per operation.
+type Lanes = WideF64x4;
+
+/// Configurations per lane group.
+pub const LANES: usize = 4;
+
+/// A robot compiled for evaluation at many configurations.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    robot: Robot,
+    welded: Welded,
+}
+
+/// What to evaluate: a point of a body and directions.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// Body index in the robot's tree.
+    pub body: usize,
+    /// The point: in the body's frame when `local`, else in the world.
+    pub point: Vector3<f64>,
+    /// Unit directions, in the same frame as the point.
+    pub normals: Vec<Vector3<f64>>,
+    /// Point and directions in the body's frame.
+    pub local: bool,
+    /// The joints' armature in M.
+    pub armature: bool,
+    /// The model's equality constraints included.
+    pub constrained: bool,
+}
+
+/// Buffers for one thread's evaluations.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    kin: Kinematics<Lanes>,
+    composite: Vec<BodyInertia<Lanes>>,
+    q: Vec<Lanes>,
+    m: Vec<Lanes>,
+    row: Vec<Lanes>,
+    general: Kinematics,
+}
+
+thread_local! {
+    /// The calling thread's workspace for small evaluations.
+    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::new(Workspace::default());
+}
+
+/// The Cholesky factor `L` of a symmetric `n × n` matrix (row-major), in
+/// place in its lower triangle; a lane whose matrix is not positive
+/// definite turns NaN. Written here rather than taken from nalgebra, whose
+/// decompositions take scalar numbers, not lanes.
+fn cholesky<T: Real>(m: &mut [T], n: usize) {
+    for j in 0..n {
+        let mut d = m[j * n + j];
+        for k in 0..j {
+            d -= m[j * n + k] * m[j * n + k];
+        }
+        let d = T::splat(f64::NAN)
+            .select(d.simd_le(T::zero()), d)
+            .simd_sqrt();
+        m[j * n + j] = d;
+        for i in j + 1..n {
+            let mut x = m[i * n + j];
+            for k in 0..j {
+                x -= m[i * n + k] * m[j * n + k];
+            }
+            m[i * n + j] = x / d;
+        }
+    }
+}
+
+/// `x ← L⁻¹ x` for the factor [`cholesky`] left in `l`.
+fn forward<T: Real>(l: &[T], n: usize, x: &mut [T]) {
+    for i in 0..n {
+        let mut v = x[i];
+        for k in 0..i {
+            v -= l[i * n + k] * x[k];
+        }
+        x[i] = v / l[i * n + i];
+    }
+}
+
+/// `A_rs = j_r M⁻¹ j_sᵀ` for the rows `js`, constrained by the rows `g`
+/// when there are any (`A − (M⁻¹Jᵀ)ᵀ Gᵀ (G M⁻¹ Gᵀ)⁺ G M⁻¹ Jᵀ`, the
+/// pseudo-inverse for redundant constraints), from one factorisation of M;
+/// `diagonal_only` leaves the other entries 0. `None` when M is not
+/// positive definite.
+pub fn delassus(
+    m: DMatrix<f64>,
+    g: &[Vec<f64>],
+    js: &[DVector<f64>],
+    diagonal_only: bool,
+) -> Option<DMatrix<f64>> {
+    let n = m.nrows();
+    let chol = m.cholesky()?;
+    let k = js.len();
+    let wanted = |r: usize, c: usize| c >= r && (!diagonal_only || r == c);
+    let x: Vec<DVector<f64>> = js.iter().map(|j| chol.solve(j)).collect();
+    let mut a = DMatrix::zeros(k, k);
+    for r in 0..k {
+        for c in (0..k).filter(|&c| wanted(r, c)) {
+            a[(r, c)] = js[r].dot(&x[c]);
+            a[(c, r)] = a[(r, c)];
+        }
+    }
+    if !g.is_empty() {
+        let gm = DMatrix::from_fn(g.len(), n, |r, c| g[r][c]);
+        let mi_gt = chol.solve(&gm.transpose());
+        let s = &gm * &mi_gt;
+        let pinv = s
+            .clone()
+            .pseudo_inverse(1e-12 * s.amax().max(f64::MIN_POSITIVE))
+            .unwrap_or(s);
+        let y: Vec<DVector<f64>> = js.iter().map(|j| mi_gt.transpose() * j).collect();
+        for r in 0..k {
+            for c in (0..k).filter(|&c| wanted(r, c)) {
+                a[(r, c)] -= y[r].dot(&(&pinv * &y[c]));
+                a[(c, r)] = a[(r, c)];
+            }
+        }
+    }
+    Some(a)
+}
+
+impl Compiled {
+    /// Compiles a robot (welds its jointless bodies).
+    pub fn new(robot: Robot) -> Self {
+        let welded = robot.tree.welded();
+        Compiled { robot, welded }
+    }
+
+    /// The robot as read.
+    pub fn robot(&self) -> &Robot {
+        &self.robot
+    }
+
+    /// Whether `target` takes the general route (constraint rows).
+    fn general(&self, target: &Target) -> bool {
+        target.constrained && !self.robot.constraints.is_empty()
+    }
+
+    /// `a = j M⁻¹ jᵀ` (1/kg) for each of `target`'s directions at up to
+    /// [`LANES`] configurations `qs` (`nq` numbers each), into `out`
+    /// (the directions of one configuration, then the next); NaN where
+    /// `M(q)` is not positive definite.
+    pub fn inverse_masses(&self, ws: &mut Workspace, qs: &[f64], target: &Target, out: &mut [f64]) {
+        let (nq, k) = (self.robot.tree.nq, target.normals.len());
+        if nq == 0 {
+            // Nothing moves.
+            out.fill(0.0);
+            return;
+        }
+        let count = qs.len() / nq;
+        assert!((1..=LANES).contains(&count), "one to four configurations");
+        assert_eq!(
+            out.len(),
+            count * k,
+            "one number per configuration and direction"
+        );
+        if self.general(target) {
+            for c in 0..count {
+                let q = &qs[c * nq..(c + 1) * nq];
+                self.general_inverse_masses(
+                    &mut ws.general,
+                    q,
+                    target,
+                    &mut out[c * k..(c + 1) * k],
+                );
+            }
+            return;
+        }
+        let tree = &self.welded.tree;
+        let n = tree.nv;
+        // Lane l holds configuration min(l, count − 1).
+        ws.q.clear();
+        ws.q.extend((0..nq).map(|i| {
+            let lane = |l: usize| qs[l.min(count - 1) * nq + i];
+            Lanes::from([lane(0), lane(1), lane(2), lane(3)])
+        }));
+        tree.kinematics_into(&ws.q, &mut ws.kin);
+        ws.m.resize(n * n, Lanes::splat(0.0));
+        ws.row.resize(n, Lanes::splat(0.0));
+        tree.mass_matrix_into(&ws.kin, target.armature, &mut ws.composite, &mut ws.m);
+        cholesky(&mut ws.m, n);
+        let (host, frame) = self.welded.map[target.body];
+        let (pw, rot) = place(&ws.kin, host, &frame, target);
+        for (d, normal) in target.normals.iter().enumerate() {
+            let nw = rot * normal.map(Lanes::splat);
+            Tree::point_row_into(&ws.kin, host, &pw, &nw, &mut ws.row);
+            forward(&ws.m, n, &mut ws.row);
+            let a = ws.row.iter().fold(Lanes::splat(0.0), |s, x| s + *x * *x);
+            for c in 0..count {
+                out[c * k + d] = a.extract(c);
+            }
+        }
+    }
+
+    /// One configuration by the general route: the full tree, its
+    /// constraint rows and [`delassus`].
+    fn general_inverse_masses(
+        &self,
+        kin: &mut Kinematics,
+        q: &[f64],
+        target: &Target,
+        out: &mut [f64],
+    ) {
+        let tree = &self.robot.tree;
+        tree.kinematics_into(q, kin);
+        let m = DMatrix::from_vec(tree.nv, tree.nv, tree.mass_matrix(kin, target.armature));
+        let g = self.robot.constraint_rows(kin, q);
+        let b = target.body;
+        let (pw, rot) = if target.local {
+            (tree.to_world(kin, b, &target.point), kin.xrot[b])
+        } else {
+            (target.point, Matrix3::identity())
+        };
+        let js: Vec<DVector<f64>> = target
+            .normals
+            .iter()
+            .map(|n| DVector::from_vec(tree.point_row(kin, b, &pw, &(rot * n))))
+            .collect();
+        match delassus(m, &g, &js, true) {
+            Some(a) => out.copy_from_slice(a.diagonal().as_slice()),
+            None => out.fill(f64::NAN),
+        }
+    }
+
+    /// Effective masses `1/a` for configurations `qs` (`nq` numbers each,
+    /// one after another) into `out` (`qs.len()/nq × normals` numbers,
+    /// row-major): `inf` where the point cannot move along a direction, NaN
+    /// where `M(q)` is not positive definite. In parallel on rayon's pool;
+    /// each configuration is evaluated alone, so the numbers do not depend
+    /// on the thread count.
+    pub fn effective_masses(&self, qs: &[f64], target: &Target, out: &mut [f64]) {
+        let (nq, k) = (self.robot.tree.nq, target.normals.len());
+        if nq == 0 {
+            // A model without joints: nothing moves, every mass is infinite.
+            out.fill(f64::INFINITY);
+            return;
+        }
+        assert_eq!(qs.len() % nq, 0, "whole configurations");
+        assert_eq!(
+            out.len(),
+            qs.len() / nq * k,
+            "one number per configuration and direction"
+        );
+        let group = |ws: &mut Workspace, q: &[f64], o: &mut [f64]| {
+            self.inverse_masses(ws, q, target, o);
+            for x in o.iter_mut() {
+                *x = if x.is_nan() {
+                    f64::NAN
+                } else if *x > 0.0 {
+                    1.0 / *x
+                } else {
+                    f64::INFINITY
+                };
+            }
+        };
+        // Chunks of configurations per task: enough work to amortise the
+        // task (a configuration is a fraction of a microsecond); a whole
+        // number of lane groups, so that the groups do not depend on the
+        // chunking.
+        const CHUNK: usize = 16 * LANES;
+        let (gq, go) = (LANES * nq, LANES * k);
+        if out.len() <= CHUNK * k {
+            // A few configurations (a Python loop's single calls): this
+            // thread's workspace, kept between calls.
+            WORKSPACE.with_borrow_mut(|ws| {
+                for (q, o) in qs.chunks(gq).zip(out.chunks_mut(go)) {
+                    group(ws, q, o);
+                }
+            });
+            return;
+        }
+        out.par_chunks_mut(CHUNK * k)
+            .zip(qs.par_chunks(CHUNK * nq))
+            .for_each_init(Workspace::default, |ws, (o, q)| {
+                for (q, o) in q.chunks(gq).zip(o.chunks_mut(go)) {
+                    group(ws, q, o);
+                }
+            });
+    }
+
+    /// `Λ⁻¹ = J_p M⁻¹ J_pᵀ` (3 × 3, world axes, 1/kg) of `target`'s point
+    /// (its directions are not used) at `q`; `None` when `M(q)` is not
+    /// positive definite.
+    pub fn point_inverse_inertia(&self, q: &[f64], target: &Target) -> Option<Matrix3<f64>> {
+        let tree = &self.robot.tree;
+        let kin = tree.kinematics(q);
+        let b = target.body;
+        let pw = if target.local {
+            tree.to_world(&kin, b, &target.point)
+        } else {
+            target.point
+        };
+        let m = DMatrix::from_vec(tree.nv, tree.nv, tree.mass_matrix(&kin, target.armature));
+        let g = if self.general(target) {
+            self.robot.constraint_rows(&kin, q)
+        } else {
+            Vec::new()
+        };
+        let js: Vec<DVector<f64>> = (0..3)
+            .map(|k| DVector::from_vec(tree.point_row(&kin, b, &pw, &Vector3::ith(k, 1.0))))
+            .collect();
+        let a = delassus(m, &g, &js, false)?;
+        Some(Matrix3::from_fn(|r, c| a[(r, c)]))
+    }
+}
+
+/// The target point in the world and the rotation taking its directions
+/// to the world, from the welded tree's kinematics.
+fn place<T: Real>(
+    kin: &Kinematics<T>,
+    host: Option<usize>,
+    frame: &Isometry3<f64>,
+    target: &Target,
+) -> (Vector3<T>, Matrix3<T>) {
+    if !target.local {
+        return (target.point.map(T::splat), Matrix3::identity());
+    }
+    let local = (frame * Point3::from(target.point)).coords.map(T::splat);
+    let r = frame
+        .rotation
+        .to_rotation_matrix()
+        .into_inner()
+        .map(T::splat);
+    match host {
+        Some(h) => (kin.xpos[h] + kin.xrot[h] * local, kin.xrot[h] * r),
+        None => (local, r),
+    }
+}
