@@ -67,7 +67,7 @@ fn verify_all_bundled_cases(bencher: divan::Bencher) {
         .collect();
     bencher.bench(|| {
         for (case, (model, an)) in cases.iter().zip(&prepared) {
-            divan::black_box(meff::verify::verify(case, model, an, &|_, _| {}));
+            divan::black_box(meff::verify::verify(case, model, an, &|_, _| {}, None));
         }
     });
 }

@@ -88,6 +88,8 @@ pub enum Error {
         /// Why.
         error: analysis::AnalysisError,
     },
+    /// The caller set [`Options::cancel`].
+    Cancelled,
 }
 
 impl std::fmt::Display for Error {
@@ -96,6 +98,7 @@ impl std::fmt::Display for Error {
             Error::Io { path, message } => write!(f, "cannot read {path}: {message}"),
             Error::Input(e) => e.fmt(f),
             Error::Analysis { path, error } => write!(f, "{path}: {error}"),
+            Error::Cancelled => write!(f, "the evaluation was cancelled"),
         }
     }
 }
@@ -125,7 +128,7 @@ pub struct Evaluated {
 }
 
 /// What to run beyond the analysis.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 pub struct Options<'a> {
     /// Run the time-domain verification.
     pub verify: bool,
@@ -142,6 +145,11 @@ pub struct Options<'a> {
     /// Significant figures of the numbers in claim messages; `None`: the
     /// reports' default, [`number::DEFAULT_DIGITS`].
     pub digits: Option<usize>,
+    /// Set by the caller to stop the evaluation (the Python package's
+    /// Ctrl-C): checked between stages, at every simulation step of the
+    /// verification and before every point of a sweep; the evaluation
+    /// then returns [`Error::Cancelled`].
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Runs the pipeline on a validated case: model → assembly → analysis →
@@ -179,6 +187,19 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    let stage = || {
+        if cancelled() {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
     timing::mark("read");
     // Contacts without a stiffness take their engine's spring.
     let mut case = engines::fill_from_engine(case)?;
@@ -193,6 +214,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         scene.data.release_geometry();
     }
     timing::mark("model");
+    stage()?;
     // Large systems keep no per-contact Jacobian rows (see analyze_model).
     let system = if large {
         model::assemble_without_contacts(&model)
@@ -200,6 +222,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         model::assemble(&model)
     };
     timing::mark("assemble");
+    stage()?;
     let selection = options
         .contacts
         .unwrap_or_else(|| report::ContactSelection::default_for(large));
@@ -234,6 +257,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
             (derivation, verdicts, sensitivities)
         });
     timing::mark("analysis");
+    stage()?;
     let claims = analysis::claims::check(
         &case,
         &analysis,
@@ -243,7 +267,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     // The simulations are for systems a person reads contact by contact.
     let verification = (options.verify && analysis.large.is_none()).then(|| {
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
-        verify::verify(&case, &model, &analysis, progress)
+        verify::verify(&case, &model, &analysis, progress, options.cancel.as_ref())
     });
     let mut report = report::build(
         &case,
@@ -258,10 +282,11 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
             sweeps: case
                 .sweeps
                 .iter()
-                .map(|s| analysis::sweep::run(&case, s))
+                .map(|s| analysis::sweep::run(&case, s, &cancelled))
                 .collect(),
         },
     );
+    stage()?;
     report.verification = verification.clone();
     if !case.engines.is_empty()
         && let Some(inputs) = engines::inputs(&case, &model, &system, &analysis)
@@ -284,6 +309,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
         })?;
     }
     timing::mark("report");
+    stage()?;
     Ok(Evaluated {
         case,
         model,

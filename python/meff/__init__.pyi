@@ -18,13 +18,25 @@ class InputError(MeffError):
     column: int
     message: str
 
+class BudgetError(MeffError):
+    """Work beyond one of meff's limits (contacts on the dense analysis,
+    a large system's dense A, a model's velocities)."""
+
+    requested: int
+    limit: int
+
 class Case:
     """A validated case."""
 
     @property
     def title(self) -> str: ...
-    def evaluate(self, verify: bool = False) -> Result:
-        """Runs the analysis (and the time-domain verification when `verify`)."""
+    def evaluate(
+        self,
+        verify: bool = False,
+        engine: Literal["mujoco", "box2d", "bullet", "drake", "rapier"] | None = None,
+    ) -> Result:
+        """Runs the analysis (and the time-domain verification when `verify`);
+        `engine` also translates the contacts for that engine. Ctrl-C stops it."""
 
 class Result:
     """An evaluated case."""

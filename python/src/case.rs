@@ -1,6 +1,6 @@
 //! Cases: `load`, `Case.evaluate`, `Result`.
 
-use crate::{MeffError, meff_error};
+use crate::{MeffError, budget_error, interruptible, meff_error};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -53,23 +53,46 @@ pub(crate) fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Case> 
         .map_err(|e| meff_error(py, e))
 }
 
+/// The pipeline on `case`, interruptible by Ctrl-C.
+pub(crate) fn evaluate(
+    py: Python<'_>,
+    case: meff::case::Case,
+    verify: bool,
+) -> PyResult<EvalResult> {
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = cancel.clone();
+    interruptible(py, &cancel, move || {
+        let options = meff::Options {
+            verify,
+            cancel: Some(flag),
+            ..Default::default()
+        };
+        meff::evaluate_with(case, options)
+    })?
+    .map(|ev| EvalResult { ev: Arc::new(ev) })
+    .map_err(|e| meff_error(py, e))
+}
+
 #[pymethods]
 impl Case {
     /// Runs the analysis (and the time-domain verification when `verify`).
-    #[pyo3(signature = (verify = false))]
-    fn evaluate(&self, py: Python<'_>, verify: bool) -> PyResult<EvalResult> {
-        let case = self.case.clone();
-        let ev = py.detach(|| {
-            meff::evaluate_with(
-                case,
-                meff::Options {
-                    verify,
-                    ..Default::default()
-                },
-            )
-        });
-        ev.map(|ev| EvalResult { ev: Arc::new(ev) })
-            .map_err(|e| meff_error(py, e))
+    /// `engine`: also translate the contacts for this engine (`"mujoco"`,
+    /// `"box2d"`, `"bullet"`, `"drake"`, `"rapier"`) with its defaults when
+    /// the case has no `[engine.NAME]` table (`Result.json["engines"]`).
+    /// Ctrl-C stops it (`KeyboardInterrupt`).
+    #[pyo3(signature = (verify = false, engine = None))]
+    fn evaluate(&self, py: Python<'_>, verify: bool, engine: Option<&str>) -> PyResult<EvalResult> {
+        let mut case = self.case.clone();
+        if let Some(name) = engine {
+            if !meff::case::ENGINE_NAMES.contains(&name) {
+                return Err(PyValueError::new_err(format!(
+                    "unknown engine {name:?}: one of {}",
+                    meff::case::ENGINE_NAMES.join(", ")
+                )));
+            }
+            case.engines.ensure(name).map_err(PyValueError::new_err)?;
+        }
+        evaluate(py, case, verify)
     }
 
     /// The case's title.
@@ -116,9 +139,14 @@ impl EvalResult {
         let an = &self.ev.analysis;
         let c = an.contacts.len();
         if an.coupled.is_some() && c > MAX_DENSE_A {
-            return Err(MeffError::new_err(format!(
-                "A is not formed on the large-system path ({c} contacts)"
-            )));
+            return Err(budget_error(
+                py,
+                format!(
+                    "A ({c} × {c}) is not formed on the large-system path: at most {MAX_DENSE_A} contacts (use Scene.analyze for the modes)"
+                ),
+                c,
+                MAX_DENSE_A,
+            ));
         }
         let rows: Vec<Vec<f64>> = (0..c)
             .map(|i| (0..c).map(|j| an.a(i, j)).collect())

@@ -32,6 +32,85 @@ create_exception!(
     MeffError,
     "Bad input: `file`, `line`, `column` (1-based) and `message` say where and what."
 );
+create_exception!(
+    _meff,
+    BudgetError,
+    MeffError,
+    "The work asked for is beyond one of meff's limits: `limit` is the limit, `requested` what was asked (when they are numbers)."
+);
+
+/// A `BudgetError` with its numbers.
+pub(crate) fn budget_error(
+    py: Python<'_>,
+    message: String,
+    requested: usize,
+    limit: usize,
+) -> PyErr {
+    let err = BudgetError::new_err(message);
+    let value = err.value(py);
+    let _ = value.setattr("requested", requested);
+    let _ = value.setattr("limit", limit);
+    err
+}
+
+/// Runs `work` on a helper thread with the GIL released, checking for
+/// Ctrl-C while it runs: a `KeyboardInterrupt` sets `cancel` (the
+/// library's loops look at it), waits for the work to stop, and is raised.
+/// The result arrives as soon as the work ends (no polling delay).
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    py.detach(|| {
+        std::thread::scope(|s| {
+            let (tx, rx) = mpsc::channel();
+            // A main thread's stack: the command line runs the same work there.
+            let worker = std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(s, move || {
+                    let _ = tx.send(work());
+                })
+                .map_err(|e| MeffError::new_err(format!("cannot start a thread: {e}")))?;
+            let mut interrupted = None;
+            loop {
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(result) => {
+                        let _ = worker.join();
+                        return match interrupted {
+                            Some(e) => Err(e),
+                            None => Ok(result),
+                        };
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if interrupted.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                            interrupted = Some(e);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        // The work panicked: its message as an error, not a crash.
+                        let why = worker.join().err().and_then(|e| {
+                            e.downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        });
+                        return Err(interrupted.unwrap_or_else(|| {
+                            MeffError::new_err(format!(
+                                "internal error: {}",
+                                why.unwrap_or_else(|| "the evaluation stopped".into())
+                            ))
+                        }));
+                    }
+                }
+            }
+        })
+    })
+}
 
 pub(crate) fn input_error(py: Python<'_>, e: &meff::diag::SourceError) -> PyErr {
     let first = e.diagnostics.first();
@@ -50,6 +129,16 @@ pub(crate) fn input_error(py: Python<'_>, e: &meff::diag::SourceError) -> PyErr 
 pub(crate) fn meff_error(py: Python<'_>, e: meff::Error) -> PyErr {
     match &e {
         meff::Error::Input(s) => input_error(py, s),
+        meff::Error::Analysis {
+            error: meff::analysis::AnalysisError::TooLarge { contacts, .. },
+            ..
+        } => budget_error(
+            py,
+            e.to_string(),
+            *contacts,
+            meff::analysis::DENSE_CONTACT_LIMIT,
+        ),
+        meff::Error::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string()),
         _ => MeffError::new_err(e.to_string()),
     }
 }
@@ -79,6 +168,7 @@ fn _meff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scene>()?;
     m.add("MeffError", m.py().get_type::<MeffError>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("BudgetError", m.py().get_type::<BudgetError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -121,11 +121,18 @@ fn tree_robot(
         ));
     }
     if tree.nv > meff::robot::MAX_VELOCITIES {
-        return Err(PyValueError::new_err(format!(
-            "the model has {} velocities: meff evaluates models of at most {}",
-            tree.nv,
-            meff::robot::MAX_VELOCITIES
-        )));
+        return Err(Python::attach(|py| {
+            crate::budget_error(
+                py,
+                format!(
+                    "the model has {} velocities: meff evaluates models of at most {}",
+                    tree.nv,
+                    meff::robot::MAX_VELOCITIES
+                ),
+                tree.nv,
+                meff::robot::MAX_VELOCITIES,
+            )
+        }));
     }
     Ok(Robot::new(meff::robot::Robot {
         format: meff::robot::Format::Mjcf,

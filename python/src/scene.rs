@@ -5,7 +5,6 @@ use crate::{MeffError, floats, meff_error};
 use numpy::{IntoPyArray, PyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::Arc;
 
 /// `text` as a TOML basic string (control characters escaped).
 fn toml_string(text: &str) -> String {
@@ -296,10 +295,7 @@ impl Scene {
 
     /// The whole evaluation, as for a case file (`Result`).
     fn evaluate(&self, py: Python<'_>) -> PyResult<EvalResult> {
-        let case = self.case.clone();
-        py.detach(|| meff::evaluate(case))
-            .map(|ev| EvalResult { ev: Arc::new(ev) })
-            .map_err(|e| meff_error(py, e))
+        crate::case::evaluate(py, self.case.clone(), false)
     }
 
     fn __repr__(&self) -> String {

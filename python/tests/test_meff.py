@@ -379,3 +379,66 @@ def test_a_zero_quaternion_is_the_identity_as_in_mujoco():
     full = np.zeros((model.nv, model.nv))
     mujoco.mj_fullM(model, data, full)
     np.testing.assert_allclose(robot.mass_matrix(q), full, rtol=0, atol=1e-10 * np.abs(full).max())
+
+
+@pytest.mark.parametrize("engine", ["mujoco", "box2d", "rapier"])
+def test_an_engine_asked_for_equals_the_command_line(engine):
+    path = os.path.join(CASES, "offcentre.toml")
+    if not os.path.exists(MEFF):
+        assert "MEFF_BIN" not in os.environ, f"MEFF_BIN={MEFF} does not exist"
+        pytest.skip("the meff binary is not built (cargo build)")
+    cli = subprocess.run(
+        [MEFF, "eval", "--json", "--no-verify", "--engine", engine, path],
+        capture_output=True, check=False, cwd=ROOT,
+    )
+    assert cli.returncode in (0, 1), cli.stderr
+    engines = meff.load(path).evaluate(engine=engine).json["engines"]
+    assert [e for e in engines if e["engine"] == engine] == [json.loads(cli.stdout)]
+    with pytest.raises(ValueError, match="mujoco"):
+        meff.load(path).evaluate(engine="physx")
+
+
+def test_ctrl_c_stops_an_evaluation():
+    """The verification's simulations stop stepping on Ctrl-C: the
+    interrupted evaluation ends far sooner than a whole one (a relative
+    comparison on the same machine, not a time limit)."""
+    import signal
+
+    case = meff.load(stack(40)[1])
+    start = time.perf_counter()
+    case.evaluate(verify=True)
+    whole = time.perf_counter() - start
+    timer = threading.Timer(0.1 * whole, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        case.evaluate(verify=True)
+    interrupted = time.perf_counter() - start
+    timer.join()
+    assert interrupted < 0.5 * whole, (interrupted, whole)
+    # The next evaluation runs whole again.
+    assert case.evaluate().m_eff.shape == (40,)
+
+
+def test_work_beyond_a_limit_is_a_budget_error(tmp_path):
+    # More contacts than the dense analysis takes, forced onto it.
+    arrays, toml = stack(2001)
+    forced = toml.replace('space = "3d"', 'space = "3d"\n[analysis]\npath = "dense"', 1)
+    with pytest.raises(meff.BudgetError) as e:
+        meff.load(forced).evaluate()
+    assert (e.value.requested, e.value.limit) == (2001, 2000)
+    assert isinstance(e.value, meff.MeffError)
+    # The dense A of a large system is not formed.
+    arrays, _ = stack(4100)
+    result = meff.Scene(**arrays).evaluate()
+    assert result.m_eff.shape == (4100,)
+    with pytest.raises(meff.BudgetError, match="large-system path") as e:
+        result.delassus
+    assert (e.value.requested, e.value.limit) == (4100, 4096)
+    # A model with more velocities than meff evaluates.
+    mujoco = pytest.importorskip("mujoco")
+    bodies = "".join(f'<body pos="{i} 0 0"><freejoint/><geom size=".1"/></body>' for i in range(101))
+    model = mujoco.MjModel.from_xml_string(f"<mujoco><worldbody>{bodies}</worldbody></mujoco>")
+    with pytest.raises(meff.BudgetError) as e:
+        meff.Robot.from_mujoco(model)
+    assert (e.value.requested, e.value.limit) == (606, 600)

@@ -37,7 +37,10 @@ pub struct SweepResult {
 }
 
 /// Evaluates a sweep: the model is rebuilt and re-analysed at each point.
-pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
+///
+/// `cancelled`: asked before each point; once it says yes the remaining
+/// points are left empty (the caller has abandoned the evaluation).
+pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepResult {
     let p = &case.parameters[sweep.parameter];
     let n = sweep.points.max(2);
     let x: Vec<f64> = (0..n)
@@ -46,6 +49,9 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
     let analyses: Vec<Option<(super::Analysis, Vec<Option<f64>>)>> = x
         .iter()
         .map(|&v| {
+            if cancelled() {
+                return None;
+            }
             let env = Env::with_overrides(case, &[(sweep.parameter, v)]).ok()?;
             let m = model::build(case, &mut |val| env.si(val)).ok()?;
             let naive = (0..m.contacts.len()).map(|i| m.naive_mass(i)).collect();

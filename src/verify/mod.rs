@@ -493,17 +493,28 @@ fn numeric_check(
 }
 
 /// Runs the whole verification.
-pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress) -> Verification {
+///
+/// `cancel`: once set, the simulations stop stepping and the verification
+/// ends within moments (its numbers are then meaningless: the caller has
+/// abandoned the evaluation).
+pub fn verify(
+    case: &Case,
+    model: &Model<f64>,
+    an: &Analysis,
+    progress: Progress,
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Verification {
     // A robot's M and J for the simulator come from its poses alone.
     let independent = robot::independent_model(case, model);
     let model = independent.as_ref().unwrap_or(model);
     let settings = settings(case, model, an);
-    let fresh = || sim::simulator(model, &settings.preload);
+    let fresh = || sim::stoppable(sim::simulator(model, &settings.preload), cancel);
     let mut undamped_model = model.clone();
     for c in &mut undamped_model.contacts {
         c.damping = None;
     }
-    let fresh_undamped = || sim::simulator(&undamped_model, &settings.preload);
+    let fresh_undamped =
+        || sim::stoppable(sim::simulator(&undamped_model, &settings.preload), cancel);
     let simulator = if matches!(case.form, crate::case::Form::Robot(_)) {
         "linear, at the frozen configuration, with M from the kinetic energy of the bodies' poses and J from the contact points' motion (finite differences of forward kinematics)"
     } else if case.is_generalized() {

@@ -20,6 +20,8 @@
 
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
 use nalgebra::{DMatrix, DVector, Matrix3, UnitQuaternion, Vector3};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Time integrators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +69,48 @@ pub trait Simulator {
     fn step(&mut self, h: f64, integrator: Integrator);
     /// Kinetic plus spring energy of the perturbation.
     fn energy(&self) -> f64;
+}
+
+/// A simulator that stops stepping once `cancel` is set: the caller has
+/// abandoned the evaluation (its numbers are never shown), and every loop
+/// over steps then ends at once.
+struct Stoppable {
+    inner: Box<dyn Simulator>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Simulator for Stoppable {
+    fn gaps(&self) -> Vec<f64> {
+        self.inner.gaps()
+    }
+    fn gap_rates(&self) -> Vec<f64> {
+        self.inner.gap_rates()
+    }
+    fn impulse(&mut self, i: usize, p: f64) {
+        self.inner.impulse(i, p);
+    }
+    fn set_pulse(&mut self, i: usize, f: f64) {
+        self.inner.set_pulse(i, f);
+    }
+    fn step(&mut self, h: f64, integrator: Integrator) {
+        if !self.cancel.load(Ordering::Relaxed) {
+            self.inner.step(h, integrator);
+        }
+    }
+    fn energy(&self) -> f64 {
+        self.inner.energy()
+    }
+}
+
+/// `sim` stopped by `cancel` (when there is one).
+pub fn stoppable(sim: Box<dyn Simulator>, cancel: Option<&Arc<AtomicBool>>) -> Box<dyn Simulator> {
+    match cancel {
+        Some(c) => Box::new(Stoppable {
+            inner: sim,
+            cancel: c.clone(),
+        }),
+        None => sim,
+    }
 }
 
 #[derive(Clone, Debug)]

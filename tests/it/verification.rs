@@ -141,7 +141,7 @@ fn a_wrong_analysis_is_caught() {
         (wrong.contacts[0].a - 0.5).abs() < 1e-12,
         "the doctored analysis says a = 1/m"
     );
-    let v = meff::verify::verify(&case, &model, &wrong, &|_, _| {});
+    let v = meff::verify::verify(&case, &model, &wrong, &|_, _| {}, None);
     assert!(v.impulse[0].max_rel_error > 0.5, "{:?}", v.impulse[0]);
     assert!(
         v.free_vibration[0].rel_error > 0.3,
@@ -158,7 +158,7 @@ fn a_wrong_analysis_is_caught() {
     );
 
     let right = meff::analysis::analyze(&model).unwrap();
-    let v = meff::verify::verify(&case, &model, &right, &|_, _| {});
+    let v = meff::verify::verify(&case, &model, &right, &|_, _| {}, None);
     assert!(v.impulse[0].max_rel_error < 1e-12);
     assert!(v.free_vibration[0].rel_error < 1e-3);
     assert!(v.verdict.agrees);
@@ -322,4 +322,52 @@ fn overdamped_roots_are_paired_by_mode() {
         crate::assert_close(dm.omega, (k * a).sqrt(), 1e-9);
         crate::assert_close(dm.zeta, c * a / (2.0 * (k * a).sqrt()), 1e-9);
     }
+}
+
+/// `Options::cancel` stops an evaluation: set before, it returns
+/// `Cancelled` at the first stage; set by another thread during the
+/// verification, the simulations stop stepping and the evaluation returns
+/// `Cancelled`, never a report of the half-run simulations. The same
+/// case evaluates whole afterwards.
+#[test]
+fn a_cancelled_evaluation_says_so() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let case = meff::case::load(&root().join("cases").join("double-pendulum-pins.toml")).unwrap();
+    let run = |cancel: Arc<AtomicBool>| {
+        meff::evaluate_with(
+            case.clone(),
+            meff::Options {
+                verify: true,
+                cancel: Some(cancel),
+                ..Default::default()
+            },
+        )
+    };
+    let set = Arc::new(AtomicBool::new(true));
+    assert!(matches!(run(set), Err(meff::Error::Cancelled)));
+    // Set from the progress of the verification itself: its first stage.
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = flag.clone();
+    let progress = move |stage: &str, _: f64| {
+        if stage == "free vibration" {
+            seen.store(true, Ordering::Relaxed);
+        }
+    };
+    let out = meff::evaluate_with(
+        case.clone(),
+        meff::Options {
+            verify: true,
+            progress: Some(&progress),
+            cancel: Some(flag.clone()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        flag.load(Ordering::Relaxed),
+        "the verification reached its second stage"
+    );
+    assert!(matches!(out, Err(meff::Error::Cancelled)));
+    let whole = run(Arc::new(AtomicBool::new(false))).unwrap();
+    assert!(whole.verification.is_some_and(|v| v.verdict.agrees));
 }

@@ -148,6 +148,7 @@ pub(crate) fn load_and_evaluate_listing(
             list_dofs: listing.dofs,
             contacts,
             digits: listing.digits,
+            cancel: None,
         },
     );
     bar.finish_and_clear();
