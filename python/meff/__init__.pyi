@@ -20,7 +20,7 @@ class InputError(MeffError):
 
 class BudgetError(MeffError):
     """Work beyond one of meff's limits (contacts on the dense analysis,
-    a large system's dense A, a model's velocities)."""
+    a large system's dense A, an MjModel's velocities)."""
 
     requested: int
     limit: int
@@ -33,7 +33,7 @@ class Case:
     def evaluate(
         self,
         verify: bool = False,
-        engine: Literal["mujoco", "box2d", "bullet", "drake", "rapier"] | None = None,
+        engine: Literal["mujoco", "box2d", "bullet", "drake", "rapier"] | None = None,  # drake: needs the case's table
     ) -> Result:
         """Runs the analysis (and the time-domain verification when `verify`);
         `engine` also translates the contacts for that engine. Ctrl-C stops it."""

@@ -191,12 +191,32 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
         }
     };
     let obj = mujoco.getattr("mjtObj")?;
-    let name_of = |kind: &str, i: usize, fallback: String| -> PyResult<String> {
+    let given = |kind: &str, i: usize| -> PyResult<Option<String>> {
         let n: Option<String> = mujoco
             .getattr("mj_id2name")?
             .call1((model, obj.getattr(kind)?, i))?
             .extract()?;
-        Ok(n.filter(|s| !s.is_empty()).unwrap_or(fallback))
+        Ok(n.filter(|s| !s.is_empty()))
+    };
+    // The model's own names, so that a generated one (`body3`) avoids them.
+    let mut taken = std::collections::HashSet::new();
+    for (kind, count) in [("mjOBJ_BODY", nbody), ("mjOBJ_JOINT", njnt)] {
+        for i in 0..count {
+            if let Some(n) = given(kind, i)? {
+                taken.insert(n);
+            }
+        }
+    }
+    let mut name_of = |kind: &str, i: usize, fallback: String| -> PyResult<String> {
+        if let Some(n) = given(kind, i)? {
+            return Ok(n);
+        }
+        let name = std::iter::once(fallback.clone())
+            .chain((2..).map(|k| format!("{fallback}_{k}")))
+            .find(|n| !taken.contains(n))
+            .unwrap_or(fallback);
+        taken.insert(name.clone());
+        Ok(name)
     };
     let (parent, pos, quat, mass) = (
         get("body_parentid")?,

@@ -12,8 +12,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// Configurations evaluated between checks for Ctrl-C.
-const BATCH_BLOCK: usize = 4096;
+/// Work (configurations × (nv + 1)²) between checks for Ctrl-C: 4096
+/// configurations of a six-joint arm, a few of a model with hundreds of
+/// velocities (tens of milliseconds either way).
+const BATCH_WORK: usize = 4096 * 49;
 
 /// The largest model file read (as the command line's default).
 const MAX_MODEL_BYTES: u64 = 64 << 20;
@@ -67,9 +69,11 @@ fn rows(
     what: &str,
 ) -> PyResult<(Vec<f64>, usize, bool)> {
     let shape = a.shape().to_vec();
+    // `as_slice` also takes a Fortran-ordered array (its memory order):
+    // only a C-ordered one is read as memory, the rest in logical order.
     let flat: Vec<f64> = match a.as_slice() {
-        Ok(s) => s.to_vec(),
-        Err(_) => a.as_array().iter().copied().collect(),
+        Ok(s) if a.is_c_contiguous() => s.to_vec(),
+        _ => a.as_array().iter().copied().collect(),
     };
     if let Some(i) = flat.iter().position(|x| !x.is_finite()) {
         return Err(PyValueError::new_err(format!(
@@ -108,11 +112,17 @@ fn body_frame(frame: &str) -> PyResult<bool> {
     }
 }
 
-/// A point of shape (3,).
+/// A point of shape (3,), within the magnitudes a model file may hold.
 fn point3(a: &PyReadonlyArrayDyn<f64>) -> PyResult<Vector3<f64>> {
     let (p, _, many) = rows(a, 3, "point")?;
     if many {
         return Err(PyValueError::new_err("point must have shape (3,)"));
+    }
+    let limit = meff::robot::MAX_MAGNITUDE;
+    if let Some(x) = p.iter().find(|x| x.abs() > limit) {
+        return Err(PyValueError::new_err(format!(
+            "point holds {x}: coordinates are at most {limit:e} m in magnitude"
+        )));
     }
     Ok(Vector3::new(p[0], p[1], p[2]))
 }
@@ -211,7 +221,13 @@ impl Robot {
                     j.kind.nq()
                 )));
             }
-            q[j.qpos_adr] = values[name];
+            let v = values[name];
+            if !v.is_finite() {
+                return Err(PyValueError::new_err(format!(
+                    "joint {name:?}: {v} is not a finite value"
+                )));
+            }
+            q[j.qpos_adr] = v;
         }
         Ok(q.into_pyarray(py))
     }
@@ -310,9 +326,9 @@ impl Robot {
             armature,
             constrained,
         };
-        let nq = tree.nq.max(1);
+        let nq = tree.nq;
         let mut out = vec![0.0; n_q * k];
-        if n_q == 1 {
+        if n_q == 1 || nq == 0 {
             // One configuration: a fraction of a microsecond, not worth
             // releasing the GIL for.
             self.compiled.effective_masses(&qs, &target, &mut out);
@@ -321,10 +337,8 @@ impl Robot {
             // between them (a KeyboardInterrupt stops a long batch within
             // a block).
             let compiled = &self.compiled;
-            for (q, o) in qs
-                .chunks(BATCH_BLOCK * nq)
-                .zip(out.chunks_mut(BATCH_BLOCK * k))
-            {
+            let block = (BATCH_WORK / ((tree.nv + 1) * (tree.nv + 1))).clamp(4, 4096);
+            for (q, o) in qs.chunks(block * nq).zip(out.chunks_mut(block * k)) {
                 py.detach(|| compiled.effective_masses(q, &target, o));
                 py.check_signals()?;
             }
@@ -334,6 +348,14 @@ impl Robot {
         if let Some(i) = out.iter().position(|x| x.is_nan()) {
             return Err(MeffError::new_err(format!(
                 "M(q) is not positive definite at configuration {}: a joint moves no mass or inertia",
+                i / k
+            )));
+        }
+        // 1/a = 0 only when a overflowed: numbers beyond what 64-bit
+        // floating point represents, never a mass.
+        if let Some(i) = out.iter().position(|&x| x == 0.0) {
+            return Err(MeffError::new_err(format!(
+                "configuration {}: j M⁻¹ jᵀ overflowed (values far outside physical ranges in SI units?)",
                 i / k
             )));
         }

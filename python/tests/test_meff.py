@@ -442,3 +442,49 @@ def test_work_beyond_a_limit_is_a_budget_error(tmp_path):
     with pytest.raises(meff.BudgetError) as e:
         meff.Robot.from_mujoco(model)
     assert (e.value.requested, e.value.limit) == (606, 600)
+
+
+def test_found_by_the_second_attack(tmp_path):
+    """Each of these once gave a wrong number or the wrong error."""
+    ur5 = meff.Robot.from_urdf(os.path.join(ROOT, "tests", "robots", "urdf", "ur5_robot.urdf"))
+    q = np.array([0.1, -1.2, 1.5, 0.3, 0.2, 0.1])
+    rng = np.random.default_rng(3)
+    qs = rng.uniform(-3, 3, (7, 6))
+    ns = np.array([[1, 2, 3], [0, 1, 0], [0.5, 0, 1.0]])
+    want = ur5.effective_mass(qs, "tool0", [0, 0, 0.05], ns, frame="body")
+    # Fortran-ordered arrays are read in their logical order.
+    got = ur5.effective_mass(np.asfortranarray(qs), "tool0", [0, 0, 0.05], np.asfortranarray(ns), frame="body")
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(ur5.effective_mass(qs.T.copy().T, "tool0", [0, 0, 0.05], ns, frame="body"), want)
+    # A rate that cancels exactly is immobile, never 1/round-off.
+    m = ur5.effective_mass(qs, "shoulder_link", [0.01, 0.02, 0.05], [1, 2, 3], frame="body")
+    assert np.isinf(m).all(), m
+    # A model without joints: nothing moves, for one configuration or many.
+    still = tmp_path / "still.xml"
+    still.write_text('<mujoco><worldbody><body name="b" pos="0 0 1"><geom size=".1" mass="1"/></body></worldbody></mujoco>')
+    r = meff.Robot.from_mjcf(str(still))
+    assert np.isinf(r.effective_mass([], "b", [0, 0, 0], [0, 0, 1]))
+    assert np.isinf(r.effective_mass(np.zeros((3, 0)), "b", [0, 0, 0], [0, 0, 1])).all()
+    # Values that are not finite, points beyond any model's size.
+    with pytest.raises(ValueError, match="finite"):
+        ur5.configuration({"elbow_joint": float("nan")})
+    with pytest.raises(ValueError, match="at most"):
+        ur5.effective_mass(q, "tool0", [1e200, 0, 0], [0, 0, 1])
+    with pytest.raises(ValueError, match="at most"):
+        ur5.ellipsoid(q, "tool0", [0, 0, 1e31])
+    # An overflowing quaternion is normalised.
+    mujoco = pytest.importorskip("mujoco")
+    humanoid = meff.Robot.from_mjcf(os.path.join(ROOT, "tests", "robots", "mjcf", "humanoid.xml"))
+    q0 = humanoid.qpos0.copy()
+    q0[3:7] = [0.3, 0.1, -0.2, 0.9]
+    big = q0.copy()
+    big[3:7] *= 1e200
+    np.testing.assert_allclose(humanoid.body_pose(big, "torso")[1], humanoid.body_pose(q0, "torso")[1], atol=1e-14)
+    # Generated names avoid the model's own.
+    xml = ('<mujoco><worldbody><body name="body2"><joint/><geom size=".1"/></body>'
+           '<body><joint/><geom size=".1"/></body></worldbody></mujoco>')
+    names = meff.Robot.from_mujoco(mujoco.MjModel.from_xml_string(xml)).bodies
+    assert len(set(names)) == len(names) == 2, names
+    path = tmp_path / "names.xml"
+    path.write_text(xml)
+    assert sorted(meff.Robot.from_mjcf(str(path)).bodies) == sorted(names)

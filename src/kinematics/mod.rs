@@ -221,11 +221,24 @@ impl<T: Real> BodyInertia<T> {
 /// A configuration's quaternion normalised as MuJoCo does
 /// (`mju_normalize4`, engine_util_blas.c): one whose norm is below 10⁻¹⁵
 /// (zero, or so small its square underflows) is the identity.
+///
+/// A quaternion so large that its squares overflow (a norm of 1.3e154 or
+/// more) is scaled by its largest component first, so it is normalised,
+/// not turned to zero.
 fn unit_quaternion<T: Real>(w: T, x: T, y: T, z: T) -> UnitQuaternion<T> {
     let q = Quaternion::new(w, x, y, z);
-    let norm = q.norm();
-    let small = norm.simd_lt(T::splat(1e-15));
     let (one, zero) = (T::one(), T::zero());
+    let direct = q.norm();
+    let top = w
+        .simd_abs()
+        .simd_max(x.simd_abs())
+        .simd_max(y.simd_abs().simd_max(z.simd_abs()));
+    let overflow = direct.simd_gt(T::splat(f64::MAX));
+    let top = one.select(!overflow, top);
+    let (w, x, y, z) = (w / top, x / top, y / top, z / top);
+    let norm = Quaternion::new(w, x, y, z).norm();
+    let norm = direct.select(!overflow, norm);
+    let small = norm.simd_lt(T::splat(1e-15));
     let d = one.select(small, norm);
     UnitQuaternion::new_unchecked(Quaternion::new(
         one.select(small, w / d),
@@ -501,12 +514,19 @@ impl Tree {
         row: &mut [T],
     ) {
         row.fill(T::zero());
+        let l1 = |v: &Vector3<T>| v.x.simd_abs() + v.y.simd_abs() + v.z.simd_abs();
+        let (np, pp) = (l1(n), l1(p));
         let mut k = b.and_then(|b| kin.last[b]);
         while let Some(d) = k {
             let s = &kin.dofs[d].s;
             let w = Vector3::new(s[0], s[1], s[2]);
-            let v = Vector3::new(s[3], s[4], s[5]) + w.cross(p);
-            row[d] = n.dot(&v);
+            let lin = Vector3::new(s[3], s[4], s[5]);
+            let rate = n.dot(&(lin + w.cross(p)));
+            // A rate that cancels (a direction the velocity cannot have)
+            // is exactly zero, not round-off: below 10⁻¹³ of the size of
+            // the terms it sums.
+            let scale = np * (l1(&lin) + l1(&w) * pp);
+            row[d] = T::zero().select(rate.simd_abs().simd_le(T::splat(1e-13) * scale), rate);
             k = kin.dofs[d].parent;
         }
     }
@@ -652,6 +672,38 @@ mod tests {
             }
         }
         q
+    }
+
+    /// A quaternion whose squares overflow is normalised (scaled by its
+    /// largest component first), not turned into zero or the identity.
+    #[test]
+    fn an_overflowing_quaternion_is_normalised() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let tree = loop {
+            let t = random_tree(&mut rng);
+            if t.joints
+                .iter()
+                .any(|j| matches!(j.kind, JointKind::Ball | JointKind::Free { .. }))
+            {
+                break t;
+            }
+        };
+        let q = random_configuration(&tree, &mut rng);
+        let mut big = q.clone();
+        for j in &tree.joints {
+            let at = match j.kind {
+                JointKind::Ball => j.qpos_adr,
+                JointKind::Free { .. } => j.qpos_adr + 3,
+                _ => continue,
+            };
+            for x in &mut big[at..at + 4] {
+                *x *= 1e200;
+            }
+        }
+        let (a, b) = (tree.kinematics(&q), tree.kinematics(&big));
+        for (ra, rb) in a.xrot.iter().zip(&b.xrot) {
+            assert!((ra - rb).amax() < 1e-12, "{ra} vs {rb}");
+        }
     }
 
     #[test]

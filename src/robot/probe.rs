@@ -240,9 +240,21 @@ impl Compiled {
             .iter()
             .map(|n| DVector::from_vec(tree.point_row(kin, b, &pw, &(rot * n))))
             .collect();
-        match delassus(m, &g, &js, true) {
-            Some(a) => out.copy_from_slice(a.diagonal().as_slice()),
-            None => out.fill(f64::NAN),
+        let free = delassus(m.clone(), &[], &js, true);
+        match (delassus(m, &g, &js, true), free) {
+            (Some(a), Some(free)) => {
+                for (r, o) in out.iter_mut().enumerate() {
+                    // Immobile by the analysis' own test: what the
+                    // constraints leave is round-off of the free response.
+                    let (a, free) = (a[(r, r)], free[(r, r)]);
+                    *o = if a <= crate::analysis::IMMOBILE_RATIO * free {
+                        0.0
+                    } else {
+                        a
+                    };
+                }
+            }
+            _ => out.fill(f64::NAN),
         }
     }
 

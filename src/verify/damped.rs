@@ -240,6 +240,9 @@ pub(super) fn damped_response(run: &mut Run) {
     sim.impulse(i, p);
     let (mut worst, mut largest) = (0.0f64, 0.0f64);
     for n in 1..=steps {
+        if sim.stopped() {
+            break;
+        }
         sim.step(h, Integrator::Rk4);
         if n % every == 0 {
             x = &propagator * &x;

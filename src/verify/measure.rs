@@ -55,6 +55,9 @@ pub(super) fn measure_recording(
     let (mut y0, mut d0) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
     let mut crossings: Vec<f64> = Vec::new();
     for _ in 0..steps {
+        if sim.stopped() {
+            break;
+        }
         sim.step(h, integrator);
         let (y1, d1) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
         if (y0 < 0.0 && y1 >= 0.0) || (y0 > 0.0 && y1 <= 0.0) {
@@ -144,6 +147,9 @@ pub(super) fn measure_decay(
     let mut samples: Vec<(f64, f64)> = Vec::new();
     let mut best = (0.0, 0.0);
     for _ in 0..steps {
+        if sim.stopped() {
+            break;
+        }
         sim.step(h, Integrator::VelocityVerlet);
         let (y1, d1) = (sim.gaps()[pivot], sim.gap_rates()[pivot]);
         t += h;

@@ -69,6 +69,11 @@ pub trait Simulator {
     fn step(&mut self, h: f64, integrator: Integrator);
     /// Kinetic plus spring energy of the perturbation.
     fn energy(&self) -> f64;
+    /// Whether the caller has cancelled the evaluation: loops over steps
+    /// end at once (nothing they measure is shown).
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A simulator that stops stepping once `cancel` is set: the caller has
@@ -93,12 +98,15 @@ impl Simulator for Stoppable {
         self.inner.set_pulse(i, f);
     }
     fn step(&mut self, h: f64, integrator: Integrator) {
-        if !self.cancel.load(Ordering::Relaxed) {
+        if !self.stopped() {
             self.inner.step(h, integrator);
         }
     }
     fn energy(&self) -> f64 {
         self.inner.energy()
+    }
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 }
 

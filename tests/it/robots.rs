@@ -914,3 +914,87 @@ fn ur5_dir() -> tempfile::TempDir {
     .unwrap();
     tmp
 }
+
+/// The batch path at the edges: a rate that cancels exactly (a point on
+/// the UR5's first link along a direction its velocity never has) is
+/// immobile at every configuration, not 1/round-off; hinge angles of many
+/// turns give the same numbers as the scalar kinematics (the lanes' sine
+/// and cosine reduce large arguments); an overflowing quaternion is
+/// normalised, not zeroed.
+#[test]
+fn the_batch_path_at_its_edges() {
+    use meff::robot::probe::{Compiled, Target};
+    let robot = load("urdf/ur5_robot.urdf");
+    let tree = &robot.tree;
+    let compiled = Compiled::new(robot.clone());
+    let shoulder = tree.body_index("shoulder_link").unwrap();
+    // n·(ω ẑ × p) = ω (p_x n_y − p_y n_x) = 0 for p = (0.01, 0.02) and n ∝ (1, 2, ·).
+    let target = Target {
+        body: shoulder,
+        point: Vector3::new(0.01, 0.02, 0.05),
+        normals: vec![Vector3::new(1.0, 2.0, 3.0).normalize()],
+        local: true,
+        armature: true,
+        constrained: true,
+    };
+    let qs: Vec<f64> = (0..200)
+        .flat_map(|i| (0..6).map(move |k| ((i * 7 + k * 3) % 23) as f64 * 0.27 - 3.0))
+        .collect();
+    let mut out = vec![0.0; 200];
+    compiled.effective_masses(&qs, &target, &mut out);
+    assert!(out.iter().all(|x| x.is_infinite()), "{out:?}");
+    // Many turns: the lanes against the scalar kinematics and nalgebra.
+    let tool = tree.body_index("tool0").unwrap();
+    let target = Target {
+        body: tool,
+        point: Vector3::new(0.0, 0.0, 0.05),
+        normals: vec![Vector3::new(0.2, -0.4, 0.9).normalize()],
+        ..target
+    };
+    for turns in [1.0, 1e3, 1e5, 1e7, 1e9, 1e12] {
+        let q: Vec<f64> = (0..6)
+            .map(|k| 2.0 * std::f64::consts::PI * turns + 0.3 * k as f64 - 0.7)
+            .collect();
+        let mut got = [0.0];
+        compiled.effective_masses(&q, &target, &mut got);
+        let kin = tree.kinematics(&q);
+        let m = DMatrix::from_row_slice(6, 6, &tree.mass_matrix(&kin, true));
+        let p = tree.to_world(&kin, tool, &target.point);
+        let r = DVector::from_vec(tree.point_row(
+            &kin,
+            tool,
+            &p,
+            &(kin.xrot[tool] * target.normals[0]),
+        ));
+        let want = 1.0 / r.dot(&m.cholesky().unwrap().solve(&r));
+        assert!(
+            rel(got[0], want, want) < 1e-12,
+            "{turns} turns: {} vs {want}",
+            got[0]
+        );
+    }
+}
+
+/// An unnamed body's generated name avoids the names the file gives: a
+/// model MuJoCo loads (an unnamed first body, a second one named `body2`…)
+/// loads, every body reachable by a name of its own.
+#[test]
+fn generated_body_names_avoid_given_ones() {
+    let text = r#"<mujoco><worldbody>
+        <body name="body2"><joint type="hinge"/><geom size=".1"/></body>
+        <body><joint type="hinge"/><geom size=".1"/></body>
+        <body name="body3"><joint type="hinge"/><geom size=".1"/>
+          <body><joint type="slide"/><geom size=".1"/></body></body>
+        </worldbody></mujoco>"#;
+    let robot = Robot::parse("names.xml", text).unwrap();
+    let names: Vec<&str> = robot.tree.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["body2", "body2_2", "body3", "body4"]);
+    // The given name comes after the unnamed body that would take it.
+    let later = r#"<mujoco><worldbody>
+        <body><joint type="hinge"/><geom size=".1"/></body>
+        <body name="body1"><joint type="hinge"/><geom size=".1"/></body>
+        </worldbody></mujoco>"#;
+    let robot = Robot::parse("names.xml", later).unwrap();
+    let names: Vec<&str> = robot.tree.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["body1_2", "body1"]);
+}

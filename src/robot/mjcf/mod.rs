@@ -150,6 +150,7 @@ pub fn read(
         joint_index: HashMap::new(),
         moving: Vec::new(),
         notes: Vec::new(),
+        named: std::collections::HashSet::new(),
     };
     let root = docs[0].root_element();
     r.run(root).map_err(|(file, p)| fail(&files, file, p)).map(
@@ -245,6 +246,9 @@ struct Mjcf<'a, 'i> {
     moving: Vec<bool>,
     /// What the reader left out, shown in the report.
     notes: Vec<String>,
+    /// The names the file gives its bodies: a generated name (`body3`
+    /// for an unnamed third body) avoids them.
+    named: std::collections::HashSet<&'a str>,
 }
 
 /// A frame: position and orientation relative to the enclosing body.
@@ -345,6 +349,14 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 _ => {}
             }
         }
+        for el in &top {
+            if el.name() == "worldbody" {
+                self.body_names(*el, 0)?;
+            }
+        }
+        // The scan above expanded the includes once more: it does not
+        // count against the limit on expansion.
+        self.expanded.set(0);
         for el in &top {
             if el.name() == "worldbody" {
                 self.bodies(*el, None, Frame::identity(), None, 0)?;
@@ -696,6 +708,27 @@ impl<'a, 'i> Mjcf<'a, 'i> {
 
     /// Bodies under `el` (the world body, a body or a frame), with `frame`
     /// the placement of `el`'s contents in the enclosing body's frame.
+    /// The names of the bodies under `el` (through frames and includes).
+    fn body_names(&mut self, el: El<'a, 'i>, depth: usize) -> Result<(), Fail> {
+        if depth > MAX_DEPTH {
+            return Err(el.err(
+                None,
+                format!("bodies and frames nest more than {MAX_DEPTH} deep"),
+            ));
+        }
+        for child in self.children(el)? {
+            if matches!(child.name(), "body" | "frame") {
+                if child.name() == "body"
+                    && let Some(name) = child.node.attribute("name")
+                {
+                    self.named.insert(name);
+                }
+                self.body_names(child, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
     fn bodies(
         &mut self,
         el: El<'a, 'i>,
@@ -749,11 +782,17 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let own = self.frame(el, "")?;
         let placed = frame.then(&own);
         let index = self.tree.bodies.len();
-        let name = el
-            .node
-            .attribute("name")
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("body{}", index + 1));
+        let name = el.node.attribute("name").map_or_else(
+            || {
+                // `body3`, or `body3_2`… when the file names a body so.
+                let base = format!("body{}", index + 1);
+                std::iter::once(base.clone())
+                    .chain((2..).map(|k| format!("{base}_{k}")))
+                    .find(|n| !self.named.contains(n.as_str()) && self.tree.body_index(n).is_none())
+                    .unwrap_or(base)
+            },
+            str::to_string,
+        );
         if self.tree.body_index(&name).is_some() {
             return Err(el.err(Some("name"), format!("a second body named `{name}`")));
         }
