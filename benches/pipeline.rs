@@ -95,3 +95,52 @@ fn analyze_chain_of_10k_contacts(bencher: divan::Bencher) {
     let system = meff::model::assemble(&model);
     bencher.bench(|| divan::black_box(meff::analysis::analyze_system(&model, &system).unwrap()));
 }
+
+/// The UR5's effective mass at its tool over 10,000 configurations
+/// (`robot::probe`, what the Python `Robot.effective_mass` runs): one lane
+/// group at a time on one thread, and the whole batch on rayon's pool.
+fn ur5_batch() -> (
+    meff::robot::probe::Compiled,
+    meff::robot::probe::Target,
+    Vec<f64>,
+) {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/robots/urdf/ur5_robot.urdf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let robot = meff::robot::Robot::parse("ur5_robot.urdf", &text).unwrap();
+    let target = meff::robot::probe::Target {
+        body: robot.tree.body_index("tool0").unwrap(),
+        point: nalgebra::Vector3::new(0.0, 0.0, 0.05),
+        normals: vec![nalgebra::Vector3::z()],
+        local: true,
+        armature: true,
+        constrained: true,
+    };
+    let qs = (0..60_000)
+        .map(|i| ((i * 7919) % 1000) as f64 * 0.006 - 3.0)
+        .collect();
+    (meff::robot::probe::Compiled::new(robot), target, qs)
+}
+
+#[divan::bench(sample_count = 20)]
+fn ur5_effective_mass_10k_one_thread(bencher: divan::Bencher) {
+    let (compiled, target, qs) = ur5_batch();
+    let mut ws = meff::robot::probe::Workspace::default();
+    let mut out = [0.0; 4];
+    bencher.bench_local(|| {
+        for q in qs.chunks(24) {
+            compiled.inverse_masses(&mut ws, q, &target, &mut out);
+        }
+        out[0]
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn ur5_effective_mass_10k_parallel(bencher: divan::Bencher) {
+    let (compiled, target, qs) = ur5_batch();
+    let mut out = vec![0.0; 10_000];
+    bencher.bench_local(|| {
+        compiled.effective_masses(&qs, &target, &mut out);
+        out[0]
+    });
+}

@@ -356,7 +356,11 @@ impl Tree {
                 let qa = j.qpos_adr;
                 let (jaxis, jpos) = (lanes::<T>(&j.axis), lanes::<T>(&j.pos));
                 let axis = quat * jaxis;
-                let anchor = pos + quat * jpos;
+                // A joint at the body's origin (every URDF joint) moves
+                // it without the anchor's two rotations (the same numbers:
+                // adding a zero vector is exact).
+                let at_origin = j.pos == Vector3::zeros();
+                let anchor = if at_origin { pos } else { pos + quat * jpos };
                 match j.kind {
                     JointKind::Slide => pos += axis * (q[qa] - T::splat(j.q_ref)),
                     JointKind::Hinge | JointKind::Ball => {
@@ -369,7 +373,9 @@ impl Tree {
                             unit_quaternion(q[qa], q[qa + 1], q[qa + 2], q[qa + 3])
                         };
                         quat *= local;
-                        pos = anchor - quat * jpos;
+                        if !at_origin {
+                            pos = anchor - quat * jpos;
+                        }
                     }
                     JointKind::Free { .. } => {
                         pos = Vector3::new(q[qa], q[qa + 1], q[qa + 2]);
@@ -523,10 +529,10 @@ impl Tree {
             let lin = Vector3::new(s[3], s[4], s[5]);
             let rate = n.dot(&(lin + w.cross(p)));
             // A rate that cancels (a direction the velocity cannot have)
-            // is exactly zero, not round-off: below 10⁻¹³ of the size of
-            // the terms it sums.
+            // is exactly zero, not round-off: below 10⁻¹⁴ of the size of
+            // the terms it sums (their round-off is a few 10⁻¹⁶ of it).
             let scale = np * (l1(&lin) + l1(&w) * pp);
-            row[d] = T::zero().select(rate.simd_abs().simd_le(T::splat(1e-13) * scale), rate);
+            row[d] = T::zero().select(rate.simd_abs().simd_le(T::splat(1e-14) * scale), rate);
             k = kin.dofs[d].parent;
         }
     }
