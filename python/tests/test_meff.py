@@ -488,3 +488,27 @@ def test_found_by_the_second_attack(tmp_path):
     path = tmp_path / "names.xml"
     path.write_text(xml)
     assert sorted(meff.Robot.from_mjcf(str(path)).bodies) == sorted(names)
+
+
+def test_the_documentation_examples_run_as_written(monkeypatch):
+    """The `>>>` examples of docs/python.md's "Cases" and "Robots in
+    memory" sections, run by doctest from the repository's root: the page
+    shows what the package prints."""
+    import doctest
+    import re
+
+    monkeypatch.chdir(ROOT)
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    sections = re.split(r"^## ", text, flags=re.M)
+    wanted = [s for s in sections if s.startswith(("Cases", "Robots in memory"))]
+    assert len(wanted) == 2
+    parser, globs, ran = doctest.DocTestParser(), {}, 0
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for section in wanted:
+        for block in re.findall(r"```python\n(.*?)```", section, flags=re.S):
+            test = parser.get_doctest(block, globs, "docs/python.md", None, 0)
+            runner.run(test, clear_globs=False)
+            globs.update(test.globs)  # a DocTest runs on a copy
+            ran += len(test.examples)
+    assert ran >= 10
+    assert runner.failures == 0, f"{runner.failures} documentation example(s) differ (output above)"
