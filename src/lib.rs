@@ -56,6 +56,7 @@ pub mod expr;
 pub mod fuzz;
 pub mod hugepages;
 pub mod kinematics;
+pub mod linalg;
 pub mod mdbook;
 pub mod model;
 pub mod number;

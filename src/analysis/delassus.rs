@@ -170,29 +170,18 @@ impl<'a> Whitener<'a> {
 
 /// The lower Cholesky factor of the symmetric `n×n` row-major `a`, in
 /// place (upper triangle zeroed); false when `a` is not positive definite.
-/// Written out because the large path factors 10⁵–10⁶ blocks of six: a
-/// dynamically sized nalgebra factorisation allocates three matrices per
-/// block and took 0.07 s at 10⁵ bodies, this takes a few ms. The dense
+/// [`crate::linalg::cholesky`] (written out because the large path
+/// factors 10⁵–10⁶ blocks of six: a dynamically sized nalgebra
+/// factorisation allocates three matrices per block and took 0.07 s at
+/// 10⁵ bodies, this takes a few ms). The dense
 /// path keeps nalgebra's (`factor_blocks`); both are the textbook
 /// column-by-column recurrence, checked against each other in the tests.
 pub(crate) fn cholesky_in_place(a: &mut [f64], n: usize) -> bool {
+    crate::linalg::cholesky(a, n);
+    if (0..n).any(|j| !(a[j * n + j] > 0.0 && a[j * n + j].is_finite())) {
+        return false;
+    }
     for j in 0..n {
-        let mut d = a[j * n + j];
-        for k in 0..j {
-            d -= a[j * n + k] * a[j * n + k];
-        }
-        if !(d > 0.0 && d.is_finite()) {
-            return false;
-        }
-        let ljj = d.sqrt();
-        a[j * n + j] = ljj;
-        for i in j + 1..n {
-            let mut v = a[i * n + j];
-            for k in 0..j {
-                v -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = v / ljj;
-        }
         for c in j + 1..n {
             a[j * n + c] = 0.0;
         }

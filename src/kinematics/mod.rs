@@ -27,7 +27,7 @@ mod weld;
 
 pub use weld::Welded;
 
-use nalgebra::{Matrix3, Quaternion, SimdRealField, UnitQuaternion, Vector3, Vector6};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3, Vector6};
 
 /// A joint type.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,14 +125,7 @@ pub struct Tree {
     pub qpos0: Vec<f64>,
 }
 
-/// The number types the kinematics runs on: `f64`, or lanes of `f64`
-/// evaluated together (`simba`'s `WideF64x4`: four configurations per
-/// operation, the batch path of [`crate::robot::probe`]). Branches depend
-/// on the tree alone, never on the numbers, so every lane follows the same
-/// path.
-pub trait Real: SimdRealField<Element = f64> + Copy {}
-
-impl<T: SimdRealField<Element = f64> + Copy> Real for T {}
+pub use crate::linalg::Real;
 
 /// A vector of the tree's numbers in `T`.
 fn lanes<T: Real>(v: &Vector3<f64>) -> Vector3<T> {

@@ -16,6 +16,7 @@
 
 use super::Robot;
 use crate::kinematics::{BodyInertia, Kinematics, Real, Tree, Welded};
+use crate::linalg::{cholesky, forward};
 use nalgebra::{DMatrix, DVector, Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 use simba::simd::{SimdValue, WideF64x4};
@@ -64,41 +65,6 @@ pub struct Workspace {
 thread_local! {
     /// The calling thread's workspace for small evaluations.
     static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::new(Workspace::default());
-}
-
-/// The Cholesky factor `L` of a symmetric `n × n` matrix (row-major), in
-/// place in its lower triangle; a lane whose matrix is not positive
-/// definite turns NaN. Written here rather than taken from nalgebra, whose
-/// decompositions take scalar numbers, not lanes.
-fn cholesky<T: Real>(m: &mut [T], n: usize) {
-    for j in 0..n {
-        let mut d = m[j * n + j];
-        for k in 0..j {
-            d -= m[j * n + k] * m[j * n + k];
-        }
-        let d = T::splat(f64::NAN)
-            .select(d.simd_le(T::zero()), d)
-            .simd_sqrt();
-        m[j * n + j] = d;
-        for i in j + 1..n {
-            let mut x = m[i * n + j];
-            for k in 0..j {
-                x -= m[i * n + k] * m[j * n + k];
-            }
-            m[i * n + j] = x / d;
-        }
-    }
-}
-
-/// `x ← L⁻¹ x` for the factor [`cholesky`] left in `l`.
-fn forward<T: Real>(l: &[T], n: usize, x: &mut [T]) {
-    for i in 0..n {
-        let mut v = x[i];
-        for k in 0..i {
-            v -= l[i * n + k] * x[k];
-        }
-        x[i] = v / l[i * n + i];
-    }
 }
 
 /// `A_rs = j_r M⁻¹ j_sᵀ` for the rows `js`, constrained by the rows `g`
