@@ -22,6 +22,7 @@ mod pose;
 mod properties;
 mod rapier;
 mod reports;
+mod robot_batch;
 mod robots;
 mod robustness;
 mod scene;
