@@ -1,5 +1,6 @@
 """Type stubs of meff's Python package (the compiled module meff._meff)."""
 
+import os
 from typing import Any, Literal, Union, overload
 
 import numpy as np
@@ -62,16 +63,16 @@ class Result:
     def report(self, format: Literal["pdf"], digits: int = 4) -> bytes: ...
     def _repr_html_(self) -> str: ...
 
-def load(source: str) -> Case:
+def load(source: Union[str, os.PathLike[str]]) -> Case:
     """A case from a file path, or from TOML text."""
 
 class Robot:
     """A robot model (MJCF or URDF), compiled once."""
 
     @staticmethod
-    def from_mjcf(path: str) -> Robot: ...
+    def from_mjcf(path: Union[str, os.PathLike[str]]) -> Robot: ...
     @staticmethod
-    def from_urdf(path: str) -> Robot: ...
+    def from_urdf(path: Union[str, os.PathLike[str]]) -> Robot: ...
     @staticmethod
     def from_mujoco(model: Any) -> Robot:
         """From a `mujoco.MjModel`, read through its arrays (equality constraints not read)."""

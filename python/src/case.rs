@@ -142,7 +142,7 @@ impl EvalResult {
             return Err(budget_error(
                 py,
                 format!(
-                    "A ({c} × {c}) is not formed on the large-system path: at most {MAX_DENSE_A} contacts (use Scene.analyze for the modes)"
+                    "A ({c} × {c}) is not formed on the large-system path: at most {MAX_DENSE_A} contacts (mode_omega and mode_shapes hold its fastest modes)"
                 ),
                 c,
                 MAX_DENSE_A,
@@ -193,8 +193,14 @@ impl EvalResult {
         &self,
         py: Python<'py>,
         format: &str,
-        digits: usize,
+        digits: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if !(1..=17).contains(&digits) {
+            return Err(PyValueError::new_err(format!(
+                "digits is from 1 to 17 (significant figures), not {digits}"
+            )));
+        }
+        let digits = digits as usize;
         let ev = self.ev.clone();
         let t = meff::render::templates::Templates::load(None)
             .map_err(|e| MeffError::new_err(e.to_string()))?;

@@ -25,15 +25,15 @@ use case::{Case, EvalResult, load};
 use robot::Robot;
 use scene::Scene;
 
-create_exception!(_meff, MeffError, PyException, "An error meff reports.");
+create_exception!(meff, MeffError, PyException, "An error meff reports.");
 create_exception!(
-    _meff,
+    meff,
     InputError,
     MeffError,
     "Bad input: `file`, `line`, `column` (1-based) and `message` say where and what."
 );
 create_exception!(
-    _meff,
+    meff,
     BudgetError,
     MeffError,
     "The work asked for is beyond one of meff's limits: `limit` is the limit, `requested` what was asked (when they are numbers)."

@@ -311,6 +311,16 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
             ("the model's equality constraints are not read from an MjModel: effective masses are those of the tree (Robot.from_mjcf reads them from the file)",),
         )?;
     }
-    let name = "MjModel".to_string();
+    // The model's name: the first of MjModel.names.
+    let name = model
+        .getattr("names")
+        .and_then(|n| n.extract::<Vec<u8>>())
+        .ok()
+        .and_then(|b| {
+            let first = b.split(|&c| c == 0).next()?.to_vec();
+            String::from_utf8(first).ok()
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "MjModel".to_string());
     tree_robot(name, bodies, joints)
 }

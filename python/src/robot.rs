@@ -43,8 +43,30 @@ impl Robot {
     }
 }
 
-fn read_robot(py: Python<'_>, path: &str, format: meff::robot::Format) -> PyResult<Robot> {
+fn read_robot(
+    py: Python<'_>,
+    path: &Bound<'_, PyAny>,
+    format: meff::robot::Format,
+) -> PyResult<Robot> {
+    let path: String = py
+        .import("os")?
+        .call_method1("fspath", (path,))
+        .and_then(|p| p.extract())
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("a model's path: str or os.PathLike")
+        })?;
+    let path = path.as_str();
     let p = std::path::PathBuf::from(path);
+    if !p.is_file() {
+        return Err(MeffError::new_err(format!(
+            "cannot read {path}: {}",
+            if p.exists() {
+                "not a regular file"
+            } else {
+                "no such file"
+            }
+        )));
+    }
     let r = py.detach(|| meff::robot::Robot::read(&p, path, MAX_MODEL_BYTES, None));
     let robot = r.map_err(|e| input_error(py, &e))?;
     if robot.format != format {
@@ -145,9 +167,12 @@ fn body_index(tree: &Tree, body: &str) -> PyResult<usize> {
 }
 #[pymethods]
 impl Robot {
-    /// Reads an MJCF file.
+    /// Reads an MJCF file (a `str` or `os.PathLike`; `<include>`s from
+    /// its folder; mesh files are never opened — a body's inertia must be
+    /// given or come from primitive geoms). Bad input raises `InputError`
+    /// at its file, line and column.
     #[staticmethod]
-    fn from_mjcf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+    fn from_mjcf(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Robot> {
         read_robot(py, path, meff::robot::Format::Mjcf)
     }
 
@@ -160,9 +185,12 @@ impl Robot {
         crate::mujoco::read(py, model)
     }
 
-    /// Reads a URDF file.
+    /// Reads a URDF file (a `str` or `os.PathLike`). The root link is
+    /// fixed to the world (a floating base needs a `floating` joint from a
+    /// world link). Bad input raises `InputError` at its file, line and
+    /// column.
     #[staticmethod]
-    fn from_urdf(py: Python<'_>, path: &str) -> PyResult<Robot> {
+    fn from_urdf(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Robot> {
         read_robot(py, path, meff::robot::Format::Urdf)
     }
 
@@ -201,7 +229,7 @@ impl Robot {
     }
 
     /// A configuration: `qpos0` with the named one-coordinate joints
-    /// (hinges, slides) set, `{"elbow": 0.5}` (radians, metres).
+    /// (hinges, slides) set, `{"elbow_joint": 0.5}` (radians, metres).
     fn configuration<'py>(
         &self,
         py: Python<'py>,
@@ -216,7 +244,18 @@ impl Robot {
                 .joints
                 .iter()
                 .find(|j| &j.name == name)
-                .ok_or_else(|| PyValueError::new_err(format!("no joint named {name:?}")))?;
+                .ok_or_else(|| {
+                    let names: Vec<&str> = tree
+                        .joints
+                        .iter()
+                        .map(|j| j.name.as_str())
+                        .take(30)
+                        .collect();
+                    PyValueError::new_err(format!(
+                        "no joint named {name:?} (joints: {})",
+                        names.join(", ")
+                    ))
+                })?;
             if j.kind.nq() != 1 {
                 return Err(PyValueError::new_err(format!(
                     "joint {name:?} has {} coordinates: set them in q directly",
@@ -280,12 +319,16 @@ impl Robot {
         m.into_pyarray(py).reshape([n, n])
     }
 
-    /// m_eff = 1/(j M⁻¹ jᵀ) at a point of `body` along `normal` (the
-    /// model's equality constraints included unless `constrained=False`). `q`: shape (nq,) or
-    /// (n, nq); `normal`: (3,) or (k, 3). Returns a float, or an array of
-    /// shape (n,), (k,) or (n, k). `frame="body"`: point and normals in
-    /// the body's frame, else the world's. Configurations run in
-    /// parallel, without the GIL.
+    /// m_eff = 1/(j M⁻¹ jᵀ) (kg) at a point of `body` along `normal`
+    /// (normalised), with the joints' armature in M unless
+    /// `armature=False` and the model's equality constraints unless
+    /// `constrained=False`. `q`: shape (nq,) or (n, nq), radians and
+    /// metres; `normal`: (3,) or (k, 3). Returns a float, or an array of
+    /// shape (n,), (k,) or (n, k); `inf` where the point cannot move along
+    /// the normal. `frame="world"` (the default): the point is a position
+    /// in the world, not an offset on the body; `frame="body"`: point and
+    /// normals in the body's frame. Configurations run in parallel,
+    /// without the GIL.
     #[pyo3(signature = (q, body, point, normal, frame = "world", armature = true, constrained = true))]
     #[allow(clippy::too_many_arguments)]
     fn effective_mass<'py>(
@@ -372,7 +415,8 @@ impl Robot {
     /// `Λ⁻¹ = J_p M⁻¹ J_pᵀ` (3 × 3, world axes, 1/kg; constraints included
     /// unless `constrained=False`), its principal masses (kg, heaviest
     /// first; `inf` along a direction the point cannot move) and their
-    /// directions (columns, world axes).
+    /// directions (columns, world axes), as a dict with keys `inverse`,
+    /// `masses` and `axes`. One configuration.
     #[pyo3(signature = (q, body, point, frame = "world", armature = true, constrained = true))]
     #[allow(clippy::too_many_arguments)]
     fn ellipsoid<'py>(

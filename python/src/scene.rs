@@ -22,8 +22,11 @@ fn toml_string(text: &str) -> String {
 }
 
 /// A packing from arrays: bodies (mass, position, inertia) and contacts
-/// (body, other, point, normal, stiffness), SI units, validated like a
-/// `[scene]`'s files; analysed on the large-system path.
+/// (body, other: 0-based rows of `mass`, -1 for the world; point; unit
+/// normal, along which the gap opens when `body` moves; stiffness), SI
+/// units, validated like a `[scene]`'s files (a problem raises
+/// `InputError` naming the column and row); above 1000 contacts the
+/// analysis takes the large-system path.
 #[pyclass(module = "meff", frozen)]
 pub(crate) struct Scene {
     case: meff::case::Case,
@@ -226,18 +229,20 @@ impl Scene {
     /// The coupled analysis (large-system path above 1000 contacts, as the
     /// command chooses): a dict of NumPy arrays and numbers — `m_eff`,
     /// `omega` (single-contact, per contact), `mode_omega` and, with
-    /// `shapes`, `mode_shapes` (the `top` fastest modes), `omega_max`,
-    /// `omega_upper_bound`, `stable_dt`.
+    /// `shapes`, `mode_shapes` (the `top` fastest modes, 1 to 100), `omega_max`,
+    /// `omega_upper_bound`, `stable_dt` (2/ω_max, the explicit
+    /// central-difference limit) and `large_path` (whether it was taken).
     #[pyo3(signature = (top = 6, shapes = false))]
     fn analyze<'py>(
         &self,
         py: Python<'py>,
-        top: usize,
+        top: i64,
         shapes: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        if top == 0 || top > 100 {
+        if !(1..=100).contains(&top) {
             return Err(PyValueError::new_err("top is from 1 to 100"));
         }
+        let top = top as usize;
         let case = &self.case;
         let an = py
             .detach(|| {

@@ -491,8 +491,8 @@ def test_found_by_the_second_attack(tmp_path):
 
 
 def test_the_documentation_examples_run_as_written(monkeypatch):
-    """The `>>>` examples of docs/python.md's "Cases" and "Robots in
-    memory" sections, run by doctest from the repository's root: the page
+    """The `>>>` examples of docs/python.md's "Cases", "Robots in memory"
+    and "Scenes from arrays" sections, run by doctest from the repository's root: the page
     shows what the package prints."""
     import doctest
     import re
@@ -500,8 +500,8 @@ def test_the_documentation_examples_run_as_written(monkeypatch):
     monkeypatch.chdir(ROOT)
     text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
     sections = re.split(r"^## ", text, flags=re.M)
-    wanted = [s for s in sections if s.startswith(("Cases", "Robots in memory"))]
-    assert len(wanted) == 2
+    wanted = [s for s in sections if s.startswith(("Cases", "Robots in memory", "Scenes from arrays"))]
+    assert len(wanted) == 3
     parser, globs, ran = doctest.DocTestParser(), {}, 0
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     for section in wanted:
