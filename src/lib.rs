@@ -48,6 +48,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod cancel;
 pub mod case;
 pub mod confine;
 pub mod diag;
@@ -148,7 +149,8 @@ pub struct Options<'a> {
     pub digits: Option<usize>,
     /// Set by the caller to stop the evaluation (the Python package's
     /// Ctrl-C): checked between stages, at every simulation step of the
-    /// verification and before every point of a sweep; the evaluation
+    /// verification, before every point of a sweep and at every step of
+    /// the large path's Lanczos recurrence ([`cancel`]); the evaluation
     /// then returns [`Error::Cancelled`].
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -188,6 +190,10 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
 
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+    cancel::scope(options.cancel.clone(), || evaluate_scoped(case, options))
+}
+
+fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let cancelled = || {
         options
             .cancel

@@ -244,8 +244,11 @@ impl Scene {
         }
         let top = top as usize;
         let case = &self.case;
-        let an = py
-            .detach(|| {
+        // Ctrl-C stops the Lanczos recurrence (meff::cancel) and is raised.
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = cancel.clone();
+        let an = crate::interruptible(py, &cancel, move || {
+            meff::cancel::scope(Some(flag), || {
                 let model = meff::model::numeric(case);
                 let large = meff::analysis::takes_large_path(&model, case.analysis_path);
                 let system = if large {
@@ -263,7 +266,8 @@ impl Scene {
                     },
                 )
             })
-            .map_err(|e| MeffError::new_err(e.to_string()))?;
+        })?
+        .map_err(|e| MeffError::new_err(e.to_string()))?;
         let out = pyo3::types::PyDict::new(py);
         let m: Vec<f64> = an
             .contacts

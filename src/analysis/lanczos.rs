@@ -456,7 +456,11 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         let m = alpha.len();
         // β ≈ 0: the Krylov space is invariant and T's values are exact.
         let breakdown = b <= 1e-14 * gershgorin;
-        let last = breakdown || m >= MAX_STEPS || m >= c.saturating_mul(4).max(64);
+        // A cancelled evaluation stops here (its numbers are discarded).
+        let last = breakdown
+            || m >= MAX_STEPS
+            || m >= c.saturating_mul(4).max(64)
+            || crate::cancel::requested();
         if m >= next_check || last {
             let t = Tridiagonal {
                 a: &alpha,

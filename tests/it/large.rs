@@ -574,3 +574,23 @@ fn assert_same_shape(got: &[f64], want: &[f64]) {
         "shape differs from the dense eigenvector by {err}"
     );
 }
+
+/// A cancelled evaluation stops the Lanczos recurrence at its next step
+/// (`meff::cancel`): one step instead of the tens the values need, and the
+/// flag is this thread's only while its scope runs.
+#[test]
+fn a_cancelled_scope_stops_the_recurrence() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let (system, k) = chain_system(300);
+    let cp = meff::analysis::large::coupled(&system, &k).unwrap();
+    let (_, whole) = meff::analysis::large::fastest_modes(&cp, 4, false);
+    let set = Some(Arc::new(AtomicBool::new(true)));
+    let (_, stopped) =
+        meff::cancel::scope(set, || meff::analysis::large::fastest_modes(&cp, 4, false));
+    assert!(whole.lanczos_steps > 10, "{whole:?}");
+    assert_eq!(stopped.lanczos_steps, 1, "{stopped:?}");
+    assert!(!meff::cancel::requested());
+    let (_, again) = meff::analysis::large::fastest_modes(&cp, 4, false);
+    assert_eq!(again.lanczos_steps, whole.lanczos_steps);
+}
