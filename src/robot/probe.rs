@@ -12,12 +12,15 @@
 //! itself, so a configuration's numbers never depend on its neighbours in
 //! a batch. A model with equality constraints (evaluated `constrained`)
 //! takes the general route instead: the full tree, the constraint rows `G`
-//! and [`delassus`], one configuration at a time.
+//! and the analysis' own constrained response
+//! ([`crate::analysis::robot::response`], as for a `[model]` case), one
+//! configuration at a time.
 
 use super::Robot;
+use crate::analysis::robot::response;
 use crate::kinematics::{BodyInertia, Kinematics, Real, Tree, Welded};
 use crate::linalg::{cholesky, forward};
-use nalgebra::{DMatrix, DVector, Isometry3, Matrix3, Point3, Vector3};
+use nalgebra::{DMatrix, Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 use simba::simd::{SimdValue, WideF64x4};
 
@@ -65,48 +68,6 @@ pub struct Workspace {
 thread_local! {
     /// The calling thread's workspace for small evaluations.
     static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::new(Workspace::default());
-}
-
-/// `A_rs = j_r M⁻¹ j_sᵀ` for the rows `js`, constrained by the rows `g`
-/// when there are any (`A − (M⁻¹Jᵀ)ᵀ Gᵀ (G M⁻¹ Gᵀ)⁺ G M⁻¹ Jᵀ`, the
-/// pseudo-inverse for redundant constraints), from one factorisation of M;
-/// `diagonal_only` leaves the other entries 0. `None` when M is not
-/// positive definite.
-pub fn delassus(
-    m: DMatrix<f64>,
-    g: &[Vec<f64>],
-    js: &[DVector<f64>],
-    diagonal_only: bool,
-) -> Option<DMatrix<f64>> {
-    let n = m.nrows();
-    let chol = m.cholesky()?;
-    let k = js.len();
-    let wanted = |r: usize, c: usize| c >= r && (!diagonal_only || r == c);
-    let x: Vec<DVector<f64>> = js.iter().map(|j| chol.solve(j)).collect();
-    let mut a = DMatrix::zeros(k, k);
-    for r in 0..k {
-        for c in (0..k).filter(|&c| wanted(r, c)) {
-            a[(r, c)] = js[r].dot(&x[c]);
-            a[(c, r)] = a[(r, c)];
-        }
-    }
-    if !g.is_empty() {
-        let gm = DMatrix::from_fn(g.len(), n, |r, c| g[r][c]);
-        let mi_gt = chol.solve(&gm.transpose());
-        let s = &gm * &mi_gt;
-        let pinv = s
-            .clone()
-            .pseudo_inverse(1e-12 * s.amax().max(f64::MIN_POSITIVE))
-            .unwrap_or(s);
-        let y: Vec<DVector<f64>> = js.iter().map(|j| mi_gt.transpose() * j).collect();
-        for r in 0..k {
-            for c in (0..k).filter(|&c| wanted(r, c)) {
-                a[(r, c)] -= y[r].dot(&(&pinv * &y[c]));
-                a[(c, r)] = a[(r, c)];
-            }
-        }
-    }
-    Some(a)
 }
 
 impl Compiled {
@@ -183,7 +144,7 @@ impl Compiled {
     }
 
     /// One configuration by the general route: the full tree, its
-    /// constraint rows and [`delassus`].
+    /// constraint rows and the analysis' constrained response.
     fn general_inverse_masses(
         &self,
         kin: &mut Kinematics,
@@ -201,13 +162,13 @@ impl Compiled {
         } else {
             (target.point, Matrix3::identity())
         };
-        let js: Vec<DVector<f64>> = target
-            .normals
-            .iter()
-            .map(|n| DVector::from_vec(tree.point_row(kin, b, &pw, &(rot * n))))
-            .collect();
-        let free = delassus(m.clone(), &[], &js, true);
-        match (delassus(m, &g, &js, true), free) {
+        let n = tree.nv;
+        let mut rows = DMatrix::zeros(target.normals.len(), n);
+        for (i, normal) in target.normals.iter().enumerate() {
+            let row = tree.point_row(kin, b, &pw, &(rot * normal));
+            rows.row_mut(i).copy_from_slice(&row);
+        }
+        match (response(&m, &g, &rows), response(&m, &[], &rows)) {
             (Some(a), Some(free)) => {
                 for (r, o) in out.iter_mut().enumerate() {
                     // Immobile by the analysis' own test: what the
@@ -298,10 +259,12 @@ impl Compiled {
         } else {
             Vec::new()
         };
-        let js: Vec<DVector<f64>> = (0..3)
-            .map(|k| DVector::from_vec(tree.point_row(&kin, b, &pw, &Vector3::ith(k, 1.0))))
-            .collect();
-        let a = delassus(m, &g, &js, false)?;
+        let mut rows = DMatrix::zeros(3, tree.nv);
+        for k in 0..3 {
+            let row = tree.point_row(&kin, b, &pw, &Vector3::ith(k, 1.0));
+            rows.row_mut(k).copy_from_slice(&row);
+        }
+        let a = response(&m, &g, &rows)?;
         Some(Matrix3::from_fn(|r, c| a[(r, c)]))
     }
 }
