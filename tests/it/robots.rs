@@ -798,7 +798,7 @@ fn ur5_dir() -> tempfile::TempDir {
     tmp
 }
 
-/// An unnamed body's generated name avoids the names the file gives: a
+/// An unnamed body's or joint's generated name avoids the names the file gives: a
 /// model MuJoCo loads (an unnamed first body, a second one named `body2`…)
 /// loads, every body reachable by a name of its own.
 #[test]
@@ -820,4 +820,12 @@ fn generated_body_names_avoid_given_ones() {
     let robot = Robot::parse("names.xml", later).unwrap();
     let names: Vec<&str> = robot.tree.bodies.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["body1_2", "body1"]);
+    // Joints alike: an unnamed second joint would be `joint2`.
+    let joints = r#"<mujoco><worldbody>
+        <body name="a"><joint name="joint2"/><geom size=".1"/>
+          <body name="b" pos="0 0 .3"><joint/><geom size=".1"/></body></body>
+        </worldbody></mujoco>"#;
+    let robot = Robot::parse("names.xml", joints).unwrap();
+    let names: Vec<&str> = robot.tree.joints.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["joint2", "joint2_2"]);
 }

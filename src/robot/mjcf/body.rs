@@ -4,7 +4,8 @@
 use super::*;
 
 impl<'a, 'i> Mjcf<'a, 'i> {
-    /// The names of the bodies under `el` (through frames and includes).
+    /// The names the file gives the bodies and joints under `el` (through
+    /// frames and includes).
     pub(super) fn body_names(&mut self, el: El<'a, 'i>, depth: usize) -> Result<(), Fail> {
         if depth > MAX_DEPTH {
             return Err(el.err(
@@ -13,13 +14,16 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             ));
         }
         for child in self.children(el)? {
-            if matches!(child.name(), "body" | "frame") {
-                if child.name() == "body"
-                    && let Some(name) = child.node.attribute("name")
-                {
-                    self.named.insert(name);
+            let name = child.node.attribute("name");
+            match child.name() {
+                "body" | "frame" => {
+                    if let (Some(name), "body") = (name, child.name()) {
+                        self.named.insert(name);
+                    }
+                    self.body_names(child, depth + 1)?;
                 }
-                self.body_names(child, depth + 1)?;
+                "joint" | "freejoint" => self.named_joints.extend(name),
+                _ => {}
             }
         }
         Ok(())
@@ -159,7 +163,14 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let first_joint = self.tree.joints.len();
         for (k, j) in joints.iter_mut().enumerate() {
             if j.name.is_empty() {
-                j.name = format!("joint{}", first_joint + k + 1);
+                // `joint3`, or `joint3_2`… when the file names a joint so.
+                let base = format!("joint{}", first_joint + k + 1);
+                j.name = std::iter::once(base.clone())
+                    .chain((2..).map(|i| format!("{base}_{i}")))
+                    .find(|n| {
+                        !self.named_joints.contains(n.as_str()) && !self.joint_index.contains_key(n)
+                    })
+                    .unwrap_or(base);
             }
             self.joint_index.insert(j.name.clone(), first_joint + k);
         }

@@ -152,6 +152,7 @@ pub fn read(
         moving: Vec::new(),
         notes: Vec::new(),
         named: std::collections::HashSet::new(),
+        named_joints: std::collections::HashSet::new(),
     };
     let root = docs[0].root_element();
     r.run(root).map_err(|(file, p)| fail(&files, file, p)).map(
@@ -250,6 +251,8 @@ struct Mjcf<'a, 'i> {
     /// The names the file gives its bodies: a generated name (`body3`
     /// for an unnamed third body) avoids them.
     named: std::collections::HashSet<&'a str>,
+    /// The same for joints (`joint3` for an unnamed third joint).
+    named_joints: std::collections::HashSet<&'a str>,
 }
 
 /// A frame: position and orientation relative to the enclosing body.
