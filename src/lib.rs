@@ -50,6 +50,7 @@ pub mod analysis;
 pub mod batch;
 pub mod cancel;
 pub mod case;
+pub mod checks;
 pub mod confine;
 pub mod diag;
 pub mod engines;
@@ -315,6 +316,9 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             })
         })?;
     }
+    let m_effs: Vec<Option<f64>> = analysis.contacts.iter().map(|r| r.m_eff).collect();
+    let checks = checks::run(&case, &model, &m_effs);
+    report.set_checks(checks);
     timing::mark("report");
     stage()?;
     Ok(Evaluated {

@@ -143,6 +143,7 @@ fn tree_robot(
         constraints: Vec::new(),
         notes: Vec::new(),
         sha256: String::new(),
+        planes: Vec::new(),
     }))
 }
 

@@ -167,6 +167,43 @@ pub struct StableDt {
     pub coupled_damped: Option<f64>,
     /// Independent limit with explicit damping, when damping is given.
     pub independent_damped: Option<f64>,
+    /// A step stable whatever the modes, from bounds alone: `2/ω̄` without
+    /// dashpots (ω̄ the trace or Gershgorin bound on ω_max); with dashpots
+    /// the energy bound [`stable::energy_bound`] at ω̄ and an upper bound
+    /// on the dashpots' rate `γ̄ ≥ λ_max(C^½ A C^½)`.
+    pub guaranteed: Option<f64>,
+    /// The step the case's headline tells the user to use, and what set it
+    /// ([`Governing`]): the exact coupled limit of the system as given —
+    /// the damped one when there are dashpots.
+    pub governing: Option<(f64, Governing)>,
+}
+
+/// What sets the step a sheet tells the user to use (`StableDt::governing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Governing {
+    /// No dashpots: `2/ω_max` of the fastest coupled mode.
+    CoupledMode,
+    /// No dashpots, the fastest mode not converged (large path): `2/ω̄`
+    /// from the Gershgorin bound.
+    UpperBound,
+    /// Dashpots: the exact limit of symplectic Euler's step map.
+    DampedStepMap,
+    /// Dashpots where the step map is not formed (above
+    /// `stable::EXACT_LIMIT` contacts, or the large path): the energy
+    /// bound at ω_max and the dashpots' rate bound.
+    DampedEnergyBound,
+}
+
+impl Governing {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Governing::CoupledMode => "coupled_mode",
+            Governing::UpperBound => "upper_bound",
+            Governing::DampedStepMap => "damped_step_map",
+            Governing::DampedEnergyBound => "damped_energy_bound",
+        }
+    }
 }
 
 /// Everything the numeric analysis finds.
@@ -352,31 +389,39 @@ fn analyze_dense_or_large(
     let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
         upper_bound(&contacts, gershgorin);
     let any_damping = model.contacts.iter().any(|c| c.damping.is_some());
+    let damping: Vec<f64> = model
+        .contacts
+        .iter()
+        .map(|c| c.damping.unwrap_or(0.0))
+        .collect();
     let damped = any_damping.then(|| {
-        let damping: Vec<f64> = model
-            .contacts
-            .iter()
-            .map(|c| c.damping.unwrap_or(0.0))
-            .collect();
         let undamped: Vec<f64> = modes.iter().map(|m| m.omega).collect();
         damped_modes(a, &stiffness, &damping, &undamped)
     });
+    // λ_max(C^½ A C^½) ≤ the smaller of its trace and Gershgorin bounds.
+    let gamma_bound = any_damping.then(|| {
+        let trace: f64 = (0..c).map(|i| damping[i] * a[(i, i)]).sum();
+        let gershgorin = (0..c)
+            .map(|i| {
+                (0..c)
+                    .map(|j| (damping[i] * damping[j]).sqrt() * a[(i, j)].abs())
+                    .sum::<f64>()
+            })
+            .fold(0.0, f64::max);
+        trace.min(gershgorin)
+    });
+    // From the step map (stable.rs): mode by mode was unsafe with
+    // dashpots not proportional to the springs.
+    let coupled_damped = any_damping
+        .then(|| {
+            dt_undamped(coupled_omega_max)
+                .and_then(|h| stable::symplectic_euler_damped(a, &stiffness, &damping, h))
+        })
+        .flatten();
     let stable_dt = StableDt {
         coupled: dt_undamped(coupled_omega_max),
         independent: dt_undamped(independent_omega_max),
-        // From the step map (stable.rs): mode by mode was unsafe with
-        // dashpots not proportional to the springs.
-        coupled_damped: any_damping
-            .then(|| {
-                let damping: Vec<f64> = model
-                    .contacts
-                    .iter()
-                    .map(|c| c.damping.unwrap_or(0.0))
-                    .collect();
-                dt_undamped(coupled_omega_max)
-                    .and_then(|h| stable::symplectic_euler_damped(a, &stiffness, &damping, h))
-            })
-            .flatten(),
+        coupled_damped,
         independent_damped: any_damping
             .then(|| {
                 contacts
@@ -385,6 +430,8 @@ fn analyze_dense_or_large(
                     .min_by(f64::total_cmp)
             })
             .flatten(),
+        guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound),
+        governing: stable::governing(coupled_omega_max, false, coupled_damped, gamma_bound),
     };
     Ok(Analysis {
         contacts,
@@ -549,12 +596,33 @@ fn analyze_coupled(
     let coupled_omega_max = modes.first().map_or(info.gershgorin_omega, |m| m.omega);
     let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
         upper_bound(&contacts, info.gershgorin_omega);
+    // Dashpots on the large path: C^½ A C^½ = D S D with D = diag √(c/k),
+    // so λ_max ≤ max(c/k) · λ_max(S) ≤ max(c/k) · ω̄².
+    let gamma_bound = model
+        .contacts
+        .iter()
+        .any(|c| c.damping.is_some())
+        .then(|| {
+            let ratio = model
+                .contacts
+                .iter()
+                .map(|c| c.damping.unwrap_or(0.0) / c.stiffness)
+                .fold(0.0, f64::max);
+            ratio * coupled_omega_upper_bound * coupled_omega_upper_bound
+        });
     Ok(Analysis {
         stable_dt: StableDt {
             coupled: dt_undamped(coupled_omega_max),
             independent: dt_undamped(independent_omega_max),
             coupled_damped: None,
             independent_damped: None,
+            guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound),
+            governing: stable::governing(
+                coupled_omega_max,
+                modes.is_empty(),
+                None,
+                gamma_bound,
+            ),
         },
         contacts,
         delassus: DMatrix::zeros(0, 0),

@@ -132,6 +132,62 @@ pub fn symplectic_euler_damped(
     Some(lo * (1.0 - 1e-6))
 }
 
+/// A step at which symplectic Euler with explicit dashpots is stable for
+/// any system whose stiffness rate `λ_max(S)` is at most `omega²` and whose
+/// dashpot rate `λ_max(C^½ A C^½)` is at most `gamma`:
+///
+/// ```text
+/// h = 2 / (γ/2 + √(γ²/4 + ω²))      (= (2/ω)(√(1+ζ²) − ζ) for γ = 2ζω)
+/// ```
+///
+/// Why it is safe (docs/physics.md, "The damped step"): in mass-whitened
+/// coordinates, with `Ŝ` and `Ĉ` the stiffness and dashpot matrices,
+/// `E = |x̃ − (h/2)Ŝ^½v|² + vᵀ(I − hĈ/2 − h²Ŝ/4)v` (x̃ = Ŝ^½x) never grows
+/// from one step to the next (its change is `−(h/2)|Ĉ^½(v′ + v)|²`), and is
+/// a norm of the state when `I − hĈ/2 − h²Ŝ/4` is positive definite, which
+/// `h²ω²/4 + hγ/2 ≤ 1` ensures. Written without the cancelling
+/// `√(1+ζ²) − ζ`.
+pub fn energy_bound(omega: f64, gamma: f64) -> Option<f64> {
+    let g = 0.5 * gamma.max(0.0);
+    let h = 2.0 / (g + g.hypot(omega));
+    (omega.is_finite() && gamma.is_finite() && h.is_finite() && h > 0.0).then_some(h)
+}
+
+/// The step stable whatever the modes: `2/ω̄` without dashpots, the
+/// [`energy_bound`] at `ω̄` and the dashpot-rate bound `γ̄` with them.
+pub fn guaranteed(omega_bound: f64, gamma_bound: Option<f64>) -> Option<f64> {
+    if !(omega_bound.is_finite() && omega_bound > 0.0) {
+        return None;
+    }
+    match gamma_bound {
+        None => Some(2.0 / omega_bound),
+        Some(g) => energy_bound(omega_bound, g),
+    }
+}
+
+/// The step a sheet tells the user to use, and what set it: the exact
+/// coupled limit (`2/ω_max`, or the damped step map's limit), or where the
+/// exact value is not available the bound that replaces it (`fallback`:
+/// ω_max is the Gershgorin bound; dashpots without a step map: the energy
+/// bound at ω_max).
+pub fn governing(
+    omega_max: f64,
+    fallback: bool,
+    damped_step_map: Option<f64>,
+    gamma_bound: Option<f64>,
+) -> Option<(f64, super::Governing)> {
+    use super::Governing as G;
+    if !(omega_max.is_finite() && omega_max > 0.0) {
+        return None;
+    }
+    match (gamma_bound, damped_step_map) {
+        (None, _) if fallback => Some((2.0 / omega_max, G::UpperBound)),
+        (None, _) => Some((2.0 / omega_max, G::CoupledMode)),
+        (Some(_), Some(h)) => Some((h, G::DampedStepMap)),
+        (Some(g), None) => energy_bound(omega_max, g).map(|h| (h, G::DampedEnergyBound)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +254,39 @@ mod tests {
         assert!(grows(h * 1.001), "{h}");
         // Mode by mode would have said more: the old estimate was unsafe.
         assert!(h < 2.0 / w_max);
+    }
+
+    /// The energy bound is never above the step map's limit (random
+    /// systems, dashpots not proportional to the springs), and equals the
+    /// closed form for one contact.
+    #[test]
+    fn energy_bound_is_safe() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for trial in 0..200 {
+            let n = 1 + trial % 5;
+            let b = DMatrix::from_fn(n, n + 2, |_, _| rng.random_range(-1.0..1.0));
+            let a = &b * b.transpose();
+            let k: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(2.0..5.0))).collect();
+            let c: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-1.0..3.0))).collect();
+            let s = DMatrix::from_fn(n, n, |p, q| k[p].sqrt() * a[(p, q)] * k[q].sqrt());
+            let cc = DMatrix::from_fn(n, n, |p, q| c[p].sqrt() * a[(p, q)] * c[q].sqrt());
+            let top = |m: DMatrix<f64>| {
+                crate::analysis::eig::complex_eigenvalues(m)
+                    .iter()
+                    .fold(0.0f64, |x, z| x.max(z.re))
+            };
+            let w = top(s).sqrt();
+            let g = top(cc);
+            let exact = symplectic_euler_damped(&a, &k, &c, 2.0 / w).unwrap();
+            let bound = energy_bound(w, g).unwrap();
+            assert!(bound <= exact * (1.0 + 1e-5), "{trial}: {bound} > {exact}");
+        }
+        let (w, z) = (300.0f64, 0.4f64);
+        let closed = 2.0 / w * ((1.0 + z * z).sqrt() - z);
+        assert!((energy_bound(w, 2.0 * z * w).unwrap() / closed - 1.0).abs() < 1e-14);
+        // No cancellation when the dashpot dominates: h → 2/γ.
+        let h = energy_bound(1.0, 1e12).unwrap();
+        assert!((h * 1e12 / 2.0 - 1.0).abs() < 1e-12, "{h}");
     }
 }

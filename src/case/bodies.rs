@@ -426,13 +426,13 @@ impl Reader<'_> {
                     Some(n) => self.model_body(n, robot),
                     None => Some(None),
                 };
-                let world = match get(t, "frame") {
-                    None => Some(false),
-                    Some(n) => match self.string(n, "`frame`").as_deref() {
+                let frame_key = |this: &mut Self, key: &str, default: bool| match get(t, key) {
+                    None => Some(default),
+                    Some(n) => match this.string(n, &format!("`{key}`")).as_deref() {
                         Some("body") => Some(false),
                         Some("world") => Some(true),
                         Some(other) => {
-                            self.error(
+                            this.error(
                                 Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
                                     .hint("`body` (the default: point and normal in the body's frame) or `world`"),
                             );
@@ -441,12 +441,17 @@ impl Reader<'_> {
                         None => None,
                     },
                 };
+                let world = frame_key(self, "frame", false);
+                // A point on the link with the normal of what it touches
+                // (a floor): `normal_frame = "world"`.
+                let normal_world = frame_key(self, "normal_frame", world.unwrap_or(false));
                 let point = self
                     .required(t, "point", &what, &span)
                     .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
                 let normal = self
                     .required(t, "normal", &what, &span)
                     .and_then(|n| self.unit_normal(n, 3));
+                let world = world.zip(normal_world);
                 match (body, other, world, point, normal) {
                     (Some((None, bspan)), ..) => {
                         self.error(
@@ -459,7 +464,7 @@ impl Reader<'_> {
                     (
                         Some((Some(b), bspan)),
                         Some(other),
-                        Some(world),
+                        Some((world, normal_world)),
                         Some(point),
                         Some(normal),
                     ) => {
@@ -487,6 +492,7 @@ impl Reader<'_> {
                                 body: b,
                                 other,
                                 world,
+                                normal_world,
                                 point,
                                 normal,
                             })

@@ -418,6 +418,7 @@ pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
     "point",
     "normal",
     "frame",
+    "normal_frame",
     "stiffness",
     "damping",
     "description",

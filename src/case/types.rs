@@ -171,9 +171,13 @@ pub enum ContactGeometry {
         body: Side,
         /// The other body; `None` is the world.
         other: Option<Side>,
-        /// Point and normal in world coordinates (`frame = "world"`)
-        /// rather than in the body's frame.
+        /// Point (and, unless `normal_frame` says otherwise, normal) in
+        /// world coordinates (`frame = "world"`) rather than in the
+        /// body's frame.
         world: bool,
+        /// The normal in world coordinates (`normal_frame = "world"`, or
+        /// `frame = "world"` without a `normal_frame`).
+        normal_world: bool,
         /// Contact point.
         point: Vec<Val>,
         /// Unit normal.

@@ -151,6 +151,7 @@ pub fn robot_system<E>(
             body,
             other,
             world,
+            normal_world,
             point,
             normal,
         } = &c.geometry
@@ -159,9 +160,13 @@ pub fn robot_system<E>(
         };
         let p = Vector3::new(si(&point[0])?, si(&point[1])?, si(&point[2])?);
         let nl = Vector3::new(si(&normal[0])?, si(&normal[1])?, si(&normal[2])?);
-        let (p, nrm) = match (body, world) {
-            (Side::Model(b), false) => (tree.to_world(&kin, *b, &p), kin.xrot[*b] * nl),
-            _ => (p, nl),
+        let p = match (body, world) {
+            (Side::Model(b), false) => tree.to_world(&kin, *b, &p),
+            _ => p,
+        };
+        let nrm = match (body, normal_world) {
+            (Side::Model(b), false) => kin.xrot[*b] * nl,
+            _ => nl,
         };
         let mut row = vec![0.0; n];
         for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {

@@ -4,6 +4,7 @@
 //! format numbers and lay out tables; they compute no physics.
 
 pub mod engine_text;
+pub mod headline;
 pub mod impact;
 pub mod inert_md;
 pub mod layout;

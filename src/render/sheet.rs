@@ -9,6 +9,7 @@ use crate::report::Report;
 /// does not need is left out; the others keep this order in every format.
 pub const SECTIONS: &[(&str, &str)] = &[
     ("summary", "Summary"),
+    ("checks", "Model checks"),
     ("inputs", "Inputs"),
     ("definition", "Model definition"),
     ("assumptions", "Assumptions"),

@@ -579,7 +579,11 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         "worst_mass_ratio": worst,
         "coupled_ratio": report.coupled_to_independent_ratio,
         "omega_max": report.coupled_omega_max,
-        "dt": report.stable_dt.coupled,
+        // The step the sheet tells the user to use (the damped one with
+        // dashpots), never the undamped 2/ω_max beside dashpots.
+        "dt": report.stable_dt.governing,
+        "dt_damped": report.stable_dt.governing_by.is_some_and(|g| g.starts_with("damped")),
+        "warnings": report.model_checks_found,
         "claims_passed": passed,
         "claims_total": report.claims.len(),
         "verified": verified,
@@ -854,6 +858,8 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "plots": plots_v,
         "sketch_caption": report.sketch.as_ref().map(super::sketch::caption),
         "assumptions": super::sheet::assumptions(report),
+        "headline": super::headline::lines(report, digits),
+        "check_rules": crate::checks::RULES.iter().map(|(_, words)| *words).collect::<Vec<_>>(),
         "references": super::sheet::references(),
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,

@@ -90,6 +90,25 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     let d = digits;
     let mut out = Vec::new();
     out.push(Section {
+        title: "Summary".into(),
+        notes: super::headline::lines(report, d)
+            .into_iter()
+            .map(|line| line.into_iter().map(|s| s.text).collect())
+            .collect(),
+        ..Section::default()
+    });
+    if !report.model_checks.is_empty() {
+        out.push(Section {
+            title: format!("Model checks: {} warning(s)", report.model_checks_found),
+            notes: report
+                .model_checks
+                .iter()
+                .map(|w| format!("{} ({}): {}", w.input, w.location, w.message))
+                .collect(),
+            ..Section::default()
+        });
+    }
+    out.push(Section {
         title: "Effective mass per contact".into(),
         header: strings([
             "contact",

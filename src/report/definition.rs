@@ -80,7 +80,9 @@ pub struct ContactDef {
     pub body: String,
     /// The other side: a body or `world`.
     pub other: String,
-    /// `world` or `body` (the frame point and normal are given in).
+    /// `world` or `body` (the frame point and normal are given in), or
+    /// `body_point` (the point in the body's frame, the normal in the
+    /// world's: `normal_frame = "world"`).
     pub frame: &'static str,
     /// Contact point (m).
     pub point: Vec<Typed>,
@@ -88,6 +90,10 @@ pub struct ContactDef {
     pub normal: Vec<Typed>,
     /// Generalized form: the Jacobian row as typed.
     pub jacobian: Vec<Typed>,
+    /// The point and normal in world coordinates at the case's pose (and
+    /// a model contact's angle to each plane of the model); `null` for a
+    /// Jacobian row.
+    pub world: Option<crate::checks::WorldContact>,
     /// Stiffness (N/m).
     pub stiffness: Typed,
     /// Damping (N s/m).
@@ -263,12 +269,17 @@ pub fn definition(case: &Case) -> Option<Definition> {
                     body,
                     other,
                     world,
+                    normal_world,
                     point,
                     normal,
                 } => (
                     side(body),
                     other.as_ref().map_or_else(|| "world".to_string(), side),
-                    if *world { "world" } else { "body" },
+                    match (world, normal_world) {
+                        (true, _) => "world",
+                        (false, true) => "body_point",
+                        (false, false) => "body",
+                    },
                     point.iter().map(Typed::of).collect(),
                     normal.iter().map(Typed::of).collect(),
                     Vec::new(),
@@ -290,6 +301,7 @@ pub fn definition(case: &Case) -> Option<Definition> {
                 point,
                 normal,
                 jacobian,
+                world: None,
                 stiffness: Typed::of(&c.stiffness),
                 damping: c.damping.as_ref().map(Typed::of),
                 description: c.description.clone(),

@@ -44,6 +44,12 @@ pub struct Report {
     pub sketch: Option<sketch::Sketch>,
     /// Markdown description.
     pub description: String,
+    /// Model checks: inputs that look implausible (at most
+    /// `checks::MAX_WARNINGS`), each naming the input and its location.
+    /// The numbers are unaffected; the signer decides.
+    pub model_checks: Vec<crate::checks::ModelCheck>,
+    /// Warnings found, listed or not.
+    pub model_checks_found: usize,
     /// `line`, `planar`, `3d` or `generalized`.
     pub space: String,
     /// Number of generalized velocities.
@@ -363,9 +369,18 @@ pub struct StableDtReport {
     pub independent: Option<f64>,
     /// `independent / coupled`: how much too large the independent estimate is.
     pub independent_over_coupled: Option<f64>,
-    /// `2 / coupled_omega_upper_bound`: a step that is stable whatever the
-    /// modes (from the trace or Gershgorin bound, never below the truth).
+    /// A step that is stable whatever the modes, from bounds alone:
+    /// `2 / coupled_omega_upper_bound` without dashpots; with dashpots the
+    /// energy bound `2/(γ̄/2 + √(γ̄²/4 + ω̄²))` (docs/physics.md).
     pub guaranteed: Option<f64>,
+    /// The step to use: the exact limit of the system as given (the damped
+    /// one with dashpots); the summary states it.
+    pub governing: Option<f64>,
+    /// What sets `governing`: `coupled_mode` (2/ω_max), `upper_bound`
+    /// (2/ω̄, the fastest mode not converged), `damped_step_map` (the
+    /// dashpots' step map) or `damped_energy_bound` (dashpots where the
+    /// step map is not formed).
+    pub governing_by: Option<&'static str>,
     /// Coupled, with explicit damping.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coupled_damped: Option<f64>,
@@ -582,6 +597,20 @@ pub struct Results<'a> {
     pub selection: ContactSelection,
 }
 
+impl Report {
+    /// Attaches the model checks: the warnings, and each contact's world
+    /// point and normal beside its definition.
+    pub fn set_checks(&mut self, checks: crate::checks::Checks) {
+        self.model_checks = checks.warnings;
+        self.model_checks_found = checks.found;
+        if let Some(def) = self.definition.as_mut() {
+            for (c, w) in def.contacts.iter_mut().zip(checks.world) {
+                c.world = w;
+            }
+        }
+    }
+}
+
 /// Builds the report of a case from results computed elsewhere.
 pub fn build(case: &Case, results: Results) -> Report {
     let Results {
@@ -697,6 +726,8 @@ pub fn build(case: &Case, results: Results) -> Report {
         definition: definition::definition(case),
         sketch: sketch::sketch(case),
         description: case.description.clone(),
+        model_checks: Vec::new(),
+        model_checks_found: 0,
         space: if case.is_generalized() {
             "generalized".into()
         } else {
@@ -803,9 +834,9 @@ pub fn build(case: &Case, results: Results) -> Report {
         coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
         stable_dt: StableDtReport {
-            guaranteed: (an.coupled_omega_upper_bound.is_finite()
-                && an.coupled_omega_upper_bound > 0.0)
-                .then(|| 2.0 / an.coupled_omega_upper_bound),
+            guaranteed: an.stable_dt.guaranteed,
+            governing: an.stable_dt.governing.map(|(h, _)| h),
+            governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
             coupled: an.stable_dt.coupled,
             independent: an.stable_dt.independent,
             independent_over_coupled: an

@@ -140,6 +140,20 @@ pub struct Robot {
     /// SHA-256 of the model file's bytes (lower-case hex; the main file,
     /// not its includes).
     pub sha256: String,
+    /// Planes fixed to the world (MJCF `<geom type="plane">` of the world
+    /// body): the model checks compare world contacts' normals with them.
+    pub planes: Vec<Plane>,
+}
+
+/// A plane of the model's world (a floor, a wall).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plane {
+    /// The geom's name (`plane 1`… when unnamed).
+    pub name: String,
+    /// A point on it (world, m).
+    pub point: Vector3<f64>,
+    /// Its unit normal (world; the side a body stands on).
+    pub normal: Vector3<f64>,
 }
 
 /// Lower-case hex SHA-256 of `bytes`.

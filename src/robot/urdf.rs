@@ -40,6 +40,7 @@ pub fn parse(shown: &str, text: String) -> Result<Robot, SourceError> {
             constraints,
             notes,
             sha256: String::new(),
+            planes: Vec::new(),
         })
 }
 

@@ -48,6 +48,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         for child in self.children(el)? {
             match child.name() {
                 "body" => self.body(child, parent, frame, childclass, depth + 1)?,
+                "geom" if parent.is_none() => self.world_plane(child, frame, childclass)?,
                 "frame" => {
                     let cc = child.node.attribute("childclass").or(childclass);
                     let f = self.frame(child, cc.unwrap_or("main"))?;
@@ -65,6 +66,33 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// A plane geom of the world body, kept for the model checks (its
+    /// frame composed like any geom's: `pos`, then its orientation, whose
+    /// z axis is the plane's normal).
+    fn world_plane(
+        &mut self,
+        el: El<'a, 'i>,
+        frame: Frame,
+        childclass: Option<&'a str>,
+    ) -> Result<(), Fail> {
+        let class = childclass.unwrap_or("main");
+        let ty = self.attr(el, class, "type").map(|(v, _)| v.trim());
+        if ty != Some("plane") {
+            return Ok(());
+        }
+        let placed = frame.then(&self.frame(el, class)?);
+        let name = el.node.attribute("name").map_or_else(
+            || format!("plane {}", self.planes.len() + 1),
+            str::to_string,
+        );
+        self.planes.push(super::super::Plane {
+            name,
+            point: placed.pos,
+            normal: placed.quat * Vector3::z(),
+        });
         Ok(())
     }
 

@@ -153,9 +153,12 @@ pub fn read(
         notes: Vec::new(),
         named: std::collections::HashSet::new(),
         named_joints: std::collections::HashSet::new(),
+        planes: Vec::new(),
     };
     let root = docs[0].root_element();
-    r.run(root).map_err(|(file, p)| fail(&files, file, p)).map(
+    let run = r.run(root);
+    let planes = std::mem::take(&mut r.planes);
+    run.map_err(|(file, p)| fail(&files, file, p)).map(
         |(tree, keyframes, constraints, notes)| Robot {
             format: Format::Mjcf,
             path: shown.to_string(),
@@ -165,6 +168,7 @@ pub fn read(
             constraints,
             notes,
             sha256: String::new(),
+            planes,
         },
     )
 }
@@ -253,6 +257,8 @@ struct Mjcf<'a, 'i> {
     named: std::collections::HashSet<&'a str>,
     /// The same for joints (`joint3` for an unnamed third joint).
     named_joints: std::collections::HashSet<&'a str>,
+    /// Plane geoms of the world body (for the model checks).
+    planes: Vec<super::Plane>,
 }
 
 /// A frame: position and orientation relative to the enclosing body.

@@ -1,0 +1,528 @@
+//! Model checks: the case's inputs held against what a body of that size
+//! can be, and against the geometry they describe. A sheet can be right
+//! in every digit about the wrong model (a normal in the wrong frame, an
+//! inertia no body inside its contacts can have); these checks do not
+//! change a number, they warn, and the signer decides.
+//!
+//! Each check is one function below, named by the rule it applies; every
+//! warning names the input and where it is written (`file:line:col`).
+//! Also here: every contact's world point and normal (the world-frame
+//! echo the definition prints beside the values as typed) and, for a
+//! model contact against the world, the angle to each plane of the model.
+
+use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
+use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
+use crate::number::{pretty, sig};
+use nalgebra::{Matrix3, Vector3};
+use serde::Serialize;
+use std::ops::Range;
+
+/// The most warnings listed (a scene of 10⁶ bodies with one fault
+/// repeated gives the first ones and the count).
+pub const MAX_WARNINGS: usize = 50;
+
+/// A radius of gyration below this fraction of the farthest contact's
+/// distance is flagged (a slender rod touched at its end has 0.58).
+pub const FAR_CONTACT_RATIO: f64 = 0.05;
+
+/// A model contact's normal more than this from the nearest plane's
+/// normal (degrees) is flagged.
+pub const PLANE_ANGLE_DEG: f64 = 10.0;
+
+/// m_eff of a model contact beyond these multiples of the rule of thumb
+/// (half the moving mass) is flagged.
+pub const RULE_RATIO: (f64, f64) = (0.1, 2.0);
+
+/// The rules applied, in words (the sheet lists them, warning or not).
+pub const RULES: &[(&str, &str)] = &[
+    ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
+    (
+        "gyration_beyond_contacts",
+        "a body's radius of gyration √(ΣI/2m) lies between 1/20 of the distance to its farthest contact and that distance",
+    ),
+    (
+        "contact_outside_shape",
+        "a shaped body's contacts lie within its shape's reach",
+    ),
+    (
+        "normal_against_plane",
+        "a model contact with the world has its normal within 10° of the model's nearest plane",
+    ),
+    (
+        "body_frame_normal",
+        "without a plane, a world contact's normal typed in body axes lies within 10° of a world axis or of the same numbers read in world axes",
+    ),
+    (
+        "rule_of_thumb_ratio",
+        "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
+    ),
+];
+
+/// One warning.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelCheck {
+    /// Which rule: `inertia_triangle`, `gyration_beyond_contacts`,
+    /// `contacts_far_from_mass`, `contact_outside_shape`,
+    /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`.
+    pub rule: &'static str,
+    /// The input it is about (`body block: inertia`, `contact tip: normal`).
+    pub input: String,
+    /// Where that input is written: `file:line:col`.
+    pub location: String,
+    /// What was found, with its numbers.
+    pub message: String,
+}
+
+/// A contact's point and normal in world coordinates, and (model
+/// contacts against the world) its normal's angle to each plane.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WorldContact {
+    /// Point (m).
+    pub point: Vec<f64>,
+    /// Unit normal.
+    pub normal: Vec<f64>,
+    /// `(plane, angle in degrees)` between the normal and each plane's.
+    pub planes: Vec<(String, f64)>,
+}
+
+/// The checks' results.
+#[derive(Clone, Debug, Default)]
+pub struct Checks {
+    /// Per contact in case order (`None`: a generalized contact, or a
+    /// scene's, which has no table to echo).
+    pub world: Vec<Option<WorldContact>>,
+    /// Warnings, at most [`MAX_WARNINGS`].
+    pub warnings: Vec<ModelCheck>,
+    /// Warnings found, listed or not.
+    pub found: usize,
+}
+
+impl Checks {
+    fn warn(&mut self, rule: &'static str, input: String, location: String, message: String) {
+        self.found += 1;
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(ModelCheck {
+                rule,
+                input,
+                location,
+                message,
+            });
+        }
+    }
+}
+
+fn n(x: f64) -> String {
+    pretty(&sig(x, 4))
+}
+
+fn at(case: &Case, span: &Range<usize>) -> String {
+    let (line, col) = crate::diag::line_col(&case.source, span.start.min(case.source.len()));
+    format!("{}:{line}:{col}", case.path)
+}
+
+/// Entries below 10⁻¹² of a vector's largest are round-off of a zero (a
+/// turned normal's 6·10⁻¹⁷): printed and kept as 0.
+fn chop(v: Vec<f64>) -> Vec<f64> {
+    let top = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    v.into_iter()
+        .map(|x| if x.abs() < 1e-12 * top { 0.0 } else { x })
+        .collect()
+}
+
+/// Runs every check on a case and its numeric model; `m_eff` per contact.
+pub fn run(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {
+    let mut out = run_checks(case, model, m_eff);
+    for w in out.world.iter_mut().flatten() {
+        w.point = chop(std::mem::take(&mut w.point));
+        w.normal = chop(std::mem::take(&mut w.normal));
+    }
+    out
+}
+
+fn run_checks(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {
+    let mut out = Checks::default();
+    match &case.form {
+        Form::Robot(r) => robot_contacts(case, r, m_eff, &mut out),
+        _ => {
+            out.world = model
+                .contacts
+                .iter()
+                .map(|c| match &c.geometry {
+                    Geometry::Point { point, normal, .. } if case.scene.is_none() => {
+                        Some(WorldContact {
+                            point: point.clone(),
+                            normal: normal.clone(),
+                            planes: Vec::new(),
+                        })
+                    }
+                    _ => None,
+                })
+                .collect();
+        }
+    }
+    if let Kind::Bodies { bodies, .. } = &model.kind {
+        body_checks(case, model, bodies, &mut out);
+    }
+    out
+}
+
+/// Principal moments of a body's inertia (one value in the plane).
+fn principal(inertia: &Inertia<f64>) -> Vec<f64> {
+    match inertia {
+        Inertia::Scalar(i) => vec![*i],
+        Inertia::Diagonal(d) => d.to_vec(),
+        Inertia::Full(t) => {
+            let m = Matrix3::from_fn(|i, j| t[i][j]);
+            // Bounded: a 3×3 needs a few sweeps; NaN if it cannot be had.
+            nalgebra::SymmetricEigen::try_new(m, f64::EPSILON, 300).map_or_else(
+                || vec![f64::NAN; 3],
+                |e| e.eigenvalues.iter().copied().collect(),
+            )
+        }
+    }
+}
+
+/// Where a body's inertia is written, and its name.
+fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usize>>)> {
+    let Form::Bodies { bodies, .. } = &case.form else {
+        return None;
+    };
+    let body = bodies.get(b)?;
+    let span = match &body.kind {
+        crate::case::BodyKind::Rigid { inertia, .. } => Some(match inertia {
+            InertiaVal::Scalar(v) => v.span.clone(),
+            InertiaVal::Diagonal(v) => v[0].span.clone(),
+            InertiaVal::Full(v) => v[0][0].span.clone(),
+        }),
+        _ => None,
+    };
+    Some((body.name.clone(), at(case, span.as_ref().unwrap_or(&body.span)), span))
+}
+
+fn body_checks(
+    case: &Case,
+    model: &Model<f64>,
+    bodies: &[crate::model::Body<f64>],
+    out: &mut Checks,
+) {
+    // The farthest contact point from each body's centre of mass.
+    let mut far = vec![0.0f64; bodies.len()];
+    let mut far_contact = vec![usize::MAX; bodies.len()];
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let Geometry::Point {
+            body, other, point, ..
+        } = &c.geometry
+        else {
+            continue;
+        };
+        for b in [Some(*body), *other].into_iter().flatten() {
+            let d = dist(point, &bodies[b].position);
+            if d > far[b] {
+                far[b] = d;
+                far_contact[b] = ci;
+            }
+        }
+    }
+    for (b, body) in bodies.iter().enumerate() {
+        let BodyKind::Rigid { mass, inertia } = &body.kind else {
+            continue;
+        };
+        let (name, location) = match body_input(case, b) {
+            Some((name, loc, _)) => (name, loc),
+            None => (body.name.clone(), format!("{} (scene row {})", case.path, b + 1)),
+        };
+        let moments = principal(inertia);
+        if moments.len() == 3 {
+            triangle(&name, &location, &moments, out);
+        }
+        // The rms distance of the mass from the centre of mass.
+        let rho = if moments.len() == 3 {
+            (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt()
+        } else {
+            (moments[0] / mass).sqrt()
+        };
+        let shape = match &case.form {
+            Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
+            _ => None,
+        };
+        if let Some(s) = shape {
+            outside_shape(case, model, b, &name, s, bodies, out);
+        } else if far_contact[b] != usize::MAX && rho.is_finite() {
+            gyration(case, &name, &location, rho, far[b], far_contact[b], out);
+        }
+    }
+}
+
+fn dist(p: &[f64], q: &[f64]) -> f64 {
+    p.iter()
+        .zip(q)
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Every real body has `I₁ + I₂ ≥ I₃` for its principal moments.
+fn triangle(name: &str, location: &str, m: &[f64], out: &mut Checks) {
+    let mut s = m.to_vec();
+    s.sort_by(f64::total_cmp);
+    if s[0] + s[1] < s[2] * (1.0 - 1e-9) {
+        out.warn(
+            "inertia_triangle",
+            format!("body {name}: inertia"),
+            location.to_string(),
+            format!(
+                "principal moments {}, {}, {} kg m² break the triangle inequality: \
+                 I₁ + I₂ = {} < I₃ = {}, which no distribution of mass can give \
+                 (check the values and the axes they are given in)",
+                n(s[0]),
+                n(s[1]),
+                n(s[2]),
+                n(s[0] + s[1]),
+                n(s[2])
+            ),
+        );
+    }
+}
+
+/// The radius of gyration against the contacts' distances.
+fn gyration(
+    case: &Case,
+    name: &str,
+    location: &str,
+    rho: f64,
+    far: f64,
+    contact: usize,
+    out: &mut Checks,
+) {
+    let cname = case.contact_name(contact);
+    if rho > far * (1.0 + 1e-9) {
+        out.warn(
+            "gyration_beyond_contacts",
+            format!("body {name}: inertia"),
+            location.to_string(),
+            format!(
+                "the radius of gyration √(ΣI/2m) = {} m (rms distance of the mass from the \
+                 centre of mass) is larger than the distance {} m to the farthest contact \
+                 ({cname}): a body whose mass lies within its contacts' reach has at most \
+                 that; the inertia may be too large (a unit, or about another point)",
+                n(rho),
+                n(far)
+            ),
+        );
+    } else if rho < FAR_CONTACT_RATIO * far {
+        out.warn(
+            "contacts_far_from_mass",
+            format!("body {name}: inertia"),
+            location.to_string(),
+            format!(
+                "the radius of gyration {} m is below {} of the distance {} m to contact \
+                 {cname}: the mass sits at the centre of a body that reaches far; \
+                 check the inertia and the contact point",
+                n(rho),
+                FAR_CONTACT_RATIO,
+                n(far)
+            ),
+        );
+    }
+}
+
+/// The radius of the sphere about the centre that holds a shape.
+fn circumradius(s: &crate::case::pose::ShapeGeom) -> Option<f64> {
+    let z = &s.size;
+    Some(match (s.kind, z.as_slice()) {
+        ("box", [a, b, c]) => 0.5 * (a * a + b * b + c * c).sqrt(),
+        ("box", [a, b]) => 0.5 * a.hypot(*b),
+        ("sphere", [r]) => *r,
+        ("cylinder", [r, l]) => r.hypot(0.5 * l),
+        ("capsule", [r, l]) => r + 0.5 * l,
+        ("ellipsoid", v) => v.iter().fold(0.0f64, |m, x| m.max(*x)),
+        ("rod", [l]) => 0.5 * l,
+        _ => return None,
+    })
+}
+
+/// A contact point farther from a shaped body's centre than any point
+/// of the shape.
+fn outside_shape(
+    case: &Case,
+    model: &Model<f64>,
+    b: usize,
+    name: &str,
+    s: &crate::case::pose::ShapeGeom,
+    bodies: &[crate::model::Body<f64>],
+    out: &mut Checks,
+) {
+    let Some(r) = circumradius(s) else { return };
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let Geometry::Point {
+            body, other, point, ..
+        } = &c.geometry
+        else {
+            continue;
+        };
+        if *body != b && *other != Some(b) {
+            continue;
+        }
+        let d = dist(point, &bodies[b].position);
+        if d > r * (1.0 + 1e-6) {
+            let span = match &case.contacts[ci].geometry {
+                ContactGeometry::Point { point, .. } => point[0].span.clone(),
+                _ => case.contacts[ci].span.clone(),
+            };
+            out.warn(
+                "contact_outside_shape",
+                format!("contact {}: point", case.contact_name(ci)),
+                at(case, &span),
+                format!(
+                    "the point is {} m from the centre of body {name}, whose {} reaches at \
+                     most {} m from it: the contact is not on the body it acts on",
+                    n(d),
+                    s.kind,
+                    n(r)
+                ),
+            );
+        }
+    }
+}
+
+/// World points and normals of a `[model]` case's contacts, the planes'
+/// angles, and the checks that need them.
+fn robot_contacts(
+    case: &Case,
+    r: &crate::case::RobotForm,
+    m_eff: &[Option<f64>],
+    out: &mut Checks,
+) {
+    let Ok(sys) = crate::model::robot::robot_system(
+        case,
+        r,
+        &mut |v: &Val| Ok::<f64, std::convert::Infallible>(v.si),
+        r.armature,
+    );
+    let tree = &r.robot.tree;
+    let kin = tree.kinematics(&sys.q);
+    let moving: f64 = (0..tree.bodies.len())
+        .filter(|&b| tree.last_dof(&kin, b).is_some())
+        .map(|b| tree.bodies[b].mass)
+        .sum();
+    for (i, c) in case.contacts.iter().enumerate() {
+        let (p, nrm) = sys.points[i];
+        let nrm = {
+            let c = chop(nrm.iter().copied().collect());
+            Vector3::new(c[0], c[1], c[2])
+        };
+        let ContactGeometry::Link {
+            body,
+            other,
+            normal_world,
+            normal,
+            ..
+        } = &c.geometry
+        else {
+            out.world.push(None);
+            continue;
+        };
+        let against_world = other.is_none();
+        let angle = |a: &Vector3<f64>| nrm.angle(a).to_degrees();
+        let planes: Vec<(String, f64)> = if against_world {
+            r.robot
+                .planes
+                .iter()
+                .map(|pl| (pl.name.clone(), angle(&pl.normal)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let input = format!("contact {}: normal", c.name);
+        let location = at(case, &normal[0].span);
+        // The plane the point is nearest.
+        let nearest = r
+            .robot
+            .planes
+            .iter()
+            .filter(|_| against_world)
+            .min_by(|a, b| {
+                let d = |pl: &crate::robot::Plane| (p - pl.point).dot(&pl.normal).abs();
+                d(a).total_cmp(&d(b))
+            });
+        if let Some(pl) = nearest
+            && angle(&pl.normal) > PLANE_ANGLE_DEG
+        {
+            out.warn(
+                "normal_against_plane",
+                input.clone(),
+                location.clone(),
+                format!(
+                    "the normal points along world ({}, {}, {}) at this configuration, {}° from \
+                     the normal of the model's plane `{}` ({}, {}, {}) nearest the point: \
+                     this contact is not the one with that plane{}",
+                    n(nrm.x),
+                    n(nrm.y),
+                    n(nrm.z),
+                    pretty(&sig(angle(&pl.normal), 3)),
+                    pl.name,
+                    n(pl.normal.x),
+                    n(pl.normal.y),
+                    n(pl.normal.z),
+                    if *normal_world {
+                        ""
+                    } else {
+                        " (the normal is typed in the body's axes: `frame = \"body\"`; \
+                         a floor's normal is usually typed in world axes)"
+                    }
+                ),
+            );
+        } else if nearest.is_none() && !*normal_world && against_world {
+            // No plane to compare with: the same numbers read as world axes.
+            let typed = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
+            let turn = angle(&typed);
+            // A fixed surface's normal is usually along a world axis: a
+            // body-frame normal that lands along one is taken as meant.
+            let axis = [Vector3::x(), Vector3::y(), Vector3::z()]
+                .iter()
+                .map(|a| angle(a).min(180.0 - angle(a)))
+                .fold(f64::INFINITY, f64::min);
+            if turn > PLANE_ANGLE_DEG && axis > PLANE_ANGLE_DEG {
+                out.warn(
+                    "body_frame_normal",
+                    input.clone(),
+                    location.clone(),
+                    format!(
+                        "typed in the body's axes, the normal points along world ({}, {}, {}) at \
+                         this configuration, {}° from the same numbers read in world axes; a \
+                         contact with the fixed world usually has its normal in world axes",
+                        n(nrm.x),
+                        n(nrm.y),
+                        n(nrm.z),
+                        pretty(&sig(turn, 3))
+                    ),
+                );
+            }
+        }
+        if matches!(body, Side::Model(_)) && moving > 0.0 {
+            let rule = 0.5 * moving;
+            if let Some(Some(m)) = m_eff.get(i)
+                && (*m < RULE_RATIO.0 * rule || *m > RULE_RATIO.1 * rule)
+            {
+                out.warn(
+                    "rule_of_thumb_ratio",
+                    format!("contact {}", c.name),
+                    at(case, &c.span),
+                    format!(
+                        "m_eff = {} kg is {}× the rule of thumb (half the moving mass, {} kg): \
+                         check the point, the normal and the configuration (near a singular \
+                         pose m_eff grows without bound)",
+                        n(*m),
+                        n(m / rule),
+                        n(rule)
+                    ),
+                );
+            }
+        }
+        out.world.push(Some(WorldContact {
+            point: p.iter().copied().collect(),
+            normal: nrm.iter().copied().collect(),
+            planes,
+        }));
+    }
+}

@@ -1,0 +1,246 @@
+//! The sheet's headline, written once for every format: the step to use
+//! and what set it, then the result each part of the case exists for
+//! (impacts, a person's contact, engine settings) and the model checks.
+//!
+//! Lines are plain Unicode text in segments, some of them bold; each
+//! format escapes the text its own way (`templates.rs` hands them to the
+//! HTML, Markdown and Typst templates; `text.rs` prints them).
+
+use crate::number::{pretty, sig, time};
+use crate::report::Report;
+use serde::Serialize;
+
+/// A piece of a headline line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Segment {
+    /// Plain text.
+    pub text: String,
+    /// Set in bold.
+    pub strong: bool,
+}
+
+fn plain(s: impl Into<String>) -> Segment {
+    Segment {
+        text: s.into(),
+        strong: false,
+    }
+}
+
+fn strong(s: impl Into<String>) -> Segment {
+    Segment {
+        text: s.into(),
+        strong: true,
+    }
+}
+
+/// A time in the sheet's display unit.
+fn t(report: &Report, x: f64, d: usize) -> String {
+    match &report.display.time {
+        Some(u) => format!("{} {}", pretty(&sig(x * u.factor, d)), u.unit),
+        None => pretty(&time(x, d)),
+    }
+}
+
+/// An angular frequency in the sheet's display unit.
+fn w(report: &Report, x: f64, d: usize) -> String {
+    let u = &report.display.omega;
+    format!("{} {}", pretty(&sig(x * u.factor, d)), u.unit)
+}
+
+fn n(x: f64, d: usize) -> String {
+    pretty(&sig(x, d))
+}
+
+/// The headline lines of `report` at `d` significant figures.
+pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
+    let mut out = Vec::new();
+    if let Some(line) = step_line(report, d) {
+        out.push(line);
+    }
+    impact_lines(report, d, &mut out);
+    person_lines(report, d, &mut out);
+    engine_lines(report, d, &mut out);
+    if !report.model_checks.is_empty() {
+        let k = report.model_checks.len();
+        out.push(vec![
+            strong(format!(
+                "Model checks: {k} warning{}",
+                if k == 1 { "" } else { "s" }
+            )),
+            plain(
+                " — the inputs below look implausible; the numbers are right for the model as typed, \
+                 which may not be the model meant (see “Model checks”).",
+            ),
+        ]);
+    }
+    out
+}
+
+/// “Use Δt ≤ …”, with the effect that set it.
+fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
+    let dt = &report.stable_dt;
+    let h = dt.governing?;
+    let by = dt.governing_by.unwrap_or("coupled_mode");
+    let mut line = vec![
+        plain("Use "),
+        strong(format!("Δt ≤ {}", t(report, h, d))),
+        plain(" (symplectic Euler, velocity Verlet or central differences): "),
+    ];
+    let wmax = w(report, report.coupled_omega_max, d);
+    line.push(plain(match by {
+        "damped_step_map" => format!(
+            "the limit of symplectic Euler with these dashpots, from its step map; the undamped 2/ω_max = 2/({wmax}) = {} is not stable with them",
+            dt.coupled.map_or("—".into(), |x| t(report, x, d))
+        ),
+        "damped_energy_bound" => format!(
+            "a bound with the dashpots (the energy bound at ω_max = {wmax}; the step map is not formed for this case), below the exact limit"
+        ),
+        "upper_bound" => format!(
+            "2/ω̄ with the Gershgorin bound ω̄ = {wmax}: the fastest mode did not converge, so the bound stands in for it"
+        ),
+        _ => format!("2/ω_max, the fastest coupled mode ω_max = {wmax}"),
+    }));
+    if let Some(r) = dt.independent_over_coupled.filter(|r| *r > 1.0 + 1e-9)
+        && let Some(ind) = dt.independent
+    {
+        line.push(plain(format!(
+            ". The contacts taken one at a time give {} ({}× too large — ",
+            t(report, ind, d),
+            n(r, d)
+        )));
+        line.push(strong("unsafe"));
+        line.push(plain(")"));
+    }
+    line.push(plain("."));
+    Some(line)
+}
+
+fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
+    for im in &report.impacts {
+        let Some(top) = im
+            .contacts
+            .iter()
+            .filter(|c| c.peak_force.is_finite())
+            .max_by(|a, b| a.peak_force.total_cmp(&b.peak_force))
+        else {
+            continue;
+        };
+        let struck: Vec<_> = im.contacts.iter().filter(|c| c.role == "struck").collect();
+        let mut line = vec![
+            plain(format!("Impact “{}” at {} m/s: peak force ", im.name, n(im.speed, d))),
+            strong(format!("{} N", n(top.peak_force, d))),
+            plain(format!(
+                " at {} after {}, contact for {}, compression {} m",
+                top.contact,
+                t(report, top.time_to_peak, d),
+                t(report, top.duration, d),
+                n(top.compression, d)
+            )),
+        ];
+        if struck.len() > 1 {
+            let sum: f64 = struck.iter().map(|c| c.peak_force).sum();
+            line.push(plain(format!(
+                "; {} struck contacts, their peaks summing to {} N",
+                struck.len(),
+                n(sum, d)
+            )));
+        }
+        if let Some(naive) = top.naive.as_ref().map(|s| s.peak_force)
+            && naive > 0.0
+        {
+            line.push(plain(format!(
+                "; the total-mass estimate says {} N ({}×)",
+                n(naive, d),
+                n(naive / top.peak_force, d)
+            )));
+        }
+        line.push(plain("."));
+        out.push(line);
+    }
+}
+
+fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
+    for p in &report.persons {
+        let Some(ex) = &p.exact else { continue };
+        let mut line = vec![plain(format!(
+            "Contact with a person, {} · {}: ",
+            p.contact, p.region
+        ))];
+        match (ex.peak_force, p.force_limit, p.speed) {
+            (Some(f), Some(lim), Some(v)) => {
+                line.push(plain("peak force "));
+                line.push(strong(format!("{} N", n(f, d))));
+                line.push(plain(format!(" at {} m/s, ", n(v, d))));
+                line.push(strong(if f <= lim { "within" } else { "above" }));
+                line.push(plain(format!(" the limit F_max = {} N", n(lim, d))));
+            }
+            _ => line.push(plain(format!(
+                "robot mass {} kg, reduced mass {} kg",
+                n(ex.robot_mass, d),
+                n(ex.reduced_mass, d)
+            ))),
+        }
+        if let Some(vmax) = ex.max_speed {
+            line.push(plain("; speed limit "));
+            line.push(strong(format!("{} m/s", n(vmax, d))));
+            line.push(plain(format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d))));
+        }
+        if let Some(rule) = &p.rule_of_thumb {
+            line.push(plain(format!(
+                "; the rule of thumb ({}) takes {} kg, ×{} the exact mass",
+                p.rule_of_thumb_name.unwrap_or("rule of thumb"),
+                n(rule.robot_mass, d),
+                n(rule.robot_mass / ex.robot_mass, d)
+            )));
+            if let Some(v) = rule.max_speed {
+                line.push(plain(format!(", and a speed limit of {} m/s", n(v, d))));
+            }
+        }
+        line.push(plain("."));
+        out.push(line);
+    }
+}
+
+fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
+    for e in &report.engines {
+        let mut line = vec![plain(format!(
+            "{}, step {}: ",
+            e.name,
+            t(report, e.step, d)
+        ))];
+        line.push(strong(match e.stable {
+            Some(true) => "stable",
+            Some(false) => "unstable",
+            None => "stability not decided",
+        }));
+        if let Some(r) = e.spectral_radius {
+            line.push(plain(format!(" (largest |z| = {})", n(r, d))));
+        }
+        for c in e.contacts.iter().take(3) {
+            let mut s = format!("; {}:", c.name);
+            if let Some(k) = c.k {
+                s.push_str(&format!(" k = {} N/m", n(k, d)));
+            }
+            if let Some(m) = c.m_engine {
+                s.push_str(&format!(
+                    ", the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
+                    n(m, d),
+                    n(m / c.m_eff, 3),
+                    n(c.m_eff, d)
+                ));
+            }
+            if let Some(wh) = c.omega_h {
+                s.push_str(&format!(", ωh = {}", n(wh, 3)));
+            }
+            if !c.inverse.is_empty() {
+                let settings: Vec<String> =
+                    c.inverse.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                s.push_str(&format!("; for the case's k and c use {}", settings.join(", ")));
+            }
+            line.push(plain(s));
+        }
+        line.push(plain("."));
+        out.push(line);
+    }
+}
+
