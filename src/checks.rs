@@ -115,9 +115,14 @@ fn n(x: f64) -> String {
     pretty(&sig(x, 4))
 }
 
+/// `file:line:col` with the case file's name (not the path it was run
+/// with: the same case gives the same sheet from any directory).
 fn at(case: &Case, span: &Range<usize>) -> String {
     let (line, col) = crate::diag::line_col(&case.source, span.start.min(case.source.len()));
-    format!("{}:{line}:{col}", case.path)
+    let name = std::path::Path::new(&case.path)
+        .file_name()
+        .map_or_else(|| case.path.clone(), |n| n.to_string_lossy().into_owned());
+    format!("{name}:{line}:{col}")
 }
 
 /// Entries below 10⁻¹² of a vector's largest are round-off of a zero (a
@@ -196,7 +201,11 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
         }),
         _ => None,
     };
-    Some((body.name.clone(), at(case, span.as_ref().unwrap_or(&body.span)), span))
+    Some((
+        body.name.clone(),
+        at(case, span.as_ref().unwrap_or(&body.span)),
+        span,
+    ))
 }
 
 fn body_checks(
@@ -229,7 +238,10 @@ fn body_checks(
         };
         let (name, location) = match body_input(case, b) {
             Some((name, loc, _)) => (name, loc),
-            None => (body.name.clone(), format!("{} (scene row {})", case.path, b + 1)),
+            None => (
+                body.name.clone(),
+                format!("{} (body {})", at(case, &(0..0)), b + 1),
+            ),
         };
         let moments = principal(inertia);
         if moments.len() == 3 {
@@ -301,10 +313,11 @@ fn gyration(
             format!("body {name}: inertia"),
             location.to_string(),
             format!(
-                "the radius of gyration √(ΣI/2m) = {} m (rms distance of the mass from the \
+                "the radius of gyration √(ΣI/2m) = {} m (the rms distance of the mass from the \
                  centre of mass) is larger than the distance {} m to the farthest contact \
-                 ({cname}): a body whose mass lies within its contacts' reach has at most \
-                 that; the inertia may be too large (a unit, or about another point)",
+                 ({cname}): the mass would lie, on average, beyond every contact point. Right \
+                 for a body that reaches well beyond its contacts; otherwise the inertia is too \
+                 large (a unit, or taken about another point)",
                 n(rho),
                 n(far)
             ),

@@ -127,6 +127,18 @@ impl Coupled {
     pub fn gershgorin(&self) -> f64 {
         self.s.max_abs_row_sum()
     }
+
+    /// The Gershgorin bound on λ_max(C^½ A C^½) = λ_max(D S D),
+    /// `D = diag √(c_i/k_i)`, for dashpots `c` (contacts as given).
+    pub fn gershgorin_damped(&self, c: &[f64]) -> f64 {
+        let d: Vec<f64> = (0..self.sqrt_k.len())
+            .map(|r| {
+                let i = self.contact_of(r);
+                (c[i].max(0.0)).sqrt() / self.sqrt_k[i]
+            })
+            .collect();
+        self.s.max_weighted_abs_row_sum(&d)
+    }
 }
 
 /// S and `A_ii` of a system without constraints, for stiffnesses `k`,

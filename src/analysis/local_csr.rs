@@ -432,6 +432,14 @@ impl LocalCsr {
         sums.into_iter().fold(0.0, f64::max)
     }
 
+    /// `max_i d_i Σ_j |S_ij| d_j`: the Gershgorin bound on λ_max(D S D),
+    /// `D = diag(d)` (rows in stored order).
+    pub fn max_weighted_abs_row_sum(&self, d: &[f64]) -> f64 {
+        let mut sums = vec![0.0; self.rows];
+        self.product(d, (1.0, 0.0), d, &mut sums, f64::abs);
+        sums.iter().zip(d).map(|(s, w)| s * w).fold(0.0, f64::max)
+    }
+
     /// The first stored entry (row order) that is not finite, as (row, value).
     pub fn first_non_finite(&self) -> Option<(usize, f64)> {
         self.blocks.iter().find_map(|b| {

@@ -418,6 +418,7 @@ fn analyze_dense_or_large(
                 .and_then(|h| stable::symplectic_euler_damped(a, &stiffness, &damping, h))
         })
         .flatten();
+    let governing = stable::governing(coupled_omega_max, false, coupled_damped, gamma_bound);
     let stable_dt = StableDt {
         coupled: dt_undamped(coupled_omega_max),
         independent: dt_undamped(independent_omega_max),
@@ -430,8 +431,8 @@ fn analyze_dense_or_large(
                     .min_by(f64::total_cmp)
             })
             .flatten(),
-        guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound),
-        governing: stable::governing(coupled_omega_max, false, coupled_damped, gamma_bound),
+        guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound, governing),
+        governing,
     };
     Ok(Analysis {
         contacts,
@@ -597,32 +598,24 @@ fn analyze_coupled(
     let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
         upper_bound(&contacts, info.gershgorin_omega);
     // Dashpots on the large path: C^½ A C^½ = D S D with D = diag √(c/k),
-    // so λ_max ≤ max(c/k) · λ_max(S) ≤ max(c/k) · ω̄².
-    let gamma_bound = model
-        .contacts
-        .iter()
-        .any(|c| c.damping.is_some())
-        .then(|| {
-            let ratio = model
-                .contacts
-                .iter()
-                .map(|c| c.damping.unwrap_or(0.0) / c.stiffness)
-                .fold(0.0, f64::max);
-            ratio * coupled_omega_upper_bound * coupled_omega_upper_bound
-        });
+    // bounded by Gershgorin on D S D (one more pass over S).
+    let gamma_bound = model.contacts.iter().any(|c| c.damping.is_some()).then(|| {
+        let c: Vec<f64> = model
+            .contacts
+            .iter()
+            .map(|c| c.damping.unwrap_or(0.0))
+            .collect();
+        coupled.gershgorin_damped(&c)
+    });
+    let governing = stable::governing(coupled_omega_max, modes.is_empty(), None, gamma_bound);
     Ok(Analysis {
         stable_dt: StableDt {
             coupled: dt_undamped(coupled_omega_max),
             independent: dt_undamped(independent_omega_max),
             coupled_damped: None,
             independent_damped: None,
-            guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound),
-            governing: stable::governing(
-                coupled_omega_max,
-                modes.is_empty(),
-                None,
-                gamma_bound,
-            ),
+            guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound, governing),
+            governing,
         },
         contacts,
         delassus: DMatrix::zeros(0, 0),

@@ -140,7 +140,7 @@ pub fn symplectic_euler_damped(
 /// h = 2 / (γ/2 + √(γ²/4 + ω²))      (= (2/ω)(√(1+ζ²) − ζ) for γ = 2ζω)
 /// ```
 ///
-/// Why it is safe (docs/physics.md, "The damped step"): in mass-whitened
+/// Why it is safe (docs/physics.md, "The step with dashpots"): in mass-whitened
 /// coordinates, with `Ŝ` and `Ĉ` the stiffness and dashpot matrices,
 /// `E = |x̃ − (h/2)Ŝ^½v|² + vᵀ(I − hĈ/2 − h²Ŝ/4)v` (x̃ = Ŝ^½x) never grows
 /// from one step to the next (its change is `−(h/2)|Ĉ^½(v′ + v)|²`), and is
@@ -154,15 +154,23 @@ pub fn energy_bound(omega: f64, gamma: f64) -> Option<f64> {
 }
 
 /// The step stable whatever the modes: `2/ω̄` without dashpots, the
-/// [`energy_bound`] at `ω̄` and the dashpot-rate bound `γ̄` with them.
-pub fn guaranteed(omega_bound: f64, gamma_bound: Option<f64>) -> Option<f64> {
+/// [`energy_bound`] at `ω̄` and the dashpot-rate bound `γ̄` with them;
+/// never above `governing` (where the bounds are exact, as for dashpots
+/// proportional to the springs, the bound can land a rounding above the
+/// step map's limit, which is lowered by 10⁻⁶).
+pub fn guaranteed(
+    omega_bound: f64,
+    gamma_bound: Option<f64>,
+    governing: Option<(f64, super::Governing)>,
+) -> Option<f64> {
     if !(omega_bound.is_finite() && omega_bound > 0.0) {
         return None;
     }
-    match gamma_bound {
+    let h = match gamma_bound {
         None => Some(2.0 / omega_bound),
         Some(g) => energy_bound(omega_bound, g),
-    }
+    }?;
+    Some(governing.map_or(h, |(g, _)| h.min(g)))
 }
 
 /// The step a sheet tells the user to use, and what set it: the exact
@@ -267,8 +275,12 @@ mod tests {
             let n = 1 + trial % 5;
             let b = DMatrix::from_fn(n, n + 2, |_, _| rng.random_range(-1.0..1.0));
             let a = &b * b.transpose();
-            let k: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(2.0..5.0))).collect();
-            let c: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-1.0..3.0))).collect();
+            let k: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(2.0..5.0)))
+                .collect();
+            let c: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(-1.0..3.0)))
+                .collect();
             let s = DMatrix::from_fn(n, n, |p, q| k[p].sqrt() * a[(p, q)] * k[q].sqrt());
             let cc = DMatrix::from_fn(n, n, |p, q| c[p].sqrt() * a[(p, q)] * c[q].sqrt());
             let top = |m: DMatrix<f64>| {

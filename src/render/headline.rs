@@ -41,12 +41,6 @@ fn t(report: &Report, x: f64, d: usize) -> String {
     }
 }
 
-/// An angular frequency in the sheet's display unit.
-fn w(report: &Report, x: f64, d: usize) -> String {
-    let u = &report.display.omega;
-    format!("{} {}", pretty(&sig(x * u.factor, d)), u.unit)
-}
-
 fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
 }
@@ -86,7 +80,8 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         strong(format!("Δt ≤ {}", t(report, h, d))),
         plain(" (symplectic Euler, velocity Verlet or central differences): "),
     ];
-    let wmax = w(report, report.coupled_omega_max, d);
+    // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
+    let wmax = format!("{} rad/s", n(report.coupled_omega_max, d));
     line.push(plain(match by {
         "damped_step_map" => format!(
             "the limit of symplectic Euler with these dashpots, from its step map; the undamped 2/ω_max = 2/({wmax}) = {} is not stable with them",
@@ -127,7 +122,11 @@ fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         };
         let struck: Vec<_> = im.contacts.iter().filter(|c| c.role == "struck").collect();
         let mut line = vec![
-            plain(format!("Impact “{}” at {} m/s: peak force ", im.name, n(im.speed, d))),
+            plain(format!(
+                "Impact “{}” at {} m/s: peak force ",
+                im.name,
+                n(im.speed, d)
+            )),
             strong(format!("{} N", n(top.peak_force, d))),
             plain(format!(
                 " at {} after {}, contact for {}, compression {} m",
@@ -183,7 +182,10 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         if let Some(vmax) = ex.max_speed {
             line.push(plain("; speed limit "));
             line.push(strong(format!("{} m/s", n(vmax, d))));
-            line.push(plain(format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d))));
+            line.push(plain(format!(
+                " with the exact m_eff = {} kg",
+                n(ex.robot_mass, d)
+            )));
         }
         if let Some(rule) = &p.rule_of_thumb {
             line.push(plain(format!(
@@ -221,7 +223,7 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             if let Some(k) = c.k {
                 s.push_str(&format!(" k = {} N/m", n(k, d)));
             }
-            if let Some(m) = c.m_engine {
+            if let Some(m) = c.m_engine.filter(|m| m.is_finite() && c.m_eff.is_finite()) {
                 s.push_str(&format!(
                     ", the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
                     n(m, d),
@@ -233,9 +235,15 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 s.push_str(&format!(", ωh = {}", n(wh, 3)));
             }
             if !c.inverse.is_empty() {
-                let settings: Vec<String> =
-                    c.inverse.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-                s.push_str(&format!("; for the case's k and c use {}", settings.join(", ")));
+                let settings: Vec<String> = c
+                    .inverse
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
+                s.push_str(&format!(
+                    "; for the case's k and c use {}",
+                    settings.join(", ")
+                ));
             }
             line.push(plain(s));
         }
@@ -243,4 +251,3 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         out.push(line);
     }
 }
-

@@ -10,6 +10,7 @@ mod confine;
 mod docs;
 mod engines;
 mod fuzz_corpus;
+mod governing_step;
 mod hostile;
 mod hostile3;
 mod impact;

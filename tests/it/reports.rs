@@ -90,7 +90,9 @@ fn index_lists_every_case() {
         "{md}"
     );
     assert!(
-        md.contains("| 2 | 0.800 | 316.2 (×1.265) | 6.325 ms | 5 / 5 | agrees |"),
+        md.contains(
+            "| 2 | 0.800 | 316.2 (×1.265) | 6.325 ms · **1 model warning** | 5 / 5 | agrees |"
+        ),
         "{md}"
     );
     let html = t.index(&entries, true).unwrap();

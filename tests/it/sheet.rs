@@ -90,15 +90,20 @@ checked = "B. Checker"
     let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
     assert!(typ.contains("[number], [CALC\\-0042]"), "{typ}");
     assert!(typ.contains("CALC\\-0042 rev. B"), "running header");
-    // Not given: no block at all, and JSON says null.
+    // Not given: the block is there all the same, with empty fields to
+    // sign, meff's version and the case's hash (and JSON says null).
     let plain = crate::evaluate_str(
         &std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap(),
     );
-    assert!(
-        !t.report_html(&plain.report, 4)
-            .unwrap()
-            .contains("titleblock")
-    );
+    let html = t.report_html(&plain.report, 4).unwrap();
+    assert!(html.contains("titleblock"));
+    for key in ["date", "prepared", "checked", "approved"] {
+        assert!(
+            html.contains(&format!("<tr><th>{key}</th><td class=\"sign\"></td></tr>")),
+            "{key}"
+        );
+    }
+    assert!(html.contains(&plain.report.case_sha256));
     let json = meff::render::json(&plain.report);
     assert!(json.contains("\"number\": null"), "{json}");
     // An unknown key or a multi-line value is an error at its place.
@@ -268,13 +273,21 @@ fn the_summary_answers_the_cases_question() {
     let md = t.report_md(&arm.report, 4).unwrap();
     let summary = &md[..md.find("## Inputs").unwrap()];
     assert!(
-        summary.contains("MuJoCo, step 2.000 ms: stable"),
+        summary.contains("MuJoCo, step 2.000 ms: **stable**"),
         "{summary}"
     );
+    // The tip on the floor (normal in world axes): m_eff 1.413 kg, as
+    // MuJoCo's own A = 0.7075 kg⁻¹ gives; the engine's spring and the
+    // settings that give the case's k and c follow from it.
     assert!(
-        summary.contains("k = 8.026 × 10⁴ N/m, ωh = 0.994"),
+        summary.contains("k = 3.380 × 10⁵ N/m")
+            && summary.contains("the exact m_eff = 1.413 kg")
+            && summary.contains("ωh = 0.978")
+            && summary.contains("solref = \\[0.0713544, 0.115226\\]"),
         "{summary}"
     );
+    // With dashpots the step to use is the damped one.
+    assert!(summary.contains("Use **Δt ≤ 14.93 ms**"), "{summary}");
     // A failed claim is named.
     let text = std::fs::read_to_string(crate::root().join("cases/offcentre.toml")).unwrap()
         + "\n[[claim]]\nof = \"m_eff(offcentre)\"\nequals = \"2 kg\"\n";

@@ -158,8 +158,8 @@ pub fn read(
     let root = docs[0].root_element();
     let run = r.run(root);
     let planes = std::mem::take(&mut r.planes);
-    run.map_err(|(file, p)| fail(&files, file, p)).map(
-        |(tree, keyframes, constraints, notes)| Robot {
+    run.map_err(|(file, p)| fail(&files, file, p))
+        .map(|(tree, keyframes, constraints, notes)| Robot {
             format: Format::Mjcf,
             path: shown.to_string(),
             name: root.attribute("model").unwrap_or("").to_string(),
@@ -169,8 +169,7 @@ pub fn read(
             notes,
             sha256: String::new(),
             planes,
-        },
-    )
+        })
 }
 
 fn fail(files: &[(String, String)], i: usize, p: Problem) -> SourceError {

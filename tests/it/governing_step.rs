@@ -1,0 +1,110 @@
+//! The step a sheet tells the user to use (`stable_dt.governing`): with
+//! dashpots it is the damped limit, and a simulation at that step stays
+//! bounded while one 1 % above it grows; the guaranteed step is never
+//! above it, on the dense path and on the large one.
+
+use crate::{bundled_case_paths, evaluate_path, evaluate_str};
+use nalgebra::{DMatrix, DVector};
+
+/// Symplectic Euler on the gaps, `v′ = v − hA(Kg + Cv)`, `g′ = g + hv′`,
+/// from a kick: whether the gaps grow a hundredfold within `steps`.
+fn grows(a: &DMatrix<f64>, k: &[f64], c: &[f64], h: f64, steps: usize) -> bool {
+    let n = k.len();
+    let mut g = DVector::<f64>::zeros(n);
+    let mut v = DVector::from_fn(n, |i, _| 1.0 + 0.3 * i as f64);
+    let scale = v.norm() * h;
+    for _ in 0..steps {
+        let f = DVector::from_fn(n, |i, _| k[i] * g[i] + c[i] * v[i]);
+        v -= a * f * h;
+        g += &v * h;
+        if !(g.norm() < 100.0 * scale * steps as f64) {
+            return true;
+        }
+    }
+    // Still growing at the end: compare the last stretch's size.
+    g.norm() > 50.0 * scale * (steps as f64).sqrt()
+}
+
+#[test]
+fn with_dashpots_every_bundled_sheet_states_the_damped_step() {
+    for path in bundled_case_paths() {
+        let ev = evaluate_path(&path);
+        let dt = &ev.report.stable_dt;
+        let damped = ev.model.contacts.iter().any(|c| c.damping.is_some());
+        let Some(h) = dt.governing else { continue };
+        if damped {
+            assert!(
+                dt.governing_by.unwrap().starts_with("damped"),
+                "{}: {:?}",
+                path.display(),
+                dt.governing_by
+            );
+            assert!(h < dt.coupled.unwrap(), "{}", path.display());
+        } else {
+            assert_eq!(Some(h), dt.coupled, "{}", path.display());
+        }
+        assert!(dt.guaranteed.unwrap() <= h, "{}", path.display());
+    }
+}
+
+#[test]
+fn the_damped_step_is_stable_and_one_percent_more_is_not() {
+    let path = crate::root().join("cases/damped-corners.toml");
+    let ev = evaluate_path(&path);
+    let a = &ev.analysis.delassus;
+    let k: Vec<f64> = ev.model.contacts.iter().map(|c| c.stiffness).collect();
+    let c: Vec<f64> = ev
+        .model
+        .contacts
+        .iter()
+        .map(|c| c.damping.unwrap_or(0.0))
+        .collect();
+    let h = ev.report.stable_dt.governing.unwrap();
+    // The undamped step the sheet used to state diverges with dashpots.
+    let undamped = ev.report.stable_dt.coupled.unwrap();
+    assert!(grows(a, &k, &c, undamped * 0.999, 20_000), "{undamped}");
+    assert!(!grows(a, &k, &c, h, 20_000), "{h}");
+    assert!(grows(a, &k, &c, h * 1.01, 20_000), "{h}");
+}
+
+/// A chain of particles with dashpots not proportional to the springs,
+/// taken by the large-system path (no step map there): the energy bound
+/// stands in, and it is below the dense path's exact limit.
+#[test]
+fn the_large_path_states_a_safe_damped_step() {
+    let n = 30;
+    let mut s = String::from("title = \"chain\"\nspace = \"line\"\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "[[body]]\nname = \"p{i}\"\ntype = \"particle\"\nmass = \"{} kg\"\nposition = [\"{i} m\"]\n",
+            1.0 + (i % 3) as f64
+        ));
+    }
+    for i in 0..n {
+        let other = if i == 0 {
+            String::new()
+        } else {
+            format!("other = \"p{}\"\n", i - 1)
+        };
+        s.push_str(&format!(
+            "[[contact]]\nname = \"c{i}\"\nbody = \"p{i}\"\n{other}point = [\"{i} m\"]\nnormal = [1]\n\
+             stiffness = \"{} N/m\"\ndamping = \"{} N s/m\"\n",
+            1e4 * (1.0 + (i % 4) as f64),
+            5.0 + 40.0 * (i % 5) as f64
+        ));
+    }
+    let dense = evaluate_str(&format!("{s}[analysis]\npath = \"dense\"\n"));
+    let large = evaluate_str(&format!("{s}[analysis]\npath = \"large\"\n"));
+    let exact = dense.report.stable_dt.governing.unwrap();
+    assert_eq!(dense.report.stable_dt.governing_by, Some("damped_step_map"));
+    assert_eq!(
+        large.report.stable_dt.governing_by,
+        Some("damped_energy_bound")
+    );
+    let bound = large.report.stable_dt.governing.unwrap();
+    assert!(bound <= exact, "{bound} > {exact}");
+    // Not needlessly small: within a factor of two here.
+    assert!(bound > 0.5 * exact, "{bound} vs {exact}");
+    assert!(large.report.stable_dt.guaranteed.unwrap() <= bound);
+    assert!(dense.report.stable_dt.guaranteed.unwrap() <= exact);
+}
