@@ -73,8 +73,11 @@ pub struct ImpactContactReport {
     pub restitution: Option<f64>,
     /// Times the contact closed.
     pub closings: usize,
-    /// The same contact struck alone with the naive (total) mass; `null`
-    /// when resting or when the contact has no naive mass.
+    /// The naive estimate: the contact struck with its share of the naive
+    /// (total) mass — the body's total mass over the number of contacts
+    /// of this impact struck on the same pair of bodies (a tote landing
+    /// on two corners: 4 kg each of 8 kg); `null` when resting or when
+    /// the contact has no naive mass.
     pub naive: Option<Single>,
 }
 
@@ -102,6 +105,16 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
         .zip(results)
         .map(|(imp, r)| {
             let name_of = |i: usize| case.contact_name(i).into_owned();
+            // Struck contacts sharing the same pair of bodies share its mass.
+            let pair = |i: usize| match &case.contacts[i].geometry {
+                crate::case::ContactGeometry::Point { body, other, .. } => Some((*body, *other)),
+                _ => None,
+            };
+            let struck_pairs: Vec<_> = r.contacts[..r.struck].iter().map(|&i| pair(i)).collect();
+            let share = |i: usize| match pair(i) {
+                Some(p) => struck_pairs.iter().filter(|q| **q == Some(p)).count().max(1) as f64,
+                None => 1.0,
+            };
             let closed = r.closed_form.clone();
             let (contacts, integration, error, history) = match &r.response {
                 Ok(resp) => {
@@ -112,7 +125,7 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                         .enumerate()
                         .map(|(k, (&i, cr))| {
                             let struck = k < r.struck;
-                            let m_naive = naive.get(i).copied().flatten();
+                            let m_naive = naive.get(i).copied().flatten().map(|m| m / share(i));
                             let (kk, cc) = r.stiffness_damping[k];
                             let mut row = ImpactContactReport {
                                 contact: name_of(i),
