@@ -112,7 +112,11 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
             };
             let struck_pairs: Vec<_> = r.contacts[..r.struck].iter().map(|&i| pair(i)).collect();
             let share = |i: usize| match pair(i) {
-                Some(p) => struck_pairs.iter().filter(|q| **q == Some(p)).count().max(1) as f64,
+                Some(p) => struck_pairs
+                    .iter()
+                    .filter(|q| **q == Some(p))
+                    .count()
+                    .max(1) as f64,
                 None => 1.0,
             };
             let closed = r.closed_form.clone();

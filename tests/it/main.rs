@@ -18,6 +18,7 @@ mod large;
 mod mdbook;
 #[cfg(feature = "pdf")]
 mod pdf;
+mod pdf_legibility;
 mod physics;
 mod pose;
 mod properties;
