@@ -21,6 +21,39 @@ fn length(x: f64, d: usize) -> String {
     }
 }
 
+/// A `[[person]]` transient with the exact mass, its numbers substituted
+/// (LaTeX, one line each): the reduced mass, the peak force at the speed
+/// given and the speed at the force limit.
+pub fn person_equations(p: &crate::analysis::robot::PersonReport, d: usize) -> Vec<String> {
+    let Some(t) = &p.exact else {
+        return Vec::new();
+    };
+    let (mr, mh, k) = (
+        q(t.robot_mass, "kg", d),
+        q(p.mass, "kg", d),
+        q(p.stiffness, "N/m", d),
+    );
+    let mu = q(t.reduced_mass, "kg", d);
+    let mut out = vec![format!(
+        "\\mu = \\left(\\frac{{1}}{{m_R}} + \\frac{{1}}{{m_H}}\\right)^{{-1}} = \\left(\\frac{{1}}{{{mr}}} + \\frac{{1}}{{{mh}}}\\right)^{{-1}} = {mu}"
+    )];
+    if let (Some(v), Some(f)) = (p.speed, t.peak_force) {
+        out.push(format!(
+            "\\hat{{F}} = v\\sqrt{{\\mu\\,k_H}} = {} \\times \\sqrt{{{mu} \\times {k}}} = {}",
+            q(v, "m/s", d),
+            q(f, "N", d)
+        ));
+    }
+    if let (Some(lim), Some(vmax)) = (p.force_limit, t.max_speed) {
+        out.push(format!(
+            "v_{{\\max}} = \\frac{{F_{{\\max}}}}{{\\sqrt{{\\mu\\,k_H}}}} = \\frac{{{}}}{{\\sqrt{{{mu} \\times {k}}}}} = {}",
+            q(lim, "N", d),
+            q(vmax, "m/s", d)
+        ));
+    }
+    out
+}
+
 /// The substituted closed forms of a single-contact impact (empty when
 /// the impact is coupled: its numbers come from the piecewise-linear
 /// solution, described in words).

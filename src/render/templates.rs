@@ -892,6 +892,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
     }
     json!({
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
+        "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),
         "report": report_v,
         "plots": plots_v,

@@ -16,6 +16,7 @@ mod hostile3;
 mod impact;
 mod large;
 mod mdbook;
+mod model_checks;
 #[cfg(feature = "pdf")]
 mod pdf;
 mod pdf_legibility;
