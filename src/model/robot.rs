@@ -159,9 +159,11 @@ pub fn robot_system<E>(
         };
         let p = Vector3::new(si(&point[0])?, si(&point[1])?, si(&point[2])?);
         let nl = Vector3::new(si(&normal[0])?, si(&normal[1])?, si(&normal[2])?);
+        // The point relative to the kinematics' origin (near the model:
+        // spatial quantities about the world origin lose digits far out).
         let (p, nrm) = match (body, world) {
-            (Side::Model(b), false) => (tree.to_world(&kin, *b, &p), kin.xrot[*b] * nl),
-            _ => (p, nl),
+            (Side::Model(b), false) => (tree.place(&kin, *b, &p), kin.xrot[*b] * nl),
+            _ => (kin.local(&p), nl),
         };
         let mut row = vec![0.0; n];
         for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
@@ -178,7 +180,7 @@ pub fn robot_system<E>(
                         row[at + k] += sign * nrm[k];
                     }
                     if matches!(r.bodies[i].kind, BodyKind::Rigid { .. }) {
-                        let rxn = (p - positions[i]).cross(&nrm);
+                        let rxn = (p - kin.local(&positions[i])).cross(&nrm);
                         for k in 0..3 {
                             row[at + 3 + k] += sign * rxn[k];
                         }
@@ -187,7 +189,7 @@ pub fn robot_system<E>(
             }
         }
         rows.push(row);
-        points.push((p, nrm));
+        points.push((kin.world(&p), nrm));
     }
     let constraints = r
         .robot

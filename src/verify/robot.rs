@@ -113,7 +113,8 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
                 continue;
             }
             let com = tree.bodies[b].com;
-            let x = |k: &Kinematics| k.xpos[b] + k.xrot[b] * com;
+            // Relative to this configuration's origin (each pose has its own).
+            let x = |k: &Kinematics| k.xpos[b] + k.xrot[b] * com + (k.origin - kin.origin);
             v[d][b] = (8.0 * (x(&p1) - x(&m1)) - (x(&p2) - x(&m2))) / (12.0 * H);
             // R(t) ≈ exp(t[ω]×) R(0): the rotation vector of R(t) R(−t)ᵀ is 2tω.
             let spin = |a: &Kinematics, z: &Kinematics, t: f64| {
@@ -157,9 +158,12 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
         for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
             let Some(Side::Model(b)) = side else { continue };
             // The point as fixed in the body, the normal fixed in space.
-            let local = kin.xrot[b].transpose() * (p - kin.xpos[b]);
+            let local = kin.xrot[b].transpose() * (kin.local(&p) - kin.xpos[b]);
             for (d, x) in row.iter_mut().enumerate().take(n) {
-                *x += sign * nrm.dot(&rate(tree, &kin, q, d, |k| k.xpos[b] + k.xrot[b] * local));
+                *x += sign
+                    * nrm.dot(&rate(tree, &kin, q, d, |k| {
+                        k.xpos[b] + k.xrot[b] * local + (k.origin - kin.origin)
+                    }));
             }
         }
         mc.geometry = Geometry::Jacobian(row);

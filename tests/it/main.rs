@@ -9,6 +9,7 @@ mod columnar;
 mod confine;
 mod docs;
 mod engines;
+mod far_origin;
 mod fuzz_corpus;
 mod hostile;
 mod hostile3;
