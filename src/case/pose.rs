@@ -131,7 +131,12 @@ impl Reader<'_> {
 
     /// [`Reader::composed`], then [`Reader::named`]: a composed entry as the
     /// text later compositions use.
-    pub(super) fn composed_name(&mut self, text: String, at: &Range<usize>, dim: Dim) -> Option<String> {
+    pub(super) fn composed_name(
+        &mut self,
+        text: String,
+        at: &Range<usize>,
+        dim: Dim,
+    ) -> Option<String> {
         if text.len() <= INLINE_TEXT {
             return Some(text);
         }

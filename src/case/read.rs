@@ -850,8 +850,13 @@ impl Reader<'_> {
     pub(super) fn positive(&mut self, v: Option<Val>, what: &str) -> Option<Val> {
         let v = v?;
         let span = v.span.clone();
-        self.rule(super::rules::Rule::Positive, what, std::slice::from_ref(&v), span)
-            .then_some(v)
+        self.rule(
+            super::rules::Rule::Positive,
+            what,
+            std::slice::from_ref(&v),
+            span,
+        )
+        .then_some(v)
     }
 
     /// A list of exactly `n` values of dimension `dim`.

@@ -72,9 +72,8 @@ impl Rule {
             }
             Rule::UnitQuaternion => {
                 let n = length(xs);
-                (n.is_nan() || (n - 1.0).abs() > 1e-6).then(|| {
-                    format!("{what} [w, x, y, z] must have length 1, this one has {n}")
-                })
+                (n.is_nan() || (n - 1.0).abs() > 1e-6)
+                    .then(|| format!("{what} [w, x, y, z] must have length 1, this one has {n}"))
             }
             Rule::NonZero => {
                 let n = length(xs);
@@ -99,7 +98,13 @@ impl Reader<'_> {
     /// Applies `rule` to `vals` at the case's values (an error at `span`
     /// when it fails) and records it when they depend on a parameter.
     /// True when the values pass.
-    pub(super) fn rule(&mut self, rule: Rule, what: &str, vals: &[Val], span: Range<usize>) -> bool {
+    pub(super) fn rule(
+        &mut self,
+        rule: Rule,
+        what: &str,
+        vals: &[Val],
+        span: Range<usize>,
+    ) -> bool {
         let xs: Vec<f64> = vals.iter().map(|v| v.si).collect();
         if let Some(message) = rule.violation(what, &xs) {
             let mut d = Diagnostic::new(span, message);
@@ -137,9 +142,18 @@ impl Reader<'_> {
             let n = sweep.points.max(2);
             for i in 0..n {
                 let x = sweep.point(i);
-                let bad = match Env::with_overrides(case, &[(sweep.parameter, x)]) {
+                let overrides = [(sweep.parameter, x)];
+                let bad = match Env::with_overrides(case, &overrides) {
                     Ok(env) => case.violation(&env),
-                    Err(e) => Some((None, e.message)),
+                    // A value composed from the typed ones cannot be
+                    // evaluated: the typed values' own checks say why (an
+                    // axis of length zero), else the evaluation's error.
+                    Err(e) => Some(
+                        Env::parameters_with(case, &overrides, None)
+                            .ok()
+                            .and_then(|env| case.violation(&env))
+                            .unwrap_or((None, e.message)),
+                    ),
                 };
                 if let Some((at, why)) = bad {
                     let unit = if p.value.dim.is_none() {
@@ -175,11 +189,10 @@ impl Case {
     /// uses) are skipped.
     pub fn violation(&self, env: &Env) -> Option<(Option<Range<usize>>, String)> {
         for c in &self.checks {
-            if c.values.iter().any(|e| {
-                e.params()
-                    .iter()
-                    .any(|(n, _)| !env.values.contains_key(*n))
-            }) {
+            if c.values
+                .iter()
+                .any(|e| e.params().iter().any(|(n, _)| !env.values.contains_key(*n)))
+            {
                 continue;
             }
             let mut xs = Vec::with_capacity(c.values.len());
@@ -187,7 +200,10 @@ impl Case {
                 match env.eval(e) {
                     Ok(v) => xs.push(v.si),
                     Err(err) => {
-                        return Some((Some(c.span.clone()), format!("{}: {}", c.what, err.message)));
+                        return Some((
+                            Some(c.span.clone()),
+                            format!("{}: {}", c.what, err.message),
+                        ));
                     }
                 }
             }

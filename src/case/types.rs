@@ -670,6 +670,31 @@ impl Env {
         overrides: &[(usize, f64)],
         only: Option<&[bool]>,
     ) -> Result<Env, ExprError> {
+        let mut env = Env::parameters_with(case, overrides, only)?;
+        for d in &case.derived {
+            // Left out with the parameters it uses (`only`).
+            if only.is_some()
+                && d.value
+                    .expr
+                    .params()
+                    .iter()
+                    .any(|(n, _)| !env.values.contains_key(*n))
+            {
+                continue;
+            }
+            let value = env.eval(&d.value.expr)?;
+            env.values.insert(d.name.clone(), value);
+        }
+        Ok(env)
+    }
+
+    /// The parameters alone of [`Env::with_overrides_of`], without the
+    /// values composed from them ([`Derived`]).
+    pub fn parameters_with(
+        case: &Case,
+        overrides: &[(usize, f64)],
+        only: Option<&[bool]>,
+    ) -> Result<Env, ExprError> {
         let mut env = Env::default();
         env.values.reserve(case.parameters.len());
         let mut replaced: Vec<Option<f64>> = vec![None; case.parameters.len()];
@@ -688,20 +713,6 @@ impl Env {
                 None => env.eval(&p.value.expr)?,
             };
             env.values.insert(p.name.clone(), value);
-        }
-        for d in &case.derived {
-            // Left out with the parameters it uses (`only`).
-            if only.is_some()
-                && d.value
-                    .expr
-                    .params()
-                    .iter()
-                    .any(|(n, _)| !env.values.contains_key(*n))
-            {
-                continue;
-            }
-            let value = env.eval(&d.value.expr)?;
-            env.values.insert(d.name.clone(), value);
         }
         Ok(env)
     }

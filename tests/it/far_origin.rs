@@ -87,12 +87,20 @@ fn effective_masses_do_not_move_with_the_model() {
             .collect();
         let at_origin = effective_masses(&tree, &q);
         for offset in OFFSETS {
-            for dir in [Vector3::x(), Vector3::new(0.6, -0.8, 0.0), Vector3::new(0.0, 0.6, 0.8)] {
+            for dir in [
+                Vector3::x(),
+                Vector3::new(0.6, -0.8, 0.0),
+                Vector3::new(0.0, 0.6, 0.8),
+            ] {
                 let (t, qt) = translated(&tree, &q, dir * offset);
                 let far = effective_masses(&t, &qt);
                 for (a, b) in at_origin.iter().zip(&far) {
-                    let ok = (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-9 * a.abs();
-                    assert!(ok, "{file} at {offset:e} m along {dir:?}: {b} vs {a} at the origin");
+                    let ok =
+                        (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-9 * a.abs();
+                    assert!(
+                        ok,
+                        "{file} at {offset:e} m along {dir:?}: {b} vs {a} at the origin"
+                    );
                 }
             }
         }
@@ -159,8 +167,9 @@ fn a_model_case_far_along_its_rail_gives_the_same_report() {
     // Through the case reader, the robot system and the analysis (and its
     // time-domain check): the slider at 0, 10⁷ and 10⁹ m.
     let tmp = tempfile::tempdir().unwrap();
-    let xml = std::fs::read_to_string(crate::robots::dir().join("mjcf/inverted_double_pendulum.xml"))
-        .unwrap();
+    let xml =
+        std::fs::read_to_string(crate::robots::dir().join("mjcf/inverted_double_pendulum.xml"))
+            .unwrap();
     std::fs::write(tmp.path().join("cartpole.xml"), xml).unwrap();
     let m_eff = |s: &str| {
         let text = format!(
@@ -177,6 +186,9 @@ fn a_model_case_far_along_its_rail_gives_the_same_report() {
     let home = m_eff("0 m");
     for s in ["1e7 m", "1e9 m", "-1e12 m"] {
         let far = m_eff(s);
-        assert!((far - home).abs() <= 1e-9 * home, "slider at {s}: {far} vs {home}");
+        assert!(
+            (far - home).abs() <= 1e-9 * home,
+            "slider at {s}: {far} vs {home}"
+        );
     }
 }

@@ -55,7 +55,10 @@ fn a_sweep_over_a_quaternion_turns_the_body() {
     let (x, v) = sweep_values(&text);
     for (th, got) in x.iter().zip(&v) {
         let want = m_eff(&Rotation3::from_axis_angle(&Vector3::z_axis(), *th));
-        assert!((got - want).abs() <= 1e-9 * want, "θ = {th}: {got} vs {want}");
+        assert!(
+            (got - want).abs() <= 1e-9 * want,
+            "θ = {th}: {got} vs {want}"
+        );
     }
     assert!((v[6] - v[0]).abs() > 0.1 * v[0], "not flat: {v:?}");
 }
@@ -70,8 +73,14 @@ fn a_sweep_over_an_axis_turns_the_body() {
     let (x, v) = sweep_values(&text);
     for (ph, got) in x.iter().zip(&v) {
         let axis = Unit::new_normalize(Vector3::new(ph.sin(), 0.0, ph.cos()));
-        let want = m_eff(&Rotation3::from_axis_angle(&axis, std::f64::consts::FRAC_PI_2));
-        assert!((got - want).abs() <= 1e-9 * want, "φ = {ph}: {got} vs {want}");
+        let want = m_eff(&Rotation3::from_axis_angle(
+            &axis,
+            std::f64::consts::FRAC_PI_2,
+        ));
+        assert!(
+            (got - want).abs() <= 1e-9 * want,
+            "φ = {ph}: {got} vs {want}"
+        );
     }
     assert!((v[0] - v[4]).abs() > 0.01 * v[0], "not flat: {v:?}");
 }
@@ -86,7 +95,10 @@ fn an_rpy_sweep_matches_the_closed_form() {
     let (x, v) = sweep_values(&text);
     for (th, got) in x.iter().zip(&v) {
         let want = m_eff(&Rotation3::from_axis_angle(&Vector3::z_axis(), *th));
-        assert!((got - want).abs() <= 1e-9 * want, "yaw = {th}: {got} vs {want}");
+        assert!(
+            (got - want).abs() <= 1e-9 * want,
+            "yaw = {th}: {got} vs {want}"
+        );
     }
 }
 
@@ -122,7 +134,10 @@ fn invalid_sweep_points_are_errors_at_the_sweep() {
         let e = error(&sweep(parameter, from, to));
         assert!(e.contains("sweep point"), "{parameter}: {e}");
         assert!(e.contains(rule), "{parameter}: {e}");
-        assert!(e.contains(&format!("{parameter} = ")), "names the point: {e}");
+        assert!(
+            e.contains(&format!("{parameter} = ")),
+            "names the point: {e}"
+        );
         // Located at the sweep's table.
         let line = BLOCK.lines().count() + 1;
         assert!(e.contains(&format!("sweep.toml:{line}:")), "{e}");
@@ -142,7 +157,10 @@ fn a_quaternion_off_unit_length_at_a_sweep_point_is_an_error() {
         "parameter = \"s\"\nfrom = \"1\"\nto = \"2\"\npoints = 3",
     );
     let e = error(&text);
-    assert!(e.contains("quaternion") && e.contains("sweep point 2 of 3"), "{e}");
+    assert!(
+        e.contains("quaternion") && e.contains("sweep point 2 of 3"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -158,9 +176,17 @@ fn the_cli_exits_2_and_writes_nothing() {
         .current_dir(root())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("damping.toml:") && err.contains("cannot be negative"), "{err}");
+    assert!(
+        err.contains("damping.toml:") && err.contains("cannot be negative"),
+        "{err}"
+    );
     assert!(!out_dir.join("damping.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
