@@ -138,20 +138,34 @@ impl Reader<'_> {
     /// the point, the rule and where the value is written.
     pub(super) fn check_sweeps(&mut self, case: &Case) {
         for sweep in &case.sweeps {
+            // Only the checks the swept parameter reaches can change.
+            let moved = case.moved_by(sweep.parameter);
+            let checks: Vec<&Check> = case
+                .checks
+                .iter()
+                .filter(|c| {
+                    c.values
+                        .iter()
+                        .any(|e| e.params().iter().any(|(n, _)| moved.contains(*n)))
+                })
+                .collect();
+            if checks.is_empty() {
+                continue;
+            }
             let p = &case.parameters[sweep.parameter];
             let n = sweep.points.max(2);
             for i in 0..n {
                 let x = sweep.point(i);
                 let overrides = [(sweep.parameter, x)];
                 let bad = match Env::with_overrides(case, &overrides) {
-                    Ok(env) => case.violation(&env),
+                    Ok(env) => violation(checks.iter().copied(), &env),
                     // A value composed from the typed ones cannot be
                     // evaluated: the typed values' own checks say why (an
                     // axis of length zero), else the evaluation's error.
                     Err(e) => Some(
                         Env::parameters_with(case, &overrides, None)
                             .ok()
-                            .and_then(|env| case.violation(&env))
+                            .and_then(|env| violation(checks.iter().copied(), &env))
                             .unwrap_or((None, e.message)),
                     ),
                 };
@@ -188,29 +202,52 @@ impl Case {
     /// values `env` leaves out (a probe evaluates only the parameters it
     /// uses) are skipped.
     pub fn violation(&self, env: &Env) -> Option<(Option<Range<usize>>, String)> {
-        for c in &self.checks {
-            if c.values
-                .iter()
-                .any(|e| e.params().iter().any(|(n, _)| !env.values.contains_key(*n)))
-            {
-                continue;
-            }
-            let mut xs = Vec::with_capacity(c.values.len());
-            for e in &c.values {
-                match env.eval(e) {
-                    Ok(v) => xs.push(v.si),
-                    Err(err) => {
-                        return Some((
-                            Some(c.span.clone()),
-                            format!("{}: {}", c.what, err.message),
-                        ));
-                    }
-                }
-            }
-            if let Some(why) = c.rule.violation(&c.what, &xs) {
-                return Some((Some(c.span.clone()), why));
+        violation(self.checks.iter(), env)
+    }
+
+    /// The names (parameters and derived values) whose value follows
+    /// parameter `p`, `p`'s own included.
+    pub fn moved_by(&self, p: usize) -> std::collections::HashSet<&str> {
+        let mut moved = std::collections::HashSet::new();
+        moved.insert(self.parameters[p].name.as_str());
+        let named = self
+            .param_order
+            .iter()
+            .map(|&i| (&self.parameters[i].name, &self.parameters[i].value))
+            .chain(self.derived.iter().map(|d| (&d.name, &d.value)));
+        for (name, value) in named {
+            if value.expr.params().iter().any(|(n, _)| moved.contains(*n)) {
+                moved.insert(name.as_str());
             }
         }
-        None
+        moved
     }
+}
+
+/// The first of `checks` the values at `env` fail ([`Case::violation`]).
+fn violation<'c>(
+    checks: impl Iterator<Item = &'c Check>,
+    env: &Env,
+) -> Option<(Option<Range<usize>>, String)> {
+    for c in checks {
+        if c.values
+            .iter()
+            .any(|e| e.params().iter().any(|(n, _)| !env.values.contains_key(*n)))
+        {
+            continue;
+        }
+        let mut xs = Vec::with_capacity(c.values.len());
+        for e in &c.values {
+            match env.eval(e) {
+                Ok(v) => xs.push(v.si),
+                Err(err) => {
+                    return Some((Some(c.span.clone()), format!("{}: {}", c.what, err.message)));
+                }
+            }
+        }
+        if let Some(why) = c.rule.violation(&c.what, &xs) {
+            return Some((Some(c.span.clone()), why));
+        }
+    }
+    None
 }
