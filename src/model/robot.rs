@@ -18,8 +18,12 @@ pub struct RobotSystem {
     pub rows: Vec<Vec<f64>>,
     /// The model's constraint rows (zero on the case's bodies).
     pub constraints: Vec<Vec<f64>>,
-    /// Per contact: the point and normal in world coordinates.
+    /// Per contact: the point (world axes, relative to `origin`) and the
+    /// normal.
     pub points: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// The kinematics' origin (world coordinates): a point above is
+    /// `origin + p` in the world.
+    pub origin: Vector3<f64>,
     /// The configuration.
     pub q: Vec<f64>,
     /// First velocity of each case body (`None` for a fixed one).
@@ -189,7 +193,7 @@ pub fn robot_system<E>(
             }
         }
         rows.push(row);
-        points.push((kin.world(&p), nrm));
+        points.push((p, nrm));
     }
     let constraints = r
         .robot
@@ -207,6 +211,7 @@ pub fn robot_system<E>(
         rows,
         constraints,
         points,
+        origin: kin.origin,
         q,
         offsets,
     })

@@ -460,7 +460,7 @@ fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
             };
             Some(SketchContact {
                 name: c.name.clone(),
-                point: v3(p)?,
+                point: v3(&(p + sys.origin))?,
                 normal: unit(v3(n)?)?,
                 world,
             })

@@ -180,15 +180,39 @@ fn a_model_case_far_along_its_rail_gives_the_same_report() {
         let path = tmp.path().join("case.toml");
         std::fs::write(&path, text).unwrap();
         let case = meff::case::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let ev = meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"));
-        ev.report.contacts[0].m_eff.unwrap()
+        let options = meff::Options {
+            verify: true,
+            ..Default::default()
+        };
+        let ev = meff::evaluate_with(case, options).unwrap_or_else(|e| panic!("{e}"));
+        let robot = &ev.report.robot.as_ref().unwrap().contacts[0];
+        // The time-domain check agrees (its impulse test was 1.2e-8 > 1e-8
+        // at 1e9 m before the contact points stayed near the origin).
+        let verdict = ev.verification.as_ref().map(|v| v.verdict.agrees);
+        (
+            ev.report.contacts[0].m_eff.unwrap(),
+            robot.ellipsoid.masses,
+            robot.point,
+            verdict,
+        )
     };
-    let home = m_eff("0 m");
-    for s in ["1e7 m", "1e9 m", "-1e12 m"] {
-        let far = m_eff(s);
+    let (home, ellipsoid, point, verdict) = m_eff("0 m");
+    for (s, x) in [("1e7 m", 1e7), ("1e9 m", 1e9), ("-1e12 m", -1e12)] {
+        let (far, e, p, v) = m_eff(s);
         assert!(
             (far - home).abs() <= 1e-9 * home,
             "slider at {s}: {far} vs {home}"
         );
+        for (a, b) in ellipsoid.iter().zip(&e) {
+            let ok = match (a, b) {
+                (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a,
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            assert!(ok, "ellipsoid at {s}: {e:?} vs {ellipsoid:?}");
+        }
+        // The reported point is in world coordinates: moved with the cart.
+        assert!((p[0] - (point[0] + x)).abs() <= 1e-6 * x.abs(), "{p:?}");
+        assert_eq!(v, verdict, "the time-domain check at {s}");
+        assert_eq!(v, Some(true));
     }
 }
