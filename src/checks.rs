@@ -420,6 +420,8 @@ fn robot_contacts(
         .sum();
     for (i, c) in case.contacts.iter().enumerate() {
         let (p, nrm) = sys.points[i];
+        // World coordinates (the system's points are about its origin).
+        let p = sys.origin + p;
         let nrm = {
             let c = chop(nrm.iter().copied().collect());
             Vector3::new(c[0], c[1], c[2])

@@ -48,7 +48,7 @@ pub fn read_model(text: &str) {
         let _ = tree.mass_matrix(&kin, false);
         let _ = robot.constraint_rows(&kin, &q);
         if let Some(b) = tree.bodies.len().checked_sub(1) {
-            let p = tree.to_world(&kin, b, &nalgebra::Vector3::zeros());
+            let p = tree.place(&kin, b, &nalgebra::Vector3::zeros());
             let _ = tree.point_row(&kin, b, &p, &nalgebra::Vector3::z());
         }
     }

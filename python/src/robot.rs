@@ -285,7 +285,7 @@ impl Robot {
         let tree = &self.robot().tree;
         let b = body_index(tree, body)?;
         let kin = tree.kinematics(&one_configuration(&q, tree, "body_pose")?);
-        let x = kin.xpos[b];
+        let x = kin.world(&kin.xpos[b]);
         let r = kin.xrot[b];
         let rows: Vec<Vec<f64>> = (0..3)
             .map(|i| (0..3).map(|j| r[(i, j)]).collect())

@@ -199,7 +199,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
             Some(RobotContact {
                 name: c.name.clone(),
                 body: tree.bodies[b].name.clone(),
-                point: p.into(),
+                point: (p + sys_with.origin).into(),
                 normal: nrm.into(),
                 m_eff_with_armature: with_a,
                 m_eff_without_armature: without_a,

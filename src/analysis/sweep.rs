@@ -43,9 +43,7 @@ pub struct SweepResult {
 pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepResult {
     let p = &case.parameters[sweep.parameter];
     let n = sweep.points.max(2);
-    let x: Vec<f64> = (0..n)
-        .map(|i| sweep.from.si + (sweep.to.si - sweep.from.si) * i as f64 / (n - 1) as f64)
-        .collect();
+    let x: Vec<f64> = (0..n).map(|i| sweep.point(i)).collect();
     let analyses: Vec<Option<(super::Analysis, Vec<Option<f64>>)>> = x
         .iter()
         .map(|&v| {

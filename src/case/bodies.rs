@@ -229,6 +229,13 @@ impl Reader<'_> {
                 );
                 return None;
             }
+            let flat: Vec<Val> = rows.iter().flatten().cloned().collect();
+            self.record(
+                super::rules::Rule::PositiveDefinite,
+                "the inertia tensor",
+                &flat,
+                node.span(),
+            );
             let mut it = rows.into_iter().map(|r| <[Val; 3]>::try_from(r).ok());
             let rows: [[Val; 3]; 3] = [it.next()??, it.next()??, it.next()??];
             return Some(InertiaVal::Full(rows));
@@ -409,13 +416,14 @@ impl Reader<'_> {
             self.positive(stiffness, "a stiffness")
         };
         let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
-        if let Some(d) = &damping
-            && d.si < 0.0
-        {
-            self.error(Diagnostic::new(
-                d.span.clone(),
-                format!("a damping cannot be negative, this is {}", d.si),
-            ));
+        if let Some(d) = &damping {
+            let span = d.span.clone();
+            self.rule(
+                super::rules::Rule::NonNegative,
+                "a damping",
+                std::slice::from_ref(d),
+                span,
+            );
         }
         let geometry = match form {
             Form::Robot(robot) => {
@@ -632,14 +640,7 @@ impl Reader<'_> {
     /// A unit normal of `d` components.
     fn unit_normal(&mut self, n: &Node, d: usize) -> Option<Vec<Val>> {
         let v = self.vector(n, d, Dim::NONE, "a normal component")?;
-        let len = v.iter().map(|x| x.si * x.si).sum::<f64>().sqrt();
-        if (len - 1.0).abs() > NORMAL_TOLERANCE {
-            self.error(
-                Diagnostic::new(n.span(), format!("a normal must be a unit vector, this one has length {len}"))
-                    .hint("a non-unit normal would rescale the gap and change the effective mass; normalise it"),
-            );
-            return None;
-        }
-        Some(v)
+        self.rule(super::rules::Rule::UnitNormal, "a normal", &v, n.span())
+            .then_some(v)
     }
 }

@@ -334,6 +334,7 @@ impl Reader<'_> {
             }
             if let (Some(from), Some(to), Some(points)) = (from, to, points) {
                 sweeps.push(Sweep {
+                    span: header(&span),
                     parameter,
                     from,
                     to,

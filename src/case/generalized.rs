@@ -160,6 +160,13 @@ impl Reader<'_> {
             );
             return None;
         }
+        let flat: Vec<Val> = mass_matrix.iter().flatten().cloned().collect();
+        self.record(
+            super::rules::Rule::PositiveDefinite,
+            "the mass matrix",
+            &flat,
+            mnode.span(),
+        );
         let mut rows_g = Vec::new();
         for (ct, cspan) in self.tables(constraints, "`[[constraint]]`") {
             self.keys(ct, super::read::CONSTRAINT_KEYS, "`[[constraint]]`");

@@ -314,6 +314,12 @@ pub(super) struct Reader<'s> {
     pub(super) given_scene: Option<super::scene::SceneData>,
     /// Impacts read: name, struck and resting contacts (for claims).
     pub(super) impact_index: Vec<(String, Vec<usize>, Vec<usize>)>,
+    /// Values named once for the compositions that use them (`pose.rs`).
+    pub(super) derived: Vec<Derived>,
+    /// A value already named: (span, hash of its text) → its name.
+    pub(super) named: std::collections::HashMap<(usize, usize, u64), String>,
+    /// Rules on values that depend on parameters (`rules.rs`).
+    pub(super) checks: Vec<super::rules::Check>,
 }
 
 impl<'s> Reader<'s> {
@@ -337,6 +343,9 @@ impl<'s> Reader<'s> {
             engine_present: false,
             impact_index: Vec::new(),
             given_scene: None,
+            derived: Vec::new(),
+            named: Default::default(),
+            checks: Vec::new(),
         }
     }
 }
@@ -841,14 +850,14 @@ impl Reader<'_> {
 
     pub(super) fn positive(&mut self, v: Option<Val>, what: &str) -> Option<Val> {
         let v = v?;
-        if v.si > 0.0 {
-            return Some(v);
-        }
-        self.error(Diagnostic::new(
-            v.span.clone(),
-            format!("{what} must be positive, this is {}", v.si),
-        ));
-        None
+        let span = v.span.clone();
+        self.rule(
+            super::rules::Rule::Positive,
+            what,
+            std::slice::from_ref(&v),
+            span,
+        )
+        .then_some(v)
     }
 
     /// A list of exactly `n` values of dimension `dim`.
@@ -1098,7 +1107,7 @@ impl Reader<'_> {
                 )
             })
             .unwrap_or_default();
-        Some(Case {
+        let case = Case {
             path: path.to_string(),
             // Filled by the caller (without a copy where it owns the text).
             source: String::new(),
@@ -1107,6 +1116,8 @@ impl Reader<'_> {
             space,
             parameters,
             param_order,
+            derived: std::mem::take(&mut self.derived),
+            checks: std::mem::take(&mut self.checks),
             form,
             contacts,
             claims,
@@ -1121,7 +1132,11 @@ impl Reader<'_> {
             engines,
             stiffness_from: None,
             document,
-        })
+        };
+        if self.diags.is_empty() {
+            self.check_sweeps(&case);
+        }
+        Some(case)
     }
 }
 

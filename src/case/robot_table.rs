@@ -201,7 +201,7 @@ impl Reader<'_> {
                         .iter()
                         .enumerate()
                         .find(|(b, _)| {
-                            !(kin.xpos[*b].norm_squared().is_finite()
+                            !(kin.world(&kin.xpos[*b]).norm_squared().is_finite()
                                 && kin.xrot[*b].iter().all(|x| x.is_finite()))
                         })
                         .map(|(_, b)| b.name.clone());

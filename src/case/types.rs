@@ -96,6 +96,26 @@ pub struct Parameter {
     pub symbol: Option<String>,
 }
 
+/// A value the reader composes once and names, so that the values built
+/// from it (a turned inertia, a body-frame contact point) refer to it by
+/// name instead of repeating its text: what is built stays linear in the
+/// input. Its name starts with `_`, which no case's name can, and it is
+/// evaluated after the parameters at every point (sweeps, probes); the
+/// symbolic engine always expands it, so displayed forms read as if it
+/// were written out.
+#[derive(Clone, Debug)]
+pub struct Derived {
+    /// `_` then a number.
+    pub name: String,
+    /// Its definition (over parameters and earlier derived values).
+    pub value: Val,
+}
+
+/// True for the name of a [`Derived`] value.
+pub fn is_derived(name: &str) -> bool {
+    name.starts_with('_')
+}
+
 /// A rigid body's inertia as given.
 #[allow(clippy::large_enum_variant)] // a handful per case
 #[derive(Clone, Debug)]
@@ -469,6 +489,8 @@ pub struct Claim {
 /// A sweep: results against one parameter.
 #[derive(Clone, Debug)]
 pub struct Sweep {
+    /// Span of the `[[sweep]]` table's header.
+    pub span: Range<usize>,
     /// Index into `Case::parameters`.
     pub parameter: usize,
     /// Start value (SI).
@@ -479,6 +501,14 @@ pub struct Sweep {
     pub points: usize,
     /// Quantities to plot, with their text.
     pub plot: Vec<(String, Quantity)>,
+}
+
+impl Sweep {
+    /// The value (SI) of the swept parameter at point `i` (from 0).
+    pub fn point(&self, i: usize) -> f64 {
+        let n = self.points.max(2);
+        self.from.si + (self.to.si - self.from.si) * i as f64 / (n - 1) as f64
+    }
 }
 
 /// Settings of the time-domain verification; `None` fields take defaults
@@ -517,6 +547,12 @@ pub struct Case {
     /// Indices into `parameters` in an order where every parameter comes
     /// after those its expression uses.
     pub param_order: Vec<usize>,
+    /// Values composed from others and named ([`Derived`]), in an order
+    /// where each comes after those it uses.
+    pub derived: Vec<Derived>,
+    /// The rules on values that depend on parameters, to check at every
+    /// other point the case is evaluated at (`rules.rs`).
+    pub checks: Vec<super::rules::Check>,
     /// Bodies or generalized form.
     pub form: Form,
     /// Contacts in file order.
@@ -615,6 +651,11 @@ impl Env {
                 .parameters
                 .iter()
                 .map(|p| (p.name.clone(), Value::new(p.value.si, p.value.dim)))
+                .chain(
+                    case.derived
+                        .iter()
+                        .map(|d| (d.name.clone(), Value::new(d.value.si, d.value.dim))),
+                )
                 .collect(),
         }
     }
@@ -629,6 +670,31 @@ impl Env {
     /// [`Env::with_overrides`] for the parameters marked in `only` (all when
     /// `None`); the others are left out of the environment.
     pub fn with_overrides_of(
+        case: &Case,
+        overrides: &[(usize, f64)],
+        only: Option<&[bool]>,
+    ) -> Result<Env, ExprError> {
+        let mut env = Env::parameters_with(case, overrides, only)?;
+        for d in &case.derived {
+            // Left out with the parameters it uses (`only`).
+            if only.is_some()
+                && d.value
+                    .expr
+                    .params()
+                    .iter()
+                    .any(|(n, _)| !env.values.contains_key(*n))
+            {
+                continue;
+            }
+            let value = env.eval(&d.value.expr)?;
+            env.values.insert(d.name.clone(), value);
+        }
+        Ok(env)
+    }
+
+    /// The parameters alone of [`Env::with_overrides_of`], without the
+    /// values composed from them ([`Derived`]).
+    pub fn parameters_with(
         case: &Case,
         overrides: &[(usize, f64)],
         only: Option<&[bool]>,

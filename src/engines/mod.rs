@@ -513,7 +513,7 @@ fn robot_invweight(case: &Case, r: &crate::case::RobotForm) -> Vec<f64> {
     let weight = |side: &Side| -> f64 {
         match side {
             Side::Model(b) => {
-                let com = tree.to_world(&kin, *b, &tree.bodies[*b].com);
+                let com = tree.place(&kin, *b, &tree.bodies[*b].com);
                 let rows = crate::analysis::robot::point_rows(tree, &kin, *b, &com, nv);
                 crate::analysis::robot::response(&m, &[], &rows)
                     .map_or(f64::NAN, |inv| inv.trace() / 3.0)

@@ -120,7 +120,7 @@ mod tests {
             let n = nalgebra::Vector3::new(0.3, 0.5, -0.8).normalize();
             for (body, &(host, frame)) in w.map.iter().enumerate() {
                 let p = tree.to_world(&ka, body, &local);
-                let ra = tree.point_row(&ka, body, &p, &n);
+                let ra = tree.point_row(&ka, body, &ka.local(&p), &n);
                 let mut rb = vec![0.0; tree.nv];
                 let pw = host.map_or(frame * nalgebra::Point3::from(local), |h| {
                     nalgebra::Point3::from(w.tree.to_world(
@@ -130,7 +130,7 @@ mod tests {
                     ))
                 });
                 assert!((pw.coords - p).norm() < 1e-12);
-                super::Tree::point_row_into(&kb, host, &p, &n, &mut rb);
+                super::Tree::point_row_into(&kb, host, &kb.local(&p), &n, &mut rb);
                 for (x, y) in ra.iter().zip(&rb) {
                     assert!((x - y).abs() <= 1e-12, "{x} vs {y}");
                 }

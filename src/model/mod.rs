@@ -570,10 +570,26 @@ pub fn used_parameters(case: &Case) -> Vec<bool> {
         .enumerate()
         .map(|(i, p)| (p.name.as_str(), i))
         .collect();
+    let derived: HashMap<&str, &crate::expr::Expr> = case
+        .derived
+        .iter()
+        .map(|d| (d.name.as_str(), &d.value.expr))
+        .collect();
     let mut used = vec![false; case.parameters.len()];
+    let mut seen_derived: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut pending: Vec<usize> = Vec::new();
-    let note = |e: &crate::expr::Expr, pending: &mut Vec<usize>| {
-        pending.extend(e.params().iter().filter_map(|(n, _)| index.get(n).copied()));
+    // A derived value stands for its definition (each followed once).
+    let mut note = |e: &crate::expr::Expr, pending: &mut Vec<usize>| {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            for (n, _) in e.params() {
+                match derived.get(n) {
+                    Some(d) if seen_derived.insert(n.to_string()) => stack.push(d),
+                    Some(_) => {}
+                    None => pending.extend(index.get(n).copied()),
+                }
+            }
+        }
     };
     let _ = build(case, &mut |v: &Val| {
         note(&v.expr, &mut pending);

@@ -18,8 +18,12 @@ pub struct RobotSystem {
     pub rows: Vec<Vec<f64>>,
     /// The model's constraint rows (zero on the case's bodies).
     pub constraints: Vec<Vec<f64>>,
-    /// Per contact: the point and normal in world coordinates.
+    /// Per contact: the point (world axes, relative to `origin`) and the
+    /// normal.
     pub points: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// The kinematics' origin (world coordinates): a point above is
+    /// `origin + p` in the world.
+    pub origin: Vector3<f64>,
     /// The configuration.
     pub q: Vec<f64>,
     /// First velocity of each case body (`None` for a fixed one).
@@ -160,9 +164,11 @@ pub fn robot_system<E>(
         };
         let p = Vector3::new(si(&point[0])?, si(&point[1])?, si(&point[2])?);
         let nl = Vector3::new(si(&normal[0])?, si(&normal[1])?, si(&normal[2])?);
+        // The point relative to the kinematics' origin (near the model:
+        // spatial quantities about the world origin lose digits far out).
         let p = match (body, world) {
-            (Side::Model(b), false) => tree.to_world(&kin, *b, &p),
-            _ => p,
+            (Side::Model(b), false) => tree.place(&kin, *b, &p),
+            _ => kin.local(&p),
         };
         let nrm = match (body, normal_world) {
             (Side::Model(b), false) => kin.xrot[*b] * nl,
@@ -183,7 +189,7 @@ pub fn robot_system<E>(
                         row[at + k] += sign * nrm[k];
                     }
                     if matches!(r.bodies[i].kind, BodyKind::Rigid { .. }) {
-                        let rxn = (p - positions[i]).cross(&nrm);
+                        let rxn = (p - kin.local(&positions[i])).cross(&nrm);
                         for k in 0..3 {
                             row[at + 3 + k] += sign * rxn[k];
                         }
@@ -210,6 +216,7 @@ pub fn robot_system<E>(
         rows,
         constraints,
         points,
+        origin: kin.origin,
         q,
         offsets,
     })

@@ -428,9 +428,9 @@ fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
     let mut links = Vec::new();
     let mut joints = Vec::new();
     for (b, body) in tree.bodies.iter().enumerate() {
-        let origin = v3(&kin.xpos[b])?;
+        let origin = v3(&kin.world(&kin.xpos[b]))?;
         if let Some(p) = body.parent {
-            links.push((v3(&kin.xpos[p])?, origin));
+            links.push((v3(&kin.world(&kin.xpos[p]))?, origin));
         }
         if !body.joints.is_empty() {
             joints.push(SketchJoint {
@@ -441,7 +441,7 @@ fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
         if body.mass > 0.0 {
             bodies.push(SketchBody {
                 name: body.name.clone(),
-                com: v3(&(kin.xpos[b] + kin.xrot[b] * body.com))?,
+                com: v3(&kin.world(&(kin.xpos[b] + kin.xrot[b] * body.com)))?,
                 outline: Outline::Point,
             });
         }
@@ -460,7 +460,7 @@ fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
             };
             Some(SketchContact {
                 name: c.name.clone(),
-                point: v3(p)?,
+                point: v3(&(p + sys.origin))?,
                 normal: unit(v3(n)?)?,
                 world,
             })

@@ -246,10 +246,10 @@ impl Robot {
                     // The rate of the point on body1 minus that of its
                     // partner point on body2 (the same point when the
                     // constraint holds).
-                    let p1 = tree.to_world(kin, *body1, anchor1);
+                    let p1 = tree.place(kin, *body1, anchor1);
                     let p2 = match body2 {
-                        Some(b2) => tree.to_world(kin, *b2, anchor2),
-                        None => *anchor2,
+                        Some(b2) => tree.place(kin, *b2, anchor2),
+                        None => kin.local(anchor2),
                     };
                     for k in 0..3 {
                         let e = Vector3::ith(k, 1.0);

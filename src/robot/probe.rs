@@ -158,9 +158,9 @@ impl Compiled {
         let g = self.robot.constraint_rows(kin, q);
         let b = target.body;
         let (pw, rot) = if target.local {
-            (tree.to_world(kin, b, &target.point), kin.xrot[b])
+            (tree.place(kin, b, &target.point), kin.xrot[b])
         } else {
-            (target.point, Matrix3::identity())
+            (kin.local(&target.point), Matrix3::identity())
         };
         let n = tree.nv;
         let mut rows = DMatrix::zeros(target.normals.len(), n);
@@ -249,9 +249,9 @@ impl Compiled {
         let kin = tree.kinematics(q);
         let b = target.body;
         let pw = if target.local {
-            tree.to_world(&kin, b, &target.point)
+            tree.place(&kin, b, &target.point)
         } else {
-            target.point
+            kin.local(&target.point)
         };
         let m = DMatrix::from_vec(tree.nv, tree.nv, tree.mass_matrix(&kin, target.armature));
         let g = if self.general(target) {
@@ -278,7 +278,7 @@ fn place<T: Real>(
     target: &Target,
 ) -> (Vector3<T>, Matrix3<T>) {
     if !target.local {
-        return (target.point.map(T::splat), Matrix3::identity());
+        return (kin.local(&target.point.map(T::splat)), Matrix3::identity());
     }
     let local = (frame * Point3::from(target.point)).coords.map(T::splat);
     let r = frame
@@ -288,6 +288,6 @@ fn place<T: Real>(
         .map(T::splat);
     match host {
         Some(h) => (kin.xpos[h] + kin.xrot[h] * local, kin.xrot[h] * r),
-        None => (local, r),
+        None => (kin.local(&local), r),
     }
 }

@@ -235,13 +235,16 @@ impl Converter<'_> {
     }
 
     fn param(&mut self, name: &str) -> Result<Frac, Unsupported> {
-        if self.expand
-            && let Some((_, def)) = self.definitions.iter().find(|(n, _)| n == name)
-            && !def.params().is_empty()
+        let derived = crate::case::is_derived(name);
+        if (self.expand || derived)
+            && let Some(f) = self.memo.get(name)
         {
-            if let Some(f) = self.memo.get(name) {
-                return Ok(f.clone());
-            }
+            return Ok(f.clone());
+        }
+        if (self.expand || derived)
+            && let Some((_, def)) = self.definitions.iter().rev().find(|(n, _)| n == name)
+            && (derived || !def.params().is_empty())
+        {
             let def = def.clone();
             let f = self.convert(&def)?;
             self.memo.insert(name.to_string(), f.clone());
@@ -428,6 +431,12 @@ pub fn symbols_of(case: &Case) -> (Symbols, Vec<(String, Expr)>) {
         symbols.intern(Atom::Param(p.name.clone()), p.value.si);
         defs.push((p.name.clone(), p.value.expr.clone()));
     }
+    // Named intermediates: always expanded (never atoms of their own).
+    defs.extend(
+        case.derived
+            .iter()
+            .map(|d| (d.name.clone(), d.value.expr.clone())),
+    );
     (symbols, defs)
 }
 

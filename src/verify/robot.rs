@@ -68,6 +68,28 @@ fn moved(tree: &Tree, kin: &Kinematics, q: &[f64], d: usize, t: f64) -> Vec<f64>
 }
 
 /// Fourth-order central difference of `f` along velocity `d`.
+/// The step along velocity `d`: `H`, made exact against a hinge or slide
+/// coordinate far from zero (a cart 10⁹ m along its rail: `q ± H` rounds
+/// to 1.2·10⁻⁷ m, a 10⁻⁴ error in a quotient over `H`), so `q ± h` and
+/// `q ± 2h` are the steps the quotients divide by.
+fn step(tree: &Tree, q: &[f64], d: usize) -> f64 {
+    let Some(j) = tree
+        .joints
+        .iter()
+        .find(|j| (j.dof_adr..j.dof_adr + j.kind.nv()).contains(&d))
+    else {
+        return H;
+    };
+    match j.kind {
+        JointKind::Hinge | JointKind::Slide => {
+            let x = q[j.qpos_adr];
+            let h = (x + H) - x;
+            if h > 0.0 { h } else { H }
+        }
+        _ => H,
+    }
+}
+
 fn rate<F: Fn(&Kinematics) -> Vector3<f64>>(
     tree: &Tree,
     kin: &Kinematics,
@@ -75,8 +97,9 @@ fn rate<F: Fn(&Kinematics) -> Vector3<f64>>(
     d: usize,
     f: F,
 ) -> Vector3<f64> {
+    let h = step(tree, q, d);
     let at = |t: f64| f(&tree.kinematics(&moved(tree, kin, q, d, t)));
-    (8.0 * (at(H) - at(-H)) - (at(2.0 * H) - at(-2.0 * H))) / (12.0 * H)
+    (8.0 * (at(h) - at(-h)) - (at(2.0 * h) - at(-2.0 * h))) / (12.0 * h)
 }
 
 /// The model with the robot's block of M and the robot's part of each
@@ -107,20 +130,22 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
         // once for every body (per body they cost nb times as much: a
         // 450-joint chain took 90 s).
         let at = |t: f64| tree.kinematics(&moved(tree, &kin, q, d, t));
-        let (p1, m1, p2, m2) = (at(H), at(-H), at(2.0 * H), at(-2.0 * H));
+        let h = step(tree, q, d);
+        let (p1, m1, p2, m2) = (at(h), at(-h), at(2.0 * h), at(-2.0 * h));
         for b in 0..nb {
             if tree.bodies[b].mass == 0.0 && tree.bodies[b].inertia == Matrix3::zeros() {
                 continue;
             }
             let com = tree.bodies[b].com;
-            let x = |k: &Kinematics| k.xpos[b] + k.xrot[b] * com;
-            v[d][b] = (8.0 * (x(&p1) - x(&m1)) - (x(&p2) - x(&m2))) / (12.0 * H);
+            // Relative to this configuration's origin (each pose has its own).
+            let x = |k: &Kinematics| k.xpos[b] + k.xrot[b] * com + (k.origin - kin.origin);
+            v[d][b] = (8.0 * (x(&p1) - x(&m1)) - (x(&p2) - x(&m2))) / (12.0 * h);
             // R(t) ≈ exp(t[ω]×) R(0): the rotation vector of R(t) R(−t)ᵀ is 2tω.
             let spin = |a: &Kinematics, z: &Kinematics, t: f64| {
                 Rotation3::from_matrix_unchecked(a.xrot[b] * z.xrot[b].transpose()).scaled_axis()
                     / (2.0 * t)
             };
-            w[d][b] = (4.0 * spin(&p1, &m1, H) - spin(&p2, &m2, 2.0 * H)) / 3.0;
+            w[d][b] = (4.0 * spin(&p1, &m1, h) - spin(&p2, &m2, 2.0 * h)) / 3.0;
         }
     }
     let mut m = sys.m.clone();
@@ -159,7 +184,10 @@ pub fn independent_model(case: &Case, model: &Model<f64>) -> Option<Model<f64>> 
             // The point as fixed in the body, the normal fixed in space.
             let local = kin.xrot[b].transpose() * (p - kin.xpos[b]);
             for (d, x) in row.iter_mut().enumerate().take(n) {
-                *x += sign * nrm.dot(&rate(tree, &kin, q, d, |k| k.xpos[b] + k.xrot[b] * local));
+                *x += sign
+                    * nrm.dot(&rate(tree, &kin, q, d, |k| {
+                        k.xpos[b] + k.xrot[b] * local + (k.origin - kin.origin)
+                    }));
             }
         }
         mc.geometry = Geometry::Jacobian(row);

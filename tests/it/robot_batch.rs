@@ -90,7 +90,7 @@ fn the_compiled_batch_path_gives_the_references_effective_masses() {
             let mm = DMatrix::from_row_slice(tree.nv, tree.nv, &tree.mass_matrix(&kin, true));
             let chol = mm.cholesky().expect("M is positive definite");
             for (d, n) in normals.iter().enumerate() {
-                let p = tree.to_world(&kin, b, &local);
+                let p = tree.place(&kin, b, &local);
                 let r = DVector::from_vec(tree.point_row(&kin, b, &p, &(kin.xrot[b] * n)));
                 let want = 1.0 / r.dot(&chol.solve(&r));
                 let got = batch[ci * 2 + d];
@@ -167,7 +167,7 @@ fn the_batch_path_at_its_edges() {
         compiled.effective_masses(&q, &target, &mut got);
         let kin = tree.kinematics(&q);
         let m = DMatrix::from_row_slice(6, 6, &tree.mass_matrix(&kin, true));
-        let p = tree.to_world(&kin, tool, &target.point);
+        let p = tree.place(&kin, tool, &target.point);
         let r = DVector::from_vec(tree.point_row(
             &kin,
             tool,

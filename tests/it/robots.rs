@@ -112,7 +112,7 @@ fn mass_matrices_and_effective_masses_match_mujoco_and_pinocchio() {
                 };
                 let local = Vector3::from_vec(floats(&contact["point"]));
                 let normal = Vector3::from_vec(floats(&contact["normal"]));
-                let p = tree.to_world(&kin, b, &local);
+                let p = tree.place(&kin, b, &local);
                 let row = tree.point_row(&kin, b, &p, &normal);
                 let theirs = floats(&contact["row"]);
                 let scale = theirs.iter().fold(0.0f64, |a, x| a.max(x.abs()));

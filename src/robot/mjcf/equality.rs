@@ -47,10 +47,10 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                         .ok_or_else(|| el.err(None, "`<connect>` needs `anchor`"))?;
                     // body2's point at the reference configuration.
                     let kin = self.tree.kinematics(&self.tree.qpos0);
-                    let world = self.tree.to_world(&kin, body1, &Vector3::from(anchor));
+                    let here = self.tree.place(&kin, body1, &Vector3::from(anchor));
                     let anchor2 = match body2 {
-                        Some(b2) => kin.xrot[b2].transpose() * (world - kin.xpos[b2]),
-                        None => world,
+                        Some(b2) => kin.xrot[b2].transpose() * (here - kin.xpos[b2]),
+                        None => kin.world(&here),
                     };
                     Constraint::Connect {
                         name,
@@ -72,11 +72,11 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                         }
                         _ => {
                             let kin = self.tree.kinematics(&self.tree.qpos0);
-                            let world = match body2 {
-                                Some(b2) => self.tree.to_world(&kin, b2, &anchor2),
-                                None => anchor2,
+                            let here = match body2 {
+                                Some(b2) => self.tree.place(&kin, b2, &anchor2),
+                                None => kin.local(&anchor2),
                             };
-                            kin.xrot[body1].transpose() * (world - kin.xpos[body1])
+                            kin.xrot[body1].transpose() * (here - kin.xpos[body1])
                         }
                     };
                     let rotation = self.num(el, class, "torquescale")?.unwrap_or(1.0) != 0.0;
