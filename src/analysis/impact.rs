@@ -69,11 +69,17 @@ pub fn theta(zeta: f64) -> f64 {
         return 1.0 - d / 3.0 + 2.0 * d * d / 15.0 - 2.0 * d * d * d / 35.0;
     }
     if zeta < 1.0 {
-        let s = (1.0 - zeta * zeta).sqrt();
+        let s = ((1.0 - zeta) * (1.0 + zeta)).sqrt();
         s.atan2(zeta) / s
     } else {
-        let q = (zeta * zeta - 1.0).sqrt();
-        (zeta + q).ln() / q
+        // ln(ζ + q) = ln ζ + ln(1 + q/ζ), q = √((ζ−1)(ζ+1)) ≈ ζ where the
+        // product would overflow.
+        let q = if zeta > 1e150 {
+            zeta
+        } else {
+            ((zeta - 1.0) * (zeta + 1.0)).sqrt()
+        };
+        (zeta.ln() + (q / zeta).ln_1p()) / q
     }
 }
 
@@ -81,7 +87,8 @@ pub fn theta(zeta: f64) -> f64 {
 /// (0 for none), approach speed `v` > 0.
 pub fn single(m: f64, k: f64, c: f64, v: f64) -> Single {
     let omega = (k / m).sqrt();
-    let zeta = c / (2.0 * (k * m).sqrt());
+    // √k √m: k m alone overflows (or underflows) long before the ratio.
+    let zeta = c / (2.0 * k.sqrt() * m.sqrt());
     let th = theta(zeta);
     let regime = if c == 0.0 {
         "undamped"
@@ -97,7 +104,7 @@ pub fn single(m: f64, k: f64, c: f64, v: f64) -> Single {
     // t = 0 only while arccos ζ > φ = 2 arcsin ζ, i.e. ζ < 1/2; from ζ = 1/2
     // on it is largest at first touch, c v.
     let (peak_force, time_to_peak) = if c == 0.0 {
-        (v * (k * m).sqrt(), 0.5 * PI / omega)
+        (v * k.sqrt() * m.sqrt(), 0.5 * PI / omega)
     } else if zeta < 0.5 {
         let s = (1.0 - zeta * zeta).sqrt();
         let t = (s.atan2(zeta) - 2.0 * zeta.asin()) / (omega * s);
@@ -178,8 +185,32 @@ pub struct History {
 pub enum ImpactError {
     /// A struck contact cannot move (a = 0).
     Immobile(usize),
-    /// The contacts did not all open within the work allowed.
-    NotEnded(f64),
+    /// The contacts did not all open within the solver's step or event
+    /// limit.
+    NotEnded(Progress),
+    /// The evaluation's work allowance ([`super::work`]) was spent.
+    OverBudget(Progress),
+    /// The evaluation was cancelled (Ctrl-C in Python).
+    Cancelled,
+    /// The inputs (A k, A c) or a result overflow 64-bit floating point:
+    /// what overflowed.
+    Overflow(String),
+    /// Not integrated: one contact at a sweep point or probe, where the
+    /// closed forms are the results.
+    ClosedForm,
+}
+
+/// How far a solve that stopped got.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Steps taken.
+    pub steps: usize,
+    /// Closings and releases.
+    pub events: usize,
+    /// Time reached (s).
+    pub time: f64,
+    /// The step (s).
+    pub step: f64,
 }
 
 impl std::fmt::Display for ImpactError {
@@ -191,9 +222,21 @@ impl std::fmt::Display for ImpactError {
                     "the contact is immobile: nothing moves when it is struck"
                 )
             }
-            ImpactError::NotEnded(t) => write!(
+            ImpactError::NotEnded(p) => write!(
                 f,
-                "the contacts had not all separated for good after {t:.3e} s, the solver's limit ({MAX_STEPS} steps or {MAX_EVENTS} closings and releases): does a body bounce between contacts for ever?"
+                "the contacts had not all separated for good after {} steps of {:.3e} s ({:.3e} s) and {} closings and releases, the solver's limit ({MAX_STEPS} steps or {MAX_EVENTS} closings and releases): a body trapped between contacts bounces on, or the motion is far slower than the fastest time scale",
+                p.steps, p.step, p.time, p.events
+            ),
+            ImpactError::OverBudget(p) => write!(
+                f,
+                "not solved: the evaluation's work allowance for impacts, sweeps and claim probes was spent ({} steps of {:.3e} s taken here, up to {:.3e} s; {} closings and releases)",
+                p.steps, p.step, p.time, p.events
+            ),
+            ImpactError::Cancelled => write!(f, "not solved: the evaluation was cancelled"),
+            ImpactError::ClosedForm => write!(f, "not integrated: the closed forms are the results"),
+            ImpactError::Overflow(what) => write!(
+                f,
+                "{what} is outside what 64-bit floating point represents"
             ),
         }
     }
@@ -244,14 +287,15 @@ pub fn respond_with(
     // The fastest rate of the system with every contact closed.
     let all = Solver::new(a, k, c, 1.0, 0);
     let full = all.matrix(&vec![true; n]);
-    let rate = full
-        .clone()
-        .complex_eigenvalues()
-        .iter()
-        .map(|z| z.norm())
-        .fold(0.0f64, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let h = 1.0 / (STEPS_PER_SCALE * rate);
+    if full.iter().any(|x| !x.is_finite()) || v.iter().any(|x| !x.is_finite()) {
+        return Err(ImpactError::Overflow(
+            "a product of the contacts' A and their springs or dashpots".into(),
+        ));
+    }
+    let h = 1.0 / (STEPS_PER_SCALE * fastest_rate(full, a, k, c));
+    if !h.is_normal() {
+        return Err(ImpactError::Overflow("the step 1/(50 |λ|max)".into()));
+    }
     let fine = Solver::new(a, k, c, h, MAX_STEPS).run(v)?;
     if !check {
         return Ok(Response {
@@ -286,6 +330,49 @@ pub fn respond_with(
             .max(rel(p.rebound_speed, q.rebound_speed, vmax));
     }
     Ok(Response { error, ..fine })
+}
+
+/// The largest |λ| of `l` (L with every contact closed), from the bounded
+/// eigenvalues ([`super::eig`]); where they cannot be had, the norm bound
+/// [`rate_bound`] (never smaller, so the step stays safe, only shorter).
+fn fastest_rate(l: DMatrix<f64>, a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
+    let z = super::eig::complex_eigenvalues(l);
+    if z.iter().any(|z| !z.re.is_finite() || !z.im.is_finite()) {
+        return rate_bound(a, k, c);
+    }
+    z.iter()
+        .map(|z| z.norm())
+        .fold(0.0f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+}
+
+/// An upper bound on the spectral radius of L (every contact closed): the
+/// ∞-norm of `D L D⁻¹`, D = diag(ω₀ I, I), ω₀² = maxᵢ Σⱼ |aᵢⱼ| kⱼ — that is
+/// max(ω₀, maxᵢ Σⱼ |aᵢⱼ|(kⱼ/ω₀ + cⱼ)), within a factor of about 2 of the
+/// fastest rate of an undamped system.
+pub fn rate_bound(a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
+    let n = k.len();
+    let row = |i: usize, w: &[f64]| (0..n).map(|j| a[(i, j)].abs() * w[j]).sum::<f64>();
+    let w0 = (0..n).map(|i| row(i, k)).fold(0.0f64, f64::max).sqrt();
+    let lower = (0..n)
+        .map(|i| {
+            let springs = if w0 > 0.0 { row(i, k) / w0 } else { 0.0 };
+            springs + row(i, c)
+        })
+        .fold(0.0f64, f64::max);
+    w0.max(lower).max(f64::MIN_POSITIVE)
+}
+
+/// Work units ([`super::work`]) of one step with `n` contacts (a product of
+/// the 2n × 2n propagator with the state).
+fn step_cost(n: usize) -> u64 {
+    (4 * n * n) as u64
+}
+
+/// Work units of one matrix exponential of order 2n (Padé 13 with
+/// scaling and squaring: about a dozen products).
+fn exp_cost(n: usize) -> u64 {
+    12 * (8 * n * n * n) as u64
 }
 
 struct Solver<'a> {
@@ -336,6 +423,7 @@ impl<'a> Solver<'a> {
 
     fn step_matrix(&mut self, active: &[bool]) -> &DMatrix<f64> {
         if !self.steps.contains_key(active) {
+            super::work::charge(exp_cost(self.n()));
             let e = (self.matrix(active) * self.h).exp();
             self.steps.insert(active.to_vec(), e);
         }
@@ -343,6 +431,8 @@ impl<'a> Solver<'a> {
     }
 
     fn advance(&self, active: &[bool], x: &State, tau: f64) -> State {
+        // Spent shows at the next step of `run`.
+        super::work::charge(exp_cost(self.n()));
         (self.matrix(active) * tau).exp() * x
     }
 
@@ -457,8 +547,20 @@ impl<'a> Solver<'a> {
                 }
             }
             steps += 1;
+            let progress = Progress {
+                steps,
+                events,
+                time: t,
+                step: h,
+            };
             if steps > self.max_steps || events > MAX_EVENTS {
-                return Err(ImpactError::NotEnded(t));
+                return Err(ImpactError::NotEnded(progress));
+            }
+            if !super::work::charge(step_cost(n)) || super::work::spent() {
+                return Err(ImpactError::OverBudget(progress));
+            }
+            if crate::cancel::requested() {
+                return Err(ImpactError::Cancelled);
             }
             let mut next = self.step_matrix(&active) * &x;
             let mut tau = h;
@@ -615,6 +717,46 @@ pub struct ImpactResult {
 }
 
 impl ImpactResult {
+    /// The first result that overflowed (an infinite peak force, say), as
+    /// words for the message; `None` when every result is finite or NaN
+    /// (undefined). The one check of the impact results' range: run keeps
+    /// such a result as [`ImpactError::Overflow`], and the evaluation
+    /// turns it into an error at the impact's speed.
+    pub fn overflow(&self) -> Option<String> {
+        let bad = |x: f64| x.is_infinite();
+        if let Some(s) = &self.closed_form {
+            let fields = [
+                ("the peak force", s.peak_force),
+                ("the duration", s.duration),
+                ("the time to the peak force", s.time_to_peak),
+                ("the largest penetration", s.compression),
+                ("the rebound speed", s.rebound_speed),
+                ("ω = √(k/m)", s.omega),
+                ("the damping ratio", s.zeta),
+            ];
+            if let Some((what, x)) = fields.iter().find(|(_, x)| bad(*x)) {
+                return Some(format!("{what} ({x})"));
+            }
+        }
+        if let Ok(r) = &self.response {
+            for cr in &r.contacts {
+                let fields = [
+                    ("the peak force", cr.peak_force),
+                    ("the duration", cr.duration),
+                    ("the largest penetration", cr.compression),
+                    ("the rebound speed", cr.rebound_speed),
+                ];
+                if let Some((what, x)) = fields.iter().find(|(_, x)| bad(*x)) {
+                    return Some(format!("{what} ({x})"));
+                }
+            }
+            if bad(r.end) {
+                return Some("the end time".into());
+            }
+        }
+        None
+    }
+
     /// A result at contact `c` (case index), SI: the closed form's where
     /// there is one, else the response's.
     pub fn value(&self, q: crate::case::ImpactQuantity, c: usize) -> Result<f64, String> {
@@ -622,6 +764,9 @@ impl ImpactResult {
         let Some(k) = self.contacts.iter().position(|&i| i == c) else {
             return Err("the contact is not in this impact".into());
         };
+        if let Err(e @ ImpactError::Overflow(_)) = &self.response {
+            return Err(e.to_string());
+        }
         if let Some(s) = &self.closed_form {
             return Ok(match q {
                 Q::PeakForce => s.peak_force,
@@ -674,7 +819,17 @@ pub fn run(
                 .collect();
             let closed_form = (n == 1 && a[(0, 0)] > 0.0)
                 .then(|| single(1.0 / a[(0, 0)], k[0], c[0], spec.speed));
-            ImpactResult {
+            // One contact: the closed forms are the results, the solve only
+            // their check, which sweeps and probes (no check) skip.
+            let response = if closed_form.is_some() && !check {
+                Err(ImpactError::ClosedForm)
+            } else {
+                let key: Vec<u64> = std::iter::once(u64::from(check))
+                    .chain(a.iter().chain(&k).chain(&c).chain(&v).map(|x| x.to_bits()))
+                    .collect();
+                super::work::cached(key, || respond_with(&a, &k, &c, &v, check))
+            };
+            let mut result = ImpactResult {
                 speed: spec.speed,
                 contacts,
                 struck: spec.contacts.len(),
@@ -682,9 +837,13 @@ pub fn run(
                 m_eff: (0..n)
                     .map(|i| (a[(i, i)] > 0.0).then(|| 1.0 / a[(i, i)]))
                     .collect(),
-                response: respond_with(&a, &k, &c, &v, check),
+                response,
                 closed_form,
+            };
+            if let Some(what) = result.overflow() {
+                result.response = Err(ImpactError::Overflow(what));
             }
+            result
         })
         .collect()
 }

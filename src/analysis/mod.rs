@@ -27,6 +27,7 @@ pub mod order;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
+pub mod work;
 
 pub use delassus::{
     DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis, whitened_rows,
@@ -226,9 +227,11 @@ pub fn dt_undamped(omega: f64) -> Option<f64> {
 }
 
 /// The stable explicit timestep with damping applied explicitly:
-/// `(2/ω)(√(1+ζ²) − ζ)`.
+/// `(2/ω)(√(1+ζ²) − ζ)`, evaluated as `(1/ω) / ((√(1+ζ²) + ζ)/2)` — the
+/// difference cancels (to 0 s at ζ = 10⁸) and ζ² overflows (to ∞ at
+/// ζ = 10¹⁵⁵), the quotient does neither.
 pub fn dt_damped(omega: f64, zeta: f64) -> Option<f64> {
-    (omega > 0.0).then(|| 2.0 / omega * ((1.0 + zeta * zeta).sqrt() - zeta))
+    (omega > 0.0).then(|| (1.0 / omega) / (0.5 * zeta.hypot(1.0) + 0.5 * zeta))
 }
 
 /// Runs the numeric analysis of a model.
