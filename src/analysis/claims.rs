@@ -588,7 +588,11 @@ fn probe(
     if !model_is_valid(&m) {
         return None;
     }
-    let an = super::analyze_for(case, &m).ok()?;
+    let impacts: Vec<usize> = match claim.of {
+        Quantity::Impact(_, i, _) => vec![i],
+        _ => Vec::new(),
+    };
+    let an = super::analyze_for(case, &m, &impacts).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,

@@ -4,9 +4,10 @@
 //! every sweep point and at every claim probe.
 //!
 //! Work is counted, not timed, so the same case always gets the same
-//! answer: a unit is about one floating-point multiply-add (a step of an
-//! impact with `n` contacts costs (2n)², a matrix exponential about
-//! 12 (2n)³). [`scope`] sets the allowance for the calling thread while an
+//! answer: a unit is about a nanosecond on the reference machine (a step
+//! of an impact with `n` contacts costs (2n)² + 100, a matrix exponential
+//! 110 (2n)² + 2,000, a sweep point's dense analysis c³: measured, see
+//! `impact::step_cost` and `analysis::point_cost`). [`scope`] sets the allowance for the calling thread while an
 //! evaluation runs ([`crate::evaluate`] gives it [`CASE_WORK`]); once it is
 //! spent, [`charge`] says no and the solvers stop with a stated reason
 //! (an impact "not solved: the work allowed was spent", a sweep's
@@ -21,10 +22,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The work allowed in one evaluation (units as in the module
-/// documentation): about 3 s on one core of the reference machine
-/// (benches/results), leaving the rest of the 10 s any input under 1 MB
-/// may take to everything else.
-pub const CASE_WORK: u64 = 4_000_000_000;
+/// documentation): about 3 s on one core of the reference machine,
+/// leaving the rest of the 10 s any input under 1 MB may take to
+/// everything else.
+pub const CASE_WORK: u64 = 3_000_000_000;
 
 struct Allowance {
     left: u64,
@@ -72,6 +73,11 @@ pub fn charge(units: u64) -> bool {
             false
         }
     })
+}
+
+/// What is left of this thread's allowance (`None` outside a scope).
+pub fn left() -> Option<u64> {
+    LEFT.with_borrow(|l| l.as_ref().map(|a| a.left))
 }
 
 /// Whether this thread's allowance has run out.
