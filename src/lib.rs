@@ -209,26 +209,37 @@ fn out_of_range(
         if let Err(analysis::impact::ImpactError::Overflow(what)) = &r.response {
             return located(
                 imp.speed.span.clone(),
-                format!("impact `{}`: {what} is outside what 64-bit floating point represents", imp.name),
+                format!(
+                    "impact `{}`: {what} is outside what 64-bit floating point represents",
+                    imp.name
+                ),
                 "check the magnitudes and units of the speed (or drop), the stiffnesses, dashpots and masses of the contacts involved",
             );
         }
     }
     for (p, r) in case.persons.iter().zip(&report.persons) {
-        let bad = [&r.exact, &r.rule_of_thumb].into_iter().flatten().find_map(|t| {
-            [
-                ("the reduced mass", Some(t.reduced_mass)),
-                ("ω", Some(t.omega)),
-                ("the duration", Some(t.duration)),
-                ("the peak force", t.peak_force),
-                ("the largest speed", t.max_speed),
-            ]
+        let bad = [&r.exact, &r.rule_of_thumb]
             .into_iter()
-            .find(|(_, x)| x.is_some_and(f64::is_infinite))
-        });
+            .flatten()
+            .find_map(|t| {
+                [
+                    ("the reduced mass", Some(t.reduced_mass)),
+                    ("ω", Some(t.omega)),
+                    ("the duration", Some(t.duration)),
+                    ("the peak force", t.peak_force),
+                    ("the largest speed", t.max_speed),
+                ]
+                .into_iter()
+                .find(|(_, x)| x.is_some_and(f64::is_infinite))
+            });
         if let Some((what, _)) = bad {
             // At the largest of the person's values: the one that overflows.
-            let vals = [Some(&p.mass), Some(&p.stiffness), p.speed.as_ref(), p.force_limit.as_ref()];
+            let vals = [
+                Some(&p.mass),
+                Some(&p.stiffness),
+                p.speed.as_ref(),
+                p.force_limit.as_ref(),
+            ];
             let at = vals
                 .into_iter()
                 .flatten()
@@ -236,7 +247,10 @@ fn out_of_range(
                 .map_or(0..0, |v| v.span.clone());
             return located(
                 at,
-                format!("`[[person]]` at contact `{}`: {what} is outside what 64-bit floating point represents", r.contact),
+                format!(
+                    "`[[person]]` at contact `{}`: {what} is outside what 64-bit floating point represents",
+                    r.contact
+                ),
                 "check the magnitudes and units of the region's mass, stiffness, speed and force limit",
             );
         }
@@ -249,9 +263,7 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     // One work allowance for the impacts at the case point, the sweep
     // points and the claim probes (analysis::work).
     cancel::scope(options.cancel.clone(), || {
-        analysis::work::scope(analysis::work::CASE_WORK, || {
-            evaluate_scoped(case, options)
-        })
+        analysis::work::scope(analysis::work::CASE_WORK, || evaluate_scoped(case, options))
     })
 }
 

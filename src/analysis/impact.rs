@@ -237,11 +237,12 @@ impl std::fmt::Display for ImpactError {
             ),
             ImpactError::Cancelled => write!(f, "not solved: the evaluation was cancelled"),
             ImpactError::NotAsked => write!(f, "not solved: not asked for here"),
-            ImpactError::ClosedForm => write!(f, "not integrated: the closed forms are the results"),
-            ImpactError::Overflow(what) => write!(
-                f,
-                "{what} is outside what 64-bit floating point represents"
-            ),
+            ImpactError::ClosedForm => {
+                write!(f, "not integrated: the closed forms are the results")
+            }
+            ImpactError::Overflow(what) => {
+                write!(f, "{what} is outside what 64-bit floating point represents")
+            }
         }
     }
 }
@@ -371,9 +372,9 @@ pub fn rate_bound(a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
 /// the 2n × 2n propagator with the state, and its bookkeeping). Units are
 /// about nanoseconds on the reference machine: measured by
 /// `calibrate::units_per_second` (2 µs a matrix exponential at n = 1,
-/// 115 µs at n = 16).
+/// 115 µs at n = 16; 0.18 µs a step at n = 2).
 fn step_cost(n: usize) -> u64 {
-    (4 * n * n) as u64 + 100
+    (16 * n * n) as u64 + 400
 }
 
 /// Work units of one matrix exponential of order 2n (see [`step_cost`]).
@@ -869,7 +870,13 @@ mod calibrate {
     #[ignore]
     fn units_per_second() {
         for n in [1usize, 2, 4, 8, 16] {
-            let a = DMatrix::from_fn(n, n, |i, j| if i == j { 2.0 } else { 0.3 / (1.0 + (i + j) as f64) });
+            let a = DMatrix::from_fn(n, n, |i, j| {
+                if i == j {
+                    2.0
+                } else {
+                    0.3 / (1.0 + (i + j) as f64)
+                }
+            });
             let k: Vec<f64> = (0..n).map(|i| 1e5 * (1.0 + i as f64)).collect();
             let c: Vec<f64> = (0..n).map(|i| 10.0 * i as f64).collect();
             let v: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { 0.0 }).collect();
@@ -887,5 +894,18 @@ mod calibrate {
             let secs = t.elapsed().as_secs_f64();
             eprintln!("n={n}: {reps} solves, {:.3e} units/s", used as f64 / secs);
         }
+        // A solve that runs to its step limit (a pinched block).
+        let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
+        let t = std::time::Instant::now();
+        let total = 1u64 << 50;
+        let left = super::super::work::scope(total, || {
+            let _ = respond_with(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0], true);
+            super::super::work::left().unwrap()
+        });
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "pinched: {secs:.3} s, {:.3e} units/s",
+            (total - left) as f64 / secs
+        );
     }
 }

@@ -71,7 +71,9 @@ pub const PRODUCT_WORK_PER_CONTACT: u64 = 5_000;
 /// replay for mode shapes counted as a second pass), at least 16.
 pub fn step_bound(stored: usize, rows: usize, shapes: bool) -> usize {
     let work = PRODUCT_WORK.saturating_add(PRODUCT_WORK_PER_CONTACT.saturating_mul(rows as u64));
-    let per_step = (stored as u64).max(1).saturating_mul(if shapes { 2 } else { 1 });
+    let per_step = (stored as u64)
+        .max(1)
+        .saturating_mul(if shapes { 2 } else { 1 });
     usize::try_from(work / per_step)
         .unwrap_or(MAX_STEPS)
         .clamp(16, MAX_STEPS)

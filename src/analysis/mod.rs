@@ -560,7 +560,8 @@ pub fn analyze_model(
         let coupled =
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
-        return analyze_coupled(model, coupled, large).map(|an| with_impacts(model, an, true, None));
+        return analyze_coupled(model, coupled, large)
+            .map(|an| with_impacts(model, an, true, None));
     }
     analyze_system_with(model, system, large)
 }

@@ -5,7 +5,7 @@
 //!
 //! Work is counted, not timed, so the same case always gets the same
 //! answer: a unit is about a nanosecond on the reference machine (a step
-//! of an impact with `n` contacts costs (2n)² + 100, a matrix exponential
+//! of an impact with `n` contacts costs 4 (2n)² + 400, a matrix exponential
 //! 110 (2n)² + 2,000, a sweep point's dense analysis c³: measured, see
 //! `impact::step_cost` and `analysis::point_cost`). [`scope`] sets the allowance for the calling thread while an
 //! evaluation runs ([`crate::evaluate`] gives it [`CASE_WORK`]); once it is

@@ -88,14 +88,17 @@ fn scaled(s: &Sketch) -> Option<(Sketch, f64)> {
         b.com.iter().for_each(|x| see(*x));
         match &b.outline {
             Outline::Circle(r) => see(*r),
-            Outline::Box { half, axes } => {
-                half.iter().chain(axes.iter().flatten()).for_each(|x| see(*x))
-            }
+            Outline::Box { half, axes } => half
+                .iter()
+                .chain(axes.iter().flatten())
+                .for_each(|x| see(*x)),
             Outline::Shape(lines) => lines.iter().flatten().flatten().for_each(|x| see(*x)),
             Outline::Point | Outline::Fixed => {}
         }
     }
-    s.joints.iter().for_each(|j| j.point.iter().for_each(|x| see(*x)));
+    s.joints
+        .iter()
+        .for_each(|j| j.point.iter().for_each(|x| see(*x)));
     for (a, b) in &s.links {
         a.iter().chain(b).for_each(|x| see(*x));
     }
@@ -131,7 +134,9 @@ fn scaled(s: &Sketch) -> Option<(Sketch, f64)> {
         };
     }
     out.joints.iter_mut().for_each(|j| j.point = p(j.point));
-    out.links.iter_mut().for_each(|(a, b)| (*a, *b) = (p(*a), p(*b)));
+    out.links
+        .iter_mut()
+        .for_each(|(a, b)| (*a, *b) = (p(*a), p(*b)));
     out.contacts.iter_mut().for_each(|k| k.point = p(k.point));
     Some((out, f))
 }
