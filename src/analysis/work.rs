@@ -53,7 +53,7 @@ pub fn scope<R>(units: u64, f: impl FnOnce() -> R) -> R {
         spent: false,
         cache: HashMap::new(),
     };
-    let previous = LEFT.with_borrow_mut(|l| std::mem::replace(l, Some(fresh)));
+    let previous = LEFT.with_borrow_mut(|l| l.replace(fresh));
     let _restore = Restore(previous);
     f()
 }

@@ -64,8 +64,8 @@ fn pinched_blocks_and_walled_particles_return_at_random_stiffnesses() {
     // N/m on both fingers); the rest are random over seven decades.
     let mut state = 42u64;
     let mut ks: Vec<(f64, f64)> = vec![
-        (3168.130_248_558_762_6, 3168.130_248_558_762_6),
-        (1346.617_465_266_905_4, 1346.617_465_266_905_4),
+        (3_168.130_248_558_762_6, 3_168.130_248_558_762_6),
+        (1_346.617_465_266_905_4, 1_346.617_465_266_905_4),
     ];
     for i in 0..60 {
         let k1 = 10f64.powf(2.0 + 7.0 * uniform(&mut state));
@@ -218,8 +218,8 @@ fn a_single_overdamped_contact_gives_its_closed_forms_and_the_checks_numbers() {
     // ζ ≈ 10⁷: the check by integration meets its step limit (the force
     // creeps at round-off level on the slow mode), the closed forms are
     // still the results, and the sheet says how far the check got.
-    let (m, k) = (0.7, 3e4);
-    let c = 1e7 * 2.0 * (k * m as f64).sqrt();
+    let (m, k) = (0.7f64, 3e4f64);
+    let c = 1e7 * 2.0 * (k * m).sqrt();
     let source = format!(
         r#"title = "overdamped"
 space = "3d"
