@@ -697,6 +697,11 @@ pub fn single_history(m: f64, k: f64, c: f64, v: f64) -> History {
     // One run at the step `respond` takes; no error check (a plot).
     let omega = (k / m).sqrt();
     let rate = omega.max(c / m);
+    // No plot from numbers beyond floating point (and no matrix
+    // exponential of an infinite matrix, which would not return).
+    if !(rate.is_normal() && (k / m).is_finite() && (1.0 / m).is_finite()) {
+        return History::default();
+    }
     let a = DMatrix::from_element(1, 1, 1.0 / m);
     Solver::new(&a, &[k], &[c], 1.0 / (STEPS_PER_SCALE * rate), MAX_STEPS)
         .run(&[v])
