@@ -58,11 +58,12 @@ pub const MAX_STEPS: usize = 6000;
 /// recurrence stops and the unconverged values give way to the Gershgorin
 /// bound, so a dense S (a pile of 1,000 bodies with 200,000 contacts at
 /// their centres: 1.6·10⁸ entries, 0.35 s a product) cannot take its
-/// 6,000 steps (35 minutes); about 3 s of products at the 2-core
-/// machine's 6.5·10⁸ entries a second. The packings of
-/// benches/results/scale.md (150–450 steps of S with 6–30 entries a row)
-/// stay far inside it.
-pub const PRODUCT_WORK: u64 = 2_000_000_000;
+/// 6,000 steps (35 minutes); 1.5–7 s of products at the 2-core
+/// machine's 2–6.5·10⁸ entries a second (a pile of 1,000 bodies with
+/// 200,000 contacts with the world in random directions: 15.4 s with
+/// 2·10⁹, 75 steps). The packings of benches/results/scale.md (150–450
+/// steps of S with about 10 stored entries a row) stay inside it.
+pub const PRODUCT_WORK: u64 = 1_000_000_000;
 
 /// See [`PRODUCT_WORK`]: the part that grows with the input.
 pub const PRODUCT_WORK_PER_CONTACT: u64 = 5_000;
