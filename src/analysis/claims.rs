@@ -568,11 +568,17 @@ fn probe_claim(
             };
         }
     }
+    let message = if super::work::spent() && probed < PROBES {
+        Some(format!(
+            "checked at the case's values and {probed} of {PROBES} probe points: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
+        ))
+    } else {
+        (probed == 0)
+            .then(|| "checked at the case's values only (no probe point gave a valid model)".into())
+    };
     ClaimResult {
         verdict: Verdict::Passed,
-        message: (probed == 0).then(|| {
-            "checked at the case's values only (no probe point gave a valid model)".into()
-        }),
+        message,
         ..result
     }
 }

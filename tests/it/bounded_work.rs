@@ -484,8 +484,11 @@ fn a_sweep_that_does_not_reach_an_impact_reuses_its_response() {
 fn many_impacts_that_never_end_stop_at_the_allowance() {
     // 100 copies of the pinched block's impact, each running to its step
     // limit (about 50 ms each): the allowance ends them, each later one
-    // says why.
-    let mut source = pinched_block(3e4, 3e4, None);
+    // says why, and a claim's probes (drawn from the same allowance) say
+    // they were cut short.
+    // (The fastest mode is probed: the symbolic engine does not decide it.)
+    let mut source = pinched_block(3e4, 3e4, None).replace("mass = \"0.5 kg\"", "mass = \"m\"")
+        + "[parameters]\nm = { value = \"0.5 kg\" }\n[[claim]]\nof = \"mode_omega(1)\"\nequals = \"sqrt(2 * 3e4 N/m / m)\"\n";
     for i in 0..100 {
         source.push_str(&format!(
             "[[impact]]\nname = \"again {i}\"\ncontacts = [\"left\"]\nresting = [\"right\"]\nspeed = \"{} m/s\"\n",
@@ -509,6 +512,14 @@ fn many_impacts_that_never_end_stop_at_the_allowance() {
             .is_some_and(|e| e.contains("work allowance")),
         "{:?}",
         last.error
+    );
+    let claim = &ev.claims[0];
+    assert!(
+        claim
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("work allowance")),
+        "{claim:?}"
     );
 }
 
