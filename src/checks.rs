@@ -178,8 +178,8 @@ fn principal(inertia: &Inertia<f64>) -> Vec<f64> {
         Inertia::Diagonal(d) => d.to_vec(),
         Inertia::Full(t) => {
             let m = Matrix3::from_fn(|i, j| t[i][j]);
-            // Bounded: a 3×3 needs a few sweeps; NaN if it cannot be had.
-            nalgebra::SymmetricEigen::try_new(m, f64::EPSILON, 300).map_or_else(
+            // Bounded (analysis::eig); NaN if it cannot be had.
+            crate::analysis::eig::symmetric(m).map_or_else(
                 || vec![f64::NAN; 3],
                 |e| e.eigenvalues.iter().copied().collect(),
             )

@@ -189,9 +189,83 @@ fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
     }
 }
 
+/// The one check that results computed from the inputs' magnitudes are
+/// representable: an impact or `[[person]]` result that overflowed (an
+/// infinite peak force) is an error at the input value it came from, not
+/// a printed ∞ (the dense analysis' own ω and ζ are checked where they
+/// are formed: `AnalysisError::OutOfRange`).
+fn out_of_range(
+    case: &case::Case,
+    an: &analysis::Analysis,
+    report: &report::Report,
+) -> Result<(), Error> {
+    let located = |span: std::ops::Range<usize>, message: String, hint: &str| {
+        Err(Error::Input(diag::SourceError {
+            path: case.path.clone(),
+            source: case.source.clone(),
+            diagnostics: vec![diag::Diagnostic::new(span, message).hint(hint.to_string())],
+        }))
+    };
+    for (imp, r) in case.impacts.iter().zip(&an.impacts) {
+        if let Err(analysis::impact::ImpactError::Overflow(what)) = &r.response {
+            return located(
+                imp.speed.span.clone(),
+                format!(
+                    "impact `{}`: {what} is outside what 64-bit floating point represents",
+                    imp.name
+                ),
+                "check the magnitudes and units of the speed (or drop), the stiffnesses, dashpots and masses of the contacts involved",
+            );
+        }
+    }
+    for (p, r) in case.persons.iter().zip(&report.persons) {
+        let bad = [&r.exact, &r.rule_of_thumb]
+            .into_iter()
+            .flatten()
+            .find_map(|t| {
+                [
+                    ("the reduced mass", Some(t.reduced_mass)),
+                    ("ω", Some(t.omega)),
+                    ("the duration", Some(t.duration)),
+                    ("the peak force", t.peak_force),
+                    ("the largest speed", t.max_speed),
+                ]
+                .into_iter()
+                .find(|(_, x)| x.is_some_and(f64::is_infinite))
+            });
+        if let Some((what, _)) = bad {
+            // At the largest of the person's values: the one that overflows.
+            let vals = [
+                Some(&p.mass),
+                Some(&p.stiffness),
+                p.speed.as_ref(),
+                p.force_limit.as_ref(),
+            ];
+            let at = vals
+                .into_iter()
+                .flatten()
+                .max_by(|a, b| a.si.abs().total_cmp(&b.si.abs()))
+                .map_or(0..0, |v| v.span.clone());
+            return located(
+                at,
+                format!(
+                    "`[[person]]` at contact `{}`: {what} is outside what 64-bit floating point represents",
+                    r.contact
+                ),
+                "check the magnitudes and units of the region's mass, stiffness, speed and force limit",
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
-    cancel::scope(options.cancel.clone(), || evaluate_scoped(case, options))
+    // One work allowance for the impacts at the case point, the sweep
+    // points and the claim probes (analysis::work).
+    cancel::scope(options.cancel.clone(), || {
+        analysis::work::scope(analysis::work::CASE_WORK, || evaluate_scoped(case, options))
+    })
 }
 
 fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
@@ -295,6 +369,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         },
     );
     stage()?;
+    out_of_range(&case, &analysis, &report)?;
     report.verification = verification.clone();
     if !case.engines.is_empty()
         && let Some(inputs) = engines::inputs(&case, &model, &system, &analysis)

@@ -445,7 +445,9 @@ impl Robot {
             .compiled
             .point_inverse_inertia(&q, &target)
             .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
-        let eig = nalgebra::SymmetricEigen::new(a);
+        let eig = meff::analysis::eig::symmetric(a).ok_or_else(|| {
+            MeffError::new_err("the point's inverse inertia has no eigenvalues (not finite)")
+        })?;
         let mut order: Vec<usize> = (0..3).collect();
         order.sort_by(|&i, &j| eig.eigenvalues[i].total_cmp(&eig.eigenvalues[j]));
         let tiny = 1e-12 * a.amax().max(f64::MIN_POSITIVE);

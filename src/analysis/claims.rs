@@ -568,11 +568,17 @@ fn probe_claim(
             };
         }
     }
+    let message = if super::work::spent() && probed < PROBES {
+        Some(format!(
+            "checked at the case's values and {probed} of {PROBES} probe points: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
+        ))
+    } else {
+        (probed == 0)
+            .then(|| "checked at the case's values only (no probe point gave a valid model)".into())
+    };
     ClaimResult {
         verdict: Verdict::Passed,
-        message: (probed == 0).then(|| {
-            "checked at the case's values only (no probe point gave a valid model)".into()
-        }),
+        message,
         ..result
     }
 }
@@ -589,7 +595,11 @@ fn probe(
         return None;
     }
     let m = model::build(case, &mut |v| env.si(v)).ok()?;
-    let an = super::analyze_for(case, &m).ok()?;
+    let impacts: Vec<usize> = match claim.of {
+        Quantity::Impact(_, i, _) => vec![i],
+        _ => Vec::new(),
+    };
+    let an = super::analyze_for(case, &m, &impacts).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,

@@ -69,11 +69,17 @@ pub fn theta(zeta: f64) -> f64 {
         return 1.0 - d / 3.0 + 2.0 * d * d / 15.0 - 2.0 * d * d * d / 35.0;
     }
     if zeta < 1.0 {
-        let s = (1.0 - zeta * zeta).sqrt();
+        let s = ((1.0 - zeta) * (1.0 + zeta)).sqrt();
         s.atan2(zeta) / s
     } else {
-        let q = (zeta * zeta - 1.0).sqrt();
-        (zeta + q).ln() / q
+        // ln(ζ + q) = ln ζ + ln(1 + q/ζ), q = √((ζ−1)(ζ+1)) ≈ ζ where the
+        // product would overflow.
+        let q = if zeta > 1e150 {
+            zeta
+        } else {
+            ((zeta - 1.0) * (zeta + 1.0)).sqrt()
+        };
+        (zeta.ln() + (q / zeta).ln_1p()) / q
     }
 }
 
@@ -81,7 +87,8 @@ pub fn theta(zeta: f64) -> f64 {
 /// (0 for none), approach speed `v` > 0.
 pub fn single(m: f64, k: f64, c: f64, v: f64) -> Single {
     let omega = (k / m).sqrt();
-    let zeta = c / (2.0 * (k * m).sqrt());
+    // √k √m: k m alone overflows (or underflows) long before the ratio.
+    let zeta = c / (2.0 * k.sqrt() * m.sqrt());
     let th = theta(zeta);
     let regime = if c == 0.0 {
         "undamped"
@@ -97,7 +104,7 @@ pub fn single(m: f64, k: f64, c: f64, v: f64) -> Single {
     // t = 0 only while arccos ζ > φ = 2 arcsin ζ, i.e. ζ < 1/2; from ζ = 1/2
     // on it is largest at first touch, c v.
     let (peak_force, time_to_peak) = if c == 0.0 {
-        (v * (k * m).sqrt(), 0.5 * PI / omega)
+        (v * k.sqrt() * m.sqrt(), 0.5 * PI / omega)
     } else if zeta < 0.5 {
         let s = (1.0 - zeta * zeta).sqrt();
         let t = (s.atan2(zeta) - 2.0 * zeta.asin()) / (omega * s);
@@ -178,8 +185,35 @@ pub struct History {
 pub enum ImpactError {
     /// A struck contact cannot move (a = 0).
     Immobile(usize),
-    /// The contacts did not all open within the work allowed.
-    NotEnded(f64),
+    /// The contacts did not all open within the solver's step or event
+    /// limit.
+    NotEnded(Progress),
+    /// The evaluation's work allowance ([`super::work`]) was spent.
+    OverBudget(Progress),
+    /// The evaluation was cancelled (Ctrl-C in Python).
+    Cancelled,
+    /// The inputs (A k, A c) or a result overflow 64-bit floating point:
+    /// what overflowed.
+    Overflow(String),
+    /// Not integrated: one contact at a sweep point or probe, where the
+    /// closed forms are the results.
+    ClosedForm,
+    /// Not solved: no quantity read at this sweep point or probe is this
+    /// impact's.
+    NotAsked,
+}
+
+/// How far a solve that stopped got.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Steps taken.
+    pub steps: usize,
+    /// Closings and releases.
+    pub events: usize,
+    /// Time reached (s).
+    pub time: f64,
+    /// The step (s).
+    pub step: f64,
 }
 
 impl std::fmt::Display for ImpactError {
@@ -191,10 +225,24 @@ impl std::fmt::Display for ImpactError {
                     "the contact is immobile: nothing moves when it is struck"
                 )
             }
-            ImpactError::NotEnded(t) => write!(
+            ImpactError::NotEnded(p) => write!(
                 f,
-                "the contacts had not all separated for good after {t:.3e} s, the solver's limit ({MAX_STEPS} steps or {MAX_EVENTS} closings and releases): does a body bounce between contacts for ever?"
+                "the contacts had not all separated for good after {} steps of {:.3e} s ({:.3e} s) and {} closings and releases, the solver's limit ({MAX_STEPS} steps or {MAX_EVENTS} closings and releases): a body trapped between contacts bounces on, or the motion is far slower than the fastest time scale",
+                p.steps, p.step, p.time, p.events
             ),
+            ImpactError::OverBudget(p) => write!(
+                f,
+                "not solved: the evaluation's work allowance for impacts, sweeps and claim probes was spent ({} steps of {:.3e} s taken here, up to {:.3e} s; {} closings and releases)",
+                p.steps, p.step, p.time, p.events
+            ),
+            ImpactError::Cancelled => write!(f, "not solved: the evaluation was cancelled"),
+            ImpactError::NotAsked => write!(f, "not solved: not asked for here"),
+            ImpactError::ClosedForm => {
+                write!(f, "not integrated: the closed forms are the results")
+            }
+            ImpactError::Overflow(what) => {
+                write!(f, "{what} is outside what 64-bit floating point represents")
+            }
         }
     }
 }
@@ -244,14 +292,15 @@ pub fn respond_with(
     // The fastest rate of the system with every contact closed.
     let all = Solver::new(a, k, c, 1.0, 0);
     let full = all.matrix(&vec![true; n]);
-    let rate = full
-        .clone()
-        .complex_eigenvalues()
-        .iter()
-        .map(|z| z.norm())
-        .fold(0.0f64, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let h = 1.0 / (STEPS_PER_SCALE * rate);
+    if full.iter().any(|x| !x.is_finite()) || v.iter().any(|x| !x.is_finite()) {
+        return Err(ImpactError::Overflow(
+            "a product of the contacts' A and their springs or dashpots".into(),
+        ));
+    }
+    let h = 1.0 / (STEPS_PER_SCALE * fastest_rate(full, a, k, c));
+    if !h.is_normal() {
+        return Err(ImpactError::Overflow("the step 1/(50 |λ|max)".into()));
+    }
     let fine = Solver::new(a, k, c, h, MAX_STEPS).run(v)?;
     if !check {
         return Ok(Response {
@@ -286,6 +335,51 @@ pub fn respond_with(
             .max(rel(p.rebound_speed, q.rebound_speed, vmax));
     }
     Ok(Response { error, ..fine })
+}
+
+/// The largest |λ| of `l` (L with every contact closed), from the bounded
+/// eigenvalues ([`super::eig`]); where they cannot be had, the norm bound
+/// [`rate_bound`] (never smaller, so the step stays safe, only shorter).
+fn fastest_rate(l: DMatrix<f64>, a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
+    let z = super::eig::complex_eigenvalues(l);
+    if z.iter().any(|z| !z.re.is_finite() || !z.im.is_finite()) {
+        return rate_bound(a, k, c);
+    }
+    z.iter()
+        .map(|z| z.norm())
+        .fold(0.0f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+}
+
+/// An upper bound on the spectral radius of L (every contact closed): the
+/// ∞-norm of `D L D⁻¹`, D = diag(ω₀ I, I), ω₀² = maxᵢ Σⱼ |aᵢⱼ| kⱼ — that is
+/// max(ω₀, maxᵢ Σⱼ |aᵢⱼ|(kⱼ/ω₀ + cⱼ)), within a factor of about 2 of the
+/// fastest rate of an undamped system.
+pub fn rate_bound(a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
+    let n = k.len();
+    let row = |i: usize, w: &[f64]| (0..n).map(|j| a[(i, j)].abs() * w[j]).sum::<f64>();
+    let w0 = (0..n).map(|i| row(i, k)).fold(0.0f64, f64::max).sqrt();
+    let lower = (0..n)
+        .map(|i| {
+            let springs = if w0 > 0.0 { row(i, k) / w0 } else { 0.0 };
+            springs + row(i, c)
+        })
+        .fold(0.0f64, f64::max);
+    w0.max(lower).max(f64::MIN_POSITIVE)
+}
+
+/// Work units ([`super::work`]) of one step with `n` contacts (a product of
+/// the 2n × 2n propagator with the state, and its bookkeeping). Units are
+/// about nanoseconds on the reference machine: measured by
+/// `calibrate::units_per_second` (2 µs a matrix exponential at n = 1,
+/// 115 µs at n = 16; 0.18 µs a step at n = 2).
+fn step_cost(n: usize) -> u64 {
+    (16 * n * n) as u64 + 400
+}
+
+/// Work units of one matrix exponential of order 2n (see [`step_cost`]).
+fn exp_cost(n: usize) -> u64 {
+    110 * (4 * n * n) as u64 + 2_000
 }
 
 struct Solver<'a> {
@@ -336,6 +430,7 @@ impl<'a> Solver<'a> {
 
     fn step_matrix(&mut self, active: &[bool]) -> &DMatrix<f64> {
         if !self.steps.contains_key(active) {
+            super::work::charge(exp_cost(self.n()));
             let e = (self.matrix(active) * self.h).exp();
             self.steps.insert(active.to_vec(), e);
         }
@@ -343,6 +438,8 @@ impl<'a> Solver<'a> {
     }
 
     fn advance(&self, active: &[bool], x: &State, tau: f64) -> State {
+        // Spent shows at the next step of `run`.
+        super::work::charge(exp_cost(self.n()));
         (self.matrix(active) * tau).exp() * x
     }
 
@@ -457,8 +554,20 @@ impl<'a> Solver<'a> {
                 }
             }
             steps += 1;
+            let progress = Progress {
+                steps,
+                events,
+                time: t,
+                step: h,
+            };
             if steps > self.max_steps || events > MAX_EVENTS {
-                return Err(ImpactError::NotEnded(t));
+                return Err(ImpactError::NotEnded(progress));
+            }
+            if !super::work::charge(step_cost(n)) || super::work::spent() {
+                return Err(ImpactError::OverBudget(progress));
+            }
+            if crate::cancel::requested() {
+                return Err(ImpactError::Cancelled);
             }
             let mut next = self.step_matrix(&active) * &x;
             let mut tau = h;
@@ -588,6 +697,11 @@ pub fn single_history(m: f64, k: f64, c: f64, v: f64) -> History {
     // One run at the step `respond` takes; no error check (a plot).
     let omega = (k / m).sqrt();
     let rate = omega.max(c / m);
+    // No plot from numbers beyond floating point (and no matrix
+    // exponential of an infinite matrix, which would not return).
+    if !(rate.is_normal() && (k / m).is_finite() && (1.0 / m).is_finite()) {
+        return History::default();
+    }
     let a = DMatrix::from_element(1, 1, 1.0 / m);
     Solver::new(&a, &[k], &[c], 1.0 / (STEPS_PER_SCALE * rate), MAX_STEPS)
         .run(&[v])
@@ -595,96 +709,55 @@ pub fn single_history(m: f64, k: f64, c: f64, v: f64) -> History {
         .unwrap_or_default()
 }
 
-/// An `[[impact]]`'s results.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ImpactResult {
-    /// Approach speed (m/s).
-    pub speed: f64,
-    /// Contacts involved: the struck ones, then the resting ones.
-    pub contacts: Vec<usize>,
-    /// How many of `contacts` are struck.
-    pub struck: usize,
-    /// Spring and dashpot (0 for none) per contact involved.
-    pub stiffness_damping: Vec<(f64, f64)>,
-    /// 1/A_cc per contact involved (`None`: immobile).
-    pub m_eff: Vec<Option<f64>>,
-    /// The response of the piecewise-linear system.
-    pub response: Result<Response, ImpactError>,
-    /// The closed forms, for one struck contact with none resting.
-    pub closed_form: Option<Single>,
-}
+mod run;
+pub use run::{ImpactResult, run};
 
-impl ImpactResult {
-    /// A result at contact `c` (case index), SI: the closed form's where
-    /// there is one, else the response's.
-    pub fn value(&self, q: crate::case::ImpactQuantity, c: usize) -> Result<f64, String> {
-        use crate::case::ImpactQuantity as Q;
-        let Some(k) = self.contacts.iter().position(|&i| i == c) else {
-            return Err("the contact is not in this impact".into());
-        };
-        if let Some(s) = &self.closed_form {
-            return Ok(match q {
-                Q::PeakForce => s.peak_force,
-                Q::Duration => s.duration,
-                Q::Restitution => s.restitution,
-                Q::Compression => s.compression,
+#[cfg(test)]
+mod calibrate {
+    use super::*;
+
+    /// Prints work units per second of impact solves (run by hand:
+    /// `cargo test --lib calibrate -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn units_per_second() {
+        for n in [1usize, 2, 4, 8, 16] {
+            let a = DMatrix::from_fn(n, n, |i, j| {
+                if i == j {
+                    2.0
+                } else {
+                    0.3 / (1.0 + (i + j) as f64)
+                }
             });
+            let k: Vec<f64> = (0..n).map(|i| 1e5 * (1.0 + i as f64)).collect();
+            let c: Vec<f64> = (0..n).map(|i| 10.0 * i as f64).collect();
+            let v: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { 0.0 }).collect();
+            let t = std::time::Instant::now();
+            let total = 1u64 << 50;
+            let mut reps = 0;
+            let left = super::super::work::scope(total, || {
+                while t.elapsed().as_secs_f64() < 1.0 {
+                    let _ = respond_with(&a, &k, &c, &v, false);
+                    reps += 1;
+                }
+                super::super::work::left().unwrap()
+            });
+            let used = total - left;
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!("n={n}: {reps} solves, {:.3e} units/s", used as f64 / secs);
         }
-        let r = self.response.as_ref().map_err(|e| e.to_string())?;
-        let cr = &r.contacts[k];
-        Ok(match q {
-            Q::PeakForce => cr.peak_force,
-            Q::Duration => cr.duration,
-            Q::Restitution if k < self.struck => cr.rebound_speed / self.speed,
-            Q::Restitution => return Err("a resting contact has no restitution".into()),
-            Q::Compression => cr.compression,
-        })
+        // A solve that runs to its step limit (a pinched block).
+        let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
+        let t = std::time::Instant::now();
+        let total = 1u64 << 50;
+        let left = super::super::work::scope(total, || {
+            let _ = respond_with(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0], true);
+            super::super::work::left().unwrap()
+        });
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "pinched: {secs:.3} s, {:.3e} units/s",
+            (total - left) as f64 / secs
+        );
     }
-}
-
-/// Solves every impact of `model` with the Delassus entries of `an`.
-pub fn run(
-    model: &crate::model::Model<f64>,
-    an: &super::Analysis,
-    check: bool,
-) -> Vec<ImpactResult> {
-    model
-        .impacts
-        .iter()
-        .map(|spec| {
-            let contacts: Vec<usize> = spec.contacts.iter().chain(&spec.resting).copied().collect();
-            let n = contacts.len();
-            let a = DMatrix::from_fn(n, n, |i, j| an.a(contacts[i], contacts[j]));
-            let k: Vec<f64> = contacts
-                .iter()
-                .map(|&i| model.contacts[i].stiffness)
-                .collect();
-            let c: Vec<f64> = contacts
-                .iter()
-                .map(|&i| model.contacts[i].damping.unwrap_or(0.0))
-                .collect();
-            let v: Vec<f64> = (0..n)
-                .map(|i| {
-                    if i < spec.contacts.len() {
-                        spec.speed
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let closed_form = (n == 1 && a[(0, 0)] > 0.0)
-                .then(|| single(1.0 / a[(0, 0)], k[0], c[0], spec.speed));
-            ImpactResult {
-                speed: spec.speed,
-                contacts,
-                struck: spec.contacts.len(),
-                stiffness_damping: k.iter().copied().zip(c.iter().copied()).collect(),
-                m_eff: (0..n)
-                    .map(|i| (a[(i, i)] > 0.0).then(|| 1.0 / a[(i, i)]))
-                    .collect(),
-                response: respond_with(&a, &k, &c, &v, check),
-                closed_form,
-            }
-        })
-        .collect()
 }

@@ -52,6 +52,33 @@ use rayon::prelude::*;
 pub const TOLERANCE: f64 = 1e-10;
 /// Most steps of the recurrence before giving up on convergence.
 pub const MAX_STEPS: usize = 6000;
+
+/// The products one run may take, in stored entries of S times products:
+/// this much, plus [`PRODUCT_WORK_PER_CONTACT`] per row. Beyond it the
+/// recurrence stops and the unconverged values give way to the Gershgorin
+/// bound, so a dense S (a pile of 1,000 bodies with 200,000 contacts at
+/// their centres: 1.6·10⁸ entries, 0.35 s a product) cannot take its
+/// 6,000 steps (35 minutes); 1.5–7 s of products at the 2-core
+/// machine's 2–6.5·10⁸ entries a second (a pile of 1,000 bodies with
+/// 200,000 contacts with the world in random directions: 15.4 s with
+/// 2·10⁹, 75 steps). The packings of benches/results/scale.md (150–450
+/// steps of S with about 10 stored entries a row) stay inside it.
+pub const PRODUCT_WORK: u64 = 1_000_000_000;
+
+/// See [`PRODUCT_WORK`]: the part that grows with the input.
+pub const PRODUCT_WORK_PER_CONTACT: u64 = 5_000;
+
+/// The most steps of a run over `stored` entries and `rows` rows (the
+/// replay for mode shapes counted as a second pass), at least 16.
+pub fn step_bound(stored: usize, rows: usize, shapes: bool) -> usize {
+    let work = PRODUCT_WORK.saturating_add(PRODUCT_WORK_PER_CONTACT.saturating_mul(rows as u64));
+    let per_step = (stored as u64)
+        .max(1)
+        .saturating_mul(if shapes { 2 } else { 1 });
+    usize::try_from(work / per_step)
+        .unwrap_or(MAX_STEPS)
+        .clamp(16, MAX_STEPS)
+}
 /// Eigenvalues of `T_m` within this fraction of θ_max are one value (copies
 /// of a converged eigenvalue), and a simple eigenvalue this close to one of
 /// `T̂_m` is spurious.
@@ -445,6 +472,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         return (Vec::new(), info);
     }
     let want = want.min(c).max(1);
+    let max_steps = step_bound(s.stored(), c, shapes);
     let t0 = std::time::Instant::now();
     let mut rec = Recurrence::new(c);
     let (mut alpha, mut beta) = (Vec::new(), Vec::new());
@@ -458,7 +486,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         let breakdown = b <= 1e-14 * gershgorin;
         // A cancelled evaluation stops here (its numbers are discarded).
         let last = breakdown
-            || m >= MAX_STEPS
+            || m >= max_steps
             || m >= c.saturating_mul(4).max(64)
             || crate::cancel::requested();
         if m >= next_check || last {

@@ -27,6 +27,7 @@ pub mod order;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
+pub mod work;
 
 pub use delassus::{
     DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis, whitened_rows,
@@ -62,6 +63,9 @@ pub enum AnalysisError {
         /// What happened, e.g. "a = inf".
         what: String,
     },
+    /// A sweep point or claim probe not analysed: the evaluation's work
+    /// allowance ([`work`]) was spent.
+    WorkSpent,
 }
 
 /// Checks that a contact's unconstrained inverse inertia (the sum of its
@@ -120,6 +124,10 @@ impl std::fmt::Display for AnalysisError {
             } => write!(
                 f,
                 "{contacts} contacts is more than the dense analysis handles ({DENSE_CONTACT_LIMIT}); `[analysis] path = \"auto\"` (the default) or `\"large\"` takes the large-system path"
+            ),
+            AnalysisError::WorkSpent => write!(
+                f,
+                "not analysed: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
             ),
         }
     }
@@ -263,9 +271,11 @@ pub fn dt_undamped(omega: f64) -> Option<f64> {
 }
 
 /// The stable explicit timestep with damping applied explicitly:
-/// `(2/ω)(√(1+ζ²) − ζ)`.
+/// `(2/ω)(√(1+ζ²) − ζ)`, evaluated as `(1/ω) / ((√(1+ζ²) + ζ)/2)` — the
+/// difference cancels (to 0 s at ζ = 10⁸) and ζ² overflows (to ∞ at
+/// ζ = 10¹⁵⁵), the quotient does neither.
 pub fn dt_damped(omega: f64, zeta: f64) -> Option<f64> {
-    (omega > 0.0).then(|| 2.0 / omega * ((1.0 + zeta * zeta).sqrt() - zeta))
+    (omega > 0.0).then(|| (1.0 / omega) / (0.5 * zeta.hypot(1.0) + 0.5 * zeta))
 }
 
 /// Runs the numeric analysis of a model.
@@ -309,14 +319,19 @@ pub fn analyze_system_with(
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an, true))
+    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an, true, None))
 }
 
 /// The model's `[[impact]]`s solved with the analysis' A (`check`: with
 /// the error estimate, a second solve at half the step).
-fn with_impacts(model: &Model<f64>, mut an: Analysis, check: bool) -> Analysis {
+fn with_impacts(
+    model: &Model<f64>,
+    mut an: Analysis,
+    check: bool,
+    wanted: Option<&[usize]>,
+) -> Analysis {
     if !model.impacts.is_empty() {
-        an.impacts = impact::run(model, &an, check);
+        an.impacts = impact::run(model, &an, check, wanted);
     }
     an
 }
@@ -524,10 +539,19 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
 
 /// The analysis of a model rebuilt from `case` (sweeps, claim probes): the
 /// path the case asks for.
+///
+/// `impacts`: the `[[impact]]`s solved (those a quantity read at the
+/// point names; the others are left unsolved). Each point draws on the evaluation's
+/// work allowance ([`work`]): its analysis ([`point_cost`]) up front, its
+/// impacts by their steps.
 pub fn analyze_for(
     case: &crate::case::Case,
     model: &Model<f64>,
+    impacts: &[usize],
 ) -> Result<Analysis, AnalysisError> {
+    if !work::charge(point_cost(model)) {
+        return Err(AnalysisError::WorkSpent);
+    }
     let system = model::assemble(model);
     // Impacts once per point: sweeps and probes report no error estimate.
     analyze_dense_or_large(
@@ -538,7 +562,31 @@ pub fn analyze_for(
             ..LargeModes::default()
         },
     )
-    .map(|an| with_impacts(model, an, false))
+    .map(|an| {
+        if !impacts.is_empty() {
+            with_impacts(model, an, false, Some(impacts))
+        } else {
+            an
+        }
+    })
+}
+
+/// The work units ([`work`]) of one sweep point's or probe's analysis:
+/// the dense eigenproblem's c³ (with all its vectors; on
+/// the large path a few thousand per contact), the mass blocks' n², and a
+/// floor for building the model.
+pub fn point_cost(model: &Model<f64>) -> u64 {
+    let c = model.contacts.len() as u64;
+    let n = match &model.kind {
+        crate::model::Kind::Bodies { bodies, .. } => 6 * bodies.len(),
+        crate::model::Kind::Generalized { coordinates, .. } => coordinates.len(),
+    } as u64;
+    let eigen = if c > LARGE_PATH_ABOVE as u64 {
+        5_000 * c
+    } else {
+        c.pow(3)
+    };
+    eigen + (n + 1).pow(2) + 10_000
 }
 
 /// The numeric analysis for the pipeline. On the large-system path
@@ -560,7 +608,8 @@ pub fn analyze_model(
         let coupled =
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
-        return analyze_coupled(model, coupled, large).map(|an| with_impacts(model, an, true));
+        return analyze_coupled(model, coupled, large)
+            .map(|an| with_impacts(model, an, true, None));
     }
     analyze_system_with(model, system, large)
 }

@@ -32,7 +32,10 @@ pub fn modes(a: &DMatrix<f64>, stiffness: &[f64]) -> (Vec<Mode>, usize) {
     }
     let sk: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = DMatrix::from_fn(c, c, |i, j| sk[i] * a[(i, j)] * sk[j]);
-    let eig = nalgebra::SymmetricEigen::new(s);
+    let Some(eig) = super::eig::symmetric(s) else {
+        // Not finite or not converged: no mode rather than a wrong one.
+        return (Vec::new(), c);
+    };
     let lmax = eig.eigenvalues.max().max(0.0);
     let mut modes = Vec::new();
     let mut zero = 0;

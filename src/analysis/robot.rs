@@ -282,7 +282,12 @@ fn ellipsoid(
     let jp = point_rows(tree, kin, body, p, m.nrows());
     let inv = response(m, g, &jp).unwrap_or_else(|| DMatrix::zeros(3, 3));
     let inv3 = Matrix3::from_fn(|i, j| 0.5 * (inv[(i, j)] + inv[(j, i)]));
-    let eig = SymmetricEigen::new(inv3);
+    // Not finite (or not converged): NaN moments, no principal mass and
+    // no plot, rather than numbers from a matrix that has none.
+    let eig = super::eig::symmetric(inv3).unwrap_or(SymmetricEigen {
+        eigenvalues: Vector3::repeat(f64::NAN),
+        eigenvectors: Matrix3::identity(),
+    });
     let top = eig.eigenvalues.amax();
     // Smallest 1/m first = largest mass first.
     let mut order = [0usize, 1, 2];

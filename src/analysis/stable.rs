@@ -239,7 +239,7 @@ mod tests {
         );
         let (k, c): ([f64; 2], [f64; 2]) = ([1e5, 1e5], [50.0, 2000.0]);
         let s = DMatrix::from_fn(2, 2, |p, q| k[p].sqrt() * a[(p, q)] * k[q].sqrt());
-        let w_max = nalgebra::SymmetricEigen::new(s).eigenvalues.amax().sqrt();
+        let w_max = crate::analysis::eig::symmetric_eigenvalues(s).amax().sqrt();
         let h = symplectic_euler_damped(&a, &k, &c, 2.0 / w_max).unwrap();
         let grows = |h: f64| {
             let (mut g, mut v) = (

@@ -34,6 +34,9 @@ pub struct SweepResult {
     pub shown_scale: f64,
     /// Quantities.
     pub series: Vec<SweepSeries>,
+    /// Why points are missing beyond the invalid ones: the evaluation's
+    /// work allowance ([`super::work`]) ran out.
+    pub note: Option<String>,
 }
 
 /// Evaluates a sweep: the model is rebuilt and re-analysed at each point.
@@ -44,18 +47,47 @@ pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepRes
     let p = &case.parameters[sweep.parameter];
     let n = sweep.points.max(2);
     let x: Vec<f64> = (0..n).map(|i| sweep.point(i)).collect();
-    let analyses: Vec<Option<(super::Analysis, Vec<Option<f64>>)>> = x
+    // Impacts are solved at a point only when an impact quantity is
+    // plotted (and identical impact inputs only once: work::cached).
+    let impacts: Vec<usize> = sweep
+        .plot
         .iter()
-        .map(|&v| {
-            if cancelled() {
-                return None;
-            }
-            let env = Env::with_overrides(case, &[(sweep.parameter, v)]).ok()?;
-            let m = model::build(case, &mut |val| env.si(val)).ok()?;
-            let naive = (0..m.contacts.len()).map(|i| m.naive_mass(i)).collect();
-            Some((super::analyze_for(case, &m).ok()?, naive))
+        .filter_map(|(_, q)| match q {
+            Quantity::Impact(_, i, _) => Some(*i),
+            _ => None,
         })
         .collect();
+    // The first point the work allowance did not cover.
+    let mut spent_at: Option<usize> = None;
+    let analyses: Vec<Option<(super::Analysis, Vec<Option<f64>>)>> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if cancelled() || spent_at.is_some() {
+                return None;
+            }
+            let point = || {
+                let env = Env::with_overrides(case, &[(sweep.parameter, v)]).ok()?;
+                let m = model::build(case, &mut |val| env.si(val)).ok()?;
+                let naive = (0..m.contacts.len()).map(|i| m.naive_mass(i)).collect();
+                Some((super::analyze_for(case, &m, &impacts).ok()?, naive))
+            };
+            let out = point();
+            if super::work::spent() {
+                spent_at = Some(i);
+                return None;
+            }
+            out
+        })
+        .collect();
+    let note = spent_at.map(|i| {
+        format!(
+            "{} of the {n} points (from {} {} on) are left out: the evaluation's work allowance for impacts, sweeps and claim probes was spent",
+            n - i,
+            crate::number::sci(x[i] , 4),
+            p.value.dim
+        )
+    });
     let series = sweep
         .plot
         .iter()
@@ -111,5 +143,6 @@ pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepRes
         shown_unit,
         shown_scale,
         series,
+        note,
     }
 }

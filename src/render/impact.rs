@@ -172,7 +172,12 @@ pub fn method(imp: &ImpactReport, digits: usize) -> String {
             sig(i.error_estimate),
             time(i.step, 3),
         ),
-        (None, None) => String::new(),
+        (None, None) => match &imp.check_note {
+            Some(note) => format!(
+                "Closed forms of one Kelvin–Voigt contact with the exact effective mass; their check by the piecewise-linear solution did not finish ({note})."
+            ),
+            None => String::new(),
+        },
     };
     // A contact that bounces: its duration is the first closed interval,
     // its peak the largest over all of them.

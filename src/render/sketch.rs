@@ -69,6 +69,85 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
+/// The sketch in a frame scaled by a power of two (exact) so that every
+/// coordinate and length is at most 1 in magnitude — nothing then
+/// overflows, or vanishes, in the drawing's arithmetic however far out or
+/// small the bodies are — with that factor (m per unit); `None` when a
+/// number is not finite (the geometry cannot be drawn).
+fn scaled(s: &Sketch) -> Option<(Sketch, f64)> {
+    let mut big = 0.0f64;
+    let mut finite = true;
+    let mut see = |x: f64| {
+        if x.is_finite() {
+            big = big.max(x.abs());
+        } else {
+            finite = false;
+        }
+    };
+    for b in &s.bodies {
+        b.com.iter().for_each(|x| see(*x));
+        match &b.outline {
+            Outline::Circle(r) => see(*r),
+            Outline::Box { half, axes } => half
+                .iter()
+                .chain(axes.iter().flatten())
+                .for_each(|x| see(*x)),
+            Outline::Shape(lines) => lines.iter().flatten().flatten().for_each(|x| see(*x)),
+            Outline::Point | Outline::Fixed => {}
+        }
+    }
+    s.joints
+        .iter()
+        .for_each(|j| j.point.iter().for_each(|x| see(*x)));
+    for (a, b) in &s.links {
+        a.iter().chain(b).for_each(|x| see(*x));
+    }
+    for k in &s.contacts {
+        k.point.iter().chain(&k.normal).for_each(|x| see(*x));
+    }
+    if !finite {
+        return None;
+    }
+    let exponent = if big > 0.0 {
+        (big.log2().ceil() as i32).clamp(-1022, 1023)
+    } else {
+        0
+    };
+    let f = 2f64.powi(exponent);
+    let p = |q: Point| q.map(|x| x / f);
+    let mut out = s.clone();
+    for b in &mut out.bodies {
+        b.com = p(b.com);
+        b.outline = match &b.outline {
+            Outline::Circle(r) => Outline::Circle(r / f),
+            Outline::Box { half, axes } => Outline::Box {
+                half: half.map(|x| x / f),
+                axes: *axes,
+            },
+            Outline::Shape(lines) => Outline::Shape(
+                lines
+                    .iter()
+                    .map(|l| l.iter().map(|q| p(*q)).collect())
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+    }
+    out.joints.iter_mut().for_each(|j| j.point = p(j.point));
+    out.links
+        .iter_mut()
+        .for_each(|(a, b)| (*a, *b) = (p(*a), p(*b)));
+    out.contacts.iter_mut().for_each(|k| k.point = p(k.point));
+    Some((out, f))
+}
+
+/// Why a sketch is not drawn, or `None` when it is.
+pub fn undrawable(s: &Sketch) -> Option<&'static str> {
+    (s.dim > 0 && scaled(s).is_none()).then_some(
+        "a coordinate or size of the geometry is not a finite number (beyond 64-bit floating point), so nothing is drawn",
+    )
+}
+
 /// The contact labels: names, or numbers beyond [`NAMED`] contacts.
 fn contact_label(s: &Sketch, i: usize) -> String {
     if s.contacts.len() <= NAMED {
@@ -81,6 +160,12 @@ fn contact_label(s: &Sketch, i: usize) -> String {
 /// The caption under the sketch (plain text).
 pub fn caption(s: &Sketch) -> String {
     let mut out = String::from("Sketch of the model");
+    if let Some(why) = undrawable(s) {
+        out.push_str(": ");
+        out.push_str(why);
+        out.push('.');
+        return out;
+    }
     match s.dim {
         0 => {
             out.push_str(
@@ -139,6 +224,14 @@ pub fn svg(s: &Sketch) -> String {
     if s.dim == 0 {
         return schematic(s);
     }
+    // Drawn in the scaled frame (see `scaled`); `unit` metres a unit.
+    let Some((scaled, unit)) = scaled(s) else {
+        return format!(
+            r#"<svg class="sketch" width="320" height="40" viewBox="0 0 320 40" role="img" aria-label="sketch of the model"><text x="8" y="24" class="tick">not drawable: {}</text></svg>"#,
+            esc("coordinates beyond 64-bit floating point")
+        );
+    };
+    let s = &scaled;
     let dim = s.dim;
     // World extent of everything drawn.
     let mut pts: Vec<(f64, f64)> = Vec::new();
@@ -382,7 +475,7 @@ pub fn svg(s: &Sketch) -> String {
         let _ = write!(
             out,
             r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}" style="fill:{CONTACT}">{}</text>"#,
-            c((tx + 5.0 * dx).clamp(4.0, w - 4.0)),
+            c((tx + 5.0 * dx).min(w - 4.0).max(4.0)),
             c(ty + 5.0 * dy
                 + if dy > 0.3 {
                     8.0
@@ -395,9 +488,10 @@ pub fn svg(s: &Sketch) -> String {
         );
     }
     triad(&mut out, dim, h);
-    // Scale bar.
-    let bar = round_length(0.2 * (u1 - u0));
-    if bar.is_finite() && bar > 0.0 {
+    // Scale bar: a round length in metres, drawn in the scaled frame.
+    let bar_m = round_length(0.2 * (u1 - u0) * unit);
+    let bar = bar_m / unit;
+    if bar_m.is_finite() && bar_m > 0.0 && bar.is_finite() && bar > 0.0 {
         let (x1, y) = (w - MARGIN - bar * scale, h - 14.0);
         let _ = write!(
             out,
@@ -416,7 +510,7 @@ pub fn svg(s: &Sketch) -> String {
             c(y + 4.0),
             c(x1 + bar * scale / 2.0),
             c(y - 6.0),
-            trim_zeros(&sig(bar, 3))
+            trim_zeros(&sig(bar_m, 3))
         );
     }
     out.push_str("</svg>");

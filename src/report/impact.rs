@@ -2,7 +2,7 @@
 //! response with the exact effective mass, and beside it the same contact
 //! alone with the naive (total) mass.
 
-use crate::analysis::impact::{History, ImpactResult, Single, single};
+use crate::analysis::impact::{ContactResponse, History, ImpactResult, Single, single};
 use crate::case::Case;
 use serde::Serialize;
 
@@ -29,6 +29,9 @@ pub struct ImpactReport {
     pub integration: Option<IntegrationReport>,
     /// Why there are no results (an immobile contact, no end in time).
     pub error: Option<String>,
+    /// Why the closed forms of one contact are unchecked (their check by
+    /// integration stopped: steps, time reached).
+    pub check_note: Option<String>,
     /// Force histories for the plot (not in the JSON).
     #[serde(skip)]
     pub history: History,
@@ -120,47 +123,11 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                 None => 1.0,
             };
             let closed = r.closed_form.clone();
-            let (contacts, integration, error, history) = match &r.response {
-                Ok(resp) => {
-                    let rows = r
-                        .contacts
-                        .iter()
-                        .zip(&resp.contacts)
-                        .enumerate()
-                        .map(|(k, (&i, cr))| {
-                            let struck = k < r.struck;
-                            let m_naive = naive.get(i).copied().flatten().map(|m| m / share(i));
-                            let (kk, cc) = r.stiffness_damping[k];
-                            let mut row = ImpactContactReport {
-                                contact: name_of(i),
-                                role: if struck { "struck" } else { "resting" },
-                                approach_speed: if struck { r.speed } else { 0.0 },
-                                m_eff: r.m_eff[k],
-                                peak_force: cr.peak_force,
-                                time_to_peak: cr.time_to_peak,
-                                start: cr.start,
-                                duration: cr.duration,
-                                compression: cr.compression,
-                                rebound_speed: cr.rebound_speed,
-                                restitution: struck.then(|| cr.rebound_speed / r.speed),
-                                closings: cr.closings,
-                                naive: m_naive
-                                    .filter(|m| struck && *m > 0.0)
-                                    .map(|m| single(m, kk, cc, r.speed)),
-                            };
-                            // One contact alone: the closed forms are the
-                            // results; the integration is their check.
-                            if let Some(s) = &closed {
-                                row.peak_force = s.peak_force;
-                                row.time_to_peak = s.time_to_peak;
-                                row.duration = s.duration;
-                                row.compression = s.compression;
-                                row.rebound_speed = s.rebound_speed;
-                                row.restitution = Some(s.restitution);
-                            }
-                            row
-                        })
-                        .collect();
+            // One contact: the closed forms are the results whether or not
+            // their check by integration ran to its end.
+            let (responses, integration, error, check_note, history) = match (&r.response, &closed)
+            {
+                (Ok(resp), _) => {
                     let difference = closed.as_ref().map(|s| {
                         let c = &resp.contacts[0];
                         [
@@ -172,22 +139,83 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                         .into_iter()
                         .fold(0.0f64, f64::max)
                     });
+                    let integration = IntegrationReport {
+                        method: "exact between events (matrix exponential)",
+                        step: resp.step,
+                        events: resp.events,
+                        end: resp.end,
+                        error_estimate: resp.error,
+                        closed_form_difference: difference,
+                    };
+                    let h = resp.history.clone();
+                    (resp.contacts.clone(), Some(integration), None, None, h)
+                }
+                (Err(e), Some(s)) => {
+                    let one = ContactResponse {
+                        peak_force: s.peak_force,
+                        time_to_peak: s.time_to_peak,
+                        start: 0.0,
+                        duration: s.duration,
+                        compression: s.compression,
+                        time_to_compression: s.time_to_compression,
+                        rebound_speed: s.rebound_speed,
+                        closings: 1,
+                    };
                     (
-                        rows,
-                        Some(IntegrationReport {
-                            method: "exact between events (matrix exponential)",
-                            step: resp.step,
-                            events: resp.events,
-                            end: resp.end,
-                            error_estimate: resp.error,
-                            closed_form_difference: difference,
-                        }),
+                        vec![one],
                         None,
-                        resp.history.clone(),
+                        None,
+                        Some(e.to_string()),
+                        History::default(),
                     )
                 }
-                Err(e) => (Vec::new(), None, Some(e.to_string()), History::default()),
+                (Err(e), None) => (
+                    Vec::new(),
+                    None,
+                    Some(e.to_string()),
+                    None,
+                    History::default(),
+                ),
             };
+            let contacts: Vec<ImpactContactReport> = r
+                .contacts
+                .iter()
+                .zip(&responses)
+                .enumerate()
+                .map(|(k, (&i, cr))| {
+                    let struck = k < r.struck;
+                    let m_naive = naive.get(i).copied().flatten().map(|m| m / share(i));
+                    let (kk, cc) = r.stiffness_damping[k];
+                    let mut row = ImpactContactReport {
+                        contact: name_of(i),
+                        role: if struck { "struck" } else { "resting" },
+                        approach_speed: if struck { r.speed } else { 0.0 },
+                        m_eff: r.m_eff[k],
+                        peak_force: cr.peak_force,
+                        time_to_peak: cr.time_to_peak,
+                        start: cr.start,
+                        duration: cr.duration,
+                        compression: cr.compression,
+                        rebound_speed: cr.rebound_speed,
+                        restitution: struck.then(|| cr.rebound_speed / r.speed),
+                        closings: cr.closings,
+                        naive: m_naive
+                            .filter(|m| struck && *m > 0.0)
+                            .map(|m| single(m, kk, cc, r.speed)),
+                    };
+                    // One contact alone: the closed forms are the results;
+                    // the integration is their check.
+                    if let Some(s) = &closed {
+                        row.peak_force = s.peak_force;
+                        row.time_to_peak = s.time_to_peak;
+                        row.duration = s.duration;
+                        row.compression = s.compression;
+                        row.rebound_speed = s.rebound_speed;
+                        row.restitution = Some(s.restitution);
+                    }
+                    row
+                })
+                .collect();
             let naive_history = match (&closed, contacts.first()) {
                 (Some(_), Some(ImpactContactReport { naive: Some(s), .. })) => {
                     Some(crate::analysis::impact::single_history(
@@ -216,6 +244,7 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                 closed_form: closed,
                 integration,
                 error,
+                check_note,
                 history,
                 naive_history,
             }

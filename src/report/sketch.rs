@@ -8,7 +8,7 @@
 //! principal moments, turned to its principal axes.
 
 use crate::case::{BodyKind, Case, ContactGeometry, Form, InertiaVal, Space, Val};
-use nalgebra::{Matrix3, SymmetricEigen, Vector3};
+use nalgebra::{Matrix3, Vector3};
 
 /// Most bodies or contacts drawn (beyond, the sheet has no sketch).
 pub const MAX_DRAWN: usize = 200;
@@ -180,7 +180,9 @@ fn outline(kind: &BodyKind) -> Outline {
                     if !mat.iter().all(|x| x.is_finite()) {
                         return Outline::Point;
                     }
-                    let eig = SymmetricEigen::new(mat);
+                    let Some(eig) = crate::analysis::eig::symmetric(mat) else {
+                        return Outline::Point;
+                    };
                     let ax = |k: usize| {
                         let v = eig.eigenvectors.column(k);
                         [v[0], v[1], v[2]]

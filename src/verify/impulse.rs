@@ -28,8 +28,10 @@ pub fn inertia_condition(model: &Model<f64>) -> f64 {
         if m.nrows() == 0 || m.iter().any(|x| !x.is_finite()) {
             return 1.0;
         }
-        let e = nalgebra::SymmetricEigen::new(m).eigenvalues;
-        let (lo, hi) = (e.min(), e.max());
+        let Some(e) = crate::analysis::eig::symmetric(m) else {
+            return f64::INFINITY;
+        };
+        let (lo, hi) = (e.eigenvalues.min(), e.eigenvalues.max());
         if lo > 0.0 { hi / lo } else { f64::INFINITY }
     };
     match &model.kind {

@@ -449,7 +449,16 @@ impl BodySim {
         let s = &g * &minv * g.transpose();
         // Pseudo-inverse through the symmetric eigendecomposition: redundant
         // joint rows give zero eigenvalues.
-        let eig = nalgebra::SymmetricEigen::new(s);
+        let Some(eig) = crate::analysis::eig::symmetric(s) else {
+            // No decomposition (not finite, or not converged): the state
+            // becomes NaN, which the verification reports, rather than an
+            // unprojected (wrong) velocity.
+            for body in &mut self.bodies {
+                body.v.fill(f64::NAN);
+                body.w.fill(f64::NAN);
+            }
+            return;
+        };
         let lmax = eig.eigenvalues.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let gv = &g * &v;
         let ut = eig.eigenvectors.transpose();
@@ -643,7 +652,7 @@ impl LinearSim {
         } else {
             let g = DMatrix::from_fn(constraints.len(), n, |i, k| constraints[i][k]);
             let s = &g * &m_inv * g.transpose();
-            let pinv = s.pseudo_inverse(1e-12).ok()?;
+            let pinv = crate::analysis::eig::pseudo_inverse(s, 1e-12)?;
             DMatrix::identity(n, n) - &m_inv * g.transpose() * pinv * &g
         };
         Some(LinearSim {

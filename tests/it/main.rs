@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod batch;
+mod bounded_work;
 mod browser;
 mod claims;
 mod cli;

@@ -101,7 +101,10 @@ fn a_floor_contact_whose_normal_is_in_the_wrong_frame_is_flagged() {
     let text = std::fs::read_to_string(root().join("cases/engine-mujoco-arm.toml"))
         .unwrap()
         .replace("normal_frame = \"world\"\n", "")
-        .replace("\"models/", &format!("\"{}/cases/models/", root().display()));
+        .replace(
+            "\"models/",
+            &format!("\"{}/cases/models/", root().display()),
+        );
     // The claim (MuJoCo's own A) no longer holds: drop it.
     let text = &text[..text.find("[[claim]]").unwrap()];
     let dir = tempfile::tempdir().unwrap();
