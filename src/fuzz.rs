@@ -151,6 +151,14 @@ pub fn typst_text(text: &str) {
     let _ = crate::render::typ::text(text);
     let _ = crate::render::typ::string_body(text);
     let _ = crate::render::typ::markdown(text);
-    let _ = crate::render::typ::math(&crate::render::layout::display(text));
+    // Every translation of LaTeX is inert, closed and paired Typst math.
+    for typ in [
+        crate::render::typ::math(text),
+        crate::render::typ::math(&crate::render::layout::display(text)),
+    ] {
+        if let Err(e) = crate::render::typ::check_math(&typ) {
+            panic!("the Typst translation of {text:?} is not safe: {e}");
+        }
+    }
     let _ = crate::render::templates::math(text, true);
 }

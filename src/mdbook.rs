@@ -318,7 +318,8 @@ fn inline_directives(
         } else {
             out.author(&rest[..at]);
             env.budget.directive(&place)?;
-            let words = value::words(body).map_err(|e| BookError::Input(format!("{place}: {e}")))?;
+            let words =
+                value::words(body).map_err(|e| BookError::Input(format!("{place}: {e}")))?;
             let Some((path, opts)) = words.split_first() else {
                 return Err(BookError::Input(format!(
                     "{place}: {{{{#meff}}}} needs a case path"
@@ -399,7 +400,11 @@ fn value_directive(args: &str, place: &str, dir: &Path, env: &Env) -> Result<Str
     }
     let canonical = admit(&dir.join(&path), &path, place, env)?;
     // A verified evaluation, when the book has one, serves as well.
-    let verified = env.evaluated.borrow().get(&(canonical.clone(), true)).cloned();
+    let verified = env
+        .evaluated
+        .borrow()
+        .get(&(canonical.clone(), true))
+        .cloned();
     let ev = match verified {
         Some(ev) => ev,
         None => evaluated(&(canonical, false), &path, place, env)?,

@@ -52,11 +52,7 @@ impl Chapter {
             return self.text;
         }
         let t = &self.text;
-        let ours = |r: Range<usize>| {
-            self.ours
-                .iter()
-                .any(|o| o.start < r.end && r.start < o.end)
-        };
+        let ours = |r: Range<usize>| self.ours.iter().any(|o| o.start < r.end && r.start < o.end);
         let mut out = String::with_capacity(t.len() + 16);
         let mut from = 0;
         let mut search = 0;

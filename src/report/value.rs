@@ -93,9 +93,8 @@ pub fn lookup(report: &Report, quantity: &str) -> Result<Found, String> {
             [a] => Ok(a.as_str()),
             _ => Err(format!("`{func}` takes one argument, {func}(x)")),
         };
-        let one = |f: &dyn Fn(&super::ContactReport) -> Result<Found, String>| {
-            f(contact(single()?)?)
-        };
+        let one =
+            |f: &dyn Fn(&super::ContactReport) -> Result<Found, String>| f(contact(single()?)?);
         return match func {
             "m_eff" => one(&|c| {
                 c.m_eff
@@ -200,8 +199,9 @@ fn impact_value(
 
 /// `func(arg, …)` split into the function's name and its arguments, or
 /// `None` for a bare name. An argument is a name as written, white space
-/// around it dropped (and inside it, as before quoting existed), or a
-/// double-quoted string kept exactly — `peak_force("on an edge", corner)`
+/// around it dropped (`peak_force(on a corner, corner)`, as claims write
+/// it), or a double-quoted string kept exactly, for a name that holds a
+/// `,`, a parenthesis, a quote or `}}` — `peak_force("on an edge", corner)`
 /// — with `\"` and `\\` for a quote and a backslash.
 fn call(quantity: &str) -> Result<Option<(String, Vec<String>)>, String> {
     let q = quantity.trim();
@@ -225,14 +225,8 @@ fn call(quantity: &str) -> Result<Option<(String, Vec<String>)>, String> {
                 quoted_arg = true;
             }
             ',' | ')' => {
-                args.push(if quoted_arg {
-                    std::mem::take(&mut arg)
-                } else {
-                    std::mem::take(&mut arg)
-                        .chars()
-                        .filter(|c| !c.is_whitespace())
-                        .collect()
-                });
+                let a = std::mem::take(&mut arg);
+                args.push(if quoted_arg { a } else { a.trim().to_string() });
                 quoted_arg = false;
                 if c == ')' {
                     break;
@@ -289,8 +283,8 @@ pub fn first_word(text: &str) -> Result<Option<(String, &str)>, String> {
     }
     if let Some(body) = t.strip_prefix('"') {
         let mut chars = body.chars();
-        let w = read_quoted(&mut chars)
-            .ok_or_else(|| format!("a quoted word is not closed: `{t}`"))?;
+        let w =
+            read_quoted(&mut chars).ok_or_else(|| format!("a quoted word is not closed: `{t}`"))?;
         return Ok(Some((w, chars.as_str())));
     }
     let end = t.find(char::is_whitespace).unwrap_or(t.len());
@@ -304,11 +298,17 @@ mod tests {
     #[test]
     fn quoted_names_keep_their_spaces() {
         let (f, a) = call("peak_force(\"on an edge\", corner)").unwrap().unwrap();
-        assert_eq!((f.as_str(), a), ("peak_force", vec!["on an edge".to_string(), "corner".into()]));
+        assert_eq!(
+            (f.as_str(), a),
+            (
+                "peak_force",
+                vec!["on an edge".to_string(), "corner".into()]
+            )
+        );
         let (_, a) = call(" m_eff ( \"a \\\"b\\\" c\" ) ").unwrap().unwrap();
         assert_eq!(a, vec!["a \"b\" c".to_string()]);
-        let (_, a) = call("A(c 1, c2)").unwrap().unwrap();
-        assert_eq!(a, vec!["c1".to_string(), "c2".into()]);
+        let (_, a) = call("A( c 1 ,c2)").unwrap().unwrap();
+        assert_eq!(a, vec!["c 1".to_string(), "c2".into()]);
         let (_, a) = call("m_eff(\"x, (y)\")").unwrap().unwrap();
         assert_eq!(a, vec!["x, (y)".to_string()]);
         assert!(call("stable_dt").unwrap().is_none());
