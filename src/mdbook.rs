@@ -302,11 +302,16 @@ fn inline_directives(
     let mut rest = line;
     while let Some(at) = rest.find("{{#meff") {
         let escaped = rest[..at].ends_with('\\');
+        let place = format!("{shown}:{number}");
         let Some(end) = directive_end(&rest[at + 7..]).map(|e| e + 7) else {
+            if !escaped && rest[at..].contains("}}") {
+                return Err(BookError::Input(format!(
+                    "{place}: a `\"` in the meff directive is not closed (a quoted name ends with `\"`)"
+                )));
+            }
             break;
         };
         let body = &rest[at + 7..at + end];
-        let place = format!("{shown}:{number}");
         if escaped {
             // `\{{#meff …}}` (and `\{{#meff-value …}}`): the directive as text.
             out.author(&rest[..at - 1]);

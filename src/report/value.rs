@@ -163,6 +163,20 @@ fn impact_value(
             ));
         }
     };
+    if let Some(n) = impact
+        && !report.impacts.iter().any(|i| i.name == n)
+    {
+        let names: Vec<&str> = report
+            .impacts
+            .iter()
+            .map(|i| i.name.as_str())
+            .take(20)
+            .collect();
+        return Err(format!(
+            "unknown impact `{n}` (impacts: {})",
+            names.join(", ")
+        ));
+    }
     let hits: Vec<_> = report
         .impacts
         .iter()

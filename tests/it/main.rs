@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod batch;
+mod book_hostile;
 mod browser;
 mod claims;
 mod cli;
