@@ -379,11 +379,10 @@ pub fn check_math(typ: &str) -> Result<(), String> {
     while let Some(c) = chars.next() {
         match c {
             // An escape (or, before white space, a line break).
-            '\\' => {
-                if chars.next().is_none() {
-                    return Err(format!("a backslash at the end of {typ:?}"));
-                }
+            '\\' if chars.next().is_none() => {
+                return Err(format!("a backslash at the end of {typ:?}"));
             }
+            '\\' => {}
             '"' => loop {
                 match chars.next() {
                     None => return Err(format!("an unclosed string in {typ:?}")),
@@ -395,11 +394,10 @@ pub fn check_math(typ: &str) -> Result<(), String> {
                 }
             },
             '(' | '[' | '{' => open.push(c),
-            ')' | ']' | '}' => {
-                if open.pop().is_none() {
-                    return Err(format!("an unpaired `{c}` in {typ:?}"));
-                }
+            ')' | ']' | '}' if open.pop().is_none() => {
+                return Err(format!("an unpaired `{c}` in {typ:?}"));
             }
+            ')' | ']' | '}' => {}
             '#' | '$' | '@' | '`' => return Err(format!("a raw `{c}` in {typ:?}")),
             c if !c.is_ascii() && !c.is_alphanumeric() && c != '‖' => {
                 return Err(format!("a raw `{c}` in {typ:?}"));

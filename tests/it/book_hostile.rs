@@ -89,7 +89,10 @@ fn directives_cannot_form_in_the_final_chapter_text() {
             );
             // The text itself is kept, only broken.
             if d == descriptions[0] {
-                assert!(meff.contains("#include") && meff.contains("/etc/passwd"), "{meff}");
+                assert!(
+                    meff.contains("#include") && meff.contains("/etc/passwd"),
+                    "{meff}"
+                );
             }
         }
     }
