@@ -157,7 +157,8 @@ struct Env {
     budget: budget::Budget,
     /// Every case evaluated in this build, once per canonical path and
     /// verification (`../src/x.toml` and `../src/../src/x.toml` are one).
-    evaluated: RefCell<HashMap<Key, Rc<crate::Evaluated>>>,
+    /// (Their reports only: the models and matrices are dropped.)
+    evaluated: RefCell<HashMap<Key, Rc<crate::report::Report>>>,
     /// Their reports cut into sections, once per case (and renderer).
     rendered: RefCell<HashMap<Key, Rc<sections::Rendered>>>,
 }
@@ -414,9 +415,9 @@ fn value_directive(args: &str, place: &str, dir: &Path, env: &Env) -> Result<Str
         Some(ev) => ev,
         None => evaluated(&(canonical, false), &path, place, env)?,
     };
-    let found = crate::report::value::lookup(&ev.report, quantity)
+    let found = crate::report::value::lookup(&ev, quantity)
         .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
-    Ok(format_value(&ev.report, &found))
+    Ok(format_value(&ev, &found))
 }
 
 /// A found value as text: number and unit.
@@ -455,7 +456,7 @@ fn evaluated(
     path: &str,
     place: &str,
     env: &Env,
-) -> Result<Rc<crate::Evaluated>, BookError> {
+) -> Result<Rc<crate::report::Report>, BookError> {
     if let Some(ev) = env.evaluated.borrow().get(key) {
         return Ok(ev.clone());
     }
@@ -467,7 +468,7 @@ fn evaluated(
             }
             other => input_error(other),
         })?;
-    let ev = Rc::new(evaluate(case, key.1, place, env)?);
+    let ev = Rc::new(evaluate(case, key.1, place, env)?.report);
     env.evaluated.borrow_mut().insert(key.clone(), ev.clone());
     Ok(ev)
 }
@@ -509,7 +510,7 @@ fn rendered(
         return Ok(r.clone());
     }
     let ev = evaluated(key, path, place, env)?;
-    let cut = sections::render(&env.templates, &ev.report, env.html)
+    let cut = sections::render(&env.templates, &ev, env.html)
         .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
     let cut = Rc::new(cut);
     env.rendered.borrow_mut().insert(key.clone(), cut.clone());
