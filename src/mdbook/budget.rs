@@ -7,9 +7,14 @@
 //! ([`MAX_EVALUATIONS`]: a case file is evaluated once per build and
 //! verification setting, however many directives name it, by however many
 //! spellings of its path), and time: the evaluations stop when the book's
-//! time budget (`[preprocessor.meff] time-budget`, seconds, default
-//! [`DEFAULT_SECONDS`]) is spent — through the evaluation's cancel flag, so
-//! a long evaluation stops where it is, not after it.
+//! time budget (default [`DEFAULT_SECONDS`]) is spent — through the
+//! evaluation's cancel flag, so a long evaluation stops where it is, not
+//! after it.
+//!
+//! The time budget is the builder's to raise, in the environment
+//! (`MEFF_BOOK_TIME_BUDGET=600 mdbook build`), not the book's: a stranger's
+//! pull request writes `book.toml` as well as the chapters. `book.toml`
+//! may lower it (`[preprocessor.meff] time-budget`), never raise it.
 
 use super::BookError;
 use serde_json::Value;
@@ -22,8 +27,11 @@ use std::time::Duration;
 pub const MAX_DIRECTIVES: usize = 10_000;
 /// Distinct evaluations per book.
 pub const MAX_EVALUATIONS: usize = 200;
-/// The default time budget of a book's evaluations, in seconds.
-pub const DEFAULT_SECONDS: u64 = 120;
+/// The default time budget of a book's evaluations, in seconds: the
+/// project's bound for any one input.
+pub const DEFAULT_SECONDS: u64 = 10;
+/// The environment variable that sets the time budget, in seconds.
+pub const ENV: &str = "MEFF_BOOK_TIME_BUDGET";
 
 /// The work left to a book.
 pub struct Budget {
@@ -38,13 +46,22 @@ pub struct Budget {
 impl Budget {
     /// Starts the clock; reads `time-budget` from the book's context.
     pub fn start(ctx: &Value) -> Result<Budget, BookError> {
+        let seconds = |v: Option<u64>, what: &str| {
+            v.filter(|s| (1..=86_400).contains(s)).ok_or_else(|| {
+                BookError::Input(format!(
+                    "{what} is a whole number of seconds from 1 to 86400"
+                ))
+            })
+        };
+        let limit = match std::env::var(ENV) {
+            Err(_) => DEFAULT_SECONDS,
+            Ok(v) => seconds(v.trim().parse().ok(), ENV)?,
+        };
         let seconds = match ctx.pointer("/config/preprocessor/meff/time-budget") {
-            None => DEFAULT_SECONDS,
-            Some(v) => v.as_u64().filter(|s| (1..=86_400).contains(s)).ok_or_else(|| {
-                BookError::Input(
-                    "book.toml: [preprocessor.meff] time-budget is a whole number of seconds from 1 to 86400".into(),
-                )
-            })?,
+            None => limit,
+            Some(v) => {
+                seconds(v.as_u64(), "book.toml: [preprocessor.meff] time-budget")?.min(limit)
+            }
         };
         let spent = Arc::new(AtomicBool::new(false));
         let (stop, wait) = std::sync::mpsc::channel::<()>();
@@ -73,7 +90,7 @@ impl Budget {
     /// The error for a directive met after the time budget is spent.
     pub fn spent(&self, place: &str) -> BookError {
         BookError::Input(format!(
-            "{place}: the book's time budget ({} s of evaluation) is spent; raise [preprocessor.meff] time-budget in book.toml, or name fewer or smaller cases",
+            "{place}: the book's time budget ({} s of evaluation) is spent; the builder may raise it ({ENV}=SECONDS in the environment), or the book may name fewer or smaller cases",
             self.seconds
         ))
     }

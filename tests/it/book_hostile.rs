@@ -205,6 +205,24 @@ fn a_books_work_is_bounded() {
         "{:?}",
         start.elapsed()
     );
+    // The builder sets the budget; a book's `book.toml` (a stranger's
+    // too) may lower it, not raise it.
+    budget["preprocessor"]["meff"]["time-budget"] = serde_json::json!(86_400);
+    let start = Instant::now();
+    let out = build_env(
+        tmp.path(),
+        budget.clone(),
+        "{{#meff-value tote.toml stable_dt}}\n",
+        Some("1"),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ch.md:1") && err.contains("(1 s"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     // A budget that is not a number of seconds is refused.
     for bad in [
         serde_json::json!(0),
@@ -216,6 +234,46 @@ fn a_books_work_is_bounded() {
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("time-budget"));
     }
+    for bad in ["0", "ten", "1e9"] {
+        let out = build_env(tmp.path(), config(), "x\n", Some(bad));
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("MEFF_BOOK_TIME_BUDGET"));
+    }
+}
+
+/// [`build`] (HTML) with `MEFF_BOOK_TIME_BUDGET` set, or unset.
+fn build_env(
+    root: &Path,
+    config: Value,
+    content: &str,
+    budget: Option<&str>,
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let input = serde_json::json!([
+        { "root": root, "config": config, "renderer": "html" },
+        { "items": [ { "Chapter": {
+            "name": "chapter", "content": content, "number": [1], "sub_items": [],
+            "path": "ch.md", "source_path": "ch.md", "parent_names": []
+        } } ] }
+    ]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_meff"));
+    cmd.arg("mdbook")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match budget {
+        Some(b) => cmd.env("MEFF_BOOK_TIME_BUDGET", b),
+        None => cmd.env_remove("MEFF_BOOK_TIME_BUDGET"),
+    };
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// Impact and contact names with spaces (the bundled tote case's own),
