@@ -163,28 +163,45 @@ struct Env {
     rendered: RefCell<HashMap<Key, Rc<sections::Rendered>>>,
 }
 
-/// A book reads inside its root only, unless its `book.toml` names more
+/// A book reads inside its root only. Its `book.toml` may name more
 /// directories (`[preprocessor.meff] allow-read = ["../cases"]`, relative
-/// to the root): a book built from a stranger's pull request must not be
-/// able to read, and print, a file of the machine that builds it.
+/// to the root), but only inside ones the builder allows in the
+/// environment (`MEFF_BOOK_ALLOW_READ`, a path list): a stranger's pull
+/// request writes `book.toml` too, and must not be able to read, and
+/// print, a file of the machine that builds it (`allow-read = ["/"]` once
+/// let a chapter show the first line of `/etc/passwd` in a TOML error).
 fn book_confine(root: &Path, ctx: &Value) -> Result<crate::confine::Confine, BookError> {
+    const ENV: &str = "MEFF_BOOK_ALLOW_READ";
+    let list_error = || {
+        BookError::Input(
+            "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
+        )
+    };
+    let asked: Vec<&str> = match ctx.pointer("/config/preprocessor/meff/allow-read") {
+        None => Vec::new(),
+        Some(Value::Array(extra)) => extra
+            .iter()
+            .map(|d| d.as_str().ok_or_else(list_error))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(list_error()),
+    };
     let mut dirs = vec![root.to_path_buf()];
-    match ctx.pointer("/config/preprocessor/meff/allow-read") {
-        None => {}
-        Some(Value::Array(extra)) => {
-            for d in extra {
-                let Some(d) = d.as_str() else {
-                    return Err(BookError::Input(
-                        "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
-                    ));
-                };
-                dirs.push(root.join(d));
-            }
+    if !asked.is_empty() {
+        let mut allowed = dirs.clone();
+        if let Some(v) = std::env::var_os(ENV) {
+            allowed.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
         }
-        Some(_) => {
-            return Err(BookError::Input(
-                "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
-            ));
+        let allowed = crate::confine::Confine::new(&allowed)
+            .map_err(|e| BookError::Input(format!("{ENV}: {e}")))?;
+        for d in asked {
+            let dir = root.join(d);
+            if allowed.admit(&dir).is_err() {
+                return Err(BookError::Input(format!(
+                    "book.toml: allow-read `{}` is outside the book's root, and the builder allows no directory holding it ({ENV})",
+                    crate::diag::escape_controls(d)
+                )));
+            }
+            dirs.push(dir);
         }
     }
     crate::confine::Confine::new(&dirs).map_err(|e| BookError::Input(format!("book.toml: {e}")))
