@@ -143,6 +143,44 @@ pub fn run_book(chapter: &str) {
     {
         panic!("live HTML in a built chapter: {tag}");
     }
+    // Nor an mdBook directive the chapter's author did not write.
+    if !crate::mdbook::has_directive(&chapter.replace("{{#meff", ""))
+        && crate::mdbook::has_directive(&content.replace("{{#meff", ""))
+    {
+        panic!("an mdBook directive in a built chapter: {content:?}");
+    }
+    // The same text as a case's description, quoted whole and by section:
+    // no live HTML, no directive, whatever the description holds.
+    let described = SEED.replacen(
+        "title = \"seed\"\n",
+        &format!(
+            "title = \"seed\"\ndescription = {}\n",
+            serde_json::Value::String(chapter.replace('\u{7f}', "")) // JSON escapes are TOML escapes
+        ),
+        1,
+    );
+    if std::fs::write(dir.join("src/d.toml"), described).is_err() {
+        return;
+    }
+    let quoting = "{{#meff d.toml summary no-title no-verify}}\n\n{{#meff d.toml no-verify}}\n\n{{#meff d.toml claims no-verify}}\n";
+    let input = serde_json::json!([
+        { "root": dir, "config": { "book": { "src": "src" } }, "renderer": "html" },
+        { "items": [ { "Chapter": { "name": "d", "content": quoting, "number": [1],
+            "sub_items": [], "path": "d.md", "source_path": "d.md", "parent_names": [] } } ] }
+    ]);
+    let Ok(out) = crate::mdbook::run(&input.to_string()) else {
+        return;
+    };
+    let v: serde_json::Value = serde_json::from_str(&out).expect("the book is JSON");
+    let content = v["items"][0]["Chapter"]["content"].as_str().unwrap_or("");
+    if let Some(tag) = crate::render::inert_md::live_html(content) {
+        panic!("live HTML from a description: {tag}");
+    }
+    if crate::mdbook::has_directive(content)
+        || (content.contains("meff-section-") && !chapter.contains("meff-section-"))
+    {
+        panic!("a directive or a marker from a description: {content:?}");
+    }
 }
 
 /// Any text through the Typst translations the PDF uses (markup text,
@@ -151,6 +189,14 @@ pub fn typst_text(text: &str) {
     let _ = crate::render::typ::text(text);
     let _ = crate::render::typ::string_body(text);
     let _ = crate::render::typ::markdown(text);
-    let _ = crate::render::typ::math(&crate::render::layout::display(text));
+    // Every translation of LaTeX is inert, closed and paired Typst math.
+    for typ in [
+        crate::render::typ::math(text),
+        crate::render::typ::math(&crate::render::layout::display(text)),
+    ] {
+        if let Err(e) = crate::render::typ::check_math(&typ) {
+            panic!("the Typst translation of {text:?} is not safe: {e}");
+        }
+    }
     let _ = crate::render::templates::math(text, true);
 }

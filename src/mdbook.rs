@@ -28,7 +28,18 @@
 //! as MathML (no MathJax needed); for other renderers they stay `$…$`.
 
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+mod budget;
+mod guard;
+mod sections;
+
+pub use guard::has_directive;
+
+use crate::report::value;
 
 /// Why a book could not be preprocessed: the message mdBook shows.
 #[derive(Debug)]
@@ -119,16 +130,22 @@ pub fn run(input: &str) -> Result<String, BookError> {
     let templates = crate::render::templates::Templates::load(None)
         .map_err(|e| BookError::Input(format!("templates: {e}")))?;
     let confine = book_confine(&root, &ctx)?;
+    let budget = budget::Budget::start(&ctx)?;
     let env = Env {
         src: root.join(src),
         html,
         templates,
         confine,
-        values: Default::default(),
+        budget,
+        evaluated: Default::default(),
+        rendered: Default::default(),
     };
     walk(&mut book, &env)?;
     serde_json::to_string(&book).map_err(|e| BookError::Input(e.to_string()))
 }
+
+/// A case file by its canonical path, and whether it was verified.
+type Key = (PathBuf, bool);
 
 struct Env {
     src: PathBuf,
@@ -136,32 +153,55 @@ struct Env {
     templates: crate::render::templates::Templates,
     /// Where cases (and the models and scenes they name) may be read from.
     confine: crate::confine::Confine,
-    /// Cases evaluated for `{{#meff-value}}` (without verification), by path.
-    values: std::cell::RefCell<std::collections::HashMap<PathBuf, crate::Evaluated>>,
+    /// The book's work: directives, evaluations, time.
+    budget: budget::Budget,
+    /// Every case evaluated in this build, once per canonical path and
+    /// verification (`../src/x.toml` and `../src/../src/x.toml` are one).
+    /// (Their reports only: the models and matrices are dropped.)
+    evaluated: RefCell<HashMap<Key, Rc<crate::report::Report>>>,
+    /// Their reports cut into sections, once per case (and renderer).
+    rendered: RefCell<HashMap<Key, Rc<sections::Rendered>>>,
 }
 
-/// A book reads inside its root only, unless its `book.toml` names more
+/// A book reads inside its root only. Its `book.toml` may name more
 /// directories (`[preprocessor.meff] allow-read = ["../cases"]`, relative
-/// to the root): a book built from a stranger's pull request must not be
-/// able to read, and print, a file of the machine that builds it.
+/// to the root), but only inside ones the builder allows in the
+/// environment (`MEFF_BOOK_ALLOW_READ`, a path list): a stranger's pull
+/// request writes `book.toml` too, and must not be able to read, and
+/// print, a file of the machine that builds it (`allow-read = ["/"]` once
+/// let a chapter show the first line of `/etc/passwd` in a TOML error).
 fn book_confine(root: &Path, ctx: &Value) -> Result<crate::confine::Confine, BookError> {
+    const ENV: &str = "MEFF_BOOK_ALLOW_READ";
+    let list_error = || {
+        BookError::Input(
+            "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
+        )
+    };
+    let asked: Vec<&str> = match ctx.pointer("/config/preprocessor/meff/allow-read") {
+        None => Vec::new(),
+        Some(Value::Array(extra)) => extra
+            .iter()
+            .map(|d| d.as_str().ok_or_else(list_error))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(list_error()),
+    };
     let mut dirs = vec![root.to_path_buf()];
-    match ctx.pointer("/config/preprocessor/meff/allow-read") {
-        None => {}
-        Some(Value::Array(extra)) => {
-            for d in extra {
-                let Some(d) = d.as_str() else {
-                    return Err(BookError::Input(
-                        "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
-                    ));
-                };
-                dirs.push(root.join(d));
-            }
+    if !asked.is_empty() {
+        let mut allowed = dirs.clone();
+        if let Some(v) = std::env::var_os(ENV) {
+            allowed.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
         }
-        Some(_) => {
-            return Err(BookError::Input(
-                "book.toml: [preprocessor.meff] allow-read is a list of directories".into(),
-            ));
+        let allowed = crate::confine::Confine::new(&allowed)
+            .map_err(|e| BookError::Input(format!("{ENV}: {e}")))?;
+        for d in asked {
+            let dir = root.join(d);
+            if allowed.admit(&dir).is_err() {
+                return Err(BookError::Input(format!(
+                    "book.toml: allow-read `{}` is outside the book's root, and the builder allows no directory holding it ({ENV})",
+                    crate::diag::escape_controls(d)
+                )));
+            }
+            dirs.push(dir);
         }
     }
     crate::confine::Confine::new(&dirs).map_err(|e| BookError::Input(format!("book.toml: {e}")))
@@ -195,11 +235,13 @@ fn walk(v: &mut Value, env: &Env) -> Result<(), BookError> {
     Ok(())
 }
 
-/// One chapter's text with its directives replaced.
+/// One chapter's text with its directives replaced; what meff wrote is
+/// guarded against forming an mdBook directive as the very last step
+/// ([`guard`]).
 fn chapter(text: &str, file: &Path, env: &Env) -> Result<String, BookError> {
     let dir = file.parent().unwrap_or(Path::new("."));
     let shown = file.display().to_string();
-    let mut out = String::with_capacity(text.len());
+    let mut out = guard::Chapter::default();
     let mut lines = text.split_inclusive('\n').enumerate().peekable();
     while let Some((n, line)) = lines.next() {
         let trimmed = line.trim_start();
@@ -210,6 +252,7 @@ fn chapter(text: &str, file: &Path, env: &Env) -> Result<String, BookError> {
             if words.next() == Some("meff") {
                 let opts: Vec<&str> = words.collect();
                 let place = format!("{shown}:{}", n + 1);
+                env.budget.directive(&place)?;
                 let req = request(&opts, &place)?;
                 let mut case = String::new();
                 let mut closed = false;
@@ -228,65 +271,93 @@ fn chapter(text: &str, file: &Path, env: &Env) -> Result<String, BookError> {
                 let name = format!("{shown} (meff block at line {})", n + 1);
                 let parsed = crate::case::parse_case(&name, &case)
                     .map_err(|e| input_error(crate::Error::Input(e)))?;
-                out.push_str(&render(parsed, &req, &place, env)?);
+                let ev = evaluate(parsed, req.verify, &place, env)?;
+                let cut = sections::render(&env.templates, &ev.report, env.html)
+                    .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
+                out.meff(&quoted(&cut, &req));
                 continue;
             }
             // Any other fenced block is copied untouched.
-            out.push_str(line);
+            out.author(line);
             for (_, l) in lines.by_ref() {
-                out.push_str(l);
+                out.author(l);
                 if l.trim_start().starts_with(f) {
                     break;
                 }
             }
             continue;
         }
-        out.push_str(&inline_directives(line, n + 1, dir, &shown, env)?);
+        inline_directives(&mut out, line, n + 1, dir, &shown, env)?;
     }
-    Ok(out)
+    Ok(out.finish())
+}
+
+/// The end of a directive that starts at `body`: the first `}}` outside a
+/// double-quoted string (so that a quoted name may hold `}}`).
+fn directive_end(body: &str) -> Option<usize> {
+    let b = body.as_bytes();
+    let (mut quoted, mut k) = (false, 0);
+    while k < b.len() {
+        match b[k] {
+            b'\\' if quoted => k += 1,
+            b'"' => quoted = !quoted,
+            b'}' if !quoted && b.get(k + 1) == Some(&b'}') => return Some(k),
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 fn inline_directives(
+    out: &mut guard::Chapter,
     line: &str,
     number: usize,
     dir: &Path,
     shown: &str,
     env: &Env,
-) -> Result<String, BookError> {
-    let mut out = String::new();
+) -> Result<(), BookError> {
     let mut rest = line;
     while let Some(at) = rest.find("{{#meff") {
         let escaped = rest[..at].ends_with('\\');
-        let Some(end) = rest[at..].find("}}") else {
+        let place = format!("{shown}:{number}");
+        let Some(end) = directive_end(&rest[at + 7..]).map(|e| e + 7) else {
+            if !escaped && rest[at..].contains("}}") {
+                return Err(BookError::Input(format!(
+                    "{place}: a `\"` in the meff directive is not closed (a quoted name ends with `\"`)"
+                )));
+            }
             break;
         };
         let body = &rest[at + 7..at + end];
         if escaped {
             // `\{{#meff …}}` (and `\{{#meff-value …}}`): the directive as text.
-            out.push_str(&rest[..at - 1]);
-            out.push_str(&rest[at..at + end + 2]);
+            out.author(&rest[..at - 1]);
+            out.author(&rest[at..at + end + 2]);
         } else if let Some(args) = body.strip_prefix("-value") {
-            out.push_str(&rest[..at]);
-            let place = format!("{shown}:{number}");
-            out.push_str(&value_directive(args, &place, dir, env)?);
+            out.author(&rest[..at]);
+            env.budget.directive(&place)?;
+            out.meff(&value_directive(args, &place, dir, env)?);
         } else {
-            out.push_str(&rest[..at]);
-            let place = format!("{shown}:{number}");
-            let mut words = body.split_whitespace();
-            let Some(path) = words.next() else {
+            out.author(&rest[..at]);
+            env.budget.directive(&place)?;
+            let words =
+                value::words(body).map_err(|e| BookError::Input(format!("{place}: {e}")))?;
+            let Some((path, opts)) = words.split_first() else {
                 return Err(BookError::Input(format!(
                     "{place}: {{{{#meff}}}} needs a case path"
                 )));
             };
-            let opts: Vec<&str> = words.collect();
+            let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
             let req = request(&opts, &place)?;
-            let case = load(&dir.join(path), path, &place, env)?;
-            out.push_str(&render(case, &req, &place, env)?);
+            let key = (admit(&dir.join(path), path, &place, env)?, req.verify);
+            let cut = rendered(&key, path, &place, env)?;
+            out.meff(&quoted(&cut, &req));
         }
         rest = &rest[at + end + 2..];
     }
-    out.push_str(rest);
-    Ok(out)
+    out.author(rest);
+    Ok(())
 }
 
 fn input_error(e: crate::Error) -> BookError {
@@ -335,39 +406,35 @@ fn claims_hold(ev: &crate::Evaluated, place: &str) -> Result<(), BookError> {
 
 /// `{{#meff-value CASE QUANTITY}}`: one value with its unit, formatted as
 /// the sheets format it (4 significant figures, the case's display units).
+/// A name with spaces is quoted: `peak_force("on an edge", corner)`.
 fn value_directive(args: &str, place: &str, dir: &Path, env: &Env) -> Result<String, BookError> {
-    let mut words = args.split_whitespace();
-    let (Some(path), quantity) = (words.next(), words.collect::<Vec<_>>().join(" ")) else {
+    let args = args.trim_start();
+    let split = value::first_word(args).map_err(|e| BookError::Input(format!("{place}: {e}")))?;
+    let Some((path, quantity)) = split else {
         return Err(BookError::Input(format!(
             "{place}: {{{{#meff-value}}}} needs a case path and a quantity"
         )));
     };
+    let quantity = quantity.trim();
     if quantity.is_empty() {
         return Err(BookError::Input(format!(
             "{place}: {{{{#meff-value {path}}}}} needs a quantity, e.g. m_eff(c), omega(c), stable_dt or a parameter"
         )));
     }
-    let full = dir.join(path);
-    let cached = env.values.borrow().contains_key(&full);
-    if !cached {
-        let case = load(&full, path, place, env)?;
-        let ev = crate::evaluate_with(
-            case,
-            crate::Options {
-                verify: false,
-                progress: None,
-                ..Default::default()
-            },
-        )
-        .map_err(input_error)?;
-        claims_hold(&ev, place)?;
-        env.values.borrow_mut().insert(full.clone(), ev);
-    }
-    let values = env.values.borrow();
-    let report = &values[&full].report;
-    let found = crate::report::value::lookup(report, &quantity)
+    let canonical = admit(&dir.join(&path), &path, place, env)?;
+    // A verified evaluation, when the book has one, serves as well.
+    let verified = env
+        .evaluated
+        .borrow()
+        .get(&(canonical.clone(), true))
+        .cloned();
+    let ev = match verified {
+        Some(ev) => ev,
+        None => evaluated(&(canonical, false), &path, place, env)?,
+    };
+    let found = crate::report::value::lookup(&ev, quantity)
         .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
-    Ok(format_value(report, &found))
+    Ok(format_value(&ev, &found))
 }
 
 /// A found value as text: number and unit.
@@ -391,128 +458,91 @@ fn format_value(report: &crate::report::Report, f: &crate::report::value::Found)
     }
 }
 
-/// Loads a case a chapter names, confined to the book's tree.
-fn load(full: &Path, path: &str, place: &str, env: &Env) -> Result<crate::case::Case, BookError> {
-    crate::case::load_confined(full, crate::case::MAX_INPUT_BYTES, Some(&env.confine)).map_err(
-        |e| match e {
+/// The canonical path of a case a chapter names, confined to the book's
+/// tree (the key of every cache).
+fn admit(full: &Path, path: &str, place: &str, env: &Env) -> Result<PathBuf, BookError> {
+    env.confine.admit(full).map_err(|message| {
+        let path = crate::diag::escape_controls(path);
+        BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
+    })
+}
+
+/// The evaluation of the case at a canonical path: once per build.
+fn evaluated(
+    key: &Key,
+    path: &str,
+    place: &str,
+    env: &Env,
+) -> Result<Rc<crate::report::Report>, BookError> {
+    if let Some(ev) = env.evaluated.borrow().get(key) {
+        return Ok(ev.clone());
+    }
+    let case = crate::case::load_confined(&key.0, crate::case::MAX_INPUT_BYTES, Some(&env.confine))
+        .map_err(|e| match e {
             crate::Error::Io { message, .. } => {
                 let path = crate::diag::escape_controls(path);
                 BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
             }
             other => input_error(other),
-        },
-    )
+        })?;
+    let ev = Rc::new(evaluate(case, key.1, place, env)?.report);
+    env.evaluated.borrow_mut().insert(key.clone(), ev.clone());
+    Ok(ev)
 }
 
-/// The report of one case as chapter Markdown.
-fn render(
+/// One evaluation, counted against the book's budget; its claims must hold.
+fn evaluate(
     case: crate::case::Case,
-    req: &Request,
+    verify: bool,
     place: &str,
     env: &Env,
-) -> Result<String, BookError> {
+) -> Result<crate::Evaluated, BookError> {
+    env.budget.evaluation(place)?;
     let ev = crate::evaluate_with(
         case,
         crate::Options {
-            verify: req.verify,
+            verify,
             progress: None,
+            cancel: Some(env.budget.cancel()),
             ..Default::default()
         },
     )
-    .map_err(input_error)?;
+    .map_err(|e| match e {
+        crate::Error::Cancelled => env.budget.spent(place),
+        other => input_error(other),
+    })?;
     claims_hold(&ev, place)?;
-    let md = env
-        .templates
-        .report_md(&ev.report, 4)
+    Ok(ev)
+}
+
+/// The report of the case at a canonical path, cut into sections: once
+/// per build.
+fn rendered(
+    key: &Key,
+    path: &str,
+    place: &str,
+    env: &Env,
+) -> Result<Rc<sections::Rendered>, BookError> {
+    if let Some(r) = env.rendered.borrow().get(key) {
+        return Ok(r.clone());
+    }
+    let ev = evaluated(key, path, place, env)?;
+    let cut = sections::render(&env.templates, &ev, env.html)
         .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
-    let md = select(&md, &req.sections, req.no_title);
-    let md = demote(&md);
-    let md = if env.html { mathml(&md) } else { md };
-    Ok(format!("\n{}\n", md.trim_end()))
+    let cut = Rc::new(cut);
+    env.rendered.borrow_mut().insert(key.clone(), cut.clone());
+    Ok(cut)
 }
 
-/// The title (unless `no_title`) and the chosen `##` sections (all when
-/// none is chosen).
-fn select(md: &str, sections: &[String], no_title: bool) -> String {
-    let wanted: Vec<&str> = SECTIONS
-        .iter()
-        .filter(|(k, _)| sections.is_empty() || sections.iter().any(|s| s == k))
-        .map(|(_, h)| *h)
-        .collect();
-    let mut out = String::new();
-    let mut keep = !no_title;
-    for line in md.split_inclusive('\n') {
-        if let Some(h) = line.strip_prefix("## ") {
-            keep = wanted.iter().any(|w| h.trim() == *w);
-        }
-        if keep {
-            out.push_str(line);
-        }
-    }
-    out
-}
-
-/// Headings one level down: the report sits inside a chapter.
-fn demote(md: &str) -> String {
-    let mut out = String::with_capacity(md.len() + 64);
-    let mut in_code = false;
-    for line in md.split_inclusive('\n') {
-        if line.starts_with("```") {
-            in_code = !in_code;
-        }
-        if !in_code && line.starts_with('#') {
-            out.push('#');
-        }
-        out.push_str(line);
-    }
-    out
-}
-
-/// `$…$` and `$$…$$` replaced by MathML, found by the same Markdown parser
-/// (pulldown-cmark with math) that reads the report's own Markdown.
-fn mathml(md: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser};
-    let mut out = String::with_capacity(md.len());
-    let mut at = 0;
-    for (event, range) in
-        Parser::new_ext(md, Options::ENABLE_MATH | Options::ENABLE_TABLES).into_offset_iter()
-    {
-        let (latex, block) = match event {
-            Event::InlineMath(m) => (m, false),
-            Event::DisplayMath(m) => (m, true),
-            _ => continue,
-        };
-        if range.start < at {
-            continue;
-        }
-        out.push_str(&md[at..range.start]);
-        let latex = if block {
-            crate::render::layout::display(&latex)
-        } else {
-            latex.to_string()
-        };
-        // `\vert`, `\lt`, `\gt` stand for characters a table would break on.
-        out.push_str(&crate::render::templates::math(&latex, block));
-        at = range.end;
-    }
-    out.push_str(&md[at..]);
-    out
+/// What a directive shows of a report, as chapter Markdown.
+fn quoted(cut: &sections::Rendered, req: &Request) -> String {
+    let md = cut.select(&req.sections, req.no_title);
+    format!("\n{}\n", md.trim_end())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sections_are_selected_and_headings_demoted() {
-        let md = "# T\n\n## Summary\n\ns\n\n## Claims\n\nc\n\n## Sweeps\n\nw\n";
-        let s = select(md, &["claims".into()], false);
-        assert_eq!(s, "# T\n\n## Claims\n\nc\n\n");
-        assert_eq!(
-            demote("# A\n```\n# not\n```\n## B\n"),
-            "## A\n```\n# not\n```\n### B\n"
-        );
-    }
 
     #[test]
     fn unknown_options_are_refused() {

@@ -350,6 +350,16 @@ impl Templates {
                 v.as_str().unwrap_or(""),
             )))
         });
+        // A section's marker line, written only when a book asks for one
+        // (`section_mark`, see `report_md_marked`); empty otherwise.
+        tera.register_filter("section", |v: &Value, a: &HashMap<String, Value>| {
+            let mark = a.get("m").and_then(Value::as_str).unwrap_or("");
+            Ok(Value::String(if mark.is_empty() {
+                String::new()
+            } else {
+                format!("{mark} {}\n", v.as_str().unwrap_or(""))
+            }))
+        });
         Ok(Templates { tera })
     }
 
@@ -367,6 +377,21 @@ impl Templates {
     /// `meff report` writes [`Templates::report_md_files`]).
     pub fn report_md(&self, report: &Report, digits: usize) -> Result<String, TemplateError> {
         self.render("report.md", &context(report, digits, false))
+    }
+
+    /// [`Templates::report_md`] with a line `MARK id` before each section's
+    /// heading (`id` from `render::sheet::SECTIONS`): a book selects
+    /// sections by these lines, which only the template writes, never by
+    /// reading headings out of text a case author wrote into.
+    pub fn report_md_marked(
+        &self,
+        report: &Report,
+        digits: usize,
+        mark: &str,
+    ) -> Result<String, TemplateError> {
+        let mut ctx = context(report, digits, false);
+        ctx["section_mark"] = Value::String(mark.to_string());
+        self.render("report.md", &ctx)
     }
 
     /// The Markdown report of one case with its figures (the sketch and
@@ -915,6 +940,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             _ => "omega",
         },
         "digits": digits,
+        "section_mark": "",
         "version": env!("CARGO_PKG_VERSION"),
         "assets": "assets",
     })

@@ -57,33 +57,86 @@ pub fn math(latex: &str) -> String {
     if super::layout::too_deep(latex) {
         return format!("\"{}\"", string_body(latex));
     }
-    let toks = tokens(latex);
-    let mut out = String::new();
-    let mut i = 0;
-    while i < toks.len() {
-        item(&toks, &mut i, &mut out, false);
+    group(&tokens(latex), false)
+}
+
+/// A token list being translated, with which of its brackets Typst may
+/// see as brackets.
+///
+/// Typst's math parser opens a delimited group at any character of the
+/// Unicode math class "opening" and closes it at the next "closing" one;
+/// one left open inside a call's arguments swallows the call's `)` and the
+/// sheet fails to compile, without a location. So a `(` or `[` is written
+/// as a bracket only when it pairs up with a `)` or `]` in the same list
+/// (stack order, as Typst pairs them); every other opening or closing
+/// character is written escaped (`\(`), which Typst shows as the
+/// character and never pairs.
+struct List<'t, 'a> {
+    toks: &'t [Tok<'a>],
+    paired: Vec<bool>,
+}
+
+impl<'t, 'a> List<'t, 'a> {
+    fn new(toks: &'t [Tok<'a>]) -> Self {
+        let mut paired = vec![false; toks.len()];
+        let mut open: Vec<usize> = Vec::new();
+        for (j, t) in toks.iter().enumerate() {
+            match t {
+                Tok::Char('(' | '[') => open.push(j),
+                Tok::Char(')' | ']') => {
+                    if let Some(k) = open.pop() {
+                        paired[k] = true;
+                        paired[j] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        List { toks, paired }
     }
-    out.trim().to_string()
+
+    /// Whether token `j` is a bracket written as one.
+    fn bracket(&self, j: usize) -> bool {
+        self.paired.get(j).copied().unwrap_or(false)
+    }
 }
 
 fn group(toks: &[Tok<'_>], in_args: bool) -> String {
+    let list = List::new(toks);
     let mut out = String::new();
     let mut i = 0;
     while i < toks.len() {
-        item(toks, &mut i, &mut out, in_args);
+        item(&list, &mut i, &mut out, in_args);
     }
-    out.trim().to_string()
+    tidy(&out)
+}
+
+/// Translated math trimmed, without a line break at its end: a trailing
+/// `\` would escape whatever follows it (a call's `)`, the closing `$`).
+fn tidy(out: &str) -> String {
+    let mut t = out.trim();
+    // Several line breaks may end it (`a \\ \\`).
+    while (t.len() - t.trim_end_matches('\\').len()) % 2 == 1 {
+        t = t[..t.len() - 1].trim_end();
+    }
+    t.to_string()
 }
 
 /// The next token (with what it takes) as an argument.
-fn argument(toks: &[Tok<'_>], i: &mut usize) -> String {
+fn argument(l: &List<'_, '_>, i: &mut usize) -> String {
     // `\hat F`: the argument is the next token after any spaces; a
     // command with nothing after it gets an empty one (Typst refuses a
     // call without its argument: `hat()`).
-    while matches!(toks.get(*i), Some(Tok::Char(c)) if c.is_whitespace()) {
+    while matches!(l.toks.get(*i), Some(Tok::Char(c)) if c.is_whitespace()) {
         *i += 1;
     }
-    let a = argument_at(toks, i);
+    // A bracket that pairs stays at its list's level (taken into a call's
+    // parentheses, it would leave its partner unpaired there).
+    let a = if l.bracket(*i) {
+        String::new()
+    } else {
+        argument_at(l, i)
+    };
     if a.trim().is_empty() {
         "\"\"".to_string()
     } else {
@@ -91,16 +144,16 @@ fn argument(toks: &[Tok<'_>], i: &mut usize) -> String {
     }
 }
 
-fn argument_at(toks: &[Tok<'_>], i: &mut usize) -> String {
-    match toks.get(*i) {
+fn argument_at(l: &List<'_, '_>, i: &mut usize) -> String {
+    match l.toks.get(*i) {
         Some(Tok::Group(g)) => {
             *i += 1;
             group(g, true)
         }
         Some(_) => {
             let mut out = String::new();
-            item(toks, i, &mut out, true);
-            out.trim().to_string()
+            item(l, i, &mut out, true);
+            tidy(&out)
         }
         None => String::new(),
     }
@@ -141,8 +194,17 @@ fn plain(toks: &[Tok<'_>]) -> String {
     out
 }
 
-fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
-    let Some(t) = toks.get(*i) else { return };
+/// The sizing commands: `\left(` is `(` to Typst, which sizes matched
+/// brackets itself.
+const SIZING: &[&str] = &[
+    "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
+    "biggl", "biggr", "Biggl", "Biggr", "bigm", "Bigm", "biggm", "Biggm",
+];
+
+fn item(l: &List<'_, '_>, i: &mut usize, out: &mut String, in_args: bool) {
+    let toks = l.toks;
+    let at = *i;
+    let Some(t) = toks.get(at) else { return };
     *i += 1;
     match t {
         Tok::Group(g) => {
@@ -153,13 +215,20 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
         Tok::Char(c) => match c {
             '^' | '_' => {
                 // Typst drops the parentheses around a script.
-                let arg = argument(toks, i);
+                let arg = argument(l, i);
                 out.push(*c);
                 out.push('(');
                 out.push_str(&arg);
                 out.push_str(") ");
             }
-            ' ' => {}
+            '(' | '[' | ')' | ']' => {
+                if !l.bracket(at) {
+                    out.push('\\');
+                }
+                out.push(*c);
+                out.push(' ');
+            }
+            c if c.is_whitespace() => {}
             '&' => out.push_str(" & "),
             ',' if in_args => out.push_str("\\, "),
             '/' | '#' | '$' | '"' | '@' | '*' | '\\' | '~' | '`' => {
@@ -172,7 +241,7 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
                 out.push(*c);
                 out.push(' ');
             }
-            c if c.is_ascii_alphabetic() => {
+            c if c.is_alphabetic() => {
                 out.push(*c);
                 out.push(' ');
             }
@@ -183,7 +252,12 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
                     out.push(' ');
                 }
             }
+            c if c.is_control() => {}
+            // Anything else (`{`, `%`, `?`, `⟨`, `⌈`, a combining mark, …)
+            // escaped: Typst shows it and gives it no meaning (an opening
+            // bracket among them would otherwise open a group).
             c => {
+                out.push('\\');
                 out.push(*c);
                 out.push(' ');
             }
@@ -192,12 +266,12 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
             let name = *name;
             match name {
                 "frac" | "dfrac" | "tfrac" => {
-                    let n = argument(toks, i);
-                    let d = argument(toks, i);
+                    let n = argument(l, i);
+                    let d = argument(l, i);
                     out.push_str(&format!(" frac({n}, {d}) "));
                 }
                 "sqrt" => {
-                    let a = argument(toks, i);
+                    let a = argument(l, i);
                     out.push_str(&format!(" sqrt({a}) "));
                 }
                 "mathrm" | "text" | "operatorname" => {
@@ -211,7 +285,7 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
                     out.push_str(&format!(" upright(\"{}\") ", string_body(&body)));
                 }
                 "mathsf" | "mathcal" | "mathbf" | "mathit" | "boxed" => {
-                    let a = argument(toks, i);
+                    let a = argument(l, i);
                     let f = match name {
                         "mathsf" => "sans",
                         "mathcal" => "cal",
@@ -221,18 +295,12 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
                     };
                     out.push_str(&format!(" {f}({a}) "));
                 }
-                "left" | "right" | "bigl" | "bigr" | "big" | "Big" => {
-                    // Typst scales matched delimiters itself.
-                    if let Some(Tok::Char(d)) = toks.get(*i) {
+                s if SIZING.contains(&s) => {
+                    // The delimiter after it is translated as itself (a
+                    // bracket only where it pairs; `\left#` is `\#`, never
+                    // a character copied raw); `.`, no delimiter, is dropped.
+                    if let Some(Tok::Char('.')) = toks.get(*i) {
                         *i += 1;
-                        match d {
-                            '.' => {}
-                            '|' => out.push_str(" | "),
-                            d => {
-                                out.push(*d);
-                                out.push(' ');
-                            }
-                        }
                     }
                 }
                 "begin" | "end" => {
@@ -262,10 +330,15 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
                 "circ" => out.push_str(" degree "),
                 "lt" => out.push_str(" < "),
                 "gt" => out.push_str(" > "),
-                "vert" => out.push_str(" | "),
+                "vert" | "lvert" | "rvert" | "mid" => out.push_str(" | "),
+                "|" | "Vert" | "lVert" | "rVert" => out.push_str(" ‖ "),
+                "langle" => out.push_str(" \\⟨ "),
+                "rangle" => out.push_str(" \\⟩ "),
+                "lbrace" => out.push_str(" \\{ "),
+                "rbrace" => out.push_str(" \\} "),
                 "sim" => out.push_str(" tilde.op "),
                 "hat" => {
-                    let a = argument(toks, i);
+                    let a = argument(l, i);
                     out.push_str(&format!(" hat({a}) "));
                 }
                 "backslash" => out.push_str(" \\\\ "),
@@ -292,6 +365,51 @@ fn item(toks: &[Tok<'_>], i: &mut usize, out: &mut String, in_args: bool) {
     }
 }
 
+/// Checks Typst math that [`math`] wrote against the rules that keep it
+/// inert and parseable: no `#`, `$` or `@` outside an escape, strings
+/// closed, every bracket (`(`, `[`, `{` and their closers, calls included)
+/// paired, and no raw character outside ASCII that is neither a letter
+/// nor a digit (such as `⟨` or `⌈`, which Typst would take as an opening
+/// bracket). The fuzz target `typst_text` and the tests hold every
+/// translation to it.
+pub fn check_math(typ: &str) -> Result<(), String> {
+    let mut open: Vec<char> = Vec::new();
+    let mut chars = typ.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            // An escape (or, before white space, a line break).
+            '\\' if chars.next().is_none() => {
+                return Err(format!("a backslash at the end of {typ:?}"));
+            }
+            '\\' => {}
+            '"' => loop {
+                match chars.next() {
+                    None => return Err(format!("an unclosed string in {typ:?}")),
+                    Some('\\') => {
+                        chars.next();
+                    }
+                    Some('"') => break,
+                    Some(_) => {}
+                }
+            },
+            '(' | '[' | '{' => open.push(c),
+            ')' | ']' | '}' if open.pop().is_none() => {
+                return Err(format!("an unpaired `{c}` in {typ:?}"));
+            }
+            ')' | ']' | '}' => {}
+            '#' | '$' | '@' | '`' => return Err(format!("a raw `{c}` in {typ:?}")),
+            c if !c.is_ascii() && !c.is_alphanumeric() && c != '‖' => {
+                return Err(format!("a raw `{c}` in {typ:?}"));
+            }
+            _ => {}
+        }
+    }
+    match open.last() {
+        Some(c) => Err(format!("an unclosed `{c}` in {typ:?}")),
+        None => Ok(()),
+    }
+}
+
 /// A case's Markdown description as Typst markup: paragraphs, emphasis,
 /// strong, code spans, lists and `$…$` math kept; links shown as their
 /// text with the address in code; raw HTML shown as text. Everything
@@ -301,8 +419,20 @@ pub fn markdown(md: &str) -> String {
     let options = Options::ENABLE_MATH | Options::ENABLE_STRIKETHROUGH;
     let mut out = String::new();
     let mut links: Vec<String> = Vec::new();
+    // Inside a code block the text goes into a string literal, so it is
+    // escaped as a string's body (markup escapes such as `\#` are not
+    // escapes in a string: Typst refuses them).
+    let mut in_code = false;
     for event in Parser::new_ext(md, options) {
         match event {
+            Event::Text(t) if in_code => {
+                for line in t.split_inclusive('\n') {
+                    out.push_str(&string_body(line.trim_end_matches(['\n', '\r'])));
+                    if line.ends_with('\n') {
+                        out.push_str("\\n");
+                    }
+                }
+            }
             Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => out.push_str(&text(&t)),
             Event::Code(c) => out.push_str(&format!("#raw(\"{}\")", string_body(&c))),
             Event::InlineMath(m) => out.push_str(&format!("${}$", math(&m))),
@@ -327,8 +457,14 @@ pub fn markdown(md: &str) -> String {
             Event::End(TagEnd::Heading(_)) => out.push_str("]\n\n"),
             Event::End(TagEnd::Paragraph | TagEnd::List(_)) => out.push_str("\n\n"),
             Event::Start(Tag::Heading { .. }) => out.push_str("\n#strong["),
-            Event::Start(Tag::CodeBlock(_)) => out.push_str("\n#raw(block: true, \""),
-            Event::End(TagEnd::CodeBlock) => out.push_str("\")\n"),
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_code = true;
+                out.push_str("\n#raw(block: true, \"");
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code = false;
+                out.push_str("\")\n");
+            }
             _ => {}
         }
     }
@@ -367,8 +503,152 @@ mod tests {
         assert!(t.contains("\\#para"), "{t}");
     }
 
+    /// The character after `\left`, `\right`, `\big…` once went into the
+    /// Typst source as it was (`\left#` switched to code mode, `\left"`
+    /// opened a string); brackets that did not pair swallowed a call's `)`.
+    #[test]
+    fn every_translation_is_total_and_inert() {
+        for latex in [
+            "\\left#import \"x\"",
+            "\\left\"",
+            "\\right#",
+            "\\bigl# \\Bigr\" \\biggl@ \\Biggr$",
+            "\\left\\evil x \\right\\}",
+            "\\left",
+            "\\right)",
+            "\\left( \\frac{a}{b}",
+            "\\sqrt{(}",
+            "\\frac{[}{)}",
+            "x^(a) (a^) (b_]",
+            "\\hat ( x )",
+            "\\hat{\\left(} x \\right)",
+            "⟨x⟩ ⌈y⌉ ⌊z⌋ ⟦w⟧ ｛v｝ （u）",
+            "\\mathsf{⟨} \\sqrt ⌈",
+            "a}b{c",
+            "%?&'!;:",
+            "\\left\\langle x \\right\\rangle \\left\\| y \\right\\Vert",
+            "x\u{301} \u{200b} \u{1}",
+            "(((((((((((( ]]]]]",
+            "x_\\\\ y^\\\\",
+            "a \\\\",
+            "\\frac{\\\\}{\\\\}",
+            "\\big( \\big] \\left.\\right[",
+        ] {
+            let t = math(latex);
+            if let Err(e) = check_math(&t) {
+                panic!("{latex:?}: {e}");
+            }
+        }
+        // Brackets that pair stay brackets (Typst sizes them); others are
+        // shown as characters.
+        let sized = math("\\left(\\frac{1}{m}\\right)");
+        assert!(
+            sized.starts_with("( ") && sized.ends_with(" )") && sized.contains(" frac(1, m) "),
+            "{sized}"
+        );
+        assert_eq!(math("\\left#"), "\\#");
+        assert_eq!(math("\\left\""), "\\\"");
+        assert!(
+            math("\\sqrt{(}").contains("sqrt(\\()"),
+            "{}",
+            math("\\sqrt{(}")
+        );
+        assert!(check_math("sqrt(()").is_err() && check_math("#x").is_err());
+    }
+
+    #[test]
+    fn code_blocks_in_descriptions_are_strings() {
+        let t = markdown("```\n#let x = \"a\" // [\n```\n");
+        assert!(
+            t.contains("#raw(block: true, \"#let x = \\\"a\\\" // [\\n\")"),
+            "{t}"
+        );
+    }
+
     #[test]
     fn text_is_inert() {
         assert_eq!(text("a #b [c] *d* $e$"), "a \\#b \\[c\\] \\*d\\* \\$e\\$");
+    }
+}
+
+#[cfg(test)]
+mod random_tests {
+    /// 40,000 formulas drawn (deterministically) from the tokens that once
+    /// reached Typst raw or could: every translation passes `check_math`.
+    #[test]
+    fn random_formulas_translate_to_safe_typst() {
+        const TOKENS: &[&str] = &[
+            "\\left",
+            "\\right",
+            "\\bigl",
+            "\\Bigr",
+            "\\middle",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\\{",
+            "\\}",
+            "^",
+            "_",
+            "\\frac",
+            "\\sqrt",
+            "\\hat",
+            "\\mathsf",
+            "\\mathrm{",
+            "\\text{",
+            "#",
+            "\"",
+            "\\\\",
+            "\\",
+            " ",
+            "\u{a0}",
+            "a",
+            "1",
+            "2.5",
+            "⟨",
+            "⌈",
+            "｛",
+            "|",
+            "\\|",
+            "\\langle",
+            "&",
+            "$",
+            "%",
+            "@",
+            "`",
+            "'",
+            ".",
+            ",",
+            "\\,",
+            "\\evil",
+            "\\begin{aligned}",
+            "\\end{aligned}",
+            "\n",
+            "\u{301}",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..40_000 {
+            let n = 1 + (next() % 24) as usize;
+            let latex: String = (0..n)
+                .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+                .collect();
+            for typ in [
+                super::math(&latex),
+                super::math(&crate::render::layout::display(&latex)),
+            ] {
+                if let Err(e) = super::check_math(&typ) {
+                    panic!("{latex:?}: {e}");
+                }
+            }
+        }
     }
 }

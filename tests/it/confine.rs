@@ -120,13 +120,35 @@ fn a_book_reads_only_inside_its_root() {
         &preprocess(&book, "{{#meff inc.toml}}", None),
         "an include out",
     );
-    // book.toml may widen the tree: the outside case is then read (and its
-    // title, the "secret" here, shown).
-    let out = preprocess(
-        &book,
-        "{{#meff ../../outside/case.toml summary no-verify}}",
-        Some(&["../outside"]),
-    );
+    // book.toml alone cannot widen the tree (a stranger's pull request
+    // writes it too): `allow-read = ["/"]` or `["../outside"]` is refused
+    // without reading anything.
+    for allow in [&["/"][..], &["../outside"], &["../outside/../../.."]] {
+        let out = preprocess(
+            &book,
+            "{{#meff ../../outside/case.toml summary no-verify}}",
+            Some(allow),
+        );
+        refused(&out, "allow-read without the builder");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("MEFF_BOOK_ALLOW_READ"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // With the builder's consent it may: the outside case is then read (and
+    // its title, the "secret" here, shown); a directory beyond the one the
+    // builder allows is still refused.
+    let allowed = outside.display().to_string();
+    let with = |allow: &[&str]| {
+        preprocess_env(
+            &book,
+            "{{#meff ../../outside/case.toml summary no-verify}}",
+            allow,
+            &allowed,
+        )
+    };
+    let out = with(&["../outside"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -134,6 +156,43 @@ fn a_book_reads_only_inside_its_root() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains(SECRET));
+    refused(&with(&["/"]), "allow-read above the builder's directory");
+    refused(&with(&[".."]), "allow-read above the builder's directory");
+}
+
+/// [`preprocess`] with `MEFF_BOOK_ALLOW_READ` set.
+fn preprocess_env(
+    book_root: &Path,
+    content: &str,
+    allow: &[&str],
+    builder: &str,
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let config = serde_json::json!({ "book": { "src": "src" },
+        "preprocessor": { "meff": { "allow-read": allow } } });
+    let input = serde_json::json!([
+        { "root": book_root, "config": config, "renderer": "html" },
+        { "items": [ { "Chapter": {
+            "name": "chapter", "content": content, "number": [1], "sub_items": [],
+            "path": "ch.md", "source_path": "ch.md", "parent_names": []
+        } } ] }
+    ]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
+        .arg("mdbook")
+        .env("MEFF_BOOK_ALLOW_READ", builder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 #[test]

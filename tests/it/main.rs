@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod batch;
+mod book_hostile;
 mod bounded_work;
 mod browser;
 mod claims;

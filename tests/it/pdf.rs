@@ -183,3 +183,47 @@ fn every_allowed_symbol_form_typesets() {
         report_pdf(&path, &dir.join(format!("out{k}")));
     }
 }
+
+/// LaTeX a case author writes into a description's math, which the Typst
+/// translation once copied into the source (the character after `\left`,
+/// `\right`, `\big…`; brackets that did not pair; a trailing `\\`): the
+/// PDF builds, whatever the math holds.
+#[test]
+fn hostile_math_in_a_description_typesets() {
+    let formulas = [
+        r#"\left#import "x""#,
+        r#"\left"a\right" \bigl# \Bigr@"#,
+        r"\sqrt{(} \frac{[}{)} \hat{\left(} x^(a) (a^) (b_]",
+        r"x_\\ \frac{\\}{\\} a \\",
+        r"\sqrt{⟨} ⌈x ｛y \mathsf{⟦} ⟨z⟩",
+        r"\left\langle x \right\rangle \left\| y \right\Vert \left. z \right|",
+        r"\left( \frac{a}{b} \right) \big[ c \big] ((( ]]",
+        r"a}b{c %?&'!;: \{ \}",
+    ];
+    let description = formulas
+        .iter()
+        .map(|f| format!("Inline ${f}$ and display\n\n$${f}$$\n"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    // The case's own description replaced (a literal string: backslashes
+    // as written).
+    let start = seed.find("description = \"\"\"").unwrap();
+    let end = start + 17 + seed[start + 17..].find("\"\"\"").unwrap() + 3;
+    let case = format!(
+        "{}description = '''\n{description}\n'''{}",
+        &seed[..start],
+        &seed[end..]
+    );
+    let dir = root().join("target").join("pdf-hostile-math");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("math.toml");
+    std::fs::write(&path, case).unwrap();
+    report_pdf(&path, &dir.join("out"));
+    assert!(
+        std::fs::read(dir.join("out/math.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF-")
+    );
+}

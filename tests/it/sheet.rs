@@ -334,8 +334,31 @@ fn every_format_has_the_same_sections_in_the_same_order() {
     for ev in &evaluated {
         let r = &ev.report;
         let html = headings(&t.report_html(r, 4).unwrap(), "html");
-        let md = headings(&t.report_md(r, 4).unwrap(), "md");
+        let plain_md = t.report_md(r, 4).unwrap();
+        let md = headings(&plain_md, "md");
         let typ = headings(&t.report_typ(r, 4).unwrap().0, "typ");
+        // The markers a book cuts sections at (`report_md_marked`): one
+        // before each section's heading, naming it; nothing else changes.
+        let marked = t.report_md_marked(r, 4, "MARK").unwrap();
+        let lines: Vec<&str> = marked.lines().collect();
+        let mut marks = Vec::new();
+        for (k, l) in lines.iter().enumerate() {
+            if let Some(id) = l.strip_prefix("MARK ") {
+                let heading = meff::render::sheet::SECTIONS
+                    .iter()
+                    .find(|s| s.0 == id)
+                    .unwrap_or_else(|| panic!("{}: unknown mark {id}", r.title))
+                    .1;
+                assert_eq!(lines[k + 1], format!("## {heading}"), "{}", r.title);
+                marks.push(heading.to_string());
+            }
+        }
+        assert_eq!(marks, md, "{}: a mark per section", r.title);
+        let unmarked: String = marked
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("MARK "))
+            .collect();
+        assert_eq!(unmarked, plain_md, "{}", r.title);
         assert_eq!(html, md, "{}: HTML and Markdown", r.title);
         assert_eq!(html, typ, "{}: HTML and PDF", r.title);
         // In the one order of `SECTIONS`, assumptions before the method.
