@@ -12,11 +12,11 @@ class MeffError(Exception):
     """An error meff reports."""
 
 class InputError(MeffError):
-    """Bad input, located in its file."""
+    """Bad input, located in its file (`None` for a scene from arrays)."""
 
-    file: str
-    line: int
-    column: int
+    file: str | None
+    line: int | None
+    column: int | None
     message: str
 
 class BudgetError(MeffError):

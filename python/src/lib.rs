@@ -112,16 +112,68 @@ pub(crate) fn interruptible<T: Send>(
     })
 }
 
+/// The library's advice is written for the command line; in Python the
+/// same advice names Python's calls. One table, applied to every message
+/// this module raises.
+const PYTHON_TERMS: &[(&str, &str)] = &[
+    (
+        "(raise it with --max-input-bytes)",
+        "(meff.load keeps to it; the command line's --max-input-bytes raises it)",
+    ),
+    (
+        "run meff on the case file (or on `-` from the directory the path starts from)",
+        "give meff.load the case file's path rather than its text, so that the files it names are found beside it",
+    ),
+    (
+        "run meff on the case file (or on `-` from the directory the paths start from)",
+        "give meff.load the case file's path rather than its text, so that the files it names are found beside it",
+    ),
+    ("; --max-input-bytes)", ")"),
+];
+
+/// `text` with the command line's advice in Python's terms.
+pub(crate) fn python_terms(text: &str) -> String {
+    PYTHON_TERMS
+        .iter()
+        .fold(text.to_string(), |t, (cli, py)| t.replace(cli, py))
+}
+
+/// Columns handed over as arrays have no file: their errors name the
+/// column and say no `<arrays>:1:1`.
+pub(crate) const ARRAYS: &str = "<arrays>";
+
 pub(crate) fn input_error(py: Python<'_>, e: &meff::diag::SourceError) -> PyErr {
     let first = e.diagnostics.first();
     let (line, col) = first.map_or((0, 0), |d| meff::diag::line_col(&e.source, d.span.start));
-    let message = first.map_or_else(|| e.to_string(), |d| d.message.clone());
-    let text = e.to_string();
+    let message = python_terms(&first.map_or_else(|| e.to_string(), |d| d.message.clone()));
+    let arrays = e.path == ARRAYS;
+    let text = if arrays {
+        // The message and its hints, without a source frame.
+        e.diagnostics
+            .iter()
+            .map(|d| {
+                let mut t = python_terms(&d.message);
+                for h in &d.hints {
+                    t.push_str(&format!(" ({})", python_terms(h)));
+                }
+                t
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    } else {
+        python_terms(&e.to_string())
+    };
     let err = InputError::new_err(text);
     let value = err.value(py);
-    let _ = value.setattr("file", e.path.clone());
-    let _ = value.setattr("line", line);
-    let _ = value.setattr("column", col);
+    if arrays {
+        let _ = value.setattr("file", py.None());
+        let _ = value.setattr("line", py.None());
+        let _ = value.setattr("column", py.None());
+    } else {
+        let _ = value.setattr("file", e.path.clone());
+        let _ = value.setattr("line", line);
+        let _ = value.setattr("column", col);
+    }
     let _ = value.setattr("message", message);
     err
 }
@@ -139,7 +191,7 @@ pub(crate) fn meff_error(py: Python<'_>, e: meff::Error) -> PyErr {
             meff::analysis::DENSE_CONTACT_LIMIT,
         ),
         meff::Error::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(e.to_string()),
-        _ => MeffError::new_err(e.to_string()),
+        _ => MeffError::new_err(python_terms(&e.to_string())),
     }
 }
 

@@ -221,7 +221,7 @@ impl Scene {
             if d == 2 { "planar" } else { "3d" }
         );
         let case = py
-            .detach(|| meff::case::case_from_columns("<arrays>", &source, data))
+            .detach(|| meff::case::case_from_columns(crate::ARRAYS, &source, data))
             .map_err(|e| meff_error(py, e))?;
         Ok(Scene { case })
     }

@@ -512,3 +512,19 @@ def test_the_documentation_examples_run_as_written(monkeypatch):
             ran += len(test.examples)
     assert ran >= 10
     assert runner.failures == 0, f"{runner.failures} documentation example(s) differ (output above)"
+
+
+def test_errors_speak_python():
+    """Python errors give Python's advice, and arrays have no made-up file frame."""
+    # A case given as text cannot name files beside it: the advice is load's.
+    text = open(os.path.join(ROOT, "cases", "ur5-tool.toml")).read()
+    with pytest.raises(meff.InputError) as e:
+        meff.load(text)
+    assert "run meff" not in str(e.value) and "meff.load" in str(e.value)
+    assert "--max-input-bytes" not in str(e.value)
+    # A scene's column problem: no `<arrays>:1:1`, and no file, line or column.
+    arrays, _ = stack(4)
+    with pytest.raises(meff.InputError) as e:
+        meff.Scene(**{**arrays, "normal": arrays["normal"] * 2})
+    assert "<arrays>" not in str(e.value) and "normal" in str(e.value)
+    assert e.value.file is None and e.value.line is None and e.value.column is None

@@ -17,7 +17,8 @@ fn grows(a: &DMatrix<f64>, k: &[f64], c: &[f64], h: f64, steps: usize) -> bool {
         let f = DVector::from_fn(n, |i, _| k[i] * g[i] + c[i] * v[i]);
         v -= a * f * h;
         g += &v * h;
-        if !(g.norm() < 100.0 * scale * steps as f64) {
+        let size = g.norm();
+        if size.is_nan() || size >= 100.0 * scale * steps as f64 {
             return true;
         }
     }

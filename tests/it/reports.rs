@@ -14,7 +14,7 @@ fn seed_report_reads_as_a_calculation() {
     for piece in [
         "a_{\\mathrm{offcentre}} &= J_{\\mathrm{offcentre}} M^{-1} J_{\\mathrm{offcentre}}^{\\mathsf{T}} = \\frac{1}{m} + \\frac{r^{2}}{I}",
         "&= \\frac{1}{\\left(2\\,\\mathrm{kg}\\right)} + \\frac{\\left(0.10\\,\\mathrm{m}\\right)^{2}}{\\left(0.020\\,\\mathrm{kg}\\,\\mathrm{m}^{2}\\right)} = 1.000\\,\\mathrm{kg}^{-1}",
-        "m_{\\mathrm{eff},\\,\\mathrm{offcentre}} = \\frac{1}{a_{\\mathrm{offcentre}}} = \\frac{m\\,I}{I + m\\,r^{2}} = 1.000\\,\\mathrm{kg}",
+        "m_{\\mathrm{eff},\\,\\mathrm{offcentre}} = \\frac{1}{a_{\\mathrm{offcentre}}} = \\frac{m\\,I}{I + m\\,r^{2}} = \\frac{1}{1.000\\,\\mathrm{kg}^{-1}} = 1.000\\,\\mathrm{kg}",
         "= \\sqrt{\\frac{1.000\\times10^{5}\\,\\mathrm{N/m}}{1.000\\,\\mathrm{kg}}} = 316.2\\,\\mathrm{rad/s}",
         "\\Delta t = \\frac{2}{\\omega_{\\max}} = \\frac{2}{316.2\\,\\mathrm{rad/s}}",
     ] {
@@ -91,7 +91,7 @@ fn index_lists_every_case() {
     );
     assert!(
         md.contains(
-            "| 2 | 0.800 | 316.2 (×1.265) | 6.325 ms · **1 model warning** | 5 / 5 | agrees |"
+            "(./two-corners.md) · **1 model warning** | 2 | 0.800 | 316.2 (×1.265) | 6.325 ms | 5 / 5 | agrees |"
         ),
         "{md}"
     );
