@@ -28,6 +28,7 @@ mod robots;
 mod robustness;
 mod scene;
 mod sheet;
+mod sheet_parity;
 mod snapshots;
 mod symbolic;
 mod trust;
