@@ -43,8 +43,9 @@ fn drop_spans(s: &str, open: &str, close: &str) -> String {
     let mut rest = s;
     while let Some(i) = rest.find(open) {
         out.push_str(&rest[..i]);
-        match rest[i..].find(close) {
-            Some(j) => rest = &rest[i + j + close.len()..],
+        let from = i + open.len();
+        match rest[from..].find(close) {
+            Some(j) => rest = &rest[from + j + close.len()..],
             None => {
                 rest = "";
             }
@@ -66,6 +67,7 @@ fn entities(s: &str) -> String {
 
 fn html_text(s: &str) -> String {
     let s = drop_spans(s, "<head>", "</head>");
+    let s = drop_spans(&s, "<footer>", "</footer>");
     let s = drop_spans(&s, "<svg", "</svg>");
     let s = drop_spans(&s, "<math", "</math>");
     let mut out = String::new();
@@ -85,6 +87,10 @@ fn html_text(s: &str) -> String {
 }
 
 fn md_text(s: &str) -> String {
+    let s = match s.find("\n---\nmeff ") {
+        Some(i) => &s[..i],
+        None => s,
+    };
     let s = drop_spans(s, "$$", "$$");
     let mut out = String::new();
     let chars: Vec<char> = s.chars().collect();
@@ -140,6 +146,11 @@ fn md_text(s: &str) -> String {
 /// Typst markup to text: code (`#set`, `#table(columns: 6, …)`, sizes,
 /// colours, strings) dropped, content blocks kept, `#raw("…")` kept.
 fn typ_text(s: &str) -> String {
+    // The running header and footer (page furniture).
+    let s = match (s.find("#set page("), s.find("#set text(font")) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &s[..a], &s[b..]),
+        _ => s.to_string(),
+    };
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -414,6 +425,8 @@ fn every_format_prints_the_same_numbers_section_by_section() {
     for path in crate::bundled_case_paths() {
         all.extend(parity(&crate::evaluate_path(&path).report));
     }
+    // With the verification by simulation, and its runs' details.
+    all.extend(parity(&crate::verified("offcentre.toml").report));
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
@@ -437,10 +450,41 @@ fn the_number_reader_normalises_what_the_formats_print() {
         ["-3", "4.5"]
     );
     assert_eq!(
-        numbers(&html_text("<td>10<sup>−8</sup></td><svg><text>9</text></svg>"))
+        numbers(&html_text("<td>1.0 × 10⁻⁸</td><svg><text>9</text></svg>"))
             .keys()
             .collect::<Vec<_>>(),
-        ["1e-8"]
+        ["1.0e-8"]
     );
     assert!(EXCEPTIONS.iter().all(|e| !e.1.is_empty()));
+}
+
+/// `MEFF_PARITY_DUMP=dir`: writes each case's extracted text per format.
+#[test]
+fn dump_extracted_text_when_asked() {
+    let Ok(dir) = std::env::var("MEFF_PARITY_DUMP") else {
+        return;
+    };
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    for path in crate::bundled_case_paths() {
+        let r = crate::evaluate_path(&path).report;
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        for (kind, doc) in [
+            ("html", t.report_html(&r, 4).unwrap()),
+            ("md", t.report_md_files(&r, 4, "x").unwrap().0),
+            ("typ", t.report_typ(&r, 4).unwrap().0),
+        ] {
+            let text: String = sections(&doc, kind)
+                .into_iter()
+                .map(|(h, b)| {
+                    let body = match kind {
+                        "html" => html_text(&b),
+                        "md" => md_text(&b),
+                        _ => typ_text(&b),
+                    };
+                    format!("=== {h}\n{body}\n")
+                })
+                .collect();
+            std::fs::write(format!("{dir}/{stem}.{kind}.txt"), text).unwrap();
+        }
+    }
 }
