@@ -430,6 +430,38 @@ fn every_format_prints_the_same_numbers_section_by_section() {
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
+/// Round-off printed as a number (`2.22 × 10⁻¹⁶` in a direction that is
+/// (0, 1, 0)): no sheet prints a nonzero magnitude below 10⁻¹² in the
+/// sections that print vectors and matrices (elsewhere a small number
+/// can be a result: a relative difference of 10⁻¹³).
+#[test]
+fn no_sheet_prints_round_off() {
+    let t = meff::render::templates::Templates::load(None).unwrap();
+    for path in crate::bundled_case_paths() {
+        let r = crate::evaluate_path(&path).report;
+        for (kind, doc) in [
+            ("html", t.report_html(&r, 4).unwrap()),
+            ("md", t.report_md_files(&r, 4, "x").unwrap().0),
+            ("typ", t.report_typ(&r, 4).unwrap().0),
+        ] {
+            for (h, counts) in per_section(&doc, kind) {
+                let vectors = ["Model definition", "Model", "Robot model", "Coupled contacts"];
+                if !vectors.contains(&h.as_str()) {
+                    continue;
+                }
+                for n in counts.keys() {
+                    let x: f64 = n.parse().unwrap();
+                    assert!(
+                        x == 0.0 || x.abs() >= 1e-12,
+                        "{} ({kind}) · {h}: {n}",
+                        r.title
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_number_reader_normalises_what_the_formats_print() {
     let n = numbers("−2.22 × 10⁻¹⁶ and 1.5e3, 10⁻⁸, joint2, 3 m²");
