@@ -881,7 +881,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                 report
                     .impacts
                     .iter()
-                    .map(super::impact::plot)
+                    .map(|imp| super::impact::plot(imp, report.display.time.as_ref()))
                     .collect::<Vec<_>>()
             ),
         );
