@@ -661,8 +661,14 @@ fn roundoff_vectors(report_v: &mut Value) {
             }
         }
     }
-    each(report_v.pointer_mut("/verification/impulse"), "predicted_dgap_rate");
-    each(report_v.pointer_mut("/verification/impulse"), "measured_dgap_rate");
+    each(
+        report_v.pointer_mut("/verification/impulse"),
+        "predicted_dgap_rate",
+    );
+    each(
+        report_v.pointer_mut("/verification/impulse"),
+        "measured_dgap_rate",
+    );
 }
 
 fn context(report: &Report, digits: usize, plots: bool) -> Value {

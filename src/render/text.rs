@@ -483,9 +483,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                     let with_unit = |x: Option<f64>, d: usize, pre: &str| {
                         x.map_or(String::new(), |x| {
                             let u = crate::render::templates::unit_text(c.unit);
-                            format!("{pre}{} {u}", sig(x, d))
-                                .trim_end()
-                                .to_string()
+                            format!("{pre}{} {u}", sig(x, d)).trim_end().to_string()
                         })
                     };
                     vec![

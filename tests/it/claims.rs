@@ -151,7 +151,15 @@ fn a_failed_claim_is_short_and_clear() {
     let note = cells.iter().find(|c| c.contains("claimed 2.585")).unwrap();
     assert!(note.starts_with('`'), "{row}");
     // Computed and claimed with their unit, and the tolerance used.
-    assert!(cells.contains(&"2.583 kg") && cells.contains(&"2.585 kg"), "{row}");
-    assert!(cells.iter().any(|c| c.starts_with("± ") && c.ends_with(" kg")), "{row}");
+    assert!(
+        cells.contains(&"2.583 kg") && cells.contains(&"2.585 kg"),
+        "{row}"
+    );
+    assert!(
+        cells
+            .iter()
+            .any(|c| c.starts_with("± ") && c.ends_with(" kg")),
+        "{row}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

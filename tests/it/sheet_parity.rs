@@ -76,9 +76,11 @@ fn html_text(s: &str) -> String {
         out.push_str(&rest[..i]);
         let end = rest[i..].find('>').map_or(rest.len(), |j| i + j + 1);
         let tag = &rest[i..end];
-        let inline = ["<sup", "</sup", "<sub", "</sub", "<strong", "</strong", "<em", "</em"]
-            .iter()
-            .any(|t| tag.starts_with(t));
+        let inline = [
+            "<sup", "</sup", "<sub", "</sub", "<strong", "</strong", "<em", "</em",
+        ]
+        .iter()
+        .any(|t| tag.starts_with(t));
         out.push_str(if inline { "" } else { " " });
         rest = &rest[end..];
     }
@@ -445,7 +447,12 @@ fn no_sheet_prints_round_off() {
             ("typ", t.report_typ(&r, 4).unwrap().0),
         ] {
             for (h, counts) in per_section(&doc, kind) {
-                let vectors = ["Model definition", "Model", "Robot model", "Coupled contacts"];
+                let vectors = [
+                    "Model definition",
+                    "Model",
+                    "Robot model",
+                    "Coupled contacts",
+                ];
                 if !vectors.contains(&h.as_str()) {
                     continue;
                 }
