@@ -199,7 +199,10 @@ pub fn method(imp: &ImpactReport, digits: usize) -> String {
 
 /// The force–time plot: every contact's force with the exact masses, and
 /// the naive estimate dashed (one struck contact).
-pub fn plot(imp: &ImpactReport) -> String {
+/// The force–time plot in the units of the impact table beside it: force
+/// in N; time in the case's display unit when it fixes one (`[display]
+/// time`), else scaled like the table's times (s, ms or µs by size).
+pub fn plot(imp: &ImpactReport, time: Option<&crate::case::UnitChoice>) -> String {
     if imp.history.t.is_empty() {
         return String::new();
     }
@@ -234,11 +237,21 @@ pub fn plot(imp: &ImpactReport) -> String {
             markers: false,
         });
     }
-    plot::line_plot(
+    let x_label = match time {
+        Some(u) => {
+            for l in &mut lines {
+                l.points.iter_mut().for_each(|p| p.0 *= u.factor);
+            }
+            format!("t ({})", u.unit)
+        }
+        None => "t (s)".to_string(),
+    };
+    plot::line_plot_in(
         &lines,
-        "t (s)",
+        &x_label,
         "contact force (N)",
         Scale::Linear,
         Scale::Linear,
+        (time.is_none(), false),
     )
 }

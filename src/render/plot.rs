@@ -326,6 +326,21 @@ pub fn line_plot(
     x_scale: Scale,
     y_scale: Scale,
 ) -> String {
+    line_plot_in(series, x_label, y_label, x_scale, y_scale, (true, true))
+}
+
+/// [`line_plot`], with the SI-prefix scaling of each linear axis on or
+/// off (`rescale` = (x, y)): off, the ticks are in the label's own unit,
+/// the unit of the table printed beside the plot (an impact's force in N,
+/// not kN).
+pub fn line_plot_in(
+    series: &[Series],
+    x_label: &str,
+    y_label: &str,
+    x_scale: Scale,
+    y_scale: Scale,
+    rescale: (bool, bool),
+) -> String {
     let n_series = series.len();
     let w = 560.0;
     let (left, right, top, bottom) = (74.0, 20.0, 16.0, 46.0);
@@ -386,12 +401,12 @@ pub fn line_plot(
         y1 = (y1 / step + 1e-9).ceil() * step;
     }
     let (x_label, x_factor) = match x_scale {
-        Scale::Linear => scaled_label(x_label, x0.abs().max(x1.abs())),
-        Scale::Log => (x_label.to_string(), 1.0),
+        Scale::Linear if rescale.0 => scaled_label(x_label, x0.abs().max(x1.abs())),
+        _ => (x_label.to_string(), 1.0),
     };
     let (y_label, y_factor) = match y_scale {
-        Scale::Linear => scaled_label(y_label, y0.abs().max(y1.abs())),
-        Scale::Log => (y_label.to_string(), 1.0),
+        Scale::Linear if rescale.1 => scaled_label(y_label, y0.abs().max(y1.abs())),
+        _ => (y_label.to_string(), 1.0),
     };
     let px = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
     let py = |y: f64| plot_h - bottom - (y - y0) / (y1 - y0) * (plot_h - top - bottom);

@@ -695,6 +695,46 @@ pub fn zero_roundoff(m: &mut Value) {
     }
 }
 
+/// Every vector a sheet prints one at a time (a direction, a world
+/// point or normal, a measured response) with its round-off set to 0,
+/// each against its own largest entry: a MuJoCo ellipsoid direction
+/// (0, 1.00, 2.22 × 10⁻¹⁶) prints as (0, 1.00, 0).
+fn roundoff_vectors(report_v: &mut Value) {
+    let each = |v: Option<&mut Value>, key: &str| {
+        if let Some(Value::Array(items)) = v {
+            for item in items {
+                if let Some(x) = item.get_mut(key) {
+                    zero_roundoff(x);
+                }
+            }
+        }
+    };
+    if let Some(Value::Array(cs)) = report_v.pointer_mut("/robot/contacts") {
+        for c in cs {
+            if let Some(Value::Array(ds)) = c.pointer_mut("/ellipsoid/directions") {
+                ds.iter_mut().for_each(zero_roundoff);
+            }
+        }
+    }
+    if let Some(Value::Array(cs)) = report_v.pointer_mut("/definition/contacts") {
+        for c in cs {
+            for key in ["/world/point", "/world/normal"] {
+                if let Some(x) = c.pointer_mut(key) {
+                    zero_roundoff(x);
+                }
+            }
+        }
+    }
+    each(
+        report_v.pointer_mut("/verification/impulse"),
+        "predicted_dgap_rate",
+    );
+    each(
+        report_v.pointer_mut("/verification/impulse"),
+        "measured_dgap_rate",
+    );
+}
+
 fn context(report: &Report, digits: usize, plots: bool) -> Value {
     let mut plots_v = serde_json::Map::new();
     if plots {
@@ -898,6 +938,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
             }
         }
     }
+    roundoff_vectors(&mut report_v);
     // The sketch: inline SVG (HTML, and a vector file for the PDF); the
     // Markdown report links the file the caller writes beside it.
     if plots && let Some(sk) = &report.sketch {
@@ -910,7 +951,7 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
                 report
                     .impacts
                     .iter()
-                    .map(super::impact::plot)
+                    .map(|imp| super::impact::plot(imp, report.display.time.as_ref()))
                     .collect::<Vec<_>>()
             ),
         );

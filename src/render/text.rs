@@ -469,7 +469,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     if !report.claims.is_empty() {
         out.push(Section {
             title: "Claims".into(),
-            header: strings(["", "#", "claim", "how"]),
+            header: strings(["", "#", "claim", "how", "computed", "claimed", "tolerance"]),
             rows: report
                 .claims
                 .iter()
@@ -480,11 +480,20 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                         Some(false) => "FAIL",
                         None => "????",
                     };
+                    let with_unit = |x: Option<f64>, d: usize, pre: &str| {
+                        x.map_or(String::new(), |x| {
+                            let u = crate::render::templates::unit_text(c.unit);
+                            format!("{pre}{} {u}", sig(x, d)).trim_end().to_string()
+                        })
+                    };
                     vec![
                         mark.into(),
                         (i + 1).to_string(),
                         format!("{} = {}", c.of, c.equals),
                         c.how.into(),
+                        with_unit(c.value, 4, ""),
+                        with_unit(c.expected, 4, ""),
+                        with_unit(c.tolerance, 2, "± "),
                     ]
                 })
                 .collect(),

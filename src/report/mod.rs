@@ -483,6 +483,9 @@ pub struct ClaimReport {
     pub expected: Option<f64>,
     /// Absolute tolerance applied (SI).
     pub tolerance: Option<f64>,
+    /// The SI unit of `value`, `expected` and `tolerance` (`kg`, `1/kg`,
+    /// `rad/s`, `s`, …; empty for a ratio).
+    pub unit: &'static str,
     /// Explanation of a failure (short).
     pub message: Option<String>,
     /// Longer evidence, such as the simplified difference.
@@ -918,6 +921,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 value: r.value,
                 expected: r.expected,
                 tolerance: r.tolerance,
+                unit: c.of.unit(),
                 message: r.message.clone(),
                 details: r.detail.clone(),
                 counterexample: r.counterexample.as_ref().map(|pts| {

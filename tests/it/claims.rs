@@ -148,8 +148,17 @@ fn a_failed_claim_is_short_and_clear() {
     let md = t.report_md(&ev.report, 4).unwrap();
     let row = md.lines().find(|l| l.contains("FAIL")).unwrap();
     let cells: Vec<&str> = row.split(" | ").collect();
+    let note = cells.iter().find(|c| c.contains("claimed 2.585")).unwrap();
+    assert!(note.starts_with('`'), "{row}");
+    // Computed and claimed with their unit, and the tolerance used.
     assert!(
-        cells[3].starts_with('`') && cells[3].contains("claimed 2.585"),
+        cells.contains(&"2.583 kg") && cells.contains(&"2.585 kg"),
+        "{row}"
+    );
+    assert!(
+        cells
+            .iter()
+            .any(|c| c.starts_with("± ") && c.ends_with(" kg")),
         "{row}"
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -34,6 +34,7 @@ mod robots;
 mod robustness;
 mod scene;
 mod sheet;
+mod sheet_parity;
 mod snapshots;
 mod sweep_checks;
 mod symbolic;
