@@ -78,7 +78,11 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     let mut line = vec![
         plain("Use "),
         strong(format!("Δt ≤ {}", t(report, h, d))),
-        plain(" (symplectic Euler, velocity Verlet or central differences): "),
+        plain(if by.starts_with("damped") {
+            " (symplectic Euler, the dashpot force taken at the step's start velocity): "
+        } else {
+            " (symplectic Euler, velocity Verlet or central differences): "
+        }),
     ];
     // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
     let wmax = format!("{} rad/s", n(report.coupled_omega_max, d));
