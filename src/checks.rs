@@ -38,7 +38,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
     (
         "gyration_beyond_contacts",
-        "a body's radius of gyration √(ΣI/2m) lies between 1/20 of the distance to its farthest contact and that distance",
+        "a body's radius of gyration (√(I/m) in the plane, √(ΣI/2m) in 3-d) lies between 1/20 of the distance to its farthest contact and that distance",
     ),
     (
         "contact_outside_shape",
@@ -260,7 +260,16 @@ fn body_checks(
         if let Some(s) = shape {
             outside_shape(case, model, b, &name, s, bodies, out);
         } else if far_contact[b] != usize::MAX && rho.is_finite() {
-            gyration(case, &name, &location, rho, far[b], far_contact[b], out);
+            gyration(
+                case,
+                moments.len() == 1,
+                &name,
+                &location,
+                rho,
+                far[b],
+                far_contact[b],
+                out,
+            );
         }
     }
 }
@@ -297,8 +306,10 @@ fn triangle(name: &str, location: &str, m: &[f64], out: &mut Checks) {
 }
 
 /// The radius of gyration against the contacts' distances.
+#[allow(clippy::too_many_arguments)]
 fn gyration(
     case: &Case,
+    planar: bool,
     name: &str,
     location: &str,
     rho: f64,
@@ -307,13 +318,14 @@ fn gyration(
     out: &mut Checks,
 ) {
     let cname = case.contact_name(contact);
+    let formula = if planar { "√(I/m)" } else { "√(ΣI/2m)" };
     if rho > far * (1.0 + 1e-9) {
         out.warn(
             "gyration_beyond_contacts",
             format!("body {name}: inertia"),
             location.to_string(),
             format!(
-                "the radius of gyration √(ΣI/2m) = {} m (the rms distance of the mass from the \
+                "the radius of gyration {formula} = {} m (the rms distance of the mass from the \
                  centre of mass) is larger than the distance {} m to the farthest contact \
                  ({cname}): the mass would lie, on average, beyond every contact point. Right \
                  for a body that reaches well beyond its contacts; otherwise the inertia is too \

@@ -99,13 +99,26 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         ),
         _ => format!("2/ω_max, the fastest coupled mode ω_max = {wmax}"),
     }));
-    if let Some(r) = dt.independent_over_coupled.filter(|r| *r > 1.0 + 1e-9)
-        && let Some(ind) = dt.independent
+    // The contacts one at a time, against the step they would replace:
+    // with dashpots, their damped steps against the damped limit.
+    let damped = by.starts_with("damped");
+    let alone = if damped {
+        dt.independent_damped
+    } else {
+        dt.independent
+    };
+    if let Some(ind) = alone
+        && ind > h * (1.0 + 1e-9)
     {
         line.push(plain(format!(
-            ". The contacts taken one at a time give {} ({}× too large — ",
+            ". The contacts taken one at a time{} give {} ({}× too large — ",
+            if damped {
+                ", each with its dashpot,"
+            } else {
+                ""
+            },
             t(report, ind, d),
-            n(r, d)
+            n(ind / h, d)
         )));
         line.push(strong("unsafe"));
         line.push(plain(")"));
@@ -148,14 +161,21 @@ fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 n(sum, d)
             )));
         }
-        if let Some(naive) = top.naive.as_ref().map(|s| s.peak_force)
-            && naive > 0.0
-        {
-            line.push(plain(format!(
-                "; the total-mass estimate says {} N ({}×)",
-                n(naive, d),
-                n(naive / top.peak_force, d)
-            )));
+        if let Some(naive) = top.naive.as_ref().filter(|s| s.peak_force > 0.0) {
+            line.push(plain(if struck.len() > 1 {
+                format!(
+                    "; the naive estimate (each struck contact with its {} kg share of the total mass) says {} N per contact ({}×)",
+                    n(naive.mass, d),
+                    n(naive.peak_force, d),
+                    n(naive.peak_force / top.peak_force, d)
+                )
+            } else {
+                format!(
+                    "; the total-mass estimate says {} N ({}×)",
+                    n(naive.peak_force, d),
+                    n(naive.peak_force / top.peak_force, d)
+                )
+            }));
         }
         line.push(plain("."));
         out.push(line);

@@ -45,9 +45,9 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         out.push("Joints and constraint rows G are exact: they enter through the constrained response J (M⁻¹ − M⁻¹Gᵀ(G M⁻¹ Gᵀ)⁺ G M⁻¹) Jᵀ.".to_string());
     }
     out.push("The naive estimate is the contact's body's total mass (for a contact between two bodies, the reduced mass of their total masses); it ignores rotation and coupling.".to_string());
-    out.push("Stable timesteps are those of the undamped frozen linear system under symplectic Euler, velocity Verlet or central differences: Δt = 2/ωₘₐₓ with ω in rad/s.".to_string());
+    out.push("Without dashpots, stable timesteps are those of the frozen linear system under symplectic Euler, velocity Verlet or central differences: Δt = 2/ωₘₐₓ with ω in rad/s.".to_string());
     if report.stable_dt.coupled_damped.is_some() || report.stable_dt.independent_damped.is_some() {
-        out.push("With dashpots, the coupled step is that of symplectic Euler with the dashpot force taken at the step's start velocity, from the spectral radius of its step map (exact, not given above 128 contacts); the one-contact-at-a-time step (2/ω)(√(1+ζ²) − ζ) is an estimate, not a bound.".to_string());
+        out.push("With dashpots, the coupled step is that of symplectic Euler with the dashpot force taken at the step's start velocity, from the spectral radius of its step map (exact, not given above 128 contacts); the one-contact-at-a-time step (2/ω)(√(1+ζ²) − ζ) is an estimate, not a bound. The step to use is this damped limit; the guaranteed step with dashpots is the energy bound 2/(γ̄/2 + √(γ̄²/4 + ω̄²)) at the upper bounds ω̄ and γ̄ (docs/physics.md). The verification's stability runs are of the system without dashpots: the damped limit itself is not simulated.".to_string());
     }
     if report.large.is_some() {
         out.push("Large system: A is not formed; the fastest modes come from the Lanczos recurrence on the sparse K^½ A K^½, with the Gershgorin bound as a safe upper limit.".to_string());
