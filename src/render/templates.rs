@@ -735,20 +735,64 @@ fn roundoff_vectors(report_v: &mut Value) {
     );
 }
 
+/// What a sheet of more than [`SHEET_ROWS`] contacts does not print,
+/// cut from the templates' copy of the report (the JSON report keeps it):
+/// A, its coupling coefficients and J to SHEET_ROWS rows and columns (the
+/// templates test the contact count, not these), and every mode's shape.
+/// A 1,000-contact sheet's context held four million-entry matrices.
+fn trim_for_sheet(report_v: &mut Value) {
+    let trim = |m: &mut Value| {
+        if let Value::Array(rows) = m {
+            rows.truncate(SHEET_ROWS);
+            for r in rows.iter_mut() {
+                if let Value::Array(xs) = r {
+                    xs.truncate(SHEET_ROWS);
+                }
+            }
+        }
+    };
+    for path in [
+        &["model", "jacobian"][..],
+        &["delassus", "matrix"],
+        &["delassus", "coupling"],
+    ] {
+        let mut at = Some(&mut *report_v);
+        for key in path {
+            at = at.and_then(|v| v.get_mut(*key));
+        }
+        if let Some(m) = at {
+            trim(m);
+        }
+    }
+    if let Some(Value::Array(modes)) = report_v.get_mut("modes") {
+        for m in modes {
+            if let Some(shape) = m.get_mut("shape") {
+                *shape = Value::Array(Vec::new());
+            }
+        }
+    }
+}
+
 fn context(report: &Report, digits: usize, plots: bool) -> Value {
     let mut plots_v = serde_json::Map::new();
     if plots {
         let names: Vec<String> = report.contacts.iter().map(|c| c.name.clone()).collect();
-        plots_v.insert(
-            "modes".into(),
-            json!(
-                report
-                    .modes
-                    .iter()
-                    .map(|m| plot::shape_bars(&m.shape, &names))
-                    .collect::<Vec<_>>()
-            ),
-        );
+        // Shapes are printed (and drawn) up to SHEET_ROWS contacts, for the
+        // SHEET_ROWS fastest modes: a 1,000-contact case drew 1,000 plots
+        // of 1,000 bars that no sheet showed.
+        if report.contacts.len() <= SHEET_ROWS {
+            plots_v.insert(
+                "modes".into(),
+                json!(
+                    report
+                        .modes
+                        .iter()
+                        .take(SHEET_ROWS)
+                        .map(|m| plot::shape_bars(&m.shape, &names))
+                        .collect::<Vec<_>>()
+                ),
+            );
+        }
         let sweeps: Vec<Vec<String>> = report
             .sweeps
             .iter()
@@ -917,6 +961,9 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
         .unwrap_or(0);
     let per_block = (72 / (longest + 4).max(12)).clamp(2, 6);
     let mut report_v = serde_json::to_value(report).unwrap_or(Value::Null);
+    if report.contacts.len() > SHEET_ROWS {
+        trim_for_sheet(&mut report_v);
+    }
     for path in [
         &["model", "mass"][..],
         &["model", "jacobian"],
@@ -990,6 +1037,31 @@ fn context(report: &Report, digits: usize, plots: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_big_sheet_keeps_only_what_it_prints() {
+        let big = vec![vec![1.0; 300]; 300];
+        let mut v = json!({
+            "delassus": {"matrix": big.clone(), "coupling": big.clone()},
+            "model": {"jacobian": big.clone()},
+            "modes": [{"omega": 1.0, "shape": vec![1.0; 300]}],
+        });
+        trim_for_sheet(&mut v);
+        for m in [
+            &v["delassus"]["matrix"],
+            &v["delassus"]["coupling"],
+            &v["model"]["jacobian"],
+        ] {
+            let rows = m.as_array().unwrap();
+            assert_eq!(rows.len(), SHEET_ROWS);
+            assert!(
+                rows.iter()
+                    .all(|r| r.as_array().unwrap().len() == SHEET_ROWS)
+            );
+        }
+        assert_eq!(v["modes"][0]["shape"], json!([]));
+        assert_eq!(v["modes"][0]["omega"], json!(1.0));
+    }
 
     #[test]
     fn roundoff_entries_print_as_zero() {
