@@ -577,7 +577,7 @@ impl Reader<'_> {
                         Some(p),
                         Some(n),
                         Form::Bodies { bodies, .. },
-                    ) => {
+                    ) if bodies.get(*b).is_some() => {
                         let bd = &bodies[*b];
                         let (pos, rot) = (bd.position.clone(), bd.rotation.clone());
                         let d = space.dim();
@@ -587,6 +587,17 @@ impl Reader<'_> {
                         )
                     }
                     (None, ..) => (None, None),
+                    // A body-frame contact whose body is not held as a
+                    // table (the columnar reader keeps bodies as columns):
+                    // a problem here sends that reader's file down the
+                    // ordinary path, which composes the pose.
+                    (Some(true), Some((Some(_), bspan)), Some(_), Some(_), Form::Bodies { .. }) => {
+                        self.error(Diagnostic::new(
+                            bspan.clone(),
+                            "a body-frame contact needs its body's pose, which is not read here",
+                        ));
+                        (None, None)
+                    }
                     (_, _, p, n, _) => (p, n),
                 };
                 match (body, other, point, normal) {

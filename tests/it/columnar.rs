@@ -324,3 +324,34 @@ fn either_reader_gives_the_same_case_or_the_same_errors_under_random_edits() {
         "{same_errors} errors, {same_cases} cases ({by_columns} read into columns)"
     );
 }
+
+/// 2,500 body-frame contacts on one turned plate: a file the line scan
+/// takes, whose contacts need the body's pose. Found at the end of round
+/// 4: the columnar reader indexed a body it keeps as columns (panic, exit
+/// 101); such a file now goes the ordinary way, with the pose composed.
+#[test]
+fn body_frame_contacts_in_a_large_file_are_read_with_their_pose() {
+    let n = 2500;
+    let mut s = String::from(
+        "title = \"plate\"\n[[body]]\nname = \"plate\"\ntype = \"rigid\"\nmass = \"2 kg\"\n\
+         inertia = \"0.02 kg m^2\"\nangle = \"0.3 rad\"\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!(
+            "[[contact]]\nname = \"c{i}\"\nbody = \"plate\"\nframe = \"body\"\n\
+             point = [\"{:.4} m\", \"{:.4} m\"]\nnormal = [0, 1]\nstiffness = \"1e5 N/m\"\n",
+            (i % 50) as f64 * 0.002 - 0.05,
+            (i / 50) as f64 * 0.002 - 0.05
+        ));
+    }
+    assert!(s.len() > 256 * 1024);
+    let case = meff::case::parse_case("plate.toml", &s).expect("read");
+    let ev = meff::evaluate(case).expect("evaluated");
+    // Contact 0 at body (−0.05, −0.05) turned by 0.3 rad: its normal is
+    // (−sin 0.3, cos 0.3) and a = 1/m + ((p − x) × n)²/I.
+    let (c, sn) = (0.3f64.cos(), 0.3f64.sin());
+    let (px, py) = (-0.05 * c + 0.05 * sn, -0.05 * sn - 0.05 * c);
+    let cross = px * c - py * -sn;
+    let a = 1.0 / 2.0 + cross * cross / 0.02;
+    crate::assert_close(ev.analysis.contacts[0].a, a, 1e-12);
+}
