@@ -20,6 +20,7 @@ mod document;
 mod engine_table;
 mod generalized;
 mod impact;
+mod load;
 pub use impact::{MAX_IMPACT_CONTACTS, STANDARD_GRAVITY};
 mod orientation;
 mod parameters;
@@ -31,14 +32,16 @@ pub mod rules;
 pub mod scene;
 mod scene_table;
 mod settings;
+mod top;
 pub use read::{NORMAL_TOLERANCE, cholesky_failure};
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};
 pub use engine_table::*;
-pub use read::{
-    KEYS, MAX_INPUT_BYTES, case_from_columns, load, load_confined, load_limited, parse_case,
-    parse_case_ordinary, parse_case_with,
+pub use load::{
+    case_from_columns, load, load_confined, load_limited, parse_case, parse_case_ordinary,
+    parse_case_with,
 };
+pub use read::{KEYS, MAX_INPUT_BYTES};
 pub use scene_table::FileAccess;
 pub use types::*;

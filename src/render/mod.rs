@@ -3,6 +3,7 @@
 //! Input: a [`Report`](crate::report::Report). Output: strings. Renderers
 //! format numbers and lay out tables; they compute no physics.
 
+pub mod context;
 pub mod engine_text;
 pub mod headline;
 pub mod impact;

@@ -10,10 +10,16 @@ use crate::analysis::{Analysis, DampedMode, Mode};
 use crate::case::Case;
 use serde::Serialize;
 
+pub mod claims;
 pub mod definition;
 pub mod impact;
+pub mod selection;
 pub mod sketch;
 pub mod value;
+
+use claims::claim_latex;
+pub use claims::{ClaimReport, ParameterValue, impact_symbol};
+pub use selection::{ContactSelection, fastest_by};
 
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]
@@ -396,179 +402,6 @@ pub struct ConstraintReport {
     pub rows: usize,
     /// Their rank; `rows − rank` are redundant.
     pub rank: usize,
-}
-
-/// The sheet's symbol of an impact result at contact `c` (LaTeX).
-pub fn impact_symbol(q: crate::case::ImpactQuantity, c: &str) -> String {
-    use crate::case::ImpactQuantity as Q;
-    match q {
-        Q::PeakForce => format!("\\hat{{F}}_{{{c}}}"),
-        Q::Duration => format!("\\tau_{{{c}}}"),
-        Q::Restitution => format!("e_{{{c}}}"),
-        Q::Compression => format!("\\delta_{{\\max,\\,{c}}}"),
-    }
-}
-
-/// `of = equals` in LaTeX: the quantity in words' symbols, the right-hand
-/// side as written.
-fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
-    use crate::case::{ClaimRhs, Quantity};
-    let name = |i: usize| {
-        crate::render::layout::tex_text(&if i < case.n_contacts() {
-            case.contact_name(i)
-        } else {
-            "?".into()
-        })
-    };
-    let of = match claim.of {
-        Quantity::A(i) => format!("a_{{{}}}", name(i)),
-        Quantity::MEff(i) => format!("m_{{\\mathrm{{eff}},\\,{}}}", name(i)),
-        Quantity::Omega(i) => format!("\\omega_{{{}}}", name(i)),
-        Quantity::F(i) => format!("f_{{{}}}", name(i)),
-        Quantity::Delassus(i, j) => format!("A_{{{},\\,{}}}", name(i), name(j)),
-        Quantity::ModeOmega(k) => format!("\\omega_{{\\mathrm{{mode}}\\,{k}}}"),
-        Quantity::ModeF(k) => format!("f_{{\\mathrm{{mode}}\\,{k}}}"),
-        Quantity::Impact(q, k, i) => {
-            let symbol = impact_symbol(q, &name(i));
-            // A contact in several impacts: the claim's impact named too.
-            let shared = case
-                .impacts
-                .iter()
-                .filter(|m| m.contacts.contains(&i) || m.resting.contains(&i))
-                .count()
-                > 1;
-            match case.impacts.get(k) {
-                Some(m) if shared => format!(
-                    "{symbol}^{{({})}}",
-                    crate::render::layout::tex_text(&m.name)
-                ),
-                _ => symbol,
-            }
-        }
-    };
-    let symbol_of = |p: &str| {
-        case.parameters
-            .iter()
-            .find(|q| q.name == p)
-            .and_then(|q| q.symbol.clone())
-            .unwrap_or_else(|| crate::symbolic::latex_symbol(p))
-    };
-    let rhs = match &claim.rhs {
-        ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {
-            crate::expr::print::latex(e, &symbol_of)
-        }
-    };
-    format!("{of} = {rhs}")
-}
-
-/// A claim's verdict.
-#[derive(Clone, Debug, Serialize)]
-pub struct ClaimReport {
-    /// `of` as typed.
-    pub of: String,
-    /// `equals` as typed.
-    pub equals: String,
-    /// The claim `of = equals` typeset, in LaTeX (parameters as their
-    /// report symbols).
-    pub latex: String,
-    /// `true`/`false`; `null` when undetermined.
-    pub passed: Option<bool>,
-    /// `passed`, `failed` or `undetermined`.
-    pub verdict: &'static str,
-    /// `symbolic`, `numeric`, `quantity` or `dimension`.
-    pub how: &'static str,
-    /// Computed value (SI).
-    pub value: Option<f64>,
-    /// Claimed value (SI).
-    pub expected: Option<f64>,
-    /// Absolute tolerance applied (SI).
-    pub tolerance: Option<f64>,
-    /// The SI unit of `value`, `expected` and `tolerance` (`kg`, `1/kg`,
-    /// `rad/s`, `s`, …; empty for a ratio).
-    pub unit: &'static str,
-    /// Explanation of a failure (short).
-    pub message: Option<String>,
-    /// Longer evidence, such as the simplified difference.
-    pub details: Option<String>,
-    /// Parameter values (SI) where the claim fails.
-    pub counterexample: Option<Vec<ParameterValue>>,
-}
-
-/// A parameter's SI value at some point.
-#[derive(Clone, Debug, Serialize)]
-pub struct ParameterValue {
-    /// Parameter name.
-    pub name: String,
-    /// SI value.
-    pub value: f64,
-}
-
-/// Positions of the `n` of `0..c` with the highest `omega(i)`, highest
-/// first, ties by position.
-pub fn fastest_by(c: usize, omega: impl Fn(usize) -> f64, n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..c).collect();
-    let by = |x: &usize, y: &usize| omega(*y).total_cmp(&omega(*x)).then(x.cmp(y));
-    if n < c {
-        order.select_nth_unstable_by(n, by);
-        order.truncate(n);
-    }
-    order.sort_by(by);
-    order
-}
-
-/// Which contacts a document lists one by one (`--contacts`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContactSelection {
-    /// Every contact.
-    All,
-    /// None: the summary only.
-    None,
-    /// The `N` contacts with the highest independent ω (the ones that
-    /// limit the independent timestep), fastest first, ties by position.
-    Worst(usize),
-}
-
-impl ContactSelection {
-    /// How many the default `worst:N` lists.
-    pub const DEFAULT_WORST: usize = 20;
-
-    /// The default: every contact on the dense path, the
-    /// [`DEFAULT_WORST`](Self::DEFAULT_WORST) fastest on the large-system
-    /// path.
-    pub fn default_for(large: bool) -> ContactSelection {
-        if large {
-            ContactSelection::Worst(Self::DEFAULT_WORST)
-        } else {
-            ContactSelection::All
-        }
-    }
-}
-
-impl std::fmt::Display for ContactSelection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ContactSelection::All => f.write_str("all"),
-            ContactSelection::None => f.write_str("none"),
-            ContactSelection::Worst(n) => write!(f, "worst:{n}"),
-        }
-    }
-}
-
-impl std::str::FromStr for ContactSelection {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "all" => Ok(ContactSelection::All),
-            "none" => Ok(ContactSelection::None),
-            _ => s
-                .strip_prefix("worst:")
-                .and_then(|n| n.parse::<usize>().ok())
-                .filter(|&n| n > 0)
-                .map(ContactSelection::Worst)
-                .ok_or_else(|| format!("`{s}` is not all, none or worst:N with N ≥ 1")),
-        }
-    }
 }
 
 impl Report {

@@ -22,6 +22,7 @@
 mod derive;
 mod factor;
 mod frac;
+mod notation;
 pub mod poly;
 mod print;
 mod readable;
@@ -29,9 +30,10 @@ mod sensitivity;
 
 pub use derive::{
     ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, NamedQuantity, SymForm, TERM_BUDGET,
-    derive, latex_quantity, latex_unit,
+    derive,
 };
 pub use frac::{Frac, poly_derivative, with_pythagoras};
+pub use notation::{latex_quantity, latex_unit};
 pub use print::{Printer, latex_symbol, symbol_problem};
 pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};

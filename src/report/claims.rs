@@ -1,0 +1,110 @@
+//! Claims as the report carries them: the claim as written, in LaTeX, its
+//! verdict and values; and the sheet's symbols for impact results.
+
+use crate::case::Case;
+use serde::Serialize;
+
+/// The sheet's symbol of an impact result at contact `c` (LaTeX).
+pub fn impact_symbol(q: crate::case::ImpactQuantity, c: &str) -> String {
+    use crate::case::ImpactQuantity as Q;
+    match q {
+        Q::PeakForce => format!("\\hat{{F}}_{{{c}}}"),
+        Q::Duration => format!("\\tau_{{{c}}}"),
+        Q::Restitution => format!("e_{{{c}}}"),
+        Q::Compression => format!("\\delta_{{\\max,\\,{c}}}"),
+    }
+}
+
+/// `of = equals` in LaTeX: the quantity in words' symbols, the right-hand
+/// side as written.
+pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
+    use crate::case::{ClaimRhs, Quantity};
+    let name = |i: usize| {
+        crate::render::layout::tex_text(&if i < case.n_contacts() {
+            case.contact_name(i)
+        } else {
+            "?".into()
+        })
+    };
+    let of = match claim.of {
+        Quantity::A(i) => format!("a_{{{}}}", name(i)),
+        Quantity::MEff(i) => format!("m_{{\\mathrm{{eff}},\\,{}}}", name(i)),
+        Quantity::Omega(i) => format!("\\omega_{{{}}}", name(i)),
+        Quantity::F(i) => format!("f_{{{}}}", name(i)),
+        Quantity::Delassus(i, j) => format!("A_{{{},\\,{}}}", name(i), name(j)),
+        Quantity::ModeOmega(k) => format!("\\omega_{{\\mathrm{{mode}}\\,{k}}}"),
+        Quantity::ModeF(k) => format!("f_{{\\mathrm{{mode}}\\,{k}}}"),
+        Quantity::Impact(q, k, i) => {
+            let symbol = impact_symbol(q, &name(i));
+            // A contact in several impacts: the claim's impact named too.
+            let shared = case
+                .impacts
+                .iter()
+                .filter(|m| m.contacts.contains(&i) || m.resting.contains(&i))
+                .count()
+                > 1;
+            match case.impacts.get(k) {
+                Some(m) if shared => format!(
+                    "{symbol}^{{({})}}",
+                    crate::render::layout::tex_text(&m.name)
+                ),
+                _ => symbol,
+            }
+        }
+    };
+    let symbol_of = |p: &str| {
+        case.parameters
+            .iter()
+            .find(|q| q.name == p)
+            .and_then(|q| q.symbol.clone())
+            .unwrap_or_else(|| crate::symbolic::latex_symbol(p))
+    };
+    let rhs = match &claim.rhs {
+        ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {
+            crate::expr::print::latex(e, &symbol_of)
+        }
+    };
+    format!("{of} = {rhs}")
+}
+
+/// A claim's verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimReport {
+    /// `of` as typed.
+    pub of: String,
+    /// `equals` as typed.
+    pub equals: String,
+    /// The claim `of = equals` typeset, in LaTeX (parameters as their
+    /// report symbols).
+    pub latex: String,
+    /// `true`/`false`; `null` when undetermined.
+    pub passed: Option<bool>,
+    /// `passed`, `failed` or `undetermined`.
+    pub verdict: &'static str,
+    /// `symbolic`, `numeric`, `quantity` or `dimension`.
+    pub how: &'static str,
+    /// Computed value (SI).
+    pub value: Option<f64>,
+    /// Claimed value (SI).
+    pub expected: Option<f64>,
+    /// Absolute tolerance applied (SI).
+    pub tolerance: Option<f64>,
+    /// The SI unit of `value`, `expected` and `tolerance` (`kg`, `1/kg`,
+    /// `rad/s`, `s`, …; empty for a ratio).
+    pub unit: &'static str,
+    /// Explanation of a failure (short).
+    pub message: Option<String>,
+    /// Longer evidence, such as the simplified difference.
+    pub details: Option<String>,
+    /// Parameter values (SI) where the claim fails.
+    pub counterexample: Option<Vec<ParameterValue>>,
+}
+
+/// A parameter's SI value at some point.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParameterValue {
+    /// Parameter name.
+    pub name: String,
+    /// SI value.
+    pub value: f64,
+}
