@@ -102,51 +102,18 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
                 "none to measure: the mode is overdamped (ζ ≥ 1) and does not oscillate; its slowest decay rate is checked instead".into(),
             ),
         }
-        let near_critical = (zeta - 1.0).abs() < 0.1;
-        let decay_what = if overdamped {
-            format!(
-                "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
-                k + 1
-            )
-        } else {
-            format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
-        };
-        match m.sigma {
-            _ if near_critical => run.skip(
-                "decay_rate",
-                decay_what,
-                "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
-            ),
-            Some(x) => {
-                // Peaks are sampled once per step: their logarithms carry
-                // about (ωh)² of noise, spread over the decay observed; the
-                // dashpot taken at the start of each step shifts the rate by
-                // O(ωh); an overdamped record still holds a trace of the
-                // fast exponential.
-                let span = (decay * t_end).max(1e-12);
-                let tolerance = 1e-3
-                    + omega * h
-                    + 10.0 * (omega * h).powi(2) / span
-                    + if overdamped { 1e-2 } else { 0.0 };
-                run.check(numeric_check(
-                    "decay_rate",
-                    decay_what,
-                    decay,
-                    x,
-                    tolerance,
-                    if overdamped {
-                        "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
-                    } else {
-                        "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
-                    },
-                ));
-            }
-            None => run.skip(
-                "decay_rate",
-                decay_what,
-                "not measured: too few peaks above round-off to fit".into(),
-            ),
-        }
+        check_decay(
+            run,
+            k,
+            DecayFit {
+                omega,
+                zeta,
+                decay,
+                h,
+                t_end,
+                measured: m.sigma,
+            },
+        );
         out.push(DampedRun {
             mode: k + 1,
             zeta,
@@ -157,6 +124,78 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
         });
     }
     out
+}
+
+/// What the decay-rate check of one damped mode compares.
+struct DecayFit {
+    omega: f64,
+    zeta: f64,
+    /// Predicted (slowest) decay rate.
+    decay: f64,
+    /// Simulation step.
+    h: f64,
+    /// Length of the record.
+    t_end: f64,
+    measured: Option<f64>,
+}
+
+/// The decay-rate check of damped mode `k` (0-based): ζω, or the slowest
+/// rate ω(ζ − √(ζ²−1)) when overdamped; not checked near critical damping.
+fn check_decay(run: &mut Run, k: usize, fit: DecayFit) {
+    let DecayFit {
+        omega,
+        zeta,
+        decay,
+        h,
+        t_end,
+        measured,
+    } = fit;
+    let overdamped = zeta >= 1.0;
+    let near_critical = (zeta - 1.0).abs() < 0.1;
+    let decay_what = if overdamped {
+        format!(
+            "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
+            k + 1
+        )
+    } else {
+        format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
+    };
+    match measured {
+        _ if near_critical => run.skip(
+            "decay_rate",
+            decay_what,
+            "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
+        ),
+        Some(x) => {
+            // Peaks are sampled once per step: their logarithms carry
+            // about (ωh)² of noise, spread over the decay observed; the
+            // dashpot taken at the start of each step shifts the rate by
+            // O(ωh); an overdamped record still holds a trace of the
+            // fast exponential.
+            let span = (decay * t_end).max(1e-12);
+            let tolerance = 1e-3
+                + omega * h
+                + 10.0 * (omega * h).powi(2) / span
+                + if overdamped { 1e-2 } else { 0.0 };
+            run.check(numeric_check(
+                "decay_rate",
+                decay_what,
+                decay,
+                x,
+                tolerance,
+                if overdamped {
+                    "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
+                } else {
+                    "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
+                },
+            ));
+        }
+        None => run.skip(
+            "decay_rate",
+            decay_what,
+            "not measured: too few peaks above round-off to fit".into(),
+        ),
+    }
 }
 
 /// Relative error allowed between the simulated and the analytic damped
