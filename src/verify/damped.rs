@@ -361,3 +361,107 @@ fn uncoupled(an: &Analysis, damping: &[f64], s: &[f64]) -> Option<f64> {
     let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
     (resid <= 1e-6 * norm).then_some(mu)
 }
+
+/// Relative distance from the damped limit of the two runs that show it:
+/// bounded just below, growing just above.
+const DAMPED_LIMIT_MARGIN: f64 = 0.02;
+
+/// The step the sheet tells the user to use with dashpots, simulated: the
+/// simulator with its dashpots, by symplectic Euler (the dashpot force at
+/// the step's start velocity, the integrator the limit is for), every mode
+/// kicked, stays bounded at 0.98 × the step; when the step is the step
+/// map's exact limit, a run at 1.02 × it grows a hundredfold three times
+/// over (its length from the map's spectral radius there).
+pub(super) fn damped_stability(run: &mut Run) {
+    let an = run.an;
+    let Some((h_lim, how)) = an.stable_dt.governing else {
+        return;
+    };
+    let exact = match how {
+        crate::analysis::Governing::DampedStepMap => true,
+        crate::analysis::Governing::DampedEnergyBound => false,
+        crate::analysis::Governing::CoupledMode | crate::analysis::Governing::UpperBound => {
+            return;
+        }
+    };
+    if an.modes.is_empty() || an.delassus.nrows() != an.contacts.len() {
+        return;
+    }
+    let amplitude = run.settings.compression;
+    let kick = |sim: &mut dyn Simulator| {
+        // Every mode, with unequal weights: no motion is left out by a
+        // symmetry of the kick.
+        let n = an.modes.len() as f64;
+        for k in 0..an.modes.len() {
+            excite(sim, an, k, amplitude * (1.0 + 0.37 * k as f64) / n);
+        }
+    };
+    let simulate = |h: f64, steps: usize| -> bool {
+        let mut sim = (run.damped)();
+        kick(sim.as_mut());
+        for _ in 0..steps {
+            if sim.stopped() {
+                break;
+            }
+            sim.step(h, Integrator::SymplecticEuler);
+            let g = sim.gaps().iter().fold(0.0f64, |m, g| m.max(g.abs()));
+            if !(g <= 100.0 * amplitude) {
+                return true;
+            }
+        }
+        false
+    };
+    let below = (1.0 - DAMPED_LIMIT_MARGIN) * h_lim;
+    let what_below = format!(
+        "symplectic Euler with the dashpots at 0.98 × the step to use, Δt = {}, stays bounded",
+        crate::number::time(below, 4)
+    );
+    let above = (1.0 + DAMPED_LIMIT_MARGIN) * h_lim;
+    let k: Vec<f64> = an.contacts.iter().map(|c| c.stiffness).collect();
+    let c: Vec<f64> = an.contacts.iter().map(|c| c.damping.unwrap_or(0.0)).collect();
+    let growth = exact
+        .then(|| crate::analysis::stable::step_map_radius(&an.delassus, &k, &c, above))
+        .flatten()
+        .filter(|&r| r > 1.0);
+    let grow_steps = growth.map(|r| (3.0 * 100f64.ln() / r.ln()).ceil().max(100.0));
+    const BOUNDED_STEPS: f64 = 2000.0;
+    if let Err(why) = run.budget.take(BOUNDED_STEPS + grow_steps.unwrap_or(0.0)) {
+        run.skip("damped_stability", what_below, why);
+        return;
+    }
+    let blew_up = simulate(below, BOUNDED_STEPS as usize);
+    run.check(Check {
+        check: "damped_stability",
+        what: what_below,
+        predicted: None,
+        measured: None,
+        rel_error: None,
+        tolerance: None,
+        agrees: Some(!blew_up),
+        why: if exact {
+            "below the step map's limit every motion of the damped system decays".into()
+        } else {
+            "the energy bound makes a norm of the state that never grows at this step".into()
+        },
+    });
+    let (Some(r), Some(n)) = (growth, grow_steps) else {
+        return;
+    };
+    let hundredfold = 100f64.ln() / r.ln();
+    let diverged = simulate(above, n as usize);
+    run.check(Check {
+        check: "damped_stability",
+        what: format!(
+            "symplectic Euler with the dashpots at 1.02 × the step to use, Δt = {}, diverges",
+            crate::number::time(above, 4)
+        ),
+        predicted: None,
+        measured: None,
+        rel_error: None,
+        tolerance: None,
+        agrees: Some(diverged),
+        why: format!(
+            "there the step map's spectral radius is {r:.5}: the fastest-growing motion grows 100-fold in {hundredfold:.0} steps; {n:.0} steps were run"
+        ),
+    });
+}
