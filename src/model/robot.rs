@@ -242,7 +242,7 @@ impl Placed<'_> {
         // The point relative to the kinematics' origin (near the model:
         // spatial quantities about the world origin lose digits far out).
         let p = match (body, world) {
-            (Side::Model(b), false) => tree.place(&kin, *b, &p),
+            (Side::Model(b), false) => tree.place(kin, *b, &p),
             _ => kin.local(&p),
         };
         let nrm = match (body, normal_world) {
@@ -254,7 +254,7 @@ impl Placed<'_> {
             match side {
                 None => {}
                 Some(Side::Model(b)) => {
-                    for (x, v) in row.iter_mut().zip(chop(tree.point_row(&kin, b, &p, &nrm))) {
+                    for (x, v) in row.iter_mut().zip(chop(tree.point_row(kin, b, &p, &nrm))) {
                         *x += sign * v;
                     }
                 }

@@ -405,7 +405,7 @@ pub(super) fn damped_stability(run: &mut Run) {
             }
             sim.step(h, Integrator::SymplecticEuler);
             let g = sim.gaps().iter().fold(0.0f64, |m, g| m.max(g.abs()));
-            if !(g <= 100.0 * amplitude) {
+            if g.is_nan() || g > 100.0 * amplitude {
                 return true;
             }
         }

@@ -162,6 +162,9 @@ fn evaluate_all(
     Ok(evaluated)
 }
 
+/// Files to write: target path and bytes.
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
 /// Step 3: renders every report, the index and the assets in memory;
 /// returns the files and whether a claim failed.
 fn render_all(
@@ -172,8 +175,8 @@ fn render_all(
     out: &std::path::Path,
     formats: &[Format],
     options: &ReportOptions,
-) -> Result<(Vec<(PathBuf, Vec<u8>)>, bool), ExitCode> {
-    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+) -> Result<(Files, bool), ExitCode> {
+    let mut outputs: Files = Vec::new();
     let mut index = Vec::new();
     let mut failed_claims = false;
     for ((ev, stem), file) in evaluated.iter().zip(stems).zip(files) {
