@@ -53,6 +53,7 @@ pub mod case;
 pub mod checks;
 pub mod confine;
 pub mod diag;
+pub mod diff;
 pub mod engines;
 pub mod expr;
 pub mod fuzz;

@@ -418,7 +418,11 @@ pub(super) fn damped_stability(run: &mut Run) {
     );
     let above = (1.0 + DAMPED_LIMIT_MARGIN) * h_lim;
     let k: Vec<f64> = an.contacts.iter().map(|c| c.stiffness).collect();
-    let c: Vec<f64> = an.contacts.iter().map(|c| c.damping.unwrap_or(0.0)).collect();
+    let c: Vec<f64> = an
+        .contacts
+        .iter()
+        .map(|c| c.damping.unwrap_or(0.0))
+        .collect();
     let growth = exact
         .then(|| crate::analysis::stable::step_map_radius(&an.delassus, &k, &c, above))
         .flatten()

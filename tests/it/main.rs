@@ -29,6 +29,7 @@ mod pose_size;
 mod properties;
 mod rapier;
 mod reports;
+mod revisions;
 mod robot_batch;
 mod robots;
 mod robustness;

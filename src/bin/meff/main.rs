@@ -14,6 +14,7 @@ mod args;
 mod batch;
 mod book;
 mod common;
+mod diff;
 mod eval;
 mod new;
 mod report;
@@ -64,6 +65,24 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { cases, verbose } => eval::check(&cases, limit, verbose),
+        Command::Diff {
+            old,
+            new,
+            json,
+            tolerance,
+            digits,
+            verify,
+        } => diff::diff(
+            &old,
+            &new,
+            diff::DiffOptions {
+                json,
+                tolerance,
+                digits: digits as usize,
+                verify,
+                limit,
+            },
+        ),
         Command::New { name, template } => new::new_case(&name, template),
         Command::Batch(args) => batch::batch(args, limit),
         Command::Mdbook { supports } => book::mdbook(supports),
