@@ -72,6 +72,7 @@ pub mod symbolic;
 pub mod timing;
 pub mod units;
 pub mod verify;
+pub mod watch;
 
 /// Errors that stop meff before any analysis: the input could not be read.
 #[derive(Debug)]

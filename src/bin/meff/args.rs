@@ -141,6 +141,25 @@ pub(crate) enum Command {
         #[arg(long)]
         verify: bool,
     },
+    /// The live sheet: serves the case's HTML sheet on localhost and
+    /// rebuilds it when the case or a file it names changes (the page
+    /// reloads itself; errors show in the page, located). Writes nothing.
+    Watch {
+        /// The case file.
+        case: PathBuf,
+        /// Address to listen on (127.0.0.1: this machine only).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Port (0: any free port; the first line printed says which).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Run the verification at every rebuild (slower).
+        #[arg(long)]
+        verify: bool,
+        /// Significant figures in the sheet.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        digits: u8,
+    },
     /// Check the claims of one or more cases; exit status 1 when any fails
     /// or cannot be decided.
     Check {

@@ -18,6 +18,7 @@ mod diff;
 mod eval;
 mod new;
 mod report;
+mod watch;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -65,6 +66,22 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { cases, verbose } => eval::check(&cases, limit, verbose),
+        Command::Watch {
+            case,
+            bind,
+            port,
+            verify,
+            digits,
+        } => watch::watch(
+            &case,
+            watch::WatchOptions {
+                bind,
+                port,
+                verify,
+                digits: digits as usize,
+                limit,
+            },
+        ),
         Command::Diff {
             old,
             new,
