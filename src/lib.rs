@@ -393,8 +393,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             })
         })?;
     }
-    let m_effs: Vec<Option<f64>> = analysis.contacts.iter().map(|r| r.m_eff).collect();
-    let checks = checks::run(&case, &model, &m_effs);
+    let checks = checks::run(&case, &model, &analysis);
     report.set_checks(checks);
     timing::mark("report");
     stage()?;

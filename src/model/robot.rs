@@ -208,6 +208,10 @@ fn case_body_block<E>(
     })
 }
 
+/// The relative precision of a model's geometry: lever arms below this
+/// fraction of its reach are zero.
+pub const GEOMETRY_PRECISION: f64 = 1e-9;
+
 /// The model at its configuration with the case's bodies placed: what a
 /// contact's row is computed from.
 struct Placed<'a> {
@@ -270,6 +274,15 @@ impl Placed<'_> {
                         }
                     }
                 }
+            }
+        }
+        // A rate below 10⁻⁹ of the model's reach (m per rad/s, or m/s per
+        // m/s) is not geometry but its round-off: a point 10⁻¹² m off a
+        // joint's axis in a 1 m arm is on it (else m_eff reads 10²⁴ kg).
+        let reach = kin.xpos.iter().map(|x| x.norm()).fold(p.norm(), f64::max);
+        for x in &mut row {
+            if x.abs() < GEOMETRY_PRECISION * reach {
+                *x = 0.0;
             }
         }
         (row, p, nrm)

@@ -10,6 +10,13 @@
 //! echo the definition prints beside the values as typed) and, for a
 //! model contact against the world, the angle to each plane of the model.
 
+mod plausible;
+
+pub use plausible::{
+    COMPRESSION_RATIO, DENSITY, EQUIVALENT_DENSITY, EQUIVALENT_DENSITY_PLANAR, LEVER_MASS_RATIO,
+    PERSON_BANDS,
+};
+
 use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
 use crate::number::{pretty, sig};
@@ -38,7 +45,27 @@ pub const RULES: &[(&str, &str)] = &[
     ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
     (
         "gyration_beyond_contacts",
-        "a body's radius of gyration (√(I/m) in the plane, √(ΣI/2m) in 3-d) lies between 1/20 of the distance to its farthest contact and that distance",
+        "a body's radius of gyration (√(I/m) in the plane, √(ΣI/2m) in 3-d) lies between 1/20 of the distance to its farthest contact and, for a body with two contacts or more, that distance",
+    ),
+    (
+        "implausible_density",
+        "a body's density lies between 2 and 25,000 kg/m³ (m/V of its shape), 0.5 and 10⁵ kg/m³ (the sphere of its radius of gyration), or 1 and 10⁶ kg/m³ (m/ρ³ in the plane)",
+    ),
+    (
+        "lever_beyond_gyration",
+        "a contact's own body alone gives it at least 1/25 of the body's mass (its lever is within about 5 radii of gyration)",
+    ),
+    (
+        "opposite_normals",
+        "no two contacts of the same bodies sit at one point with opposite normals",
+    ),
+    (
+        "person_values",
+        "a person's region values lie within 0.3–75 kg, 1–500 kN/m, 10–1000 N and up to 5 m/s",
+    ),
+    (
+        "impact_compression",
+        "an impact compresses a contact by at most 10 % of its body's size",
     ),
     (
         "contact_outside_shape",
@@ -62,7 +89,9 @@ pub const RULES: &[(&str, &str)] = &[
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelCheck {
     /// Which rule: `inertia_triangle`, `gyration_beyond_contacts`,
-    /// `contacts_far_from_mass`, `contact_outside_shape`,
+    /// `contacts_far_from_mass`, `implausible_density`,
+    /// `lever_beyond_gyration`, `opposite_normals`, `person_values`,
+    /// `impact_compression`, `contact_outside_shape`,
     /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`.
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
@@ -134,9 +163,15 @@ fn chop(v: Vec<f64>) -> Vec<f64> {
         .collect()
 }
 
-/// Runs every check on a case and its numeric model; `m_eff` per contact.
-pub fn run(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {
-    let mut out = run_checks(case, model, m_eff);
+/// Runs every check on a case, its numeric model and its analysis.
+pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> Checks {
+    let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
+    let mut out = run_checks(case, model, &m_eff);
+    plausible::density(case, model, &mut out);
+    plausible::lever(case, model, &mut out);
+    plausible::opposite_normals(case, model, &mut out);
+    plausible::person(case, &mut out);
+    plausible::impact_compression(case, model, an, &body_sizes(case, model), &mut out);
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
         w.normal = chop(std::mem::take(&mut w.normal));
@@ -208,6 +243,62 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
     ))
 }
 
+/// A body's name and where its inertia (else its table) is written; a
+/// scene's body by its number.
+fn body_name_and_location(case: &Case, b: usize, name: &str) -> (String, String) {
+    match body_input(case, b) {
+        Some((name, loc, _)) => (name, loc),
+        None => (
+            name.to_string(),
+            format!("{} (body {})", at(case, &(0..0)), b + 1),
+        ),
+    }
+}
+
+/// Each body's size: the farthest of its contacts from its centre, its
+/// shape's reach and its radius of gyration, whichever is largest (0 for
+/// a body nothing describes).
+fn body_sizes(case: &Case, model: &Model<f64>) -> Vec<f64> {
+    let Kind::Bodies { bodies, .. } = &model.kind else {
+        return Vec::new();
+    };
+    let mut size: Vec<f64> = bodies
+        .iter()
+        .enumerate()
+        .map(|(b, body)| {
+            let reach = match &case.form {
+                Form::Bodies { bodies, .. } => bodies
+                    .get(b)
+                    .and_then(|x| x.shape.as_ref())
+                    .and_then(circumradius),
+                _ => None,
+            };
+            let gyration = match &body.kind {
+                BodyKind::Rigid { mass, inertia } => {
+                    let m = principal(inertia);
+                    let s: f64 = m.iter().sum();
+                    (s / (if m.len() == 3 { 2.0 } else { 1.0 } * mass)).sqrt()
+                }
+                _ => 0.0,
+            };
+            reach
+                .unwrap_or(0.0)
+                .max(if gyration.is_finite() { gyration } else { 0.0 })
+        })
+        .collect();
+    for c in &model.contacts {
+        if let Geometry::Point {
+            body, other, point, ..
+        } = &c.geometry
+        {
+            for b in [Some(*body), *other].into_iter().flatten() {
+                size[b] = size[b].max(dist(point, &bodies[b].position));
+            }
+        }
+    }
+    size
+}
+
 fn body_checks(
     case: &Case,
     model: &Model<f64>,
@@ -217,6 +308,7 @@ fn body_checks(
     // The farthest contact point from each body's centre of mass.
     let mut far = vec![0.0f64; bodies.len()];
     let mut far_contact = vec![usize::MAX; bodies.len()];
+    let mut count = vec![0usize; bodies.len()];
     for (ci, c) in model.contacts.iter().enumerate() {
         let Geometry::Point {
             body, other, point, ..
@@ -225,6 +317,7 @@ fn body_checks(
             continue;
         };
         for b in [Some(*body), *other].into_iter().flatten() {
+            count[b] += 1;
             let d = dist(point, &bodies[b].position);
             if d > far[b] {
                 far[b] = d;
@@ -260,6 +353,8 @@ fn body_checks(
         if let Some(s) = shape {
             outside_shape(case, model, b, &name, s, bodies, out);
         } else if far_contact[b] != usize::MAX && rho.is_finite() {
+            // One contact says nothing of the body's size (a plate on a
+            // central pad, a ring on a peg): the rule needs two.
             gyration(
                 case,
                 moments.len() == 1,
@@ -268,6 +363,7 @@ fn body_checks(
                 rho,
                 far[b],
                 far_contact[b],
+                count[b] >= 2,
                 out,
             );
         }
@@ -315,11 +411,12 @@ fn gyration(
     rho: f64,
     far: f64,
     contact: usize,
+    spread: bool,
     out: &mut Checks,
 ) {
     let cname = case.contact_name(contact);
     let formula = if planar { "√(I/m)" } else { "√(ΣI/2m)" };
-    if rho > far * (1.0 + 1e-9) {
+    if spread && rho > far * (1.0 + 1e-9) {
         out.warn(
             "gyration_beyond_contacts",
             format!("body {name}: inertia"),

@@ -1,0 +1,313 @@
+//! Checks that a value is one a real body, contact or person can have:
+//! densities, levers against the radius of gyration, two contacts that are
+//! one slot, a person's region values, an impact's compression against the
+//! body's size. Each is one function named by its rule; thresholds are
+//! the named constants beside them, wide enough that honest inputs of any
+//! field pass (foam to osmium, a slender rod touched at its end).
+
+use super::{Checks, at, dist, n};
+use crate::case::{Case, ContactGeometry, Form};
+use crate::model::{BodyKind, Geometry, Inertia, Model};
+use nalgebra::{Matrix3, Vector3};
+
+/// Densities (kg/m³) of a body with a `shape`, m/V, outside which it is
+/// flagged: lighter than twice the density of air, denser than osmium
+/// (22,590) with margin.
+pub const DENSITY: (f64, f64) = (2.0, 25_000.0);
+
+/// The same for a 3-d body without a shape, taken as the uniform sphere of
+/// its radius of gyration (R = √(5/3)·√(ΣI/2m)): a slender rod or a ring
+/// reads far lighter than its material, so the band is wider.
+pub const EQUIVALENT_DENSITY: (f64, f64) = (0.5, 1e5);
+
+/// The same for a planar body, m/ρ³ with ρ = √(I/m) (kg/m³ for a body as
+/// deep as it is wide).
+pub const EQUIVALENT_DENSITY_PLANAR: (f64, f64) = (1.0, 1e6);
+
+/// A contact whose body alone would give it less than this fraction of the
+/// body's mass is flagged: its lever is ~5 radii of gyration (a slender
+/// rod touched at its end gives 1/4).
+pub const LEVER_MASS_RATIO: f64 = 0.04;
+
+/// A struck contact's largest compression above this fraction of its
+/// body's size is flagged: the pose the analysis freezes no longer holds.
+pub const COMPRESSION_RATIO: f64 = 0.1;
+
+/// Two contacts on the same pair of bodies closer than this (m, plus the
+/// same fraction of their distance from the origin) are at one point.
+const SAME_POINT: f64 = 1e-9;
+
+/// Bands of a person's body-region values (ISO/TS 15066 Annex A's body
+/// model spans 0.6–40 kg, 10–150 kN/m, 65–220 N with transients; these are
+/// several times wider): (what, unit, low, high).
+pub const PERSON_BANDS: [(&str, &str, f64, f64); 4] = [
+    ("mass", "kg", 0.3, 75.0),
+    ("stiffness", "N/m", 1e3, 5e5),
+    ("force_limit", "N", 10.0, 1000.0),
+    ("speed", "m/s", 0.0, 5.0),
+];
+
+/// The volume of a 3-d shape (m³); `None` for a rod or a planar shape.
+fn volume(s: &crate::case::pose::ShapeGeom) -> Option<f64> {
+    use std::f64::consts::PI;
+    let z = &s.size;
+    Some(match (s.kind, z.as_slice()) {
+        ("box", [a, b, c]) => a * b * c,
+        ("sphere", [r]) => 4.0 / 3.0 * PI * r.powi(3),
+        ("cylinder", [r, l]) => PI * r * r * l,
+        ("capsule", [r, l]) => PI * r * r * l + 4.0 / 3.0 * PI * r.powi(3),
+        ("ellipsoid", [a, b, c]) => 4.0 / 3.0 * PI * a * b * c,
+        _ => return None,
+    })
+}
+
+/// m/V of a shaped body, or of the sphere (or square, in the plane) of its
+/// radius of gyration, against what matter can be.
+pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
+    let crate::model::Kind::Bodies { bodies, .. } = &model.kind else {
+        return;
+    };
+    for (b, body) in bodies.iter().enumerate() {
+        let BodyKind::Rigid { mass, inertia } = &body.kind else {
+            continue;
+        };
+        let moments = super::principal(inertia);
+        let shape = match &case.form {
+            Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
+            _ => None,
+        };
+        let (name, location) = super::body_name_and_location(case, b, &body.name);
+        let (rho_v, band, how) = match (shape.and_then(volume), moments.len()) {
+            (Some(v), _) => (
+                mass / v,
+                DENSITY,
+                format!("m/V of its {}", shape.map_or("", |s| s.kind)),
+            ),
+            (None, 3) => {
+                let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();
+                let r = (5.0f64 / 3.0).sqrt() * rg;
+                (
+                    mass / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3)),
+                    EQUIVALENT_DENSITY,
+                    format!(
+                        "the density of the uniform sphere with its radius of gyration ({} m)",
+                        n(rg)
+                    ),
+                )
+            }
+            (None, _) => {
+                let rg = (moments[0] / mass).sqrt();
+                (
+                    mass / rg.powi(3),
+                    EQUIVALENT_DENSITY_PLANAR,
+                    format!("m/ρ³ with its radius of gyration ρ = √(I/m) = {} m", n(rg)),
+                )
+            }
+        };
+        if !rho_v.is_finite() || (rho_v >= band.0 && rho_v <= band.1) {
+            continue;
+        }
+        out.warn(
+            "implausible_density",
+            format!("body {name}: mass and size"),
+            location,
+            format!(
+                "{how} is {} kg/m³, {} {} kg/m³: no solid body is that {}; check the units of \
+                 the mass, the inertia and the size (g for kg, mm for m, g·cm² for kg·m²)",
+                n(rho_v),
+                if rho_v < band.0 { "below" } else { "above" },
+                n(if rho_v < band.0 { band.0 } else { band.1 }),
+                if rho_v < band.0 { "light" } else { "dense" }
+            ),
+        );
+    }
+}
+
+/// A contact that its own body alone would give a small fraction of the
+/// body's mass: `1/(1/m + (r×n)ᵀ I⁻¹ (r×n))` against `m`.
+pub(super) fn lever(case: &Case, model: &Model<f64>, out: &mut Checks) {
+    let crate::model::Kind::Bodies { bodies, .. } = &model.kind else {
+        return;
+    };
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let Geometry::Point {
+            body,
+            point,
+            normal,
+            ..
+        } = &c.geometry
+        else {
+            continue;
+        };
+        let b = &bodies[*body];
+        let BodyKind::Rigid { mass, inertia } = &b.kind else {
+            continue;
+        };
+        let r: Vec<f64> = point.iter().zip(&b.position).map(|(p, x)| p - x).collect();
+        let a_rot = match inertia {
+            Inertia::Scalar(i) if r.len() == 2 => {
+                let t = r[0] * normal[1] - r[1] * normal[0];
+                t * t / i
+            }
+            Inertia::Diagonal(_) | Inertia::Full(_) if r.len() == 3 => {
+                let t = Vector3::new(r[0], r[1], r[2])
+                    .cross(&Vector3::new(normal[0], normal[1], normal[2]));
+                let m = match inertia {
+                    Inertia::Diagonal(d) => Matrix3::from_diagonal(&Vector3::new(d[0], d[1], d[2])),
+                    Inertia::Full(f) => Matrix3::from_fn(|i, j| f[i][j]),
+                    Inertia::Scalar(_) => continue,
+                };
+                let Some(inv) = m.try_inverse() else { continue };
+                t.dot(&(inv * t))
+            }
+            _ => continue,
+        };
+        let alone = 1.0 / (1.0 / mass + a_rot);
+        if !(alone.is_finite() && alone < LEVER_MASS_RATIO * mass) {
+            continue;
+        }
+        let cname = case.contact_name(ci);
+        let span = match case.contacts.get(ci).map(|c| &c.geometry) {
+            Some(ContactGeometry::Point { point, .. }) => point[0].span.clone(),
+            _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
+        };
+        out.warn(
+            "lever_beyond_gyration",
+            format!("contact {cname}: point"),
+            at(case, &span),
+            format!(
+                "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
+                 contact's lever is {} times its radius of gyration about that axis. Right for a \
+                 long thin body touched far out; otherwise the inertia is too small or the point \
+                 too far (a unit)",
+                b.name,
+                n(alone),
+                n(mass / alone),
+                n(*mass),
+                n((mass * a_rot).sqrt())
+            ),
+        );
+    }
+}
+
+/// A point contact: body, other body, point, normal.
+type PointContact<'a> = (usize, Option<usize>, &'a Vec<f64>, &'a Vec<f64>);
+
+/// Two contacts on the same pair of bodies at one point with opposite
+/// normals: a slot of zero width, analysed as one two-sided spring.
+pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks) {
+    let points: Vec<PointContact> = model
+        .contacts
+        .iter()
+        .filter_map(|c| match &c.geometry {
+            Geometry::Point {
+                body,
+                other,
+                point,
+                normal,
+            } => Some((*body, *other, point, normal)),
+            _ => None,
+        })
+        .collect();
+    if points.len() != model.contacts.len() || points.len() > 2000 {
+        return; // scenes of many contacts: left out (quadratic)
+    }
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            let (bi, oi, pi, ni) = points[i];
+            let (bj, oj, pj, nj) = points[j];
+            let same_pair = (bi, oi) == (bj, oj) || (Some(bi), oi) == (oj, Some(bj));
+            let scale: f64 = pi.iter().map(|x| x.abs()).sum::<f64>() + 1.0;
+            let cos: f64 = ni.iter().zip(nj).map(|(a, b)| a * b).sum();
+            if same_pair && dist(pi, pj) <= SAME_POINT * scale && cos < -0.99 {
+                let span = case.contacts.get(j).map_or(0..0, |c| c.span.clone());
+                out.warn(
+                    "opposite_normals",
+                    format!(
+                        "contacts {} and {}",
+                        case.contact_name(i),
+                        case.contact_name(j)
+                    ),
+                    at(case, &span),
+                    "the two contacts are at one point with opposite normals: a slot of zero \
+                     width, which the analysis takes as one spring acting both ways; a real \
+                     slot has two faces apart"
+                        .into(),
+                );
+            }
+        }
+    }
+}
+
+/// A `[[person]]`'s body-region values against [`PERSON_BANDS`].
+pub(super) fn person(case: &Case, out: &mut Checks) {
+    for p in &case.persons {
+        let values = [
+            Some(&p.mass),
+            Some(&p.stiffness),
+            p.force_limit.as_ref(),
+            p.speed.as_ref(),
+        ];
+        for (v, (what, unit, lo, hi)) in values.into_iter().zip(PERSON_BANDS) {
+            let Some(v) = v else { continue };
+            if v.si >= lo && v.si <= hi {
+                continue;
+            }
+            out.warn(
+                "person_values",
+                format!(
+                    "person {} at {}: {what}",
+                    p.region,
+                    case.contact_name(p.contact)
+                ),
+                at(case, &v.span),
+                format!(
+                    "{what} = {} {unit} is outside {}–{} {unit}, several times wider than the \
+                     range of ISO/TS 15066 Annex A's body model: check the value and its unit",
+                    n(v.si),
+                    n(lo),
+                    n(hi)
+                ),
+            );
+        }
+    }
+}
+
+/// An impact whose largest compression is a large part of its body: the
+/// analysis holds the pose still during the contact.
+pub(super) fn impact_compression(
+    case: &Case,
+    model: &Model<f64>,
+    an: &crate::analysis::Analysis,
+    size: &[f64],
+    out: &mut Checks,
+) {
+    for (imp, r) in case.impacts.iter().zip(&an.impacts) {
+        let Ok(resp) = &r.response else { continue };
+        for (k, &c) in r.contacts.iter().take(r.struck).enumerate() {
+            let (Some(cr), Some(Geometry::Point { body, .. })) = (
+                resp.contacts.get(k),
+                model.contacts.get(c).map(|x| &x.geometry),
+            ) else {
+                continue;
+            };
+            let s = size.get(*body).copied().unwrap_or(0.0);
+            if s > 0.0 && cr.compression > COMPRESSION_RATIO * s {
+                out.warn(
+                    "impact_compression",
+                    format!("impact {}: speed", imp.name),
+                    at(case, &imp.speed.span),
+                    format!(
+                        "contact {} compresses {} m, {} % of its body's size ({} m): the \
+                         analysis holds the pose and J still during the contact, which no \
+                         longer holds; check the speed, the drop and the stiffness",
+                        case.contact_name(c),
+                        n(cr.compression),
+                        n(100.0 * cr.compression / s),
+                        n(s)
+                    ),
+                );
+            }
+        }
+    }
+}
