@@ -56,6 +56,10 @@ pub const RULES: &[(&str, &str)] = &[
         "a contact's own body alone gives it at least 1/25 of the body's mass (its lever is within about 5 radii of gyration)",
     ),
     (
+        "normal_out_of_shape",
+        "a contact's normal pushes a shaped (convex) body toward its centre",
+    ),
+    (
         "opposite_normals",
         "no two contacts of the same bodies sit at one point with opposite normals",
     ),
@@ -90,7 +94,7 @@ pub const RULES: &[(&str, &str)] = &[
 pub struct ModelCheck {
     /// Which rule: `inertia_triangle`, `gyration_beyond_contacts`,
     /// `contacts_far_from_mass`, `implausible_density`,
-    /// `lever_beyond_gyration`, `opposite_normals`, `person_values`,
+    /// `lever_beyond_gyration`, `normal_out_of_shape`, `opposite_normals`, `person_values`,
     /// `impact_compression`, `contact_outside_shape`,
     /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`.
     pub rule: &'static str,
@@ -170,6 +174,7 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     plausible::density(case, model, &mut out);
     plausible::lever(case, model, &mut out);
     plausible::opposite_normals(case, model, &mut out);
+    plausible::normal_out_of_shape(case, model, &mut out);
     plausible::person(case, &mut out);
     plausible::impact_compression(case, model, an, &body_sizes(case, model), &mut out);
     for w in out.world.iter_mut().flatten() {

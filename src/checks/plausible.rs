@@ -311,3 +311,63 @@ pub(super) fn impact_compression(
         }
     }
 }
+
+/// A contact on a shaped body whose normal pulls the body outward: every
+/// shape is convex, so the surface that touches it pushes it inward,
+/// `n · (x − p) > 0` (x its centre, p the point; reversed for the other
+/// body of a contact between two). A ring on a peg has no shape here.
+pub(super) fn normal_out_of_shape(case: &Case, model: &Model<f64>, out: &mut Checks) {
+    let (crate::model::Kind::Bodies { bodies, .. }, Form::Bodies { bodies: typed, .. }) =
+        (&model.kind, &case.form)
+    else {
+        return;
+    };
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let Geometry::Point {
+            body,
+            other,
+            point,
+            normal,
+        } = &c.geometry
+        else {
+            continue;
+        };
+        for (b, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
+            let Some(b) = b else { continue };
+            let Some(shape) = typed.get(b).and_then(|x| x.shape.as_ref()) else {
+                continue;
+            };
+            let to_centre: Vec<f64> = bodies[b]
+                .position
+                .iter()
+                .zip(point.iter())
+                .map(|(x, p)| x - p)
+                .collect();
+            let d = dist(&bodies[b].position, point);
+            let along: f64 = sign
+                * normal
+                    .iter()
+                    .zip(&to_centre)
+                    .map(|(n, t)| n * t)
+                    .sum::<f64>();
+            if d <= 1e-9 || along >= -0.1 * d {
+                continue;
+            }
+            let span = match case.contacts.get(ci).map(|c| &c.geometry) {
+                Some(ContactGeometry::Point { normal, .. }) => normal[0].span.clone(),
+                _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
+            };
+            out.warn(
+                "normal_out_of_shape",
+                format!("contact {}: normal", case.contact_name(ci)),
+                at(case, &span),
+                format!(
+                    "the normal pulls body {} ({}) away from its centre: a {} is convex, so \
+                     whatever touches it pushes it inward; the normal's sign is likely flipped \
+                     (it points the way the gap opens, from the other side into this body)",
+                    bodies[b].name, shape.kind, shape.kind
+                ),
+            );
+        }
+    }
+}

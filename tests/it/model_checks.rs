@@ -339,3 +339,32 @@ fn evaluate_beside_the_models(text: &str) -> meff::Evaluated {
     std::fs::write(&path, text).unwrap();
     evaluate_path(&path)
 }
+
+#[test]
+fn a_normal_pulling_a_shaped_body_outward_is_flagged() {
+    // The corner of a 10 cm box on the floor, normal typed downward: the
+    // floor would pull the box down through its corner.
+    let down = CORNER.replace("normal = [0, 0, 1]", "normal = [0, 0, -1]");
+    let body = "mass = \"7.85 kg\"\nshape = { box = [\"0.1 m\", \"0.1 m\", \"0.1 m\"] }";
+    let ev = evaluate_str(&case_3d(body, &down));
+    assert_eq!(
+        rules(&ev),
+        ["normal_out_of_shape"],
+        "{:?}",
+        ev.report.model_checks
+    );
+    assert!(rules(&evaluate_str(&case_3d(body, CORNER))).is_empty());
+    // Between two boxes: the upper one's normal points down into the lower.
+    let two = format!(
+        "{}\n[[body]]\nname = \"top\"\ntype = \"rigid\"\nmass = \"7.85 kg\"\nshape = {{ box = [\"0.1 m\", \"0.1 m\", \"0.1 m\"] }}\nposition = [\"0 m\", \"0 m\", \"0.15 m\"]\n[[contact]]\nname = \"stack\"\nbody = \"top\"\nother = \"part\"\npoint = [\"0 m\", \"0 m\", \"0.1 m\"]\nnormal = [0, 0, NZ]\nstiffness = \"1e5 N/m\"\n",
+        case_3d(body, CORNER)
+    );
+    assert!(rules(&evaluate_str(&two.replace("NZ", "1"))).is_empty());
+    let flipped = evaluate_str(&two.replace("NZ", "-1"));
+    assert_eq!(
+        rules(&flipped),
+        ["normal_out_of_shape", "normal_out_of_shape"],
+        "both boxes are pulled: {:?}",
+        flipped.report.model_checks
+    );
+}
