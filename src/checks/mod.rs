@@ -177,6 +177,7 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     plausible::normal_out_of_shape(case, model, &mut out);
     plausible::person(case, &mut out);
     plausible::impact_compression(case, model, an, &body_sizes(case, model), &mut out);
+    sweep_ends(case, &mut out);
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
         w.normal = chop(std::mem::take(&mut w.normal));
@@ -246,6 +247,50 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
         at(case, span.as_ref().unwrap_or(&body.span)),
         span,
     ))
+}
+
+/// The input rules at each sweep's two ends: a sweep can carry a
+/// plausible case into values no body has (a lever from 0 to 50 m, a mass
+/// from 1 g to 10 t). A warning there is located at the sweep's end value
+/// and says which end; one the case itself already has is not repeated.
+fn sweep_ends(case: &Case, out: &mut Checks) {
+    for sweep in &case.sweeps {
+        let name = &case.parameters[sweep.parameter].name;
+        for (end, val) in [("start", &sweep.from), ("end", &sweep.to)] {
+            let Ok(env) = crate::case::Env::with_overrides(case, &[(sweep.parameter, val.si)])
+            else {
+                continue;
+            };
+            let Ok(model) = crate::model::build(case, &mut |v| env.si(v)) else {
+                continue;
+            };
+            let mut here = Checks::default();
+            if let Kind::Bodies { bodies, .. } = &model.kind {
+                body_checks(case, &model, bodies, &mut here);
+            }
+            plausible::density(case, &model, &mut here);
+            plausible::lever(case, &model, &mut here);
+            for w in here.warnings {
+                let known = out
+                    .warnings
+                    .iter()
+                    .any(|k| k.rule == w.rule && k.input == w.input);
+                if known {
+                    continue;
+                }
+                out.warn(
+                    w.rule,
+                    w.input,
+                    at(case, &val.span),
+                    format!(
+                        "at the sweep's {end}, {name} = {}: {}",
+                        val.text.trim(),
+                        w.message
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// A body's name and where its inertia (else its table) is written; a

@@ -368,3 +368,30 @@ fn a_normal_pulling_a_shaped_body_outward_is_flagged() {
         flipped.report.model_checks
     );
 }
+
+#[test]
+fn a_sweep_that_leaves_what_a_body_can_be_is_flagged_at_its_end() {
+    let sweep = format!(
+        "{SEED_CASE}[[sweep]]\nparameter = \"r\"\nfrom = \"0.05 m\"\nto = \"50 m\"\npoints = 5\nplot = [\"m_eff(c)\"]\n"
+    );
+    let ev = evaluate_str(&sweep);
+    let w = ev
+        .report
+        .model_checks
+        .iter()
+        .find(|w| w.rule == "lever_beyond_gyration")
+        .unwrap_or_else(|| panic!("{:?}", ev.report.model_checks));
+    assert!(
+        w.message.starts_with("at the sweep's end, r = 50 m:"),
+        "{}",
+        w.message
+    );
+    let line = SEED_CASE.lines().count() + 4;
+    assert!(
+        w.location.starts_with(&format!("test.toml:{line}:")),
+        "{}",
+        w.location
+    );
+    // The bundled lever-arm sweep stays within what the block can be.
+    assert!(rules(&evaluate_path(&root().join("cases/lever-arm-sweep.toml"))).is_empty());
+}
