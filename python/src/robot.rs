@@ -445,7 +445,7 @@ impl Robot {
             .compiled
             .point_inverse_inertia(&q, &target)
             .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
-        let eig = meff::analysis::eig::symmetric(a).ok_or_else(|| {
+        let eig = meff::linalg::eig::symmetric(a).ok_or_else(|| {
             MeffError::new_err("the point's inverse inertia has no eigenvalues (not finite)")
         })?;
         let mut order: Vec<usize> = (0..3).collect();

@@ -222,7 +222,7 @@ impl Scene {
         );
         let case = py
             .detach(|| meff::case::case_from_columns(crate::ARRAYS, &source, data))
-            .map_err(|e| meff_error(py, e))?;
+            .map_err(|e| meff_error(py, e.into()))?;
         Ok(Scene { case })
     }
 

@@ -341,7 +341,7 @@ pub fn respond_with(
 /// eigenvalues ([`super::eig`]); where they cannot be had, the norm bound
 /// [`rate_bound`] (never smaller, so the step stays safe, only shorter).
 fn fastest_rate(l: DMatrix<f64>, a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
-    let z = super::eig::complex_eigenvalues(l);
+    let z = crate::linalg::eig::complex_eigenvalues(l);
     if z.iter().any(|z| !z.re.is_finite() || !z.im.is_finite()) {
         return rate_bound(a, k, c);
     }

@@ -17,7 +17,6 @@
 
 pub mod claims;
 pub mod delassus;
-pub mod eig;
 pub mod impact;
 pub mod lanczos;
 pub mod large;
@@ -29,9 +28,8 @@ pub mod stable;
 pub mod sweep;
 pub mod work;
 
-pub use delassus::{
-    DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis, whitened_rows,
-};
+pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
+pub use delassus::{Delassus, delassus, whitened_rows};
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
 
 use crate::case::AnalysisPath;
@@ -254,6 +252,8 @@ pub struct Analysis {
 
 /// Default number of fastest modes found on the large-system path.
 pub const LARGE_MODES: usize = 6;
+
+pub use crate::limits::{DENSE_CONTACT_LIMIT, LARGE_PATH_ABOVE};
 
 impl Analysis {
     /// Entry (i, j) of A, from the dense or the sparse matrix.
@@ -500,19 +500,6 @@ fn contact_results(
         })
         .collect()
 }
-
-/// `[analysis] path = "auto"` takes the large-system path above this many
-/// contacts when the system has no constraints. Measured on the 2-core
-/// development machine (benches/results/scale.md, "dense or large"): the
-/// dense analysis — the c×c eigenproblem with every vector — takes 0.09 s
-/// at 396 contacts, 0.7 s at 857 and 6 s at 1,506, its default
-/// verification by simulation 21 s, 59 s and 138 s, and its JSON (A and
-/// every mode shape) 41 MB at 857 and 128 MB at 1,506; the large path
-/// takes about 0.02 s at any of these sizes. Up to here the dense path's
-/// extras — A itself, every mode, zero modes counted, the simulation —
-/// are still worth their cost for a case read contact by contact; beyond
-/// it they are not.
-pub const LARGE_PATH_ABOVE: usize = 1000;
 
 /// Whether the system has constraint rows (joints, generalized or model
 /// constraints): the large-system path does not take them.

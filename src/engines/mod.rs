@@ -515,8 +515,7 @@ fn robot_invweight(case: &Case, r: &crate::case::RobotForm) -> Vec<f64> {
             Side::Model(b) => {
                 let com = tree.place(&kin, *b, &tree.bodies[*b].com);
                 let rows = crate::analysis::robot::point_rows(tree, &kin, *b, &com, nv);
-                crate::analysis::robot::response(&m, &[], &rows)
-                    .map_or(f64::NAN, |inv| inv.trace() / 3.0)
+                crate::linalg::response(&m, &[], &rows).map_or(f64::NAN, |inv| inv.trace() / 3.0)
             }
             Side::Case(i) => match &r.bodies[*i].kind {
                 BodyKind::Particle { mass } | BodyKind::Rigid { mass, .. } => 1.0 / mass.si,

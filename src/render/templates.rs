@@ -92,17 +92,7 @@ fn digits(args: &HashMap<String, Value>) -> usize {
 
 pub use crate::number::pretty;
 
-/// A number in LaTeX: `1.000\times10^{5}`.
-pub fn tex_number(x: f64, d: usize) -> String {
-    let s = sig(x, d);
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let e: i32 = e.parse().unwrap_or(0);
-            format!("{m}\\times10^{{{e}}}")
-        }
-        None => s,
-    }
-}
+pub use crate::notation::tex_number;
 
 /// A time in LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
 pub fn tex_time(x: f64, d: usize) -> String {

@@ -20,7 +20,7 @@ pub fn impact_symbol(q: crate::case::ImpactQuantity, c: &str) -> String {
 pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
     use crate::case::{ClaimRhs, Quantity};
     let name = |i: usize| {
-        crate::render::layout::tex_text(&if i < case.n_contacts() {
+        crate::notation::tex_text(&if i < case.n_contacts() {
             case.contact_name(i)
         } else {
             "?".into()
@@ -44,10 +44,9 @@ pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
                 .count()
                 > 1;
             match case.impacts.get(k) {
-                Some(m) if shared => format!(
-                    "{symbol}^{{({})}}",
-                    crate::render::layout::tex_text(&m.name)
-                ),
+                Some(m) if shared => {
+                    format!("{symbol}^{{({})}}", crate::notation::tex_text(&m.name))
+                }
                 _ => symbol,
             }
         }
@@ -57,7 +56,7 @@ pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
             .iter()
             .find(|q| q.name == p)
             .and_then(|q| q.symbol.clone())
-            .unwrap_or_else(|| crate::symbolic::latex_symbol(p))
+            .unwrap_or_else(|| crate::notation::latex_symbol(p))
     };
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {

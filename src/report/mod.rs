@@ -628,7 +628,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 symbol_latex: p
                     .symbol
                     .clone()
-                    .unwrap_or_else(|| crate::symbolic::latex_symbol(&p.name)),
+                    .unwrap_or_else(|| crate::notation::latex_symbol(&p.name)),
             })
             .collect(),
         contacts,

@@ -3,8 +3,8 @@
 
 use super::poly::{Poly, Q, gcd};
 use super::{Converter, Frac, Printer, Readable, Symbols, Unsupported, symbols_of};
-use crate::analysis::row_space_basis;
 use crate::case::{Case, Val};
+use crate::linalg::row_space_basis;
 use crate::model::{self, SparseRow, System};
 use nalgebra::DMatrix;
 use num_traits::One;
@@ -343,7 +343,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
                 }
                 format!("{number}{unit}")
             };
-            let latex = super::notation::latex_quantity(&text);
+            let latex = crate::notation::latex_quantity(&text);
             (p.name.clone(), text, latex)
         })
         .collect();
@@ -362,7 +362,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .iter()
             .map(|q| {
                 let n = crate::number::sig(q.value, 4);
-                let tex = crate::render::templates::tex_number(q.value, 4);
+                let tex = crate::notation::tex_number(q.value, 4);
                 (q.poly.clone(), n, tex)
             })
             .collect(),

@@ -22,19 +22,18 @@
 mod derive;
 mod factor;
 mod frac;
-mod notation;
 pub mod poly;
 mod print;
 mod readable;
 mod sensitivity;
 
+pub use crate::notation::{latex_quantity, latex_symbol, latex_unit, symbol_problem};
 pub use derive::{
     ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, NamedQuantity, SymForm, TERM_BUDGET,
     derive,
 };
 pub use frac::{Frac, poly_derivative, with_pythagoras};
-pub use notation::{latex_quantity, latex_unit};
-pub use print::{Printer, latex_symbol, symbol_problem};
+pub use print::Printer;
 pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};
 
