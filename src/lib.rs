@@ -14,7 +14,8 @@
 //! 3. [`symbolic`]: the same assembly over exact rational functions of the
 //!    parameters: closed forms and derivation lines.
 //! 4. [`analysis`]: Delassus matrix, effective masses, coupled modes,
-//!    bounds, stable timesteps, damping; [`analysis::claims`] checks claims.
+//!    bounds, stable timesteps, damping; [`claims`] checks claims against
+//!    both.
 //! 5. [`verify`]: an independent simulator checks the analysis (impulse
 //!    test, free vibration, timestep convergence, stability).
 //! 6. [`report`]: results → the serializable [`report::Report`].
@@ -53,6 +54,7 @@ pub mod batch;
 pub mod cancel;
 pub mod case;
 pub mod checks;
+pub mod claims;
 pub mod confine;
 pub mod diag;
 pub mod engines;

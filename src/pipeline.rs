@@ -6,7 +6,7 @@
 
 use crate::cancel;
 use crate::{
-    analysis, case, checks, diag, engines, model, number, report, symbolic, timing, verify,
+    analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing, verify,
 };
 
 /// Errors that stop meff before any analysis: the input could not be read.
@@ -69,7 +69,7 @@ pub struct Evaluated {
     /// The symbolic derivation, or why there is none.
     pub derivation: Result<symbolic::Derivation, symbolic::Unsupported>,
     /// Claim results.
-    pub claims: Vec<analysis::claims::ClaimResult>,
+    pub claims: Vec<claims::ClaimResult>,
     /// The time-domain verification, when it was run.
     pub verification: Option<verify::Verification>,
     /// The report data.
@@ -276,7 +276,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
                     derivation
                         .as_ref()
                         .ok()
-                        .and_then(|d| symbolic::claim_verdict(d, c))
+                        .and_then(|d| claims::claim_verdict(d, c))
                 })
                 .collect();
             let sensitivities = derivation
@@ -286,7 +286,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         });
     timing::mark("analysis");
     stage()?;
-    let claims = analysis::claims::check(
+    let claims = claims::check(
         &case,
         &analysis,
         &verdicts,

@@ -15,7 +15,6 @@
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
 //! the c×c Delassus matrix and its eigenproblem).
 
-pub mod claims;
 pub mod delassus;
 pub mod impact;
 pub mod lanczos;
@@ -682,5 +681,32 @@ fn upper_bound(contacts: &[ContactResult], gershgorin_omega: f64) -> (f64, &'sta
         (gershgorin_omega, "gershgorin")
     } else {
         (trace, "trace")
+    }
+}
+
+/// The value of a result quantity in an analysis.
+pub fn value_of(q: &crate::case::Quantity, an: &Analysis) -> Result<f64, String> {
+    use crate::case::Quantity;
+    match q {
+        Quantity::A(i) => Ok(an.contacts[*i].a),
+        Quantity::MEff(i) => an.contacts[*i]
+            .m_eff
+            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
+        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
+        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
+        Quantity::ModeOmega(k) => an
+            .modes
+            .get(k - 1)
+            .map(|m| m.omega)
+            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
+        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
+        Quantity::ModeF(k) => {
+            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
+        }
+        Quantity::Impact(which, i, c) => an
+            .impacts
+            .get(*i)
+            .ok_or_else(|| "the impact was not solved".to_string())
+            .and_then(|r| r.value(*which, *c)),
     }
 }

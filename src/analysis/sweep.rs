@@ -1,6 +1,6 @@
 //! Sweeps: results against one parameter (`[[sweep]]`), for plots.
 
-use super::claims::value_of;
+use super::value_of;
 use crate::case::{Case, Env, Quantity, Sweep};
 use crate::model;
 use serde::Serialize;

@@ -5,9 +5,9 @@
 //! all values SI; `null` for what does not exist, such as the effective mass
 //! of an immobile contact). Renderers format it; they compute nothing.
 
-use crate::analysis::claims::{ClaimResult, Verdict};
 use crate::analysis::{Analysis, DampedMode, Mode};
 use crate::case::Case;
+use crate::claims::{ClaimResult, Verdict};
 use serde::Serialize;
 
 pub mod claims;

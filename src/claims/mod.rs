@@ -1,4 +1,7 @@
-//! Checking `[[claim]]`s numerically.
+//! The claims stage: checking a case's `[[claim]]`s against the analysis
+//! and, where the symbolic engine can decide, its derivation
+//! ([`symbolic`](mod@symbolic): the exact comparison). It sits above both,
+//! which never import each other.
 //!
 //! A quantity claim (`"316.2 rad/s"`) is compared with the computed value to
 //! the precision written, or to `rel_tol`. An expression claim is checked for
@@ -8,9 +11,13 @@
 //! at each point. (A symbolic check comes first when the symbolic engine
 //! can decide; see the `how` field.)
 
-use super::Analysis;
+use crate::analysis::{Analysis, value_of};
 use crate::case::{Case, Claim, ClaimRhs, Env, Quantity};
 use crate::model;
+
+pub mod symbolic;
+
+pub use symbolic::claim_verdict;
 
 /// Probe points beyond the case point for expression claims.
 pub const PROBES: usize = 8;
@@ -73,32 +80,6 @@ pub struct ClaimResult {
     pub detail: Option<String>,
     /// Parameter values (SI) where it fails, for a failed expression claim.
     pub counterexample: Option<Vec<(String, f64)>>,
-}
-
-/// The value of a result quantity in an analysis.
-pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
-    match q {
-        Quantity::A(i) => Ok(an.contacts[*i].a),
-        Quantity::MEff(i) => an.contacts[*i]
-            .m_eff
-            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
-        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
-        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
-        Quantity::ModeOmega(k) => an
-            .modes
-            .get(k - 1)
-            .map(|m| m.omega)
-            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
-        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
-        Quantity::ModeF(k) => {
-            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
-        }
-        Quantity::Impact(which, i, c) => an
-            .impacts
-            .get(*i)
-            .ok_or_else(|| "the impact was not solved".to_string())
-            .and_then(|r| r.value(*which, *c)),
-    }
 }
 
 /// Checks every claim of a case against its analysis.
@@ -568,7 +549,7 @@ fn probe_claim(
             };
         }
     }
-    let message = if super::work::spent() && probed < PROBES {
+    let message = if crate::analysis::work::spent() && probed < PROBES {
         Some(format!(
             "checked at the case's values and {probed} of {PROBES} probe points: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
         ))
@@ -599,7 +580,7 @@ fn probe(
         Quantity::Impact(_, i, _) => vec![i],
         _ => Vec::new(),
     };
-    let an = super::analyze_for(case, &m, &impacts).ok()?;
+    let an = crate::analysis::analyze_for(case, &m, &impacts).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
