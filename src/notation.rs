@@ -105,6 +105,25 @@ pub fn tex_number(x: f64, d: usize) -> String {
     }
 }
 
+/// A time in LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
+pub fn tex_time(x: f64, d: usize) -> String {
+    let t = crate::number::time(x, d);
+    match t.rsplit_once(' ') {
+        Some((n, u)) => {
+            let n = match n.split_once('e') {
+                Some((m, e)) => format!("{m}\\times10^{{{}}}", e.parse::<i32>().unwrap_or(0)),
+                None => n.to_string(),
+            };
+            let u = match u {
+                "µs" => "\\mu\\mathrm{s}".to_string(),
+                u => format!("\\mathrm{{{u}}}"),
+            };
+            format!("{n}\\,{u}")
+        }
+        None => t,
+    }
+}
+
 /// A name (contact, velocity) as upright LaTeX text, with every character
 /// LaTeX treats specially escaped.
 pub fn tex_text(name: &str) -> String {
