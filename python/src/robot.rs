@@ -182,7 +182,7 @@ impl Robot {
     /// `from_mjcf` reads them from the file.
     #[staticmethod]
     fn from_mujoco(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
-        crate::mujoco::read(py, model)
+        crate::mujoco::read(py, model).map(Robot::new)
     }
 
     /// Reads a URDF file (a `str` or `os.PathLike`). The root link is

@@ -15,8 +15,10 @@
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
 //! the c×c Delassus matrix and its eigenproblem).
 
+mod coupled;
 pub mod delassus;
 pub mod impact;
+mod kernels;
 pub mod lanczos;
 pub mod large;
 mod local_csr;
