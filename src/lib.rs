@@ -51,11 +51,11 @@
 
 pub mod analysis;
 pub mod batch;
-pub mod cancel;
 pub mod case;
 pub mod checks;
 pub mod claims;
 pub mod confine;
+pub mod control;
 pub mod diag;
 pub mod engines;
 pub mod expr;

@@ -4,7 +4,7 @@
 //! it stops ([`Error`]). The crate root re-exports these as `meff::evaluate`,
 //! `meff::Options`, …
 
-use crate::cancel;
+use crate::control;
 use crate::{
     analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing, verify,
 };
@@ -209,20 +209,16 @@ fn out_of_range(
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     // One work allowance for the impacts at the case point, the sweep
     // points and the claim probes (analysis::work).
-    cancel::scope(options.cancel.clone(), || {
-        analysis::work::scope(analysis::work::CASE_WORK, || evaluate_scoped(case, options))
-    })
+    // The caller's stop flag and the work allowance, for every stage
+    // (restored when the evaluation ends, by a return or a panic).
+    let _stop = control::stop_on(options.cancel.clone());
+    let _work = control::allow(control::CASE_WORK);
+    evaluate_scoped(case, options)
 }
 
 fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
-    let cancelled = || {
-        options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
     let stage = || {
-        if cancelled() {
+        if control::cancelled() {
             Err(Error::Cancelled)
         } else {
             Ok(())
@@ -295,7 +291,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     // The simulations are for systems a person reads contact by contact.
     let verification = (options.verify && analysis.large.is_none()).then(|| {
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
-        verify::verify(&case, &model, &analysis, progress, options.cancel.as_ref())
+        verify::verify(&case, &model, &analysis, progress)
     });
     let mut report = report::build(
         &case,
@@ -310,7 +306,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             sweeps: case
                 .sweeps
                 .iter()
-                .map(|s| analysis::sweep::run(&case, s, &cancelled))
+                .map(|s| analysis::sweep::run(&case, s))
                 .collect(),
         },
     );

@@ -248,7 +248,7 @@ impl Scene {
         let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = cancel.clone();
         let an = crate::interruptible(py, &cancel, move || {
-            meff::cancel::scope(Some(flag), || {
+            meff::control::cancel_scope(Some(flag), || {
                 let model = meff::model::numeric(case);
                 let large = meff::analysis::takes_large_path(&model, case.analysis_path);
                 let system = if large {

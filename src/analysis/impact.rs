@@ -430,7 +430,7 @@ impl<'a> Solver<'a> {
 
     fn step_matrix(&mut self, active: &[bool]) -> &DMatrix<f64> {
         if !self.steps.contains_key(active) {
-            super::work::charge(exp_cost(self.n()));
+            crate::control::charge(exp_cost(self.n()));
             let e = (self.matrix(active) * self.h).exp();
             self.steps.insert(active.to_vec(), e);
         }
@@ -439,7 +439,7 @@ impl<'a> Solver<'a> {
 
     fn advance(&self, active: &[bool], x: &State, tau: f64) -> State {
         // Spent shows at the next step of `run`.
-        super::work::charge(exp_cost(self.n()));
+        crate::control::charge(exp_cost(self.n()));
         (self.matrix(active) * tau).exp() * x
     }
 
@@ -563,10 +563,10 @@ impl<'a> Solver<'a> {
             if steps > self.max_steps || events > MAX_EVENTS {
                 return Err(ImpactError::NotEnded(progress));
             }
-            if !super::work::charge(step_cost(n)) || super::work::spent() {
+            if !crate::control::charge(step_cost(n)) || crate::control::spent() {
                 return Err(ImpactError::OverBudget(progress));
             }
-            if crate::cancel::requested() {
+            if crate::control::cancelled() {
                 return Err(ImpactError::Cancelled);
             }
             let mut next = self.step_matrix(&active) * &x;
@@ -735,12 +735,12 @@ mod calibrate {
             let t = std::time::Instant::now();
             let total = 1u64 << 50;
             let mut reps = 0;
-            let left = super::super::work::scope(total, || {
+            let left = crate::control::work_scope(total, || {
                 while t.elapsed().as_secs_f64() < 1.0 {
                     let _ = respond_with(&a, &k, &c, &v, false);
                     reps += 1;
                 }
-                super::super::work::left().unwrap()
+                crate::control::left().unwrap()
             });
             let used = total - left;
             let secs = t.elapsed().as_secs_f64();
@@ -750,9 +750,9 @@ mod calibrate {
         let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
         let t = std::time::Instant::now();
         let total = 1u64 << 50;
-        let left = super::super::work::scope(total, || {
+        let left = crate::control::work_scope(total, || {
             let _ = respond_with(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0], true);
-            super::super::work::left().unwrap()
+            crate::control::left().unwrap()
         });
         let secs = t.elapsed().as_secs_f64();
         eprintln!(

@@ -490,7 +490,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         let last = breakdown
             || m >= max_steps
             || m >= c.saturating_mul(4).max(64)
-            || crate::cancel::requested();
+            || crate::control::cancelled();
         if m >= next_check || last {
             let t = Tridiagonal {
                 a: &alpha,

@@ -27,7 +27,6 @@ pub mod order;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
-pub mod work;
 
 pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 pub use delassus::{Delassus, delassus, whitened_rows};
@@ -63,7 +62,7 @@ pub enum AnalysisError {
         what: String,
     },
     /// A sweep point or claim probe not analysed: the evaluation's work
-    /// allowance ([`work`]) was spent.
+    /// allowance ([`crate::control`]) was spent.
     WorkSpent,
 }
 
@@ -530,14 +529,14 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
 ///
 /// `impacts`: the `[[impact]]`s solved (those a quantity read at the
 /// point names; the others are left unsolved). Each point draws on the evaluation's
-/// work allowance ([`work`]): its analysis ([`point_cost`]) up front, its
+/// work allowance ([`crate::control`]): its analysis ([`point_cost`]) up front, its
 /// impacts by their steps.
 pub fn analyze_for(
     case: &crate::case::Case,
     model: &Model<f64>,
     impacts: &[usize],
 ) -> Result<Analysis, AnalysisError> {
-    if !work::charge(point_cost(model)) {
+    if !crate::control::charge(point_cost(model)) {
         return Err(AnalysisError::WorkSpent);
     }
     let system = model::assemble(model);
@@ -559,7 +558,7 @@ pub fn analyze_for(
     })
 }
 
-/// The work units ([`work`]) of one sweep point's or probe's analysis:
+/// The work units ([`crate::control`]) of one sweep point's or probe's analysis:
 /// the dense eigenproblem's c³ (with all its vectors; on
 /// the large path a few thousand per contact), the mass blocks' n², and a
 /// floor for building the model.

@@ -549,7 +549,7 @@ fn probe_claim(
             };
         }
     }
-    let message = if crate::analysis::work::spent() && probed < PROBES {
+    let message = if crate::control::spent() && probed < PROBES {
         Some(format!(
             "checked at the case's values and {probed} of {PROBES} probe points: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
         ))

@@ -157,7 +157,7 @@ fn ctrl_c_stops_an_impact_inside_its_step_loop() {
     let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
     let flag = Arc::new(AtomicBool::new(true));
     let t = Instant::now();
-    let r = meff::cancel::scope(Some(flag), || {
+    let r = meff::control::cancel_scope(Some(flag), || {
         respond(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0])
     });
     assert_eq!(r.unwrap_err(), ImpactError::Cancelled);

@@ -442,8 +442,9 @@ struct Edge {
     line: usize,
 }
 
-/// All problems with `sources` against `layers`, one line each.
-pub fn check(sources: &[Source], layers: &Layers) -> Vec<String> {
+/// All problems with `sources` against `layers`; `known_cycles`: folders
+/// whose cycles are tolerated (and must still have one).
+pub fn check(sources: &[Source], layers: &Layers, known_cycles: &[(&str, &str)]) -> Vec<String> {
     let mut problems = Vec::new();
     let files: Vec<(Krate, Vec<String>, &Source, Vec<Written>)> = sources
         .iter()
@@ -607,6 +608,7 @@ pub fn check(sources: &[Source], layers: &Layers) -> Vec<String> {
             .entry(b.clone())
             .or_insert((e.path.clone(), e.line));
     }
+    let mut known_seen = BTreeSet::new();
     for ((k, folder), graph) in &folders {
         for scc in cycles(graph) {
             let place = format!(
@@ -614,6 +616,10 @@ pub fn check(sources: &[Source], layers: &Layers) -> Vec<String> {
                 k.folder(),
                 folder.iter().map(|f| format!("{f}/")).collect::<String>()
             );
+            if known_cycles.iter().any(|(f, _)| *f == place) {
+                known_seen.insert(place);
+                continue;
+            }
             let members: BTreeSet<&String> = scc.iter().collect();
             let mut line = format!("{place}: cycle among {}:", scc.join(", "));
             for a in &scc {
@@ -624,6 +630,11 @@ pub fn check(sources: &[Source], layers: &Layers) -> Vec<String> {
                 }
             }
             problems.push(line);
+        }
+    }
+    for (f, _) in known_cycles {
+        if !known_seen.contains(*f) {
+            problems.push(format!("{f}: no cycle left: take it off KNOWN_CYCLES"));
         }
     }
     problems
@@ -722,6 +733,15 @@ fn sources() -> Vec<Source> {
         .collect()
 }
 
+/// Folders whose files still form a cycle, each with why: the one
+/// exception, which may only shrink (a listed folder without a cycle fails).
+pub const KNOWN_CYCLES: &[(&str, &str)] = &[(
+    "src/case/",
+    "the reader's parts are `impl Reader` blocks that read.rs (the Reader and the table of known keys) \
+     names back, and types.rs (Case) holds types defined beside their readers (Document, Engines, \
+     Rotation, Check, Scene): the fix moves those types and the Reader down into their own files",
+)];
+
 fn declared() -> Layers {
     let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     parse_layers(&doc).unwrap_or_else(|e| panic!("{e}"))
@@ -729,7 +749,7 @@ fn declared() -> Layers {
 
 #[test]
 fn imports_follow_the_declared_layers() {
-    let problems = check(&sources(), &declared());
+    let problems = check(&sources(), &declared(), KNOWN_CYCLES);
     assert!(
         problems.is_empty(),
         "{} import(s) break the layer order of ARCHITECTURE.md `## Layers`:\n{}",
@@ -751,7 +771,7 @@ fn a_planted_upward_import_is_named() {
         .text
         .push_str("\n// crate::report in a comment is not an import\nuse crate::report::Report;\n");
     let line = units.text.lines().count();
-    let problems = check(&sources, &declared());
+    let problems = check(&sources, &declared(), KNOWN_CYCLES);
     let expected = format!("src/units/mod.rs:{line}: units -> report (report is above units)");
     assert!(
         problems.contains(&expected),
@@ -794,7 +814,7 @@ fn each_rule_names_its_edge() {
             "use crate::{low, mid::{self, Thing}};\n#[cfg(test)]\nmod tests { use super::*; }\n",
         ),
     ];
-    let problems = check(&sources, &layers);
+    let problems = check(&sources, &layers, &[]);
     let expected = [
         "src/base.rs:2: base -> mid (mid is above base)",
         "src/mid/b.rs:2: mid -> side (mid and side are siblings: they never import each other)",
