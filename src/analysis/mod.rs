@@ -278,14 +278,21 @@ pub fn dt_damped(omega: f64, zeta: f64) -> Option<f64> {
     (omega > 0.0).then(|| (1.0 / omega) / (0.5 * zeta.hypot(1.0) + 0.5 * zeta))
 }
 
-/// Runs the numeric analysis of a model.
+/// Runs the numeric analysis of a model (assembled here, the path chosen
+/// by size). Public on purpose: with [`analyze_model`] the library's two
+/// entry points below the pipeline (`meff::evaluate_with`), for callers
+/// that build or change a model themselves (benchmarks, the Python
+/// `Scene`).
 pub fn analyze(model: &Model<f64>) -> Result<Analysis, AnalysisError> {
     let system = model::assemble(model);
     analyze_system(model, &system)
 }
 
 /// Runs the numeric analysis of an assembled system.
-pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analysis, AnalysisError> {
+pub(crate) fn analyze_system(
+    model: &Model<f64>,
+    system: &System<f64>,
+) -> Result<Analysis, AnalysisError> {
     analyze_system_with(model, system, LargeModes::default())
 }
 
@@ -314,7 +321,7 @@ impl Default for LargeModes {
 
 /// The numeric analysis; `large` says what is sought on the large-system
 /// path.
-pub fn analyze_system_with(
+fn analyze_system_with(
     model: &Model<f64>,
     system: &System<f64>,
     large: LargeModes,
@@ -531,7 +538,7 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
 /// point names; the others are left unsolved). Each point draws on the evaluation's
 /// work allowance ([`crate::control`]): its analysis ([`point_cost`]) up front, its
 /// impacts by their steps.
-pub fn analyze_for(
+pub(crate) fn analyze_for(
     case: &crate::case::Case,
     model: &Model<f64>,
     impacts: &[usize],
@@ -576,18 +583,46 @@ pub fn point_cost(model: &Model<f64>) -> u64 {
     eigen + (n + 1).pow(2) + 10_000
 }
 
-/// The numeric analysis for the pipeline. On the large-system path
-/// (`is_large`) `system` comes from
-/// [`assemble_without_contacts`](crate::model::assemble_without_contacts):
-/// the contact rows are generated from the model (in parallel) and only
-/// their whitened form, then S, is kept (one allocation per contact would
-/// be the largest thing in memory). Otherwise as [`analyze_system_with`].
+/// Where the contact rows come from: the assembled system's Jacobian, or,
+/// for a system assembled without them
+/// ([`assemble_without_contacts`](crate::model::assemble_without_contacts),
+/// which the pipeline uses on the large path), the model, generated in
+/// parallel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactRows {
+    /// `system.jacobian` holds a row per contact.
+    Assembled,
+    /// `system.jacobian` lacks the contact rows: they come from the model.
+    FromModel,
+}
+
+impl ContactRows {
+    /// Which one `system` is (a system with fewer Jacobian rows than the
+    /// model has contacts was assembled without them).
+    pub fn of(model: &Model<f64>, system: &System<f64>) -> ContactRows {
+        if system.jacobian.len() < model.contacts.len() {
+            ContactRows::FromModel
+        } else {
+            ContactRows::Assembled
+        }
+    }
+}
+
+/// The numeric analysis of a model and its assembled system, the path as
+/// `large.path` asks ([`takes_large_path`]). On the large-system path with
+/// a system assembled without its contact rows ([`ContactRows::FromModel`])
+/// the rows are generated from the model (in parallel) and only their
+/// whitened form, then S, is kept (one allocation per contact would be the
+/// largest thing in memory). Public on purpose (the pipeline's and the
+/// Python `Scene`'s analysis).
 pub fn analyze_model(
     model: &Model<f64>,
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    if takes_large_path(model, large.path) && system.jacobian.len() < model.contacts.len() {
+    if takes_large_path(model, large.path)
+        && ContactRows::of(model, system) == ContactRows::FromModel
+    {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
         let order = order::contact_order(model);

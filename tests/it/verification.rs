@@ -136,7 +136,9 @@ fn a_wrong_analysis_is_caught() {
     for row in &mut system.jacobian {
         row.retain(|(j, _)| *j != theta);
     }
-    let wrong = meff::analysis::analyze_system(&model, &system).unwrap();
+    let wrong =
+        meff::analysis::analyze_model(&model, &system, meff::analysis::LargeModes::default())
+            .unwrap();
     assert!(
         (wrong.contacts[0].a - 0.5).abs() < 1e-12,
         "the doctored analysis says a = 1/m"
