@@ -293,9 +293,14 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
         verify::verify(&case, &model, &analysis, progress)
     });
+    // The robot section and the persons: physics, done here, not by the
+    // report.
+    let (robot, persons) = analysis::robot::case_results(&case, &analysis);
     let mut report = report::build(
         &case,
         report::Results {
+            robot,
+            persons,
             analysis: &analysis,
             claims: &claims,
             system: &system,

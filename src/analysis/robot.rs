@@ -109,6 +109,19 @@ pub const POLAR_STEPS: usize = 72;
 /// A·x = 0 within this fraction of the largest: an immobile direction.
 const IMMOBILE: f64 = 1e-12;
 
+/// The robot section and the `[[person]]` results of a case, from its
+/// analysis (each reads every contact's m_eff: small cases only; `None`
+/// and none for a case without a `[model]` or persons).
+pub fn case_results(case: &Case, an: &super::Analysis) -> (Option<RobotReport>, Vec<PersonReport>) {
+    let per_contact = matches!(case.form, Form::Robot(_)) || !case.persons.is_empty();
+    let n_pc = if per_contact { an.contacts.len() } else { 0 };
+    let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
+    let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
+    let robot = analyze(case, &m_effs);
+    let persons = persons(case, &m_effs, &naives, robot.as_ref());
+    (robot, persons)
+}
+
 /// The robot section of a `[model]` case's report (`None` for other cases).
 pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
     let Form::Robot(r) = &case.form else {

@@ -107,3 +107,44 @@ pub struct ParameterValue {
     /// SI value.
     pub value: f64,
 }
+
+/// Each claim with its verdict, in case order.
+pub(super) fn claim_reports(
+    case: &Case,
+    claims: &[crate::claims::ClaimResult],
+) -> Vec<ClaimReport> {
+    case.claims
+        .iter()
+        .zip(claims)
+        .map(|(c, r)| ClaimReport {
+            of: c.of_text.clone(),
+            equals: c.equals_text.clone(),
+            latex: claim_latex(case, c),
+            passed: match r.verdict {
+                crate::claims::Verdict::Passed => Some(true),
+                crate::claims::Verdict::Failed => Some(false),
+                crate::claims::Verdict::Undetermined => None,
+            },
+            verdict: match r.verdict {
+                crate::claims::Verdict::Passed => "passed",
+                crate::claims::Verdict::Failed => "failed",
+                crate::claims::Verdict::Undetermined => "undetermined",
+            },
+            how: r.how.name(),
+            value: r.value,
+            expected: r.expected,
+            tolerance: r.tolerance,
+            unit: c.of.unit(),
+            message: r.message.clone(),
+            details: r.detail.clone(),
+            counterexample: r.counterexample.as_ref().map(|pts| {
+                pts.iter()
+                    .map(|(name, value)| ParameterValue {
+                        name: name.clone(),
+                        value: *value,
+                    })
+                    .collect()
+            }),
+        })
+        .collect()
+}
