@@ -97,7 +97,7 @@ pub struct Options<'a> {
     /// Set by the caller to stop the evaluation (the Python package's
     /// Ctrl-C): checked between stages, at every simulation step of the
     /// verification, before every point of a sweep and at every step of
-    /// the large path's Lanczos recurrence ([`cancel`]); the evaluation
+    /// the large path's Lanczos recurrence ([`crate::control`]); the evaluation
     /// then returns [`Error::Cancelled`].
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }

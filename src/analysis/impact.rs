@@ -188,7 +188,7 @@ pub enum ImpactError {
     /// The contacts did not all open within the solver's step or event
     /// limit.
     NotEnded(Progress),
-    /// The evaluation's work allowance ([`super::work`]) was spent.
+    /// The evaluation's work allowance ([`crate::control`]) was spent.
     OverBudget(Progress),
     /// The evaluation was cancelled (Ctrl-C in Python).
     Cancelled,
@@ -368,7 +368,7 @@ pub fn rate_bound(a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
     w0.max(lower).max(f64::MIN_POSITIVE)
 }
 
-/// Work units ([`super::work`]) of one step with `n` contacts (a product of
+/// Work units ([`crate::control`]) of one step with `n` contacts (a product of
 /// the 2n × 2n propagator with the state, and its bookkeeping). Units are
 /// about nanoseconds on the reference machine: measured by
 /// `calibrate::units_per_second` (2 µs a matrix exponential at n = 1,

@@ -1,19 +1,27 @@
 //! Analysis: Delassus matrix, effective masses, coupled modes, bounds,
-//! stable timesteps and damping (docs/physics.md).
+//! stable timesteps, damping and impacts (docs/physics.md).
 //!
-//! Input: an assembled [`System<f64>`] and the model's stiffness, damping
-//! and naive masses. Output: an [`Analysis`], plain numbers with no
-//! formatting.
+//! Input: a [`Model<f64>`] and its assembled [`System<f64>`]. Output: an
+//! [`Analysis`], plain numbers with no formatting. Entry points:
+//! [`analyze`] (a model) and [`analyze_model`] (a model and its system,
+//! the pipeline's); which path is taken is [`takes_large_path`].
 //!
-//! Steps: [`delassus`] whitens J by the Cholesky factor of each mass block
-//! (J̃ = J L⁻ᵀ, so A = J̃ J̃ᵀ) and, with constraints, projects J̃ onto the
-//! complement of the whitened constraint rows found by an SVD (rank
-//! revealing, so redundant joints are fine); [`modes`] diagonalises
-//! S = K^½ A K^½; [`damped`] finds the eigenvalues of the frozen damped
-//! system. Claims are checked in [`claims`].
+//! The dense path: [`delassus`](mod@delassus) whitens J by the Cholesky factor of each
+//! mass block (J̃ = J L⁻ᵀ, so A = J̃ J̃ᵀ) and, with constraints, projects J̃
+//! onto the complement of the whitened constraint rows, whose orthonormal
+//! basis comes from Gram–Schmidt with pivoting
+//! ([`crate::linalg::row_space_basis`]: rank revealing, so redundant
+//! joints are fine); `modes` diagonalises S = K^½ A K^½ and finds the
+//! eigenvalues of the frozen damped system ([`damped_modes`]); [`stable`]
+//! gives the stable timesteps and [`impact`] solves the `[[impact]]`s.
+//! The large path ([`large`], [`lanczos`]) keeps S sparse and finds its
+//! fastest modes matrix-free. [`robot`] adds a `[model]` case's robot
+//! section and the `[[person]]` results; [`sweep`] re-analyses the model
+//! at each sweep point. Claims are checked a stage above, in
+//! [`crate::claims`].
 //!
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
-//! the c×c Delassus matrix and its eigenproblem).
+//! the c×c Delassus matrix and its eigenproblem) and [`crate::linalg`].
 
 mod coupled;
 pub mod delassus;

@@ -35,7 +35,7 @@ pub struct SweepResult {
     /// Quantities.
     pub series: Vec<SweepSeries>,
     /// Why points are missing beyond the invalid ones: the evaluation's
-    /// work allowance ([`super::work`]) ran out.
+    /// work allowance ([`crate::control`]) ran out.
     pub note: Option<String>,
 }
 

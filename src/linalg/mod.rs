@@ -2,14 +2,14 @@
 //! inertia checks, the robot probes, the analysis, the symbolic
 //! derivation, the verification):
 //!
-//! - [`cholesky`]: the one Cholesky recurrence, on numbers or lanes of
+//! - [`cholesky`](mod@cholesky): the one Cholesky recurrence, on numbers or lanes of
 //!   numbers (nalgebra's decompositions need scalars and allocate per call
 //!   on dynamic sizes): the large-system path's 6 × 6 blocks (10⁵–10⁶ of
 //!   them), the robot batch path (four configurations per lane group) and
 //!   the positive-definiteness check of every reader;
 //! - [`eig`]: every eigen- and singular-value decomposition, bounded;
 //! - [`rows`]: an orthonormal basis of a set of constraint rows;
-//! - [`response`]: the constrained response `R P Rᵀ` of a dense mass
+//! - [`response`](mod@response): the constrained response `R P Rᵀ` of a dense mass
 //!   matrix, for the contact rows `R` (the analysis of a `[model]` case,
 //!   the robot probes and the engines' inputs).
 

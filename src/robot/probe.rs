@@ -13,7 +13,7 @@
 //! a batch. A model with equality constraints (evaluated `constrained`)
 //! takes the general route instead: the full tree, the constraint rows `G`
 //! and the analysis' own constrained response
-//! ([`crate::linalg::response`], as for a `[model]` case), one
+//! ([`crate::linalg::response()`], as for a `[model]` case), one
 //! configuration at a time.
 
 use super::Robot;
