@@ -317,42 +317,10 @@ fn check_one(
         detail: None,
         counterexample: None,
     };
-    let expected = match env.eval(rhs_expr) {
+    let expected = match claimed_side(env, claim, rhs_expr, &base) {
         Ok(v) => v,
-        Err(e) if e.message.contains("dimension") => {
-            return ClaimResult {
-                how: Method::Dimension,
-                message: Some(format!(
-                    "the claimed expression is not dimensionally consistent: {}",
-                    e.message
-                )),
-                ..base
-            };
-        }
-        Err(e) => {
-            return ClaimResult {
-                verdict: Verdict::Undetermined,
-                message: Some(format!(
-                    "the claimed expression cannot be evaluated: {}",
-                    e.message
-                )),
-                ..base
-            };
-        }
+        Err(done) => return done,
     };
-    let want = claim.of.dim();
-    if !expected.fits(want) {
-        let got = expected.dim.unwrap_or_default();
-        return ClaimResult {
-            how: Method::Dimension,
-            expected: Some(expected.si),
-            message: Some(format!(
-                "dimension mismatch: {} is in {want}, the claim is in {got}",
-                claim.of_text
-            )),
-            ..base
-        };
-    }
     let (factor, conversion) = cycle_conversion(case, claim, rhs_expr);
     let claimed = expected.si * factor;
     let value = match value_of(&claim.of, an) {
@@ -375,38 +343,7 @@ fn check_one(
         ClaimRhs::Expression(_) => None,
     };
     if let Some(half_ulp) = constant {
-        let tol = match claim.rel_tol {
-            Some(r) => r * claimed.abs(),
-            None => half_ulp,
-        };
-        let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
-        let given = if claim.rel_tol.is_some() {
-            "given by `rel_tol`"
-        } else {
-            "the claim is written to"
-        };
-        return ClaimResult {
-            verdict: if passed {
-                Verdict::Passed
-            } else {
-                Verdict::Failed
-            },
-            how: Method::Quantity,
-            value: Some(value),
-            expected: Some(claimed),
-            tolerance: Some(tol),
-            message: if passed {
-                conversion
-            } else {
-                Some(format!(
-                    "{}, beyond the ±{} {} {given}",
-                    mismatch(claim, value, claimed, digits),
-                    crate::number::sig(tol, 2),
-                    claim.of.unit()
-                ))
-            },
-            ..base
-        };
+        return value_verdict(claim, (value, claimed), half_ulp, conversion, digits, base);
     }
     let rel = claim.rel_tol.unwrap_or(DEFAULT_REL_TOL);
     let numeric = ClaimResult {
@@ -426,6 +363,111 @@ fn check_one(
     // A converted claim is decided by probing (the canonical forms know
     // nothing of cycles).
     let symbolic = if factor == 1.0 { symbolic } else { None };
+    with_symbolic(case, numeric, symbolic, conversion)
+}
+
+/// The claimed side at the case point, checked for dimension; or the
+/// result that ends the check (not dimensionally consistent, cannot be
+/// evaluated, the wrong dimension).
+fn claimed_side(
+    env: &Env,
+    claim: &Claim,
+    rhs_expr: &crate::expr::Expr,
+    base: &ClaimResult,
+) -> Result<crate::expr::Value, ClaimResult> {
+    let base = base.clone();
+    let expected = match env.eval(rhs_expr) {
+        Ok(v) => v,
+        Err(e) if e.message.contains("dimension") => {
+            return Err(ClaimResult {
+                how: Method::Dimension,
+                message: Some(format!(
+                    "the claimed expression is not dimensionally consistent: {}",
+                    e.message
+                )),
+                ..base
+            });
+        }
+        Err(e) => {
+            return Err(ClaimResult {
+                verdict: Verdict::Undetermined,
+                message: Some(format!(
+                    "the claimed expression cannot be evaluated: {}",
+                    e.message
+                )),
+                ..base
+            });
+        }
+    };
+    let want = claim.of.dim();
+    if !expected.fits(want) {
+        let got = expected.dim.unwrap_or_default();
+        return Err(ClaimResult {
+            how: Method::Dimension,
+            expected: Some(expected.si),
+            message: Some(format!(
+                "dimension mismatch: {} is in {want}, the claim is in {got}",
+                claim.of_text
+            )),
+            ..base
+        });
+    }
+    Ok(expected)
+}
+
+/// A claim of a value (one literal, or an expression without parameters)
+/// compared to the precision written (`half_ulp`) or `rel_tol`.
+fn value_verdict(
+    claim: &Claim,
+    (value, claimed): (f64, f64),
+    half_ulp: f64,
+    conversion: Option<String>,
+    digits: usize,
+    base: ClaimResult,
+) -> ClaimResult {
+    let tol = match claim.rel_tol {
+        Some(r) => r * claimed.abs(),
+        None => half_ulp,
+    };
+    let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
+    let given = if claim.rel_tol.is_some() {
+        "given by `rel_tol`"
+    } else {
+        "the claim is written to"
+    };
+    ClaimResult {
+        verdict: if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed
+        },
+        how: Method::Quantity,
+        value: Some(value),
+        expected: Some(claimed),
+        tolerance: Some(tol),
+        message: if passed {
+            conversion
+        } else {
+            Some(format!(
+                "{}, beyond the ±{} {} {given}",
+                mismatch(claim, value, claimed, digits),
+                crate::number::sig(tol, 2),
+                claim.of.unit()
+            ))
+        },
+        ..base
+    }
+}
+
+/// The probed result with the symbolic verdict where it decides: equal
+/// forms pass; a difference that simplifies fails, shown with it; an
+/// opaque one only explains a numeric failure.
+fn with_symbolic(
+    case: &Case,
+    numeric: ClaimResult,
+    symbolic: Option<SymbolicVerdict>,
+    conversion: Option<String>,
+) -> ClaimResult {
     match symbolic {
         Some(SymbolicVerdict::Equal) => ClaimResult {
             verdict: Verdict::Passed,
