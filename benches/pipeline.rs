@@ -67,7 +67,7 @@ fn verify_all_bundled_cases(bencher: divan::Bencher) {
         .collect();
     bencher.bench(|| {
         for (case, (model, an)) in cases.iter().zip(&prepared) {
-            divan::black_box(meff::verify::verify(case, model, an, &|_, _| {}, None));
+            divan::black_box(meff::verify::verify(case, model, an, &|_, _| {}));
         }
     });
 }
@@ -93,7 +93,12 @@ fn analyze_chain_of_10k_contacts(bencher: divan::Bencher) {
     let case = chain(10_000);
     let model = meff::model::numeric(&case);
     let system = meff::model::assemble(&model);
-    bencher.bench(|| divan::black_box(meff::analysis::analyze_system(&model, &system).unwrap()));
+    bencher.bench(|| {
+        divan::black_box(
+            meff::analysis::analyze_model(&model, &system, meff::analysis::LargeModes::default())
+                .unwrap(),
+        )
+    });
 }
 
 /// The UR5's effective mass at its tool over 10,000 configurations

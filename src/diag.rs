@@ -61,6 +61,31 @@ impl std::fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
+/// Why an input could not be read: the file itself, or what it says.
+#[derive(Debug)]
+pub enum ReadError {
+    /// A file could not be read.
+    Io {
+        /// Path as given.
+        path: String,
+        /// What the operating system said.
+        message: String,
+    },
+    /// The text has problems (each with a span).
+    Input(SourceError),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io { path, message } => write!(f, "cannot read {path}: {message}"),
+            ReadError::Input(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 /// Line and column (1-based, columns in characters) of a byte offset.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());

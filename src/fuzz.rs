@@ -9,7 +9,7 @@ pub fn run_case(text: &str) {
     let Ok(case) = crate::case::parse_case("fuzz.toml", text) else {
         return;
     };
-    let Ok(evaluated) = crate::evaluate(case) else {
+    let Ok(evaluated) = crate::pipeline::evaluate(case) else {
         return;
     };
     let report = &evaluated.report;
@@ -91,7 +91,7 @@ pub fn run_scene(data: &[u8]) {
     let Ok(case) = crate::case::load(&path) else {
         return;
     };
-    if let Ok(ev) = crate::evaluate(case) {
+    if let Ok(ev) = crate::pipeline::evaluate(case) {
         let _ = crate::render::json(&ev.report);
     }
 }

@@ -14,11 +14,14 @@
 //! 3. [`symbolic`]: the same assembly over exact rational functions of the
 //!    parameters: closed forms and derivation lines.
 //! 4. [`analysis`]: Delassus matrix, effective masses, coupled modes,
-//!    bounds, stable timesteps, damping; [`analysis::claims`] checks claims.
+//!    bounds, stable timesteps, damping; [`claims`] checks claims against
+//!    both.
 //! 5. [`verify`]: an independent simulator checks the analysis (impulse
 //!    test, free vibration, timestep convergence, stability).
 //! 6. [`report`]: results → the serializable [`report::Report`].
 //! 7. [`render`]: report → text, Markdown, JSON. [`output`] writes files.
+//!
+//! [`pipeline::evaluate_with`] runs these steps for one case.
 //!
 //! ```
 //! let case = meff::case::parse_case("seed.toml", r#"
@@ -48,10 +51,11 @@
 
 pub mod analysis;
 pub mod batch;
-pub mod cancel;
 pub mod case;
 pub mod checks;
+pub mod claims;
 pub mod confine;
+pub mod control;
 pub mod diag;
 pub mod diff;
 pub mod engines;
@@ -59,11 +63,14 @@ pub mod expr;
 pub mod fuzz;
 pub mod hugepages;
 pub mod kinematics;
+pub mod limits;
 pub mod linalg;
 pub mod mdbook;
 pub mod model;
+pub mod notation;
 pub mod number;
 pub mod output;
+pub mod pipeline;
 pub mod render;
 pub mod report;
 pub mod robot;
@@ -74,337 +81,4 @@ pub mod units;
 pub mod verify;
 pub mod watch;
 
-/// Errors that stop meff before any analysis: the input could not be read.
-#[derive(Debug)]
-pub enum Error {
-    /// A file could not be read.
-    Io {
-        /// Path as given.
-        path: String,
-        /// What the operating system said.
-        message: String,
-    },
-    /// The case file has problems (each with a span).
-    Input(diag::SourceError),
-    /// The case is valid but cannot be analysed.
-    Analysis {
-        /// Case path.
-        path: String,
-        /// Why.
-        error: analysis::AnalysisError,
-    },
-    /// The caller set [`Options::cancel`].
-    Cancelled,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Io { path, message } => write!(f, "cannot read {path}: {message}"),
-            Error::Input(e) => e.fmt(f),
-            Error::Analysis { path, error } => write!(f, "{path}: {error}"),
-            Error::Cancelled => write!(f, "the evaluation was cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-/// A case taken through the whole pipeline.
-#[derive(Clone, Debug)]
-pub struct Evaluated {
-    /// The validated case.
-    pub case: case::Case,
-    /// Its model at the case's values.
-    pub model: model::Model<f64>,
-    /// The assembled system (on the large-system path without its contact
-    /// Jacobian rows: `analysis.coupled` holds what they give).
-    pub system: model::System<f64>,
-    /// The numeric analysis.
-    pub analysis: analysis::Analysis,
-    /// The symbolic derivation, or why there is none.
-    pub derivation: Result<symbolic::Derivation, symbolic::Unsupported>,
-    /// Claim results.
-    pub claims: Vec<analysis::claims::ClaimResult>,
-    /// The time-domain verification, when it was run.
-    pub verification: Option<verify::Verification>,
-    /// The report data.
-    pub report: report::Report,
-}
-
-/// What to run beyond the analysis.
-#[derive(Clone, Default)]
-pub struct Options<'a> {
-    /// Run the time-domain verification.
-    pub verify: bool,
-    /// Called with a stage name and the fraction done.
-    pub progress: Option<verify::Progress<'a>>,
-    /// List every generalized velocity in the report even on the
-    /// large-system path (`model.dofs`; always listed below it).
-    pub list_dofs: bool,
-    /// Which contacts the report lists one by one; `None`: the default for
-    /// the path taken (every contact on the dense path, the
-    /// [`DEFAULT_WORST`](report::ContactSelection::DEFAULT_WORST) fastest on
-    /// the large-system path).
-    pub contacts: Option<report::ContactSelection>,
-    /// Significant figures of the numbers in claim messages; `None`: the
-    /// reports' default, [`number::DEFAULT_DIGITS`].
-    pub digits: Option<usize>,
-    /// Set by the caller to stop the evaluation (the Python package's
-    /// Ctrl-C): checked between stages, at every simulation step of the
-    /// verification, before every point of a sweep and at every step of
-    /// the large path's Lanczos recurrence ([`cancel`]); the evaluation
-    /// then returns [`Error::Cancelled`].
-    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-}
-
-/// Runs the pipeline on a validated case: model → assembly → analysis →
-/// symbolic derivation → claims → report data (no verification).
-pub fn evaluate(case: case::Case) -> Result<Evaluated, Error> {
-    evaluate_with(case, Options::default())
-}
-
-/// An analysis failure; one caused by a contact's values is shown at that
-/// contact's table in the file.
-fn analysis_error(case: &case::Case, error: analysis::AnalysisError) -> Error {
-    if let analysis::AnalysisError::OutOfRange { contact, what } = &error
-        && let Some(c) = case.contacts.get(*contact)
-    {
-        return Error::Input(diag::SourceError {
-            path: case.path.clone(),
-            source: case.source.clone(),
-            diagnostics: vec![
-                diag::Diagnostic::new(
-                    c.span.start..c.span.start,
-                    format!(
-                        "contact `{}`: {what}: the values are outside what 64-bit floating point represents",
-                        c.name
-                    ),
-                )
-                .hint("check the magnitudes and units of the masses, inertias, lever arms and normals this contact involves"),
-            ],
-        });
-    }
-    Error::Analysis {
-        path: case.path.clone(),
-        error,
-    }
-}
-
-/// The one check that results computed from the inputs' magnitudes are
-/// representable: an impact or `[[person]]` result that overflowed (an
-/// infinite peak force) is an error at the input value it came from, not
-/// a printed ∞ (the dense analysis' own ω and ζ are checked where they
-/// are formed: `AnalysisError::OutOfRange`).
-fn out_of_range(
-    case: &case::Case,
-    an: &analysis::Analysis,
-    report: &report::Report,
-) -> Result<(), Error> {
-    let located = |span: std::ops::Range<usize>, message: String, hint: &str| {
-        Err(Error::Input(diag::SourceError {
-            path: case.path.clone(),
-            source: case.source.clone(),
-            diagnostics: vec![diag::Diagnostic::new(span, message).hint(hint.to_string())],
-        }))
-    };
-    for (imp, r) in case.impacts.iter().zip(&an.impacts) {
-        if let Err(analysis::impact::ImpactError::Overflow(what)) = &r.response {
-            return located(
-                imp.speed.span.clone(),
-                format!(
-                    "impact `{}`: {what} is outside what 64-bit floating point represents",
-                    imp.name
-                ),
-                "check the magnitudes and units of the speed (or drop), the stiffnesses, dashpots and masses of the contacts involved",
-            );
-        }
-    }
-    for (p, r) in case.persons.iter().zip(&report.persons) {
-        let bad = [&r.exact, &r.rule_of_thumb]
-            .into_iter()
-            .flatten()
-            .find_map(|t| {
-                [
-                    ("the reduced mass", Some(t.reduced_mass)),
-                    ("ω", Some(t.omega)),
-                    ("the duration", Some(t.duration)),
-                    ("the peak force", t.peak_force),
-                    ("the largest speed", t.max_speed),
-                ]
-                .into_iter()
-                .find(|(_, x)| x.is_some_and(f64::is_infinite))
-            });
-        if let Some((what, _)) = bad {
-            // At the largest of the person's values: the one that overflows.
-            let vals = [
-                Some(&p.mass),
-                Some(&p.stiffness),
-                p.speed.as_ref(),
-                p.force_limit.as_ref(),
-            ];
-            let at = vals
-                .into_iter()
-                .flatten()
-                .max_by(|a, b| a.si.abs().total_cmp(&b.si.abs()))
-                .map_or(0..0, |v| v.span.clone());
-            return located(
-                at,
-                format!(
-                    "`[[person]]` at contact `{}`: {what} is outside what 64-bit floating point represents",
-                    r.contact
-                ),
-                "check the magnitudes and units of the region's mass, stiffness, speed and force limit",
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Runs the pipeline with options (verification, progress).
-pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
-    // One work allowance for the impacts at the case point, the sweep
-    // points and the claim probes (analysis::work).
-    cancel::scope(options.cancel.clone(), || {
-        analysis::work::scope(analysis::work::CASE_WORK, || evaluate_scoped(case, options))
-    })
-}
-
-fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
-    let cancelled = || {
-        options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    let stage = || {
-        if cancelled() {
-            Err(Error::Cancelled)
-        } else {
-            Ok(())
-        }
-    };
-    timing::mark("read");
-    // Contacts without a stiffness take their engine's spring.
-    let mut case = engines::fill_from_engine(case)?;
-    let model = model::numeric(&case);
-    let large = analysis::takes_large_path(&model, case.analysis_path);
-    // A large scene's columns are copied into the model; without sweeps
-    // (which rebuild models from the case) they are not read again.
-    if large
-        && case.sweeps.is_empty()
-        && let Some(scene) = case.scene.as_mut()
-    {
-        scene.data.release_geometry();
-    }
-    timing::mark("model");
-    stage()?;
-    // Large systems keep no per-contact Jacobian rows (see analyze_model).
-    let system = if large {
-        model::assemble_without_contacts(&model)
-    } else {
-        model::assemble(&model)
-    };
-    timing::mark("assemble");
-    stage()?;
-    let selection = options
-        .contacts
-        .unwrap_or_else(|| report::ContactSelection::default_for(large));
-    let analysis = analysis::analyze_model(
-        &model,
-        &system,
-        analysis::LargeModes {
-            count: case.large_modes.unwrap_or(analysis::LARGE_MODES),
-            // Shapes are listed at the selected contacts only.
-            shapes: selection != report::ContactSelection::None,
-            path: case.analysis_path,
-        },
-    )
-    .map_err(|error| analysis_error(&case, error))?;
-    // All symbolic work of one case draws on one allowance.
-    let (derivation, verdicts, sensitivities) =
-        symbolic::poly::case_budget(symbolic::CASE_WORK_BUDGET, || {
-            let derivation = symbolic::derive(&case, &system);
-            let verdicts: Vec<_> = case
-                .claims
-                .iter()
-                .map(|c| {
-                    derivation
-                        .as_ref()
-                        .ok()
-                        .and_then(|d| symbolic::claim_verdict(d, c))
-                })
-                .collect();
-            let sensitivities = derivation
-                .as_ref()
-                .map_or_else(|_| Vec::new(), |d| symbolic::sensitivities(&case, d));
-            (derivation, verdicts, sensitivities)
-        });
-    timing::mark("analysis");
-    stage()?;
-    let claims = analysis::claims::check(
-        &case,
-        &analysis,
-        &verdicts,
-        options.digits.unwrap_or(number::DEFAULT_DIGITS),
-    );
-    // The simulations are for systems a person reads contact by contact.
-    let verification = (options.verify && analysis.large.is_none()).then(|| {
-        let progress = options.progress.unwrap_or(&|_: &str, _: f64| {});
-        verify::verify(&case, &model, &analysis, progress, options.cancel.as_ref())
-    });
-    let mut report = report::build(
-        &case,
-        report::Results {
-            analysis: &analysis,
-            claims: &claims,
-            system: &system,
-            list_dofs: options.list_dofs,
-            selection,
-            derivation: derivation.as_ref(),
-            sensitivities,
-            sweeps: case
-                .sweeps
-                .iter()
-                .map(|s| analysis::sweep::run(&case, s, &cancelled))
-                .collect(),
-        },
-    );
-    stage()?;
-    out_of_range(&case, &analysis, &report)?;
-    report.verification = verification.clone();
-    if !case.engines.is_empty()
-        && let Some(inputs) = engines::inputs(&case, &model, &system, &analysis)
-    {
-        report.engines = engines::analyze(&case, &inputs).map_err(|(engine, message)| {
-            let span = case
-                .engines
-                .spans
-                .iter()
-                .find(|(n, _)| *n == engine)
-                .map_or(0..0, |(_, s)| s.start..s.start);
-            Error::Input(diag::SourceError {
-                path: case.path.clone(),
-                source: case.source.clone(),
-                diagnostics: vec![
-                    diag::Diagnostic::new(span, format!("`[engine.{engine}]`: {message}"))
-                        .hint("check the magnitudes and units of the engine's settings"),
-                ],
-            })
-        })?;
-    }
-    let checks = checks::run(&case, &model, &analysis);
-    report.set_checks(checks);
-    timing::mark("report");
-    stage()?;
-    Ok(Evaluated {
-        case,
-        model,
-        system,
-        analysis,
-        derivation,
-        claims,
-        verification,
-        report,
-    })
-}
+pub use pipeline::{Error, Evaluated, Options, evaluate, evaluate_with};

@@ -270,7 +270,7 @@ fn chapter(text: &str, file: &Path, env: &Env) -> Result<String, BookError> {
                 }
                 let name = format!("{shown} (meff block at line {})", n + 1);
                 let parsed = crate::case::parse_case(&name, &case)
-                    .map_err(|e| input_error(crate::Error::Input(e)))?;
+                    .map_err(|e| input_error(crate::pipeline::Error::Input(e)))?;
                 let ev = evaluate(parsed, req.verify, &place, env)?;
                 let cut = sections::render(&env.templates, &ev.report, env.html)
                     .map_err(|e| BookError::Input(format!("{place}: {e}")))?;
@@ -360,9 +360,9 @@ fn inline_directives(
     Ok(())
 }
 
-fn input_error(e: crate::Error) -> BookError {
+fn input_error(e: crate::pipeline::Error) -> BookError {
     match &e {
-        crate::Error::Input(src) => BookError::Input(crate::diag::render(
+        crate::pipeline::Error::Input(src) => BookError::Input(crate::diag::render(
             &src.path,
             &src.source,
             &src.diagnostics,
@@ -373,7 +373,7 @@ fn input_error(e: crate::Error) -> BookError {
 }
 
 /// A book quotes no case whose claims fail or cannot be decided.
-fn claims_hold(ev: &crate::Evaluated, place: &str) -> Result<(), BookError> {
+fn claims_hold(ev: &crate::pipeline::Evaluated, place: &str) -> Result<(), BookError> {
     let failed: Vec<String> = ev
         .report
         .claims
@@ -479,11 +479,11 @@ fn evaluated(
     }
     let case = crate::case::load_confined(&key.0, crate::case::MAX_INPUT_BYTES, Some(&env.confine))
         .map_err(|e| match e {
-            crate::Error::Io { message, .. } => {
+            crate::diag::ReadError::Io { message, .. } => {
                 let path = crate::diag::escape_controls(path);
                 BookError::Input(format!("{place}: cannot read `{path}`: {message}"))
             }
-            other => input_error(other),
+            other => input_error(other.into()),
         })?;
     let ev = Rc::new(evaluate(case, key.1, place, env)?.report);
     env.evaluated.borrow_mut().insert(key.clone(), ev.clone());
@@ -496,11 +496,11 @@ fn evaluate(
     verify: bool,
     place: &str,
     env: &Env,
-) -> Result<crate::Evaluated, BookError> {
+) -> Result<crate::pipeline::Evaluated, BookError> {
     env.budget.evaluation(place)?;
-    let ev = crate::evaluate_with(
+    let ev = crate::pipeline::evaluate_with(
         case,
-        crate::Options {
+        crate::pipeline::Options {
             verify,
             progress: None,
             cancel: Some(env.budget.cancel()),
@@ -508,7 +508,7 @@ fn evaluate(
         },
     )
     .map_err(|e| match e {
-        crate::Error::Cancelled => env.budget.spent(place),
+        crate::pipeline::Error::Cancelled => env.budget.spent(place),
         other => input_error(other),
     })?;
     claims_hold(&ev, place)?;

@@ -46,7 +46,7 @@ pub(crate) fn load(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Case> 
                 "no such file".into()
             },
         }),
-        (None, Some(p)) => meff::case::load(p),
+        (None, Some(p)) => meff::case::load(p).map_err(meff::Error::from),
         (None, None) => unreachable!("a path or a text"),
     });
     case.map(|case| Case { case })

@@ -1,8 +1,9 @@
-//! `Robot.from_mujoco`: a tree read from an `MjModel`'s arrays.
+//! `Robot.from_mujoco`: a tree read from an `MjModel`'s arrays (the
+//! library's robot, which `robot.rs` wraps).
 
 use crate::floats;
-use crate::robot::Robot;
 use meff::kinematics::Tree;
+use meff::robot::Robot;
 use nalgebra::Vector3;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -134,7 +135,7 @@ fn tree_robot(
             )
         }));
     }
-    Ok(Robot::new(meff::robot::Robot {
+    Ok(Robot {
         format: meff::robot::Format::Mjcf,
         path: String::new(),
         name,
@@ -144,7 +145,7 @@ fn tree_robot(
         notes: Vec::new(),
         sha256: String::new(),
         planes: Vec::new(),
-    }))
+    })
 }
 
 pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {

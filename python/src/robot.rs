@@ -182,7 +182,7 @@ impl Robot {
     /// `from_mjcf` reads them from the file.
     #[staticmethod]
     fn from_mujoco(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
-        crate::mujoco::read(py, model)
+        crate::mujoco::read(py, model).map(Robot::new)
     }
 
     /// Reads a URDF file (a `str` or `os.PathLike`). The root link is
@@ -445,7 +445,7 @@ impl Robot {
             .compiled
             .point_inverse_inertia(&q, &target)
             .ok_or_else(|| MeffError::new_err("M(q) is not positive definite"))?;
-        let eig = meff::analysis::eig::symmetric(a).ok_or_else(|| {
+        let eig = meff::linalg::eig::symmetric(a).ok_or_else(|| {
             MeffError::new_err("the point's inverse inertia has no eigenvalues (not finite)")
         })?;
         let mut order: Vec<usize> = (0..3).collect();

@@ -222,7 +222,7 @@ impl Scene {
         );
         let case = py
             .detach(|| meff::case::case_from_columns(crate::ARRAYS, &source, data))
-            .map_err(|e| meff_error(py, e))?;
+            .map_err(|e| meff_error(py, e.into()))?;
         Ok(Scene { case })
     }
 
@@ -248,7 +248,7 @@ impl Scene {
         let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = cancel.clone();
         let an = crate::interruptible(py, &cancel, move || {
-            meff::cancel::scope(Some(flag), || {
+            meff::control::cancel_scope(Some(flag), || {
                 let model = meff::model::numeric(case);
                 let large = meff::analysis::takes_large_path(&model, case.analysis_path);
                 let system = if large {

@@ -5,17 +5,8 @@ use super::AnalysisError;
 use crate::model::{SparseRow, System};
 use nalgebra::{DMatrix, DVector};
 
-/// Above this many contacts the dense c×c path gives way to the sparse,
-/// matrix-free one ([`large`](super::large)).
-pub const DENSE_CONTACT_LIMIT: usize = 2000;
-
-/// A contact is immobile when its constrained `a_i` is below this fraction
-/// of its unconstrained value (docs/physics.md: round-off leaves ~1e-16, not 0).
-pub const IMMOBILE_RATIO: f64 = 1e-12;
-
-/// Relative singular-value threshold below which a whitened constraint
-/// direction counts as redundant.
-pub const CONSTRAINT_RANK_TOLERANCE: f64 = 1e-10;
+use crate::limits::DENSE_CONTACT_LIMIT;
+use crate::linalg::{IMMOBILE_RATIO, cholesky_in_place, row_space_basis};
 
 /// The Delassus matrix and what was learnt computing it.
 #[derive(Clone, Debug)]
@@ -168,27 +159,6 @@ impl<'a> Whitener<'a> {
     }
 }
 
-/// The lower Cholesky factor of the symmetric `n×n` row-major `a`, in
-/// place (upper triangle zeroed); false when `a` is not positive definite.
-/// [`crate::linalg::cholesky`] (written out because the large path
-/// factors 10⁵–10⁶ blocks of six: a dynamically sized nalgebra
-/// factorisation allocates three matrices per block and took 0.07 s at
-/// 10⁵ bodies, this takes a few ms). The dense
-/// path keeps nalgebra's (`factor_blocks`); both are the textbook
-/// column-by-column recurrence, checked against each other in the tests.
-pub(crate) fn cholesky_in_place(a: &mut [f64], n: usize) -> bool {
-    crate::linalg::cholesky(a, n);
-    if (0..n).any(|j| !(a[j * n + j] > 0.0 && a[j * n + j].is_finite())) {
-        return false;
-    }
-    for j in 0..n {
-        for c in j + 1..n {
-            a[j * n + c] = 0.0;
-        }
-    }
-    true
-}
-
 type Factors = (Vec<DMatrix<f64>>, Vec<usize>);
 
 /// Cholesky factor of each block, and the block of each dof.
@@ -336,79 +306,10 @@ fn sparse_dot(x: &SparseRow<f64>, y: &SparseRow<f64>) -> f64 {
     sum
 }
 
-/// An orthonormal basis (as rows) of the span of the rows of `g`, by
-/// Gram–Schmidt with pivoting on the largest remaining norm and a second
-/// orthogonalisation pass (Businger–Golub). A row whose remaining norm is
-/// below [`CONSTRAINT_RANK_TOLERANCE`] times the largest row norm is
-/// redundant. (nalgebra 0.34's SVD was tried first: on rank-deficient input
-/// its singular vectors did not always span the rows, which the property
-/// test `constraints_two_ways_agree` caught.)
-pub fn row_space_basis(g: &DMatrix<f64>) -> DMatrix<f64> {
-    let n = g.ncols();
-    let mut rest: Vec<DVector<f64>> = g.row_iter().map(|r| r.transpose()).collect();
-    let scale = rest.iter().map(|r| r.norm()).fold(0.0, f64::max);
-    let mut basis: Vec<DVector<f64>> = Vec::new();
-    while !rest.is_empty() && basis.len() < n {
-        let (pick, norm) =
-            rest.iter()
-                .enumerate()
-                .map(|(i, r)| (i, r.norm()))
-                .fold(
-                    (0, -1.0),
-                    |best, cur| if cur.1 > best.1 { cur } else { best },
-                );
-        if scale == 0.0 || norm <= CONSTRAINT_RANK_TOLERANCE * scale {
-            break;
-        }
-        let q = rest.swap_remove(pick) / norm;
-        for r in &mut rest {
-            for _ in 0..2 {
-                let d = q.dot(r);
-                r.axpy(-d, &q, 1.0);
-            }
-        }
-        basis.push(q);
-    }
-    DMatrix::from_fn(basis.len(), n, |i, j| basis[i][j])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Dof, MassBlock};
-
-    #[test]
-    fn the_small_cholesky_agrees_with_nalgebra_and_refuses_what_it_should() {
-        let mut state = 7u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        for n in 1..=8 {
-            let b = DMatrix::from_fn(n, n, |_, _| next());
-            let m = &b * b.transpose() + DMatrix::identity(n, n) * 0.1;
-            let mut flat: Vec<f64> = (0..n * n).map(|k| m[(k / n, k % n)]).collect();
-            assert!(cholesky_in_place(&mut flat, n));
-            let l = nalgebra::Cholesky::new(m.clone()).unwrap().l();
-            for r in 0..n {
-                for c in 0..n {
-                    assert!(
-                        (flat[r * n + c] - l[(r, c)]).abs() <= 1e-13 * l[(r, r)].abs().max(1.0)
-                    );
-                }
-            }
-        }
-        // Semidefinite, indefinite and non-finite blocks are refused.
-        for bad in [
-            [1.0, 1.0, 1.0, 1.0],
-            [1.0, 2.0, 2.0, 1.0],
-            [f64::NAN, 0.0, 0.0, 1.0],
-        ] {
-            assert!(!cholesky_in_place(&mut bad.clone(), 2));
-        }
-    }
 
     /// An SPD block `B Bᵀ + n I` from a fixed pattern.
     fn spd(n: usize, seed: usize) -> Vec<f64> {

@@ -188,7 +188,7 @@ pub enum ImpactError {
     /// The contacts did not all open within the solver's step or event
     /// limit.
     NotEnded(Progress),
-    /// The evaluation's work allowance ([`super::work`]) was spent.
+    /// The evaluation's work allowance ([`crate::control`]) was spent.
     OverBudget(Progress),
     /// The evaluation was cancelled (Ctrl-C in Python).
     Cancelled,
@@ -341,7 +341,7 @@ pub fn respond_with(
 /// eigenvalues ([`super::eig`]); where they cannot be had, the norm bound
 /// [`rate_bound`] (never smaller, so the step stays safe, only shorter).
 fn fastest_rate(l: DMatrix<f64>, a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
-    let z = super::eig::complex_eigenvalues(l);
+    let z = crate::linalg::eig::complex_eigenvalues(l);
     if z.iter().any(|z| !z.re.is_finite() || !z.im.is_finite()) {
         return rate_bound(a, k, c);
     }
@@ -368,7 +368,7 @@ pub fn rate_bound(a: &DMatrix<f64>, k: &[f64], c: &[f64]) -> f64 {
     w0.max(lower).max(f64::MIN_POSITIVE)
 }
 
-/// Work units ([`super::work`]) of one step with `n` contacts (a product of
+/// Work units ([`crate::control`]) of one step with `n` contacts (a product of
 /// the 2n × 2n propagator with the state, and its bookkeeping). Units are
 /// about nanoseconds on the reference machine: measured by
 /// `calibrate::units_per_second` (2 µs a matrix exponential at n = 1,
@@ -430,7 +430,7 @@ impl<'a> Solver<'a> {
 
     fn step_matrix(&mut self, active: &[bool]) -> &DMatrix<f64> {
         if !self.steps.contains_key(active) {
-            super::work::charge(exp_cost(self.n()));
+            crate::control::charge(exp_cost(self.n()));
             let e = (self.matrix(active) * self.h).exp();
             self.steps.insert(active.to_vec(), e);
         }
@@ -439,7 +439,7 @@ impl<'a> Solver<'a> {
 
     fn advance(&self, active: &[bool], x: &State, tau: f64) -> State {
         // Spent shows at the next step of `run`.
-        super::work::charge(exp_cost(self.n()));
+        crate::control::charge(exp_cost(self.n()));
         (self.matrix(active) * tau).exp() * x
     }
 
@@ -524,10 +524,10 @@ impl<'a> Solver<'a> {
             if steps > self.max_steps || events > MAX_EVENTS {
                 return Err(ImpactError::NotEnded(progress));
             }
-            if !super::work::charge(step_cost(n)) || super::work::spent() {
+            if !crate::control::charge(step_cost(n)) || crate::control::spent() {
                 return Err(ImpactError::OverBudget(progress));
             }
-            if crate::cancel::requested() {
+            if crate::control::cancelled() {
                 return Err(ImpactError::Cancelled);
             }
             let mut next = self.step_matrix(&active) * &x;
@@ -774,12 +774,12 @@ mod calibrate {
             let t = std::time::Instant::now();
             let total = 1u64 << 50;
             let mut reps = 0;
-            let left = super::super::work::scope(total, || {
+            let left = crate::control::work_scope(total, || {
                 while t.elapsed().as_secs_f64() < 1.0 {
                     let _ = respond_with(&a, &k, &c, &v, false);
                     reps += 1;
                 }
-                super::super::work::left().unwrap()
+                crate::control::left().unwrap()
             });
             let used = total - left;
             let secs = t.elapsed().as_secs_f64();
@@ -789,9 +789,9 @@ mod calibrate {
         let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
         let t = std::time::Instant::now();
         let total = 1u64 << 50;
-        let left = super::super::work::scope(total, || {
+        let left = crate::control::work_scope(total, || {
             let _ = respond_with(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0], true);
-            super::super::work::left().unwrap()
+            crate::control::left().unwrap()
         });
         let secs = t.elapsed().as_secs_f64();
         eprintln!(

@@ -44,7 +44,9 @@
 //! timestep do not depend on multiplicity.
 
 use super::Mode;
-use super::large::{CHUNK, Coupled, LargeInfo, LocalCsr};
+use super::coupled::{Coupled, LargeInfo};
+use super::kernels::{CHUNK, dot4};
+use super::local_csr::LocalCsr;
 use rayon::prelude::*;
 
 /// Relative Ritz estimate (or residual) below which a value counts as
@@ -157,7 +159,7 @@ fn axpy_norm2(w: &mut [f64], a: f64, v: &[f64]) -> f64 {
             for (o, x) in ws.iter_mut().zip(vs) {
                 *o -= a * x;
             }
-            super::large::dot4(ws, ws)
+            dot4(ws, ws)
         })
         .collect::<Vec<f64>>()
         .iter()
@@ -168,7 +170,7 @@ fn axpy_norm2(w: &mut [f64], a: f64, v: &[f64]) -> f64 {
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.par_chunks(CHUNK)
         .zip(b.par_chunks(CHUNK))
-        .map(|(x, y)| super::large::dot4(x, y))
+        .map(|(x, y)| dot4(x, y))
         .collect::<Vec<f64>>()
         .iter()
         .sum()
@@ -488,7 +490,7 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
         let last = breakdown
             || m >= max_steps
             || m >= c.saturating_mul(4).max(64)
-            || crate::cancel::requested();
+            || crate::control::cancelled();
         if m >= next_check || last {
             let t = Tridiagonal {
                 a: &alpha,

@@ -34,7 +34,7 @@
 //! previous block's rows, then earlier rows of the block, then the row's
 //! own entries — whatever the number of threads: the same bits anywhere.
 
-use super::large::dot4;
+use super::kernels::dot4;
 use rayon::prelude::*;
 
 /// Most rows per block. Coupled contacts of a 3-d packing of 10⁶ bodies

@@ -1,24 +1,32 @@
 //! Analysis: Delassus matrix, effective masses, coupled modes, bounds,
-//! stable timesteps and damping (docs/physics.md).
+//! stable timesteps, damping and impacts (docs/physics.md).
 //!
-//! Input: an assembled [`System<f64>`] and the model's stiffness, damping
-//! and naive masses. Output: an [`Analysis`], plain numbers with no
-//! formatting.
+//! Input: a [`Model<f64>`] and its assembled [`System<f64>`]. Output: an
+//! [`Analysis`], plain numbers with no formatting. Entry points:
+//! [`analyze`] (a model) and [`analyze_model`] (a model and its system,
+//! the pipeline's); which path is taken is [`takes_large_path`].
 //!
-//! Steps: [`delassus`] whitens J by the Cholesky factor of each mass block
-//! (J̃ = J L⁻ᵀ, so A = J̃ J̃ᵀ) and, with constraints, projects J̃ onto the
-//! complement of the whitened constraint rows found by an SVD (rank
-//! revealing, so redundant joints are fine); [`modes`] diagonalises
-//! S = K^½ A K^½; [`damped`] finds the eigenvalues of the frozen damped
-//! system. Claims are checked in [`claims`].
+//! The dense path: [`delassus`](mod@delassus) whitens J by the Cholesky factor of each
+//! mass block (J̃ = J L⁻ᵀ, so A = J̃ J̃ᵀ) and, with constraints, projects J̃
+//! onto the complement of the whitened constraint rows, whose orthonormal
+//! basis comes from Gram–Schmidt with pivoting
+//! ([`crate::linalg::row_space_basis`]: rank revealing, so redundant
+//! joints are fine); `modes` diagonalises S = K^½ A K^½ and finds the
+//! eigenvalues of the frozen damped system ([`damped_modes`]); [`stable`]
+//! gives the stable timesteps and [`impact`] solves the `[[impact]]`s.
+//! The large path ([`large`], [`lanczos`]) keeps S sparse and finds its
+//! fastest modes matrix-free. [`robot`] adds a `[model]` case's robot
+//! section and the `[[person]]` results; [`sweep`] re-analyses the model
+//! at each sweep point. Claims are checked a stage above, in
+//! [`crate::claims`].
 //!
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
-//! the c×c Delassus matrix and its eigenproblem).
+//! the c×c Delassus matrix and its eigenproblem) and [`crate::linalg`].
 
-pub mod claims;
+mod coupled;
 pub mod delassus;
-pub mod eig;
 pub mod impact;
+mod kernels;
 pub mod lanczos;
 pub mod large;
 mod local_csr;
@@ -27,11 +35,9 @@ pub mod order;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
-pub mod work;
 
-pub use delassus::{
-    DENSE_CONTACT_LIMIT, Delassus, IMMOBILE_RATIO, delassus, row_space_basis, whitened_rows,
-};
+pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
+pub use delassus::{Delassus, delassus, whitened_rows};
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
 
 use crate::case::AnalysisPath;
@@ -64,7 +70,7 @@ pub enum AnalysisError {
         what: String,
     },
     /// A sweep point or claim probe not analysed: the evaluation's work
-    /// allowance ([`work`]) was spent.
+    /// allowance ([`crate::control`]) was spent.
     WorkSpent,
 }
 
@@ -255,6 +261,8 @@ pub struct Analysis {
 /// Default number of fastest modes found on the large-system path.
 pub const LARGE_MODES: usize = 6;
 
+pub use crate::limits::{DENSE_CONTACT_LIMIT, LARGE_PATH_ABOVE};
+
 impl Analysis {
     /// Entry (i, j) of A, from the dense or the sparse matrix.
     pub fn a(&self, i: usize, j: usize) -> f64 {
@@ -278,14 +286,21 @@ pub fn dt_damped(omega: f64, zeta: f64) -> Option<f64> {
     (omega > 0.0).then(|| (1.0 / omega) / (0.5 * zeta.hypot(1.0) + 0.5 * zeta))
 }
 
-/// Runs the numeric analysis of a model.
+/// Runs the numeric analysis of a model (assembled here, the path chosen
+/// by size). Public on purpose: with [`analyze_model`] the library's two
+/// entry points below the pipeline (`meff::evaluate_with`), for callers
+/// that build or change a model themselves (benchmarks, the Python
+/// `Scene`).
 pub fn analyze(model: &Model<f64>) -> Result<Analysis, AnalysisError> {
     let system = model::assemble(model);
     analyze_system(model, &system)
 }
 
 /// Runs the numeric analysis of an assembled system.
-pub fn analyze_system(model: &Model<f64>, system: &System<f64>) -> Result<Analysis, AnalysisError> {
+pub(crate) fn analyze_system(
+    model: &Model<f64>,
+    system: &System<f64>,
+) -> Result<Analysis, AnalysisError> {
     analyze_system_with(model, system, LargeModes::default())
 }
 
@@ -314,7 +329,7 @@ impl Default for LargeModes {
 
 /// The numeric analysis; `large` says what is sought on the large-system
 /// path.
-pub fn analyze_system_with(
+fn analyze_system_with(
     model: &Model<f64>,
     system: &System<f64>,
     large: LargeModes,
@@ -501,19 +516,6 @@ fn contact_results(
         .collect()
 }
 
-/// `[analysis] path = "auto"` takes the large-system path above this many
-/// contacts when the system has no constraints. Measured on the 2-core
-/// development machine (benches/results/scale.md, "dense or large"): the
-/// dense analysis — the c×c eigenproblem with every vector — takes 0.09 s
-/// at 396 contacts, 0.7 s at 857 and 6 s at 1,506, its default
-/// verification by simulation 21 s, 59 s and 138 s, and its JSON (A and
-/// every mode shape) 41 MB at 857 and 128 MB at 1,506; the large path
-/// takes about 0.02 s at any of these sizes. Up to here the dense path's
-/// extras — A itself, every mode, zero modes counted, the simulation —
-/// are still worth their cost for a case read contact by contact; beyond
-/// it they are not.
-pub const LARGE_PATH_ABOVE: usize = 1000;
-
 /// Whether the system has constraint rows (joints, generalized or model
 /// constraints): the large-system path does not take them.
 pub fn has_constraints(model: &Model<f64>) -> bool {
@@ -542,14 +544,14 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
 ///
 /// `impacts`: the `[[impact]]`s solved (those a quantity read at the
 /// point names; the others are left unsolved). Each point draws on the evaluation's
-/// work allowance ([`work`]): its analysis ([`point_cost`]) up front, its
+/// work allowance ([`crate::control`]): its analysis ([`point_cost`]) up front, its
 /// impacts by their steps.
-pub fn analyze_for(
+pub(crate) fn analyze_for(
     case: &crate::case::Case,
     model: &Model<f64>,
     impacts: &[usize],
 ) -> Result<Analysis, AnalysisError> {
-    if !work::charge(point_cost(model)) {
+    if !crate::control::charge(point_cost(model)) {
         return Err(AnalysisError::WorkSpent);
     }
     let system = model::assemble(model);
@@ -571,7 +573,7 @@ pub fn analyze_for(
     })
 }
 
-/// The work units ([`work`]) of one sweep point's or probe's analysis:
+/// The work units ([`crate::control`]) of one sweep point's or probe's analysis:
 /// the dense eigenproblem's c³ (with all its vectors; on
 /// the large path a few thousand per contact), the mass blocks' n², and a
 /// floor for building the model.
@@ -589,18 +591,46 @@ pub fn point_cost(model: &Model<f64>) -> u64 {
     eigen + (n + 1).pow(2) + 10_000
 }
 
-/// The numeric analysis for the pipeline. On the large-system path
-/// (`is_large`) `system` comes from
-/// [`assemble_without_contacts`](crate::model::assemble_without_contacts):
-/// the contact rows are generated from the model (in parallel) and only
-/// their whitened form, then S, is kept (one allocation per contact would
-/// be the largest thing in memory). Otherwise as [`analyze_system_with`].
+/// Where the contact rows come from: the assembled system's Jacobian, or,
+/// for a system assembled without them
+/// ([`assemble_without_contacts`](crate::model::assemble_without_contacts),
+/// which the pipeline uses on the large path), the model, generated in
+/// parallel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactRows {
+    /// `system.jacobian` holds a row per contact.
+    Assembled,
+    /// `system.jacobian` lacks the contact rows: they come from the model.
+    FromModel,
+}
+
+impl ContactRows {
+    /// Which one `system` is (a system with fewer Jacobian rows than the
+    /// model has contacts was assembled without them).
+    pub fn of(model: &Model<f64>, system: &System<f64>) -> ContactRows {
+        if system.jacobian.len() < model.contacts.len() {
+            ContactRows::FromModel
+        } else {
+            ContactRows::Assembled
+        }
+    }
+}
+
+/// The numeric analysis of a model and its assembled system, the path as
+/// `large.path` asks ([`takes_large_path`]). On the large-system path with
+/// a system assembled without its contact rows ([`ContactRows::FromModel`])
+/// the rows are generated from the model (in parallel) and only their
+/// whitened form, then S, is kept (one allocation per contact would be the
+/// largest thing in memory). Public on purpose (the pipeline's and the
+/// Python `Scene`'s analysis).
 pub fn analyze_model(
     model: &Model<f64>,
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    if takes_large_path(model, large.path) && system.jacobian.len() < model.contacts.len() {
+    if takes_large_path(model, large.path)
+        && ContactRows::of(model, system) == ContactRows::FromModel
+    {
         let stiffness: Vec<f64> = model.contacts.iter().map(|c| c.stiffness).collect();
         let rows = crate::model::ContactRows::new(model);
         let order = order::contact_order(model);
@@ -695,5 +725,32 @@ fn upper_bound(contacts: &[ContactResult], gershgorin_omega: f64) -> (f64, &'sta
         (gershgorin_omega, "gershgorin")
     } else {
         (trace, "trace")
+    }
+}
+
+/// The value of a result quantity in an analysis.
+pub fn value_of(q: &crate::case::Quantity, an: &Analysis) -> Result<f64, String> {
+    use crate::case::Quantity;
+    match q {
+        Quantity::A(i) => Ok(an.contacts[*i].a),
+        Quantity::MEff(i) => an.contacts[*i]
+            .m_eff
+            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
+        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
+        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
+        Quantity::ModeOmega(k) => an
+            .modes
+            .get(k - 1)
+            .map(|m| m.omega)
+            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
+        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
+        Quantity::ModeF(k) => {
+            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
+        }
+        Quantity::Impact(which, i, c) => an
+            .impacts
+            .get(*i)
+            .ok_or_else(|| "the impact was not solved".to_string())
+            .and_then(|r| r.value(*which, *c)),
     }
 }

@@ -32,7 +32,7 @@ pub fn modes(a: &DMatrix<f64>, stiffness: &[f64]) -> (Vec<Mode>, usize) {
     }
     let sk: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = DMatrix::from_fn(c, c, |i, j| sk[i] * a[(i, j)] * sk[j]);
-    let Some(eig) = super::eig::symmetric(s) else {
+    let Some(eig) = crate::linalg::eig::symmetric(s) else {
         // Not finite or not converged: no mode rather than a wrong one.
         return (Vec::new(), c);
     };
@@ -99,7 +99,7 @@ pub fn damped_modes(
             m[(c + i, c + j)] = -a[(i, j)] * damping[j];
         }
     }
-    let eig = super::eig::complex_eigenvalues(m);
+    let eig = crate::linalg::eig::complex_eigenvalues(m);
     let scale = eig.iter().map(|l| l.norm()).fold(0.0, f64::max);
     let mut out = Vec::new();
     let mut real = Vec::new();

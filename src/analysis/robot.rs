@@ -9,6 +9,7 @@
 
 use crate::case::{Case, ContactGeometry, Form, RobotForm, Side};
 use crate::kinematics::{JointKind, Kinematics};
+use crate::linalg::response;
 use crate::model::robot::robot_system;
 use nalgebra::{DMatrix, Matrix3, SymmetricEigen, Vector3};
 use serde::Serialize;
@@ -108,25 +109,17 @@ pub const POLAR_STEPS: usize = 72;
 /// A·x = 0 within this fraction of the largest: an immobile direction.
 const IMMOBILE: f64 = 1e-12;
 
-/// `R P Rᵀ` with `P = M⁻¹` projected onto the motions the constraint rows
-/// `g` allow (`M⁻¹ − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁺GM⁻¹`), for the rows of `r`.
-pub(crate) fn response(m: &DMatrix<f64>, g: &[Vec<f64>], r: &DMatrix<f64>) -> Option<DMatrix<f64>> {
-    let n = m.nrows();
-    let l = m.clone().cholesky()?.l();
-    let whiten = |rows: &DMatrix<f64>| -> DMatrix<f64> {
-        // L⁻¹ Rᵀ: columns are whitened rows.
-        l.solve_lower_triangular(&rows.transpose())
-            .expect("a Cholesky factor is invertible")
-    };
-    let mut w = whiten(r);
-    if !g.is_empty() {
-        let gm = DMatrix::from_fn(g.len(), n, |i, j| g[i][j]);
-        let gw = whiten(&gm).transpose();
-        let basis = super::delassus::row_space_basis(&gw);
-        let proj = &basis * &w;
-        w -= basis.transpose() * proj;
-    }
-    Some(w.transpose() * w)
+/// The robot section and the `[[person]]` results of a case, from its
+/// analysis (each reads every contact's m_eff: small cases only; `None`
+/// and none for a case without a `[model]` or persons).
+pub fn case_results(case: &Case, an: &super::Analysis) -> (Option<RobotReport>, Vec<PersonReport>) {
+    let per_contact = matches!(case.form, Form::Robot(_)) || !case.persons.is_empty();
+    let n_pc = if per_contact { an.contacts.len() } else { 0 };
+    let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
+    let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
+    let robot = analyze(case, &m_effs);
+    let persons = persons(case, &m_effs, &naives, robot.as_ref());
+    (robot, persons)
 }
 
 /// The robot section of a `[model]` case's report (`None` for other cases).
@@ -185,7 +178,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
             let meff = |m: &DMatrix<f64>| {
                 let free = response(m, &[], &row)?[(0, 0)];
                 let a = response(m, g, &row)?[(0, 0)];
-                (a > 0.0 && a > super::delassus::IMMOBILE_RATIO * free).then(|| 1.0 / a)
+                (a > 0.0 && a > crate::linalg::IMMOBILE_RATIO * free).then(|| 1.0 / a)
             };
             let analysis_immobile = m_eff.get(i).is_some_and(Option::is_none);
             let (with_a, without_a) = (meff(&with), meff(&without));
@@ -284,7 +277,7 @@ fn ellipsoid(
     let inv3 = Matrix3::from_fn(|i, j| 0.5 * (inv[(i, j)] + inv[(j, i)]));
     // Not finite (or not converged): NaN moments, no principal mass and
     // no plot, rather than numbers from a matrix that has none.
-    let eig = super::eig::symmetric(inv3).unwrap_or(SymmetricEigen {
+    let eig = crate::linalg::eig::symmetric(inv3).unwrap_or(SymmetricEigen {
         eigenvalues: Vector3::repeat(f64::NAN),
         eigenvectors: Matrix3::identity(),
     });

@@ -62,7 +62,7 @@ pub(crate) fn blocks(
 }
 
 fn radius(t: DMatrix<f64>) -> f64 {
-    super::eig::complex_eigenvalues(t)
+    crate::linalg::eig::complex_eigenvalues(t)
         .iter()
         .fold(0.0f64, |r, z| {
             if z.re.is_nan() {
@@ -251,7 +251,7 @@ mod tests {
         );
         let (k, c): ([f64; 2], [f64; 2]) = ([1e5, 1e5], [50.0, 2000.0]);
         let s = DMatrix::from_fn(2, 2, |p, q| k[p].sqrt() * a[(p, q)] * k[q].sqrt());
-        let w_max = crate::analysis::eig::symmetric_eigenvalues(s).amax().sqrt();
+        let w_max = crate::linalg::eig::symmetric_eigenvalues(s).amax().sqrt();
         let h = symplectic_euler_damped(&a, &k, &c, 2.0 / w_max).unwrap();
         let grows = |h: f64| {
             let (mut g, mut v) = (
@@ -296,7 +296,7 @@ mod tests {
             let s = DMatrix::from_fn(n, n, |p, q| k[p].sqrt() * a[(p, q)] * k[q].sqrt());
             let cc = DMatrix::from_fn(n, n, |p, q| c[p].sqrt() * a[(p, q)] * c[q].sqrt());
             let top = |m: DMatrix<f64>| {
-                crate::analysis::eig::complex_eigenvalues(m)
+                crate::linalg::eig::complex_eigenvalues(m)
                     .iter()
                     .fold(0.0f64, |x, z| x.max(z.re))
             };

@@ -1,6 +1,6 @@
 //! Sweeps: results against one parameter (`[[sweep]]`), for plots.
 
-use super::claims::value_of;
+use super::value_of;
 use crate::case::{Case, Env, Quantity, Sweep};
 use crate::model;
 use serde::Serialize;
@@ -35,20 +35,21 @@ pub struct SweepResult {
     /// Quantities.
     pub series: Vec<SweepSeries>,
     /// Why points are missing beyond the invalid ones: the evaluation's
-    /// work allowance ([`super::work`]) ran out.
+    /// work allowance ([`crate::control`]) ran out.
     pub note: Option<String>,
 }
 
 /// Evaluates a sweep: the model is rebuilt and re-analysed at each point.
 ///
-/// `cancelled`: asked before each point; once it says yes the remaining
-/// points are left empty (the caller has abandoned the evaluation).
-pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepResult {
+/// The thread's stop request ([`crate::control`]) is asked before each
+/// point; once it is set the remaining points are left empty (the caller
+/// has abandoned the evaluation).
+pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
     let p = &case.parameters[sweep.parameter];
     let n = sweep.points.max(2);
     let x: Vec<f64> = (0..n).map(|i| sweep.point(i)).collect();
     // Impacts are solved at a point only when an impact quantity is
-    // plotted (and identical impact inputs only once: work::cached).
+    // plotted (and identical impact inputs only once: control::cached).
     let impacts: Vec<usize> = sweep
         .plot
         .iter()
@@ -63,7 +64,7 @@ pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepRes
         .iter()
         .enumerate()
         .map(|(i, &v)| {
-            if cancelled() || spent_at.is_some() {
+            if crate::control::cancelled() || spent_at.is_some() {
                 return None;
             }
             let point = || {
@@ -73,7 +74,7 @@ pub fn run(case: &Case, sweep: &Sweep, cancelled: &dyn Fn() -> bool) -> SweepRes
                 Some((super::analyze_for(case, &m, &impacts).ok()?, naive))
             };
             let out = point();
-            if super::work::spent() {
+            if crate::control::spent() {
                 spent_at = Some(i);
                 return None;
             }

@@ -255,7 +255,7 @@ pub(super) fn read(path: &str, source: &str) -> Option<Case> {
     // Only cases for the large-system path: there no closed forms are
     // derived and no value is shown as typed, so nothing a scene lacks is
     // missed.
-    if run.tables.iter().filter(|p| p.contact).count() <= crate::analysis::DENSE_CONTACT_LIMIT {
+    if run.tables.iter().filter(|p| p.contact).count() <= crate::limits::DENSE_CONTACT_LIMIT {
         return None;
     }
     let mut rest = String::with_capacity(source.len() - (run.end - run.start));

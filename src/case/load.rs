@@ -9,14 +9,17 @@ use super::types::*;
 use crate::diag::SourceError;
 
 /// Reads and validates a case file (at most [`MAX_INPUT_BYTES`]).
-pub fn load(path: &std::path::Path) -> Result<Case, crate::Error> {
+pub fn load(path: &std::path::Path) -> Result<Case, crate::diag::ReadError> {
     load_limited(path, MAX_INPUT_BYTES)
 }
 
 /// Reads and validates a case file of at most `max_bytes`; `-` is standard
 /// input. Only regular files are read (a FIFO or device could block or
 /// never end); text that is not UTF-8 is an error at its first bad byte.
-pub fn load_limited(path: &std::path::Path, max_bytes: u64) -> Result<Case, crate::Error> {
+pub fn load_limited(
+    path: &std::path::Path,
+    max_bytes: u64,
+) -> Result<Case, crate::diag::ReadError> {
     load_confined(path, max_bytes, None)
 }
 
@@ -26,11 +29,11 @@ pub fn load_confined(
     path: &std::path::Path,
     max_bytes: u64,
     confine: Option<&crate::confine::Confine>,
-) -> Result<Case, crate::Error> {
+) -> Result<Case, crate::diag::ReadError> {
     // Phase timings (MEFF_TIMINGS) count from here, reading included.
     crate::timing::mark("start");
     let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
-    let io = |message| crate::Error::Io {
+    let io = |message| crate::diag::ReadError::Io {
         path: shown.clone(),
         message,
     };
@@ -40,7 +43,7 @@ pub fn load_confined(
         crate::confine::admit(confine, path).map_err(io)?
     };
     let bytes = read_bounded(&opened, max_bytes).map_err(io)?;
-    let source = text_of(&shown, bytes).map_err(crate::Error::Input)?;
+    let source = text_of(&shown, bytes).map_err(crate::diag::ReadError::Input)?;
     // Scene files are named relative to the case file (to the working
     // directory for standard input).
     let base = if path.as_os_str() == "-" {
@@ -53,7 +56,7 @@ pub fn load_confined(
         max_bytes,
         confine: confine.cloned(),
     };
-    parse_case_owned(&shown, source, Some(access)).map_err(crate::Error::Input)
+    parse_case_owned(&shown, source, Some(access)).map_err(crate::diag::ReadError::Input)
 }
 
 /// The bytes of a regular file (or standard input for `-`), refusing more
@@ -154,11 +157,11 @@ pub fn case_from_columns(
     path: &str,
     source: &str,
     data: super::scene::SceneData,
-) -> Result<Case, crate::Error> {
+) -> Result<Case, crate::diag::ReadError> {
     crate::diag::reset_hint_budget();
     let root = DeTable::parse(source)
         .map_err(|e| {
-            crate::Error::Input(SourceError {
+            crate::diag::ReadError::Input(SourceError {
                 path: path.to_string(),
                 source: source.to_string(),
                 diagnostics: vec![Diagnostic::new(
@@ -186,7 +189,7 @@ pub fn case_from_columns(
                     .maybe_hint(i.hint.clone())
             })
             .collect();
-        return Err(crate::Error::Input(SourceError {
+        return Err(crate::diag::ReadError::Input(SourceError {
             path: path.to_string(),
             source: String::new(),
             diagnostics,
@@ -200,7 +203,7 @@ pub fn case_from_columns(
             c.source = source.to_string();
             Ok(c)
         }
-        _ => Err(crate::Error::Input(SourceError {
+        _ => Err(crate::diag::ReadError::Input(SourceError {
             path: path.to_string(),
             source: source.to_string(),
             diagnostics: r.diags,

@@ -33,7 +33,8 @@ pub mod scene;
 mod scene_table;
 mod settings;
 mod top;
-pub use read::{NORMAL_TOLERANCE, cholesky_failure};
+pub use crate::linalg::cholesky_failure;
+pub use read::NORMAL_TOLERANCE;
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};

@@ -77,7 +77,7 @@ impl Reader<'_> {
                     let desc = get(t, "description").and_then(|n| self.string(n, "`description`"));
                     let sym = get(t, "symbol").and_then(|n| {
                         let s = self.string(n, "`symbol`")?;
-                        match crate::symbolic::symbol_problem(&s) {
+                        match crate::notation::symbol_problem(&s) {
                             None => Some(s),
                             Some(why) => {
                                 self.error(Diagnostic::new(n.span(), why).hint(
@@ -118,7 +118,7 @@ impl Reader<'_> {
             let symbol = raw
                 .symbol
                 .clone()
-                .unwrap_or_else(|| crate::symbolic::latex_symbol(&raw.name));
+                .unwrap_or_else(|| crate::notation::latex_symbol(&raw.name));
             match typeset.entry(symbol) {
                 std::collections::hash_map::Entry::Vacant(v) => {
                     v.insert(i);

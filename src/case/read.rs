@@ -5,6 +5,7 @@ use super::types::*;
 use crate::diag::SourceError;
 pub(super) use crate::diag::{Diagnostic, closest};
 pub(super) use crate::expr::{self, Expr, ExprError, ExprKind, Value};
+pub use crate::linalg::cholesky_failure;
 pub(super) use crate::units::{self, Dim};
 pub(super) use std::ops::Range;
 use toml::Spanned;
@@ -703,46 +704,6 @@ pub(super) fn dim_name(d: Dim) -> &'static str {
         Dim::NONE => "dimensionless number",
         _ => "quantity",
     }
-}
-
-/// Index of the first pivot at which a Cholesky factorisation fails, if any:
-/// the leading (k+1)×(k+1) block is then not positive definite. A pivot
-/// fails when what is left of its own diagonal is at most 10⁻¹⁴ of it
-/// (round-off): a velocity with no inertia of its own. It is measured
-/// against its own diagonal, not the largest: a rotor's armature 10¹⁵
-/// kg m² on one joint does not make a 0.04 kg m² joint beside it
-/// singular. Rows of up to six entries are factored on the stack (a scene
-/// checks 10⁵–10⁶ inertia tensors).
-pub fn cholesky_failure<R: AsRef<[f64]>>(m: &[R]) -> Option<usize> {
-    let n = m.len();
-    let m = |i: usize, j: usize| m[i].as_ref()[j];
-    let (mut small, mut big) = ([0.0f64; 36], Vec::new());
-    let l: &mut [f64] = if n <= 6 {
-        &mut small[..n * n]
-    } else {
-        big.resize(n * n, 0.0);
-        &mut big
-    };
-    for j in 0..n {
-        let own = m(j, j).abs();
-        let mut d = m(j, j);
-        for k in 0..j {
-            d -= l[j * n + k] * l[j * n + k];
-        }
-        if d.is_nan() || d <= 1e-14 * own || d <= 0.0 {
-            return Some(j);
-        }
-        let d = d.sqrt();
-        l[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = m(i, j);
-            for k in 0..j {
-                s -= l[i * n + k] * l[j * n + k];
-            }
-            l[i * n + j] = s / d;
-        }
-    }
-    None
 }
 
 /// For a claim written as one literal (`"316.2 rad/s"`, `"1 kg"`), half a

@@ -220,7 +220,7 @@ fn principal(inertia: &Inertia<f64>) -> Vec<f64> {
         Inertia::Full(t) => {
             let m = Matrix3::from_fn(|i, j| t[i][j]);
             // Bounded (analysis::eig); NaN if it cannot be had.
-            crate::analysis::eig::symmetric(m).map_or_else(
+            crate::linalg::eig::symmetric(m).map_or_else(
                 || vec![f64::NAN; 3],
                 |e| e.eigenvalues.iter().copied().collect(),
             )

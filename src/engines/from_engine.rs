@@ -15,25 +15,23 @@ use crate::diag::{Diagnostic, SourceError};
 use crate::units::Dim;
 
 /// Fills in the engine's springs for the contacts that gave none.
-pub fn fill_from_engine(mut case: Case) -> Result<Case, crate::Error> {
+pub fn fill_from_engine(mut case: Case) -> Result<Case, SourceError> {
     let need: Vec<usize> = (0..case.contacts.len())
         .filter(|&i| case.contacts[i].from_engine)
         .collect();
     if need.is_empty() {
         return Ok(case);
     }
-    let error = |case: &Case, i: usize, message: String, hint: &str| {
-        crate::Error::Input(SourceError {
-            path: case.path.clone(),
-            source: case.source.clone(),
-            diagnostics: vec![
-                Diagnostic::new(
-                    case.contacts[i].span.start..case.contacts[i].span.start,
-                    message,
-                )
-                .hint(hint),
-            ],
-        })
+    let error = |case: &Case, i: usize, message: String, hint: &str| SourceError {
+        path: case.path.clone(),
+        source: case.source.clone(),
+        diagnostics: vec![
+            Diagnostic::new(
+                case.contacts[i].span.start..case.contacts[i].span.start,
+                message,
+            )
+            .hint(hint),
+        ],
     };
     let engines: Vec<&'static str> = case.engines.spans.iter().map(|(e, _)| *e).collect();
     let first = need[0];

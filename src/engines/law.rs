@@ -157,7 +157,7 @@ impl Law {
     /// The continuous modes with Delassus matrix `a`, fastest first.
     pub fn modes(&self, a: &DMatrix<f64>) -> Vec<Pole> {
         poles(
-            &crate::analysis::eig::complex_eigenvalues(self.first_order(a)),
+            &crate::linalg::eig::complex_eigenvalues(self.first_order(a)),
             |l| l,
             true,
         )
@@ -255,7 +255,7 @@ impl Law {
     /// (what a measurement of the engine's motion finds), fastest first,
     /// and the map's spectral radius (below 1: the step is stable).
     pub fn step_modes(&self, a: &DMatrix<f64>, step: Step, h: f64) -> (Vec<Pole>, f64) {
-        let z = crate::analysis::eig::complex_eigenvalues(self.step_map(a, step, h));
+        let z = crate::linalg::eig::complex_eigenvalues(self.step_map(a, step, h));
         let radius = z.iter().fold(0.0f64, |r, z| r.max(z.norm()));
         // A relaxing step has first-order modes of its own: real rates are
         // not paired into oscillators there.

@@ -1,8 +1,13 @@
 //! What a simulator does with its contact settings, told with the exact
-//! effective mass (after the analysis: it reads the Delassus matrix, never
-//! changes it).
+//! effective mass.
 //!
-//! Per engine (`[engine.<name>]`), `translate` turns the settings into the
+//! The engines enter the pipeline twice. Before the analysis,
+//! [`fill_from_engine`] gives the contacts without a `stiffness` the
+//! spring and dashpot their engine's law amounts to (it runs its own
+//! analysis of the case's Delassus matrix, which no stiffness enters).
+//! After the analysis, [`analyze`] reads the Delassus matrix, never
+//! changing it, and reports what each engine does with its settings:
+//! per engine (`[engine.<name>]`), `translate` turns the settings into the
 //! linear law the engine applies about equilibrium ([`law::Law`]) — using
 //! the engine's own estimate of each contact's inverse mass where its
 //! formulas use one — and reports, per contact: the spring and dashpot it
@@ -515,8 +520,7 @@ fn robot_invweight(case: &Case, r: &crate::case::RobotForm) -> Vec<f64> {
             Side::Model(b) => {
                 let com = tree.place(&kin, *b, &tree.bodies[*b].com);
                 let rows = crate::analysis::robot::point_rows(tree, &kin, *b, &com, nv);
-                crate::analysis::robot::response(&m, &[], &rows)
-                    .map_or(f64::NAN, |inv| inv.trace() / 3.0)
+                crate::linalg::response(&m, &[], &rows).map_or(f64::NAN, |inv| inv.trace() / 3.0)
             }
             Side::Case(i) => match &r.bodies[*i].kind {
                 BodyKind::Particle { mass } | BodyKind::Rigid { mass, .. } => 1.0 / mass.si,

@@ -92,7 +92,7 @@ fn latex_prec(e: &Expr, outer: u8, symbol_of: &dyn Fn(&str) -> String) -> String
     let mut inner = prec(e);
     let s = match &e.kind {
         ExprKind::Number(n) => {
-            let s = crate::symbolic::latex_quantity(&n.text);
+            let s = crate::notation::latex_quantity(&n.text);
             // `1 × 10⁻³` is a product: (1 × 10⁻³)², never 1 × 10⁻³².
             if s.contains("\\times") {
                 inner = MUL;
@@ -105,7 +105,7 @@ fn latex_prec(e: &Expr, outer: u8, symbol_of: &dyn Fn(&str) -> String) -> String
         // A number with its unit is a product too: (0.02 m)², not 0.02 m².
         ExprKind::Quantity(n, u) => {
             inner = MUL;
-            crate::symbolic::latex_quantity(&format!("{} {}", n.text, u.text))
+            crate::notation::latex_quantity(&format!("{} {}", n.text, u.text))
         }
         ExprKind::Param(p) => symbol_of(p),
         ExprKind::Pi => "\\pi".into(),

@@ -9,7 +9,10 @@
 //!
 //! Assembly is written once, generic over [`Scalar`], so the numeric and the
 //! symbolic analyses see the same M, J and G. It knows nothing about
-//! eigenvalues, reports or TOML.
+//! eigenvalues, reports or TOML. One exception to "any scalar": a
+//! `[model]` case's M (by CRBA), contact and constraint rows are computed
+//! in `f64` ([`robot`]: the symbolic engine does not run on models) and
+//! then turned into the scalar type.
 
 mod assemble;
 pub mod robot;

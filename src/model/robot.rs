@@ -1,8 +1,10 @@
 //! The numbers of a `[model]` case at one configuration: M (the model's
 //! joint-space mass matrix by CRBA, then the blocks of the bodies written
 //! in the case), the contact rows and the constraint rows, with the names
-//! of the velocities. `build` turns them into the case's scalar type; the
-//! robot analysis evaluates them with and without armature.
+//! of the velocities, in `f64` only (the kinematics and the CRBA run on
+//! numbers: the symbolic engine does not run on models). `build` turns them
+//! into the case's scalar type; the robot analysis evaluates them with and
+//! without armature.
 
 use crate::case::{BodyKind, Case, ContactGeometry, InertiaVal, RobotForm, Side, Val};
 use nalgebra::Vector3;

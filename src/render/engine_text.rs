@@ -2,7 +2,7 @@
 //! --engine NAME`).
 
 use super::number::sig;
-use super::text::Section;
+use super::section::Section;
 use crate::engines::EngineReport;
 
 fn pole(p: Option<crate::engines::law::Pole>, d: usize) -> [String; 2] {

@@ -2,10 +2,9 @@
 //! forms with the case's numbers substituted (LaTeX, one line each), the
 //! sentence saying how the numbers were found, and the force–time plot.
 
-use super::layout::tex_text;
 use super::plot::{self, Scale, Series};
-use super::templates::{tex_number, tex_time};
 use crate::analysis::impact::Single;
+use crate::notation::{tex_number, tex_text, tex_time};
 use crate::report::impact::ImpactReport;
 
 fn q(x: f64, unit: &str, d: usize) -> String {

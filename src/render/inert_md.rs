@@ -15,7 +15,8 @@
 //! that could open a construct in any of those parsers (`{` included, so
 //! neither a heading attribute nor an mdBook `{{#include}}` can form).
 
-use super::safe::{allowed_url, markdown_code, markdown_math};
+pub use super::md_inline::break_directives;
+use super::md_inline::{allowed_url, markdown_code, markdown_math};
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// The inert re-emission of `text` (see the module documentation).
@@ -59,26 +60,6 @@ pub fn text(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
-}
-
-/// `{{` that would open an mdBook directive (`{{#include …}}`: two
-/// braces, optional white space, `#`) broken by a word joiner (U+2060,
-/// invisible), for literal contexts (code, math) where a backslash would
-/// show. mdBook's `links` preprocessor runs after `meff mdbook` and would
-/// otherwise read the file a case author named.
-pub fn break_directives(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(at) = rest.find("{{") {
-        out.push_str(&rest[..at + 1]);
-        let after = &rest[at + 1..];
-        if after[1..].trim_start().starts_with('#') {
-            out.push('\u{2060}');
-        }
-        rest = after;
-    }
-    out.push_str(rest);
     out
 }
 

@@ -585,27 +585,7 @@ mod tests {
     }
 }
 
-/// A name (contact, velocity) as upright LaTeX text, with every character
-/// LaTeX treats specially escaped.
-pub fn tex_text(name: &str) -> String {
-    let mut out = String::from("\\mathrm{");
-    for c in name.chars() {
-        match c {
-            '{' | '}' | '_' | '&' | '%' | '#' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\\' => out.push_str("\\backslash "),
-            '^' => out.push_str("\\hat{}"),
-            '~' => out.push_str("\\sim "),
-            ' ' => out.push_str("\\ "),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out.push('}');
-    out
-}
+pub use crate::notation::tex_text;
 
 #[cfg(test)]
 mod more_tests {

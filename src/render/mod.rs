@@ -9,11 +9,13 @@ pub mod headline;
 pub mod impact;
 pub mod inert_md;
 pub mod layout;
+pub mod md_inline;
 pub use crate::number;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod plot;
 pub mod safe;
+pub mod section;
 pub mod sheet;
 pub mod sketch;
 pub mod templates;

@@ -13,6 +13,8 @@
 //!   raw HTML and unsafe links in descriptions are neutralised.
 //! - [`url_segment`]: file names become percent-encoded relative links.
 
+pub use super::md_inline::{allowed_url, markdown_code, markdown_math};
+
 /// MathML elements (and the inline HTML that converters use for `\text`
 /// styles) that may appear in a report.
 const ELEMENTS: &[&str] = &[
@@ -321,25 +323,6 @@ pub fn sanitize_mathml(markup: &str) -> String {
     out
 }
 
-/// True for a link a report may carry: relative, `#fragment`, `http(s):`
-/// or `mailto:`. The scheme is judged as a browser would: ASCII control
-/// characters and whitespace are ignored and case does not matter.
-pub fn allowed_url(url: &str) -> bool {
-    let cleaned: String = url
-        .chars()
-        .filter(|c| !c.is_ascii_control() && !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    // Text before the first of `:/?#` is a scheme only when a `:` ends it.
-    match cleaned.find([':', '/', '?', '#']) {
-        Some(i) if cleaned[i..].starts_with(':') => {
-            let scheme = &cleaned[..i];
-            matches!(scheme, "http" | "https" | "mailto")
-        }
-        _ => !cleaned.starts_with("\\\\") && !url.contains('\\'),
-    }
-}
-
 /// Escapes a string for Markdown inline text (also inside table cells):
 /// no emphasis, links, HTML, headings or cell breaks come from it.
 pub fn markdown_text(s: &str) -> String {
@@ -371,66 +354,12 @@ pub fn markdown_text(s: &str) -> String {
     out
 }
 
-/// A Markdown code span holding `s` literally: the fence is longer than
-/// any run of backticks inside, and `|` is escaped so that a table cell is
-/// not split (GitHub Flavored Markdown removes that backslash in cells).
-pub fn markdown_code(s: &str) -> String {
-    let s: String = s
-        .chars()
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-        .collect();
-    let mut longest = 0;
-    let mut run = 0;
-    for c in s.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() {
-        " "
-    } else {
-        ""
-    };
-    let body = super::inert_md::break_directives(&s.replace('|', "\\|"));
-    format!("{fence}{pad}{body}{pad}{fence}")
-}
-
 /// A case description for a Markdown report: Markdown stays Markdown
 /// where its meaning is the same in every renderer; anything else (raw
 /// HTML, footnotes, headings, attribute blocks, disallowed URLs) becomes
 /// text ([`super::inert_md`]).
 pub fn markdown_description(text: &str) -> String {
     super::inert_md::description(text)
-}
-
-/// LaTeX placed between `$` signs in Markdown: characters that a
-/// Markdown renderer without math support would treat as HTML, table cell
-/// breaks or the end of the math are replaced by their LaTeX commands.
-pub fn markdown_math(latex: &str) -> String {
-    let mut out = String::with_capacity(latex.len());
-    let mut chars = latex.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '<' => out.push_str("\\lt "),
-            '>' => out.push_str("\\gt "),
-            '|' => out.push_str("\\vert "),
-            '$' => out.push_str("\\$"),
-            // An alignment tab (`&=`, `& \quad`) cannot start an HTML
-            // entity; any other `&` is escaped.
-            '&' if chars
-                .peek()
-                .is_some_and(|n| *n == '=' || *n == ' ' || *n == '\\') =>
-            {
-                out.push('&');
-            }
-            '&' => out.push_str("\\&"),
-            '`' => out.push_str("\\text{`}"),
-            '\n' | '\r' => out.push(' '),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    super::inert_md::break_directives(&out)
 }
 
 /// A relative link to a file: `./` and the name percent-encoded (RFC 3986

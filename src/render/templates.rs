@@ -92,36 +92,9 @@ fn digits(args: &HashMap<String, Value>) -> usize {
 
 pub use crate::number::pretty;
 
-/// A number in LaTeX: `1.000\times10^{5}`.
-pub fn tex_number(x: f64, d: usize) -> String {
-    let s = sig(x, d);
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let e: i32 = e.parse().unwrap_or(0);
-            format!("{m}\\times10^{{{e}}}")
-        }
-        None => s,
-    }
-}
+pub use crate::notation::tex_number;
 
-/// A time in LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
-pub fn tex_time(x: f64, d: usize) -> String {
-    let t = time(x, d);
-    match t.rsplit_once(' ') {
-        Some((n, u)) => {
-            let n = match n.split_once('e') {
-                Some((m, e)) => format!("{m}\\times10^{{{}}}", e.parse::<i32>().unwrap_or(0)),
-                None => n.to_string(),
-            };
-            let u = match u {
-                "µs" => "\\mu\\mathrm{s}".to_string(),
-                u => format!("\\mathrm{{{u}}}"),
-            };
-            format!("{n}\\,{u}")
-        }
-        None => t,
-    }
-}
+pub use crate::notation::tex_time;
 
 /// LaTeX → MathML; on failure the LaTeX is shown as code (never an error
 /// page). `\boxed{…}` (which math-core does not know) becomes a CSS box.

@@ -67,18 +67,7 @@ fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "—".to_string(), |v| sig(v, digits))
 }
 
-/// One block of the summary: a heading, a table and notes under it.
-#[derive(Clone, Debug, Default)]
-pub struct Section {
-    /// Heading.
-    pub title: String,
-    /// Column headers (empty for a section of notes only).
-    pub header: Vec<String>,
-    /// Rows of cells.
-    pub rows: Vec<Vec<String>>,
-    /// Lines of text under the table.
-    pub notes: Vec<String>,
-}
+pub use super::section::Section;
 
 fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
     cells.map(String::from).to_vec()

@@ -44,12 +44,6 @@ const FUNCTIONS: &[&str] = &[
     "sin", "cos", "tan", "exp", "ln", "log", "arcsin", "arccos", "arctan", "max", "min", "det",
 ];
 
-const GREEK: &[&str] = &[
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
-    "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
-];
-
 /// LaTeX (meff's subset) → Typst math, without the `$` delimiters.
 pub fn math(latex: &str) -> String {
     // Deeper than any sheet's formula: its source as text (the
@@ -352,7 +346,7 @@ fn item(l: &List<'_, '_>, i: &mut usize, out: &mut String, in_args: bool) {
                     out.push_str(f);
                     out.push(' ');
                 }
-                g if GREEK.contains(&g) => {
+                g if g == "pi" || crate::notation::GREEK.contains(&g) => {
                     out.push(' ');
                     out.push_str(g);
                     out.push(' ');

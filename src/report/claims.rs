@@ -20,7 +20,7 @@ pub fn impact_symbol(q: crate::case::ImpactQuantity, c: &str) -> String {
 pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
     use crate::case::{ClaimRhs, Quantity};
     let name = |i: usize| {
-        crate::render::layout::tex_text(&if i < case.n_contacts() {
+        crate::notation::tex_text(&if i < case.n_contacts() {
             case.contact_name(i)
         } else {
             "?".into()
@@ -44,10 +44,9 @@ pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
                 .count()
                 > 1;
             match case.impacts.get(k) {
-                Some(m) if shared => format!(
-                    "{symbol}^{{({})}}",
-                    crate::render::layout::tex_text(&m.name)
-                ),
+                Some(m) if shared => {
+                    format!("{symbol}^{{({})}}", crate::notation::tex_text(&m.name))
+                }
                 _ => symbol,
             }
         }
@@ -57,7 +56,7 @@ pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
             .iter()
             .find(|q| q.name == p)
             .and_then(|q| q.symbol.clone())
-            .unwrap_or_else(|| crate::symbolic::latex_symbol(p))
+            .unwrap_or_else(|| crate::notation::latex_symbol(p))
     };
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {
@@ -107,4 +106,45 @@ pub struct ParameterValue {
     pub name: String,
     /// SI value.
     pub value: f64,
+}
+
+/// Each claim with its verdict, in case order.
+pub(super) fn claim_reports(
+    case: &Case,
+    claims: &[crate::claims::ClaimResult],
+) -> Vec<ClaimReport> {
+    case.claims
+        .iter()
+        .zip(claims)
+        .map(|(c, r)| ClaimReport {
+            of: c.of_text.clone(),
+            equals: c.equals_text.clone(),
+            latex: claim_latex(case, c),
+            passed: match r.verdict {
+                crate::claims::Verdict::Passed => Some(true),
+                crate::claims::Verdict::Failed => Some(false),
+                crate::claims::Verdict::Undetermined => None,
+            },
+            verdict: match r.verdict {
+                crate::claims::Verdict::Passed => "passed",
+                crate::claims::Verdict::Failed => "failed",
+                crate::claims::Verdict::Undetermined => "undetermined",
+            },
+            how: r.how.name(),
+            value: r.value,
+            expected: r.expected,
+            tolerance: r.tolerance,
+            unit: c.of.unit(),
+            message: r.message.clone(),
+            details: r.detail.clone(),
+            counterexample: r.counterexample.as_ref().map(|pts| {
+                pts.iter()
+                    .map(|(name, value)| ParameterValue {
+                        name: name.clone(),
+                        value: *value,
+                    })
+                    .collect()
+            }),
+        })
+        .collect()
 }

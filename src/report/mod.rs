@@ -5,9 +5,9 @@
 //! all values SI; `null` for what does not exist, such as the effective mass
 //! of an immobile contact). Renderers format it; they compute nothing.
 
-use crate::analysis::claims::{ClaimResult, Verdict};
 use crate::analysis::{Analysis, DampedMode, Mode};
 use crate::case::Case;
+use crate::claims::ClaimResult;
 use serde::Serialize;
 
 pub mod claims;
@@ -17,7 +17,6 @@ pub mod selection;
 pub mod sketch;
 pub mod value;
 
-use claims::claim_latex;
 pub use claims::{ClaimReport, ParameterValue, impact_symbol};
 pub use selection::{ContactSelection, fastest_by};
 
@@ -431,6 +430,11 @@ pub struct Results<'a> {
     pub list_dofs: bool,
     /// Which contacts are listed one by one.
     pub selection: ContactSelection,
+    /// The robot section of a `[model]` case (computed by the analysis
+    /// stage: [`crate::analysis::robot::case_results`]).
+    pub robot: Option<crate::analysis::robot::RobotReport>,
+    /// The `[[person]]` results, in case order (likewise).
+    pub persons: Vec<crate::analysis::robot::PersonReport>,
 }
 
 impl Report {
@@ -447,7 +451,8 @@ impl Report {
     }
 }
 
-/// Builds the report of a case from results computed elsewhere.
+/// Builds the report of a case from results computed elsewhere: it
+/// selects and formats, and computes no physics.
 pub fn build(case: &Case, results: Results) -> Report {
     let Results {
         analysis: an,
@@ -458,41 +463,14 @@ pub fn build(case: &Case, results: Results) -> Report {
         sweeps,
         list_dofs,
         selection,
+        robot,
+        persons,
     } = results;
-    let form = |f: &crate::symbolic::SymForm| SymbolicForm {
-        text: f.text.clone(),
-        latex: f.latex.clone(),
-    };
     let c = an.contacts.len();
-    let a = &an.delassus;
-    // Robot and person results read every m_eff (small cases only).
-    let per_contact = matches!(case.form, crate::case::Form::Robot(_)) || !case.persons.is_empty();
-    let n_pc = if per_contact { c } else { 0 };
-    let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
-    let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
-    let robot_report = crate::analysis::robot::analyze(case, &m_effs);
     let impact_naives: Vec<Option<f64>> = if case.impacts.is_empty() {
         Vec::new()
     } else {
         an.contacts.iter().map(|r| r.naive_mass).collect()
-    };
-    let make = |i: usize| {
-        let r = &an.contacts[i];
-        ContactReport {
-            index: i,
-            name: case.contact_name(i).into_owned(),
-            a: r.a,
-            m_eff: r.m_eff,
-            immobile: r.immobile,
-            stiffness: r.stiffness,
-            omega: r.omega,
-            naive_mass: r.naive_mass,
-            omega_naive: r.omega_naive,
-            mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
-            damping: r.damping,
-            zeta: r.zeta,
-            a_symbolic: derivation.ok().map(|d| form(&d.contacts[i].a)),
-        }
     };
     // Only the listed contacts are turned into report rows (at 10⁶
     // contacts the full list would be the largest thing in memory).
@@ -502,7 +480,199 @@ pub fn build(case: &Case, results: Results) -> Report {
         ContactSelection::Worst(n) => fastest_by(c, |i| an.contacts[i].omega, n),
     };
     let all = selection == ContactSelection::All;
-    let contacts: Vec<ContactReport> = keep.iter().map(|&i| make(i)).collect();
+    let contacts: Vec<ContactReport> = keep
+        .iter()
+        .map(|&i| contact_report(case, an, derivation, i))
+        .collect();
+    let ratio =
+        (an.independent_omega_max > 0.0).then(|| an.coupled_omega_max / an.independent_omega_max);
+    Report {
+        stiffness_from_engine: stiffness_from_engine(case),
+        title: case.title.clone(),
+        document: case.document.clone(),
+        definition: definition::definition(case),
+        sketch: sketch::sketch(case),
+        description: case.description.clone(),
+        model_checks: Vec::new(),
+        model_checks_found: 0,
+        space: if case.is_generalized() {
+            "generalized".into()
+        } else {
+            case.space.name().into()
+        },
+        dofs: system.n_dofs(),
+        model: model_report(an, system, list_dofs, all),
+        sweeps,
+        display: case.display.clone(),
+        case_sha256: {
+            use sha2::Digest;
+            sha2::Sha256::digest(case.source.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
+        inputs: inputs(case),
+        contacts,
+        contacts_total: c,
+        contacts_selection: selection.to_string(),
+        delassus: delassus_report(case, an, &keep, all),
+        modes: an
+            .modes
+            .iter()
+            .map(|Mode { omega, shape }| ModeReport {
+                omega: *omega,
+                frequency: omega / std::f64::consts::TAU,
+                shape: if shape.len() == c {
+                    keep.iter().map(|&i| shape[i]).collect()
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect(),
+        zero_modes: an.zero_modes,
+        large: large_report(case, an, derivation),
+        independent_omega_max: an.independent_omega_max,
+        coupled_omega_max: an.coupled_omega_max,
+        coupled_omega_upper_bound: an.coupled_omega_upper_bound,
+        coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
+        coupled_to_independent_ratio: ratio,
+        stable_dt: stable_dt_report(an),
+        damped_modes: an.damped_modes.as_ref().map(|ms| {
+            ms.iter()
+                .map(|DampedMode { omega, zeta }| DampedModeReport {
+                    omega: *omega,
+                    zeta: *zeta,
+                })
+                .collect()
+        }),
+        constraints: ConstraintReport {
+            rows: an.constraint_rows,
+            rank: an.constraint_rank,
+        },
+        symbolic: symbolic_report(derivation, &keep, all, sensitivities),
+        robot,
+        persons,
+        impacts: impact::impacts(case, &an.impacts, &impact_naives),
+        engines: Vec::new(),
+        verification: None,
+        claims: claims::claim_reports(case, claims),
+    }
+}
+
+fn form(f: &crate::symbolic::SymForm) -> SymbolicForm {
+    SymbolicForm {
+        text: f.text.clone(),
+        latex: f.latex.clone(),
+    }
+}
+
+/// One contact's row.
+fn contact_report(
+    case: &Case,
+    an: &Analysis,
+    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
+    i: usize,
+) -> ContactReport {
+    let r = &an.contacts[i];
+    ContactReport {
+        index: i,
+        name: case.contact_name(i).into_owned(),
+        a: r.a,
+        m_eff: r.m_eff,
+        immobile: r.immobile,
+        stiffness: r.stiffness,
+        omega: r.omega,
+        naive_mass: r.naive_mass,
+        omega_naive: r.omega_naive,
+        mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
+        damping: r.damping,
+        zeta: r.zeta,
+        a_symbolic: derivation.ok().map(|d| form(&d.contacts[i].a)),
+    }
+}
+
+/// Where the contacts that take their stiffness from an engine say so.
+fn stiffness_from_engine(case: &Case) -> Option<StiffnessFromEngine> {
+    case.stiffness_from
+        .map(|(engine, name)| StiffnessFromEngine {
+            engine,
+            name,
+            contacts: case
+                .contacts
+                .iter()
+                .filter(|c| c.from_engine)
+                .map(|c| c.name.clone())
+                .collect(),
+        })
+}
+
+/// The model section: velocities, M and J (when small enough).
+fn model_report(
+    an: &Analysis,
+    system: &crate::model::System<f64>,
+    list_dofs: bool,
+    all: bool,
+) -> ModelReport {
+    let n = system.n_dofs();
+    let c = an.contacts.len();
+    ModelReport {
+        dofs: system
+            .dofs
+            .iter()
+            .take(if list_dofs || an.large.is_none() {
+                n
+            } else {
+                0
+            })
+            .map(|d| DofReport {
+                name: d.name(),
+                unit: d.unit.to_string(),
+            })
+            .collect(),
+        mass: (n <= MATRIX_LIMIT).then(|| system.dense_mass()),
+        jacobian: (all && n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
+            system
+                .jacobian
+                .iter()
+                .map(|r| system.dense_row(r))
+                .collect()
+        }),
+    }
+}
+
+/// The parameters as typed, with their SI values and symbols.
+fn inputs(case: &Case) -> Vec<InputReport> {
+    case.parameters
+        .iter()
+        .map(|p| InputReport {
+            name: p.name.clone(),
+            value: p.value.text.clone(),
+            si: p.value.si,
+            si_unit: if p.value.dim.is_none() {
+                // An angle keeps its unit in every column.
+                let typed = p.value.text.to_ascii_lowercase();
+                if ["deg", "rad"].iter().any(|u| typed.contains(u)) {
+                    "rad".to_string()
+                } else {
+                    String::new()
+                }
+            } else {
+                p.value.dim.to_string()
+            },
+            description: p.description.clone(),
+            symbol_latex: p
+                .symbol
+                .clone()
+                .unwrap_or_else(|| crate::notation::latex_symbol(&p.name)),
+        })
+        .collect()
+}
+
+/// The Delassus matrix and its coupling coefficients (dense, every contact
+/// listed), or why they are left out.
+fn delassus_report(case: &Case, an: &Analysis, keep: &[usize], all: bool) -> DelassusReport {
+    let c = an.contacts.len();
+    let a = &an.delassus;
     let dense = an.coupled.is_none() && all;
     let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
         .map(|i| (0..c).map(|j| a[(i, j)]).collect())
@@ -517,9 +687,31 @@ pub fn build(case: &Case, results: Results) -> Report {
                 .collect()
         })
         .collect();
-    let ratio =
-        (an.independent_omega_max > 0.0).then(|| an.coupled_omega_max / an.independent_omega_max);
-    let large = an.large.as_ref().map(|info| {
+    DelassusReport {
+        contacts: keep
+            .iter()
+            .map(|&i| case.contact_name(i).into_owned())
+            .collect(),
+        matrix: dense.then_some(matrix),
+        omitted: if an.coupled.is_some() {
+            Some("size")
+        } else if !all {
+            Some("selection")
+        } else {
+            None
+        },
+        coupling: dense.then_some(coupling),
+    }
+}
+
+/// The large-system path's figures, histograms and most affected contacts.
+fn large_report(
+    case: &Case,
+    an: &Analysis,
+    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
+) -> Option<LargeReport> {
+    let c = an.contacts.len();
+    an.large.as_ref().map(|info| {
         let ratios: Vec<f64> = an
             .contacts
             .iter()
@@ -541,231 +733,70 @@ pub fn build(case: &Case, results: Results) -> Report {
             stored: info.stored,
             mass_ratio: histogram(&ratios),
             omega: histogram(&an.contacts.iter().map(|r| r.omega).collect::<Vec<_>>()),
-            most_affected: order.iter().take(10).map(|&i| make(i)).collect(),
-        }
-    });
-    Report {
-        stiffness_from_engine: case
-            .stiffness_from
-            .map(|(engine, name)| StiffnessFromEngine {
-                engine,
-                name,
-                contacts: case
-                    .contacts
-                    .iter()
-                    .filter(|c| c.from_engine)
-                    .map(|c| c.name.clone())
-                    .collect(),
-            }),
-        title: case.title.clone(),
-        document: case.document.clone(),
-        definition: definition::definition(case),
-        sketch: sketch::sketch(case),
-        description: case.description.clone(),
-        model_checks: Vec::new(),
-        model_checks_found: 0,
-        space: if case.is_generalized() {
-            "generalized".into()
-        } else {
-            case.space.name().into()
-        },
-        dofs: system.n_dofs(),
-        model: {
-            let n = system.n_dofs();
-            let c = an.contacts.len();
-            ModelReport {
-                dofs: system
-                    .dofs
-                    .iter()
-                    .take(if list_dofs || an.large.is_none() {
-                        n
-                    } else {
-                        0
-                    })
-                    .map(|d| DofReport {
-                        name: d.name(),
-                        unit: d.unit.to_string(),
-                    })
-                    .collect(),
-                mass: (n <= MATRIX_LIMIT).then(|| system.dense_mass()),
-                jacobian: (all && n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
-                    system
-                        .jacobian
-                        .iter()
-                        .map(|r| system.dense_row(r))
-                        .collect()
-                }),
-            }
-        },
-        sweeps,
-        display: case.display.clone(),
-        case_sha256: {
-            use sha2::Digest;
-            sha2::Sha256::digest(case.source.as_bytes())
+            most_affected: order
                 .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        },
-        inputs: case
-            .parameters
-            .iter()
-            .map(|p| InputReport {
-                name: p.name.clone(),
-                value: p.value.text.clone(),
-                si: p.value.si,
-                si_unit: if p.value.dim.is_none() {
-                    // An angle keeps its unit in every column.
-                    let typed = p.value.text.to_ascii_lowercase();
-                    if ["deg", "rad"].iter().any(|u| typed.contains(u)) {
-                        "rad".to_string()
-                    } else {
-                        String::new()
-                    }
-                } else {
-                    p.value.dim.to_string()
-                },
-                description: p.description.clone(),
-                symbol_latex: p
-                    .symbol
-                    .clone()
-                    .unwrap_or_else(|| crate::symbolic::latex_symbol(&p.name)),
-            })
-            .collect(),
-        contacts,
-        contacts_total: c,
-        contacts_selection: selection.to_string(),
-        delassus: DelassusReport {
-            contacts: keep
-                .iter()
-                .map(|&i| case.contact_name(i).into_owned())
+                .take(10)
+                .map(|&i| contact_report(case, an, derivation, i))
                 .collect(),
-            matrix: dense.then_some(matrix),
-            omitted: if an.coupled.is_some() {
-                Some("size")
-            } else if !all {
-                Some("selection")
-            } else {
-                None
-            },
-            coupling: dense.then_some(coupling),
+        }
+    })
+}
+
+/// The stable timesteps.
+fn stable_dt_report(an: &Analysis) -> StableDtReport {
+    StableDtReport {
+        guaranteed: an.stable_dt.guaranteed,
+        governing: an.stable_dt.governing.map(|(h, _)| h),
+        governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
+        coupled: an.stable_dt.coupled,
+        independent: an.stable_dt.independent,
+        independent_over_coupled: an
+            .stable_dt
+            .independent
+            .zip(an.stable_dt.coupled)
+            .map(|(i, c)| i / c),
+        coupled_damped: an.stable_dt.coupled_damped,
+        independent_damped: an.stable_dt.independent_damped,
+    }
+}
+
+/// The closed forms of the listed contacts, or why there are none.
+fn symbolic_report(
+    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
+    keep: &[usize],
+    all: bool,
+    sensitivities: Vec<crate::symbolic::Sensitivity>,
+) -> SymbolicReport {
+    match derivation {
+        Ok(d) => SymbolicReport {
+            available: true,
+            note: None,
+            dofs: d.dofs.clone(),
+            mass: d
+                .mass
+                .as_ref()
+                .map(|m| m.iter().map(|row| row.iter().map(form).collect()).collect()),
+            delassus: all.then(|| {
+                d.delassus_forms
+                    .iter()
+                    .map(|row| row.iter().map(form).collect())
+                    .collect()
+            }),
+            contacts: keep.iter().map(|&i| d.contacts[i].clone()).collect(),
+            sensitivities,
+            quantities: d.quantities.clone(),
         },
-        modes: an
-            .modes
-            .iter()
-            .map(|Mode { omega, shape }| ModeReport {
-                omega: *omega,
-                frequency: omega / std::f64::consts::TAU,
-                shape: if shape.len() == c {
-                    keep.iter().map(|&i| shape[i]).collect()
-                } else {
-                    Vec::new()
-                },
-            })
-            .collect(),
-        zero_modes: an.zero_modes,
-        large,
-        independent_omega_max: an.independent_omega_max,
-        coupled_omega_max: an.coupled_omega_max,
-        coupled_omega_upper_bound: an.coupled_omega_upper_bound,
-        coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
-        coupled_to_independent_ratio: ratio,
-        stable_dt: StableDtReport {
-            guaranteed: an.stable_dt.guaranteed,
-            governing: an.stable_dt.governing.map(|(h, _)| h),
-            governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
-            coupled: an.stable_dt.coupled,
-            independent: an.stable_dt.independent,
-            independent_over_coupled: an
-                .stable_dt
-                .independent
-                .zip(an.stable_dt.coupled)
-                .map(|(i, c)| i / c),
-            coupled_damped: an.stable_dt.coupled_damped,
-            independent_damped: an.stable_dt.independent_damped,
+        Err(why) => SymbolicReport {
+            available: false,
+            note: Some(format!(
+                "no closed forms for this case: {why}; the numeric results stand"
+            )),
+            dofs: Vec::new(),
+            mass: None,
+            delassus: None,
+            contacts: Vec::new(),
+            sensitivities: Vec::new(),
+            quantities: Vec::new(),
         },
-        damped_modes: an.damped_modes.as_ref().map(|ms| {
-            ms.iter()
-                .map(|DampedMode { omega, zeta }| DampedModeReport {
-                    omega: *omega,
-                    zeta: *zeta,
-                })
-                .collect()
-        }),
-        constraints: ConstraintReport {
-            rows: an.constraint_rows,
-            rank: an.constraint_rank,
-        },
-        symbolic: match derivation {
-            Ok(d) => SymbolicReport {
-                available: true,
-                note: None,
-                dofs: d.dofs.clone(),
-                mass: d
-                    .mass
-                    .as_ref()
-                    .map(|m| m.iter().map(|row| row.iter().map(form).collect()).collect()),
-                delassus: all.then(|| {
-                    d.delassus_forms
-                        .iter()
-                        .map(|row| row.iter().map(form).collect())
-                        .collect()
-                }),
-                contacts: keep.iter().map(|&i| d.contacts[i].clone()).collect(),
-                sensitivities,
-                quantities: d.quantities.clone(),
-            },
-            Err(why) => SymbolicReport {
-                available: false,
-                note: Some(format!(
-                    "no closed forms for this case: {why}; the numeric results stand"
-                )),
-                dofs: Vec::new(),
-                mass: None,
-                delassus: None,
-                contacts: Vec::new(),
-                sensitivities: Vec::new(),
-                quantities: Vec::new(),
-            },
-        },
-        robot: robot_report.clone(),
-        persons: crate::analysis::robot::persons(case, &m_effs, &naives, robot_report.as_ref()),
-        impacts: impact::impacts(case, &an.impacts, &impact_naives),
-        engines: Vec::new(),
-        verification: None,
-        claims: case
-            .claims
-            .iter()
-            .zip(claims)
-            .map(|(c, r)| ClaimReport {
-                of: c.of_text.clone(),
-                equals: c.equals_text.clone(),
-                latex: claim_latex(case, c),
-                passed: match r.verdict {
-                    Verdict::Passed => Some(true),
-                    Verdict::Failed => Some(false),
-                    Verdict::Undetermined => None,
-                },
-                verdict: match r.verdict {
-                    Verdict::Passed => "passed",
-                    Verdict::Failed => "failed",
-                    Verdict::Undetermined => "undetermined",
-                },
-                how: r.how.name(),
-                value: r.value,
-                expected: r.expected,
-                tolerance: r.tolerance,
-                unit: c.of.unit(),
-                message: r.message.clone(),
-                details: r.detail.clone(),
-                counterexample: r.counterexample.as_ref().map(|pts| {
-                    pts.iter()
-                        .map(|(name, value)| ParameterValue {
-                            name: name.clone(),
-                            value: *value,
-                        })
-                        .collect()
-                }),
-            })
-            .collect(),
     }
 }

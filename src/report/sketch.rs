@@ -180,7 +180,7 @@ fn outline(kind: &BodyKind) -> Outline {
                     if !mat.iter().all(|x| x.is_finite()) {
                         return Outline::Point;
                     }
-                    let Some(eig) = crate::analysis::eig::symmetric(mat) else {
+                    let Some(eig) = crate::linalg::eig::symmetric(mat) else {
                         return Outline::Point;
                     };
                     let ax = |k: usize| {

@@ -13,12 +13,12 @@
 //! a batch. A model with equality constraints (evaluated `constrained`)
 //! takes the general route instead: the full tree, the constraint rows `G`
 //! and the analysis' own constrained response
-//! ([`crate::analysis::robot::response`], as for a `[model]` case), one
+//! ([`crate::linalg::response()`], as for a `[model]` case), one
 //! configuration at a time.
 
 use super::Robot;
-use crate::analysis::robot::response;
 use crate::kinematics::{BodyInertia, Kinematics, Real, Tree, Welded};
+use crate::linalg::response;
 use crate::linalg::{cholesky, forward};
 use nalgebra::{DMatrix, Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
@@ -174,7 +174,7 @@ impl Compiled {
                     // Immobile by the analysis' own test: what the
                     // constraints leave is round-off of the free response.
                     let (a, free) = (a[(r, r)], free[(r, r)]);
-                    *o = if a <= crate::analysis::IMMOBILE_RATIO * free {
+                    *o = if a <= crate::linalg::IMMOBILE_RATIO * free {
                         0.0
                     } else {
                         a

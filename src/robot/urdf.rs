@@ -124,7 +124,7 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
             // A physical inertia tensor: positive semi-definite, its
             // principal moments satisfying A + B ≥ C (a mass distribution
             // has no other); MuJoCo's compiler refuses the rest.
-            let d = crate::analysis::eig::symmetric(m)
+            let d = crate::linalg::eig::symmetric(m)
                 .map_or(nalgebra::Vector3::repeat(f64::NAN), |e| e.eigenvalues);
             let scale = d.amax().max(f64::MIN_POSITIVE);
             if !d.iter().all(|x| x.is_finite()) || d.iter().any(|&x| x < -1e-12 * scale) {

@@ -1,11 +1,11 @@
 //! Symbolic assembly and the exact Delassus matrix, with the derivation
 //! lines a report shows.
 
-use super::named::{NamedQuantity, name_quantities, substituted_values};
+use super::named::{NamedQuantity, SymForm, name_quantities, substituted_values};
 use super::poly::{Poly, Q, gcd};
 use super::{Converter, Frac, Printer, Readable, Symbols, Unsupported, symbols_of};
-use crate::analysis::row_space_basis;
 use crate::case::{Case, Val};
+use crate::linalg::row_space_basis;
 use crate::model::{self, SparseRow, System};
 use nalgebra::DMatrix;
 use num_traits::One;
@@ -20,15 +20,6 @@ pub const MAX_CONTACTS: usize = 8;
 pub const TERM_BUDGET: usize = 2000;
 /// Work units (coefficient operations) one derivation may spend.
 pub const WORK_BUDGET: u64 = 2_500_000;
-
-/// A closed form as plain text and LaTeX.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct SymForm {
-    /// Plain text meff's parser reads back.
-    pub text: String,
-    /// LaTeX.
-    pub latex: String,
-}
 
 /// The derivation for one contact.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -184,7 +175,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .iter()
             .map(|q| {
                 let n = crate::number::sig(q.value, 4);
-                let tex = crate::render::templates::tex_number(q.value, 4);
+                let tex = crate::notation::tex_number(q.value, 4);
                 (q.poly.clone(), n, tex)
             })
             .collect(),

@@ -18,10 +18,12 @@ thread_local! {
 pub fn with_pythagoras<R>(f: impl FnOnce() -> R) -> R {
     let old_on = PYTHAGORAS.with(|p| p.replace(true));
     let old = TRIG_PAIRS.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    let r = f();
-    TRIG_PAIRS.with(|p| *p.borrow_mut() = old);
-    PYTHAGORAS.with(|p| p.set(old_on));
-    r
+    // Restored on a return and on a panic alike.
+    let _restore = crate::control::finally(move || {
+        TRIG_PAIRS.with(|p| *p.borrow_mut() = old);
+        PYTHAGORAS.with(|p| p.set(old_on));
+    });
+    f()
 }
 
 /// `p` with sin² u → 1 − cos² u for the registered pairs (unchanged

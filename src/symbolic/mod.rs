@@ -23,19 +23,18 @@ mod derive;
 mod factor;
 mod frac;
 mod named;
-mod notation;
 pub mod poly;
 mod print;
 mod readable;
 mod sensitivity;
 
-pub use derive::{
-    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, SymForm, TERM_BUDGET, derive,
-};
+pub use crate::notation::{latex_quantity, latex_symbol, latex_unit, symbol_problem};
+pub use derive::WORK_BUDGET as DERIVATION_WORK_BUDGET;
+pub use derive::{ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, TERM_BUDGET, derive};
+pub use factor::factored_text;
 pub use frac::{Frac, poly_derivative, with_pythagoras};
-pub use named::NamedQuantity;
-pub use notation::{latex_quantity, latex_unit};
-pub use print::{Printer, latex_symbol, symbol_problem};
+pub use named::{NamedQuantity, SymForm};
+pub use print::Printer;
 pub use readable::{Readable, readable, reduce_roots};
 pub use sensitivity::{Sensitivity, derivative, sensitivities};
 
@@ -446,66 +445,6 @@ pub fn symbols_of(case: &Case) -> (Symbols, Vec<(String, Expr)>) {
 /// True when the value is exactly one.
 pub fn is_one(f: &Frac) -> bool {
     f.as_constant().is_some_and(|q| q.is_one())
-}
-
-/// The symbolic verdict on an expression claim: compares canonical forms
-/// over the independent parameters. `None` when the claim is about a
-/// quantity without a closed form here (coupled modes) or cannot be
-/// converted.
-pub fn claim_verdict(
-    d: &Derivation,
-    claim: &crate::case::Claim,
-) -> Option<crate::analysis::claims::SymbolicVerdict> {
-    poly::with_budget(derive::WORK_BUDGET, || {
-        // Both sides reduced by Pythagoras as they form, as the derivation
-        // was: trigonometric claims then cancel instead of growing.
-        with_pythagoras(|| claim_verdict_within_budget(d, claim))
-    })
-    .flatten()
-}
-
-fn claim_verdict_within_budget(
-    d: &Derivation,
-    claim: &crate::case::Claim,
-) -> Option<crate::analysis::claims::SymbolicVerdict> {
-    use crate::analysis::claims::SymbolicVerdict;
-    use crate::case::{ClaimRhs, Quantity};
-    let ClaimRhs::Expression(expr) = &claim.rhs else {
-        return None;
-    };
-    let mut symbols = d.symbols.clone();
-    let mut conv = Converter::new(&mut symbols, &d.definitions, true);
-    conv.memo = d.expansions.clone();
-    let lhs = match claim.of {
-        Quantity::A(i) => d.expanded[i][i].clone(),
-        Quantity::Delassus(i, j) => d.expanded[i][j].clone(),
-        Quantity::MEff(i) => Frac::int(1).checked_div(&d.expanded[i][i])?,
-        Quantity::Omega(i) => conv.call(
-            Func::Sqrt,
-            d.stiffness_expanded[i].clone() * d.expanded[i][i].clone(),
-        ),
-        // Frequencies in cycles and coupled modes: probing decides.
-        // Impacts: probing decides.
-        Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) | Quantity::Impact(..) => {
-            return None;
-        }
-    };
-    let rhs = conv.convert(expr).ok()?;
-    let difference = reduce_trig(&(lhs - rhs), &symbols);
-    if difference.is_zero() {
-        return Some(SymbolicVerdict::Equal);
-    }
-    let opaque = difference
-        .vars()
-        .iter()
-        .any(|&v| matches!(symbols.atoms()[v], Atom::Call(..)));
-    let printer = Printer::names(&symbols, &[]);
-    let text =
-        factor::factored_text(&printer, &difference).unwrap_or_else(|| printer.text(&difference));
-    Some(SymbolicVerdict::Differs {
-        difference: text,
-        opaque,
-    })
 }
 
 /// Pairs `(sin u, cos u)` of atoms with the same argument.

@@ -3,8 +3,17 @@
 //! substituted into printed formulas.
 
 use super::poly::Poly;
-use super::{Printer, Readable, SymForm, Symbols};
+use super::{Printer, Readable, Symbols};
 use crate::case::Case;
+
+/// A closed form as plain text and LaTeX.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SymForm {
+    /// Plain text meff's parser reads back.
+    pub text: String,
+    /// LaTeX.
+    pub latex: String,
+}
 
 /// A named intermediate quantity ("let D = …"): a long sum that a form's
 /// numerator or denominator contains, shown once and referred to by name.
@@ -186,7 +195,7 @@ pub(super) fn substituted_values(case: &Case, symbols: &Symbols) -> Vec<(String,
                 }
                 format!("{number}{unit}")
             };
-            let latex = super::notation::latex_quantity(&text);
+            let latex = crate::notation::latex_quantity(&text);
             (p.name.clone(), text, latex)
         })
         .collect()

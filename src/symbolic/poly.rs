@@ -30,12 +30,14 @@ thread_local! {
 /// a case with many expensive claims is bounded as a whole.
 pub fn case_budget<R>(limit: u64, f: impl FnOnce() -> R) -> R {
     let (old_total, old_limit) = (TOTAL.get(), TOTAL_LIMIT.get());
+    // Restored on a return and on a panic alike.
+    let _restore = crate::control::finally(move || {
+        TOTAL.set(old_total);
+        TOTAL_LIMIT.set(old_limit);
+    });
     TOTAL.set(0);
     TOTAL_LIMIT.set(limit);
-    let r = f();
-    TOTAL.set(old_total);
-    TOTAL_LIMIT.set(old_limit);
-    r
+    f()
 }
 
 /// Runs `f` with a budget of `limit` work units. A unit is one operation on
@@ -51,6 +53,14 @@ pub fn case_budget<R>(limit: u64, f: impl FnOnce() -> R) -> R {
 pub fn with_budget<R>(limit: u64, f: impl FnOnce() -> R) -> Option<R> {
     let (old_work, old_limit) = (WORK.get(), LIMIT.get());
     let remaining = TOTAL_LIMIT.get().saturating_sub(TOTAL.get());
+    // On a return and on a panic alike: what this budget spent counts
+    // (at most its limit: an exhausted budget's final charge may be a huge
+    // estimate that was never performed), and the outer budget is back.
+    let restore = crate::control::finally(move || {
+        TOTAL.set(TOTAL.get().saturating_add(WORK.get().min(LIMIT.get())));
+        WORK.set(old_work);
+        LIMIT.set(old_limit);
+    });
     WORK.set(0);
     LIMIT.set(limit.min(remaining));
     let r = f();
@@ -58,11 +68,7 @@ pub fn with_budget<R>(limit: u64, f: impl FnOnce() -> R) -> Option<R> {
     if std::env::var_os("MEFF_DEBUG_WORK").is_some() {
         eprintln!("symbolic work: {}", WORK.get());
     }
-    // What this budget spent (at most its limit: an exhausted budget's
-    // final charge may be a huge estimate that was never performed).
-    TOTAL.set(TOTAL.get().saturating_add(WORK.get().min(LIMIT.get())));
-    WORK.set(old_work);
-    LIMIT.set(old_limit);
+    drop(restore);
     (!exhausted).then_some(r)
 }
 
@@ -570,6 +576,19 @@ pub fn gcd(a: &Poly, b: &Poly) -> Poly {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_inside_a_budget_leaves_the_outer_one() {
+        case_budget(1000, || {
+            let before = (WORK.get(), LIMIT.get(), TOTAL_LIMIT.get());
+            let caught = std::panic::catch_unwind(|| {
+                with_budget(10, || -> () { panic!("a derivation fails") })
+            });
+            assert!(caught.is_err());
+            assert_eq!((WORK.get(), LIMIT.get(), TOTAL_LIMIT.get()), before);
+        });
+        assert_eq!(TOTAL_LIMIT.get(), u64::MAX, "no case budget outside");
+    }
 
     fn q(n: i64) -> Q {
         Q::from_integer(n.into())

@@ -28,7 +28,7 @@ pub fn inertia_condition(model: &Model<f64>) -> f64 {
         if m.nrows() == 0 || m.iter().any(|x| !x.is_finite()) {
             return 1.0;
         }
-        let Some(e) = crate::analysis::eig::symmetric(m) else {
+        let Some(e) = crate::linalg::eig::symmetric(m) else {
             return f64::INFINITY;
         };
         let (lo, hi) = (e.eigenvalues.min(), e.eigenvalues.max());

@@ -281,16 +281,12 @@ fn numeric_check(
 
 /// Runs the whole verification.
 ///
-/// `cancel`: once set, the simulations stop stepping and the verification
-/// ends within moments (its numbers are then meaningless: the caller has
-/// abandoned the evaluation).
-pub fn verify(
-    case: &Case,
-    model: &Model<f64>,
-    an: &Analysis,
-    progress: Progress,
-    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
-) -> Verification {
+/// The thread's stop request ([`crate::control`]): once set, the
+/// simulations stop stepping and the verification ends within moments (its
+/// numbers are then meaningless: the caller has abandoned the evaluation).
+pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress) -> Verification {
+    let cancel = crate::control::stop_flag();
+    let cancel = cancel.as_ref();
     // A robot's M and J for the simulator come from its poses alone.
     let independent = robot::independent_model(case, model);
     let model = independent.as_ref().unwrap_or(model);

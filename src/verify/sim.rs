@@ -449,7 +449,7 @@ impl BodySim {
         let s = &g * &minv * g.transpose();
         // Pseudo-inverse through the symmetric eigendecomposition: redundant
         // joint rows give zero eigenvalues.
-        let Some(eig) = crate::analysis::eig::symmetric(s) else {
+        let Some(eig) = crate::linalg::eig::symmetric(s) else {
             // No decomposition (not finite, or not converged): the state
             // becomes NaN, which the verification reports, rather than an
             // unprojected (wrong) velocity.
@@ -652,7 +652,7 @@ impl LinearSim {
         } else {
             let g = DMatrix::from_fn(constraints.len(), n, |i, k| constraints[i][k]);
             let s = &g * &m_inv * g.transpose();
-            let pinv = crate::analysis::eig::pseudo_inverse(s, 1e-12)?;
+            let pinv = crate::linalg::eig::pseudo_inverse(s, 1e-12)?;
             DMatrix::identity(n, n) - &m_inv * g.transpose() * pinv * &g
         };
         Some(LinearSim {

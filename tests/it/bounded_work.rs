@@ -157,7 +157,7 @@ fn ctrl_c_stops_an_impact_inside_its_step_loop() {
     let a = DMatrix::from_row_slice(2, 2, &[2.0, -2.0, -2.0, 2.0]);
     let flag = Arc::new(AtomicBool::new(true));
     let t = Instant::now();
-    let r = meff::cancel::scope(Some(flag), || {
+    let r = meff::control::cancel_scope(Some(flag), || {
         respond(&a, &[1e4, 1e4], &[0.0, 0.0], &[1.0, 0.0])
     });
     assert_eq!(r.unwrap_err(), ImpactError::Cancelled);
@@ -179,7 +179,7 @@ fn sources(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
 #[test]
 fn no_unbounded_decomposition_outside_the_bounded_module() {
     // nalgebra's iterations without a bound (max_niter 0): every call goes
-    // through src/analysis/eig.rs, which bounds them.
+    // through src/linalg/eig.rs, which bounds them.
     const FORBIDDEN: [&str; 10] = [
         "SymmetricEigen::new(",
         ".symmetric_eigen()",
@@ -198,7 +198,7 @@ fn no_unbounded_decomposition_outside_the_bounded_module() {
     assert!(files.len() > 50, "{} files", files.len());
     let mut found = Vec::new();
     for (path, text) in &files {
-        if path.ends_with("src/analysis/eig.rs") {
+        if path.ends_with("src/linalg/eig.rs") {
             continue;
         }
         for (n, line) in text.lines().enumerate() {

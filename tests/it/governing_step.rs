@@ -119,7 +119,7 @@ fn the_verification_simulates_the_damped_step_and_catches_a_wrong_one() {
     let model = meff::model::numeric(&case);
     let right = meff::analysis::analyze(&model).unwrap();
     let checks = |an: &meff::analysis::Analysis| {
-        let v = meff::verify::verify(&case, &model, an, &|_, _| {}, None);
+        let v = meff::verify::verify(&case, &model, an, &|_, _| {});
         v.verdict
             .checks
             .iter()

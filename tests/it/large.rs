@@ -587,10 +587,10 @@ fn a_cancelled_scope_stops_the_recurrence() {
     let (_, whole) = meff::analysis::large::fastest_modes(&cp, 4, false);
     let set = Some(Arc::new(AtomicBool::new(true)));
     let (_, stopped) =
-        meff::cancel::scope(set, || meff::analysis::large::fastest_modes(&cp, 4, false));
+        meff::control::cancel_scope(set, || meff::analysis::large::fastest_modes(&cp, 4, false));
     assert!(whole.lanczos_steps > 10, "{whole:?}");
     assert_eq!(stopped.lanczos_steps, 1, "{stopped:?}");
-    assert!(!meff::cancel::requested());
+    assert!(!meff::control::cancelled());
     let (_, again) = meff::analysis::large::fastest_modes(&cp, 4, false);
     assert_eq!(again.lanczos_steps, whole.lanczos_steps);
 }

@@ -18,6 +18,7 @@ mod hostile;
 mod hostile3;
 mod impact;
 mod large;
+mod layers;
 mod live;
 mod mdbook;
 mod model_checks;

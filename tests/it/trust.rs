@@ -252,7 +252,7 @@ fn non_proportional_damping_is_verified_by_its_response() {
         let case = meff::case::parse_case("trust.toml", &block(c1, c2, r)).unwrap();
         let model = meff::model::numeric(&case);
         let right = meff::analysis::analyze(&model).unwrap();
-        let v = meff::verify::verify(&case, &model, &right, &|_, _| {}, None);
+        let v = meff::verify::verify(&case, &model, &right, &|_, _| {});
         let check = v
             .verdict
             .checks
@@ -266,7 +266,7 @@ fn non_proportional_damping_is_verified_by_its_response() {
         let mut wrong = right.clone();
         let d = wrong.contacts[1].damping.unwrap();
         wrong.contacts[1].damping = Some(1.1 * d);
-        let v = meff::verify::verify(&case, &model, &wrong, &|_, _| {}, None);
+        let v = meff::verify::verify(&case, &model, &wrong, &|_, _| {});
         assert!(
             v.verdict
                 .disagreements()

@@ -1,6 +1,6 @@
 //! An `[[impact]]` of a model solved with the analysis' A: the inputs
 //! gathered per impact, the closed forms for one contact, the response
-//! (once per identical inputs: `work::cached`), and the one check that
+//! (once per identical inputs: `control::cached`), and the one check that
 //! the results are representable.
 
 use super::{ImpactError, Response, Single, respond_with, single};
@@ -141,7 +141,7 @@ pub fn run(
                 let key: Vec<u64> = std::iter::once(u64::from(check))
                     .chain(a.iter().chain(&k).chain(&c).chain(&v).map(|x| x.to_bits()))
                     .collect();
-                crate::analysis::work::cached(key, || respond_with(&a, &k, &c, &v, check))
+                crate::control::cached(key, || respond_with(&a, &k, &c, &v, check))
             };
             let mut result = ImpactResult {
                 speed: spec.speed,

@@ -242,7 +242,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             return Err(el.err(None, "the body's mass is negative"));
         }
         p.mass = p.mass.max(c.boundmass);
-        let Some(eig) = crate::analysis::eig::symmetric(p.inertia) else {
+        let Some(eig) = crate::linalg::eig::symmetric(p.inertia) else {
             return Err(el.err(None, "the body's inertia has no principal moments (not finite, or its eigenvalues did not converge)"));
         };
         {

@@ -1,4 +1,7 @@
-//! Checking `[[claim]]`s numerically.
+//! The claims stage: checking a case's `[[claim]]`s against the analysis
+//! and, where the symbolic engine can decide, its derivation
+//! ([`symbolic`](mod@symbolic): the exact comparison). It sits above both,
+//! which never import each other.
 //!
 //! A quantity claim (`"316.2 rad/s"`) is compared with the computed value to
 //! the precision written, or to `rel_tol`. An expression claim is checked for
@@ -8,9 +11,13 @@
 //! at each point. (A symbolic check comes first when the symbolic engine
 //! can decide; see the `how` field.)
 
-use super::Analysis;
+use crate::analysis::{Analysis, value_of};
 use crate::case::{Case, Claim, ClaimRhs, Env, Quantity};
 use crate::model;
+
+pub mod symbolic;
+
+pub use symbolic::claim_verdict;
 
 /// Probe points beyond the case point for expression claims.
 pub const PROBES: usize = 8;
@@ -73,32 +80,6 @@ pub struct ClaimResult {
     pub detail: Option<String>,
     /// Parameter values (SI) where it fails, for a failed expression claim.
     pub counterexample: Option<Vec<(String, f64)>>,
-}
-
-/// The value of a result quantity in an analysis.
-pub fn value_of(q: &Quantity, an: &Analysis) -> Result<f64, String> {
-    match q {
-        Quantity::A(i) => Ok(an.contacts[*i].a),
-        Quantity::MEff(i) => an.contacts[*i]
-            .m_eff
-            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
-        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
-        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
-        Quantity::ModeOmega(k) => an
-            .modes
-            .get(k - 1)
-            .map(|m| m.omega)
-            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
-        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
-        Quantity::ModeF(k) => {
-            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
-        }
-        Quantity::Impact(which, i, c) => an
-            .impacts
-            .get(*i)
-            .ok_or_else(|| "the impact was not solved".to_string())
-            .and_then(|r| r.value(*which, *c)),
-    }
 }
 
 /// Checks every claim of a case against its analysis.
@@ -336,42 +317,10 @@ fn check_one(
         detail: None,
         counterexample: None,
     };
-    let expected = match env.eval(rhs_expr) {
+    let expected = match claimed_side(env, claim, rhs_expr, &base) {
         Ok(v) => v,
-        Err(e) if e.message.contains("dimension") => {
-            return ClaimResult {
-                how: Method::Dimension,
-                message: Some(format!(
-                    "the claimed expression is not dimensionally consistent: {}",
-                    e.message
-                )),
-                ..base
-            };
-        }
-        Err(e) => {
-            return ClaimResult {
-                verdict: Verdict::Undetermined,
-                message: Some(format!(
-                    "the claimed expression cannot be evaluated: {}",
-                    e.message
-                )),
-                ..base
-            };
-        }
+        Err(done) => return done,
     };
-    let want = claim.of.dim();
-    if !expected.fits(want) {
-        let got = expected.dim.unwrap_or_default();
-        return ClaimResult {
-            how: Method::Dimension,
-            expected: Some(expected.si),
-            message: Some(format!(
-                "dimension mismatch: {} is in {want}, the claim is in {got}",
-                claim.of_text
-            )),
-            ..base
-        };
-    }
     let (factor, conversion) = cycle_conversion(case, claim, rhs_expr);
     let claimed = expected.si * factor;
     let value = match value_of(&claim.of, an) {
@@ -394,38 +343,7 @@ fn check_one(
         ClaimRhs::Expression(_) => None,
     };
     if let Some(half_ulp) = constant {
-        let tol = match claim.rel_tol {
-            Some(r) => r * claimed.abs(),
-            None => half_ulp,
-        };
-        let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
-        let given = if claim.rel_tol.is_some() {
-            "given by `rel_tol`"
-        } else {
-            "the claim is written to"
-        };
-        return ClaimResult {
-            verdict: if passed {
-                Verdict::Passed
-            } else {
-                Verdict::Failed
-            },
-            how: Method::Quantity,
-            value: Some(value),
-            expected: Some(claimed),
-            tolerance: Some(tol),
-            message: if passed {
-                conversion
-            } else {
-                Some(format!(
-                    "{}, beyond the ±{} {} {given}",
-                    mismatch(claim, value, claimed, digits),
-                    crate::number::sig(tol, 2),
-                    claim.of.unit()
-                ))
-            },
-            ..base
-        };
+        return value_verdict(claim, (value, claimed), half_ulp, conversion, digits, base);
     }
     let rel = claim.rel_tol.unwrap_or(DEFAULT_REL_TOL);
     let numeric = ClaimResult {
@@ -445,6 +363,111 @@ fn check_one(
     // A converted claim is decided by probing (the canonical forms know
     // nothing of cycles).
     let symbolic = if factor == 1.0 { symbolic } else { None };
+    with_symbolic(case, numeric, symbolic, conversion)
+}
+
+/// The claimed side at the case point, checked for dimension; or the
+/// result that ends the check (not dimensionally consistent, cannot be
+/// evaluated, the wrong dimension).
+fn claimed_side(
+    env: &Env,
+    claim: &Claim,
+    rhs_expr: &crate::expr::Expr,
+    base: &ClaimResult,
+) -> Result<crate::expr::Value, ClaimResult> {
+    let base = base.clone();
+    let expected = match env.eval(rhs_expr) {
+        Ok(v) => v,
+        Err(e) if e.message.contains("dimension") => {
+            return Err(ClaimResult {
+                how: Method::Dimension,
+                message: Some(format!(
+                    "the claimed expression is not dimensionally consistent: {}",
+                    e.message
+                )),
+                ..base
+            });
+        }
+        Err(e) => {
+            return Err(ClaimResult {
+                verdict: Verdict::Undetermined,
+                message: Some(format!(
+                    "the claimed expression cannot be evaluated: {}",
+                    e.message
+                )),
+                ..base
+            });
+        }
+    };
+    let want = claim.of.dim();
+    if !expected.fits(want) {
+        let got = expected.dim.unwrap_or_default();
+        return Err(ClaimResult {
+            how: Method::Dimension,
+            expected: Some(expected.si),
+            message: Some(format!(
+                "dimension mismatch: {} is in {want}, the claim is in {got}",
+                claim.of_text
+            )),
+            ..base
+        });
+    }
+    Ok(expected)
+}
+
+/// A claim of a value (one literal, or an expression without parameters)
+/// compared to the precision written (`half_ulp`) or `rel_tol`.
+fn value_verdict(
+    claim: &Claim,
+    (value, claimed): (f64, f64),
+    half_ulp: f64,
+    conversion: Option<String>,
+    digits: usize,
+    base: ClaimResult,
+) -> ClaimResult {
+    let tol = match claim.rel_tol {
+        Some(r) => r * claimed.abs(),
+        None => half_ulp,
+    };
+    let passed = (value - claimed).abs() <= tol * (1.0 + 1e-12);
+    let given = if claim.rel_tol.is_some() {
+        "given by `rel_tol`"
+    } else {
+        "the claim is written to"
+    };
+    ClaimResult {
+        verdict: if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed
+        },
+        how: Method::Quantity,
+        value: Some(value),
+        expected: Some(claimed),
+        tolerance: Some(tol),
+        message: if passed {
+            conversion
+        } else {
+            Some(format!(
+                "{}, beyond the ±{} {} {given}",
+                mismatch(claim, value, claimed, digits),
+                crate::number::sig(tol, 2),
+                claim.of.unit()
+            ))
+        },
+        ..base
+    }
+}
+
+/// The probed result with the symbolic verdict where it decides: equal
+/// forms pass; a difference that simplifies fails, shown with it; an
+/// opaque one only explains a numeric failure.
+fn with_symbolic(
+    case: &Case,
+    numeric: ClaimResult,
+    symbolic: Option<SymbolicVerdict>,
+    conversion: Option<String>,
+) -> ClaimResult {
     match symbolic {
         Some(SymbolicVerdict::Equal) => ClaimResult {
             verdict: Verdict::Passed,
@@ -568,7 +591,7 @@ fn probe_claim(
             };
         }
     }
-    let message = if super::work::spent() && probed < PROBES {
+    let message = if crate::control::spent() && probed < PROBES {
         Some(format!(
             "checked at the case's values and {probed} of {PROBES} probe points: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
         ))
@@ -599,7 +622,7 @@ fn probe(
         Quantity::Impact(_, i, _) => vec![i],
         _ => Vec::new(),
     };
-    let an = super::analyze_for(case, &m, &impacts).ok()?;
+    let an = crate::analysis::analyze_for(case, &m, &impacts).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,
