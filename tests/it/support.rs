@@ -281,7 +281,7 @@ pub fn eval_text(name: &str, text: &str) -> (Option<i32>, String, String) {
     let dir = scratch(name);
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, text).unwrap();
-    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let out = meff(["eval", "--no-verify", path.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "{name}: {stderr}");
     (

@@ -59,7 +59,7 @@ fn sharded_batches_merge_to_the_unsharded_bytes() {
     write_scenes(&cases, 1000);
     let (one, four) = (tmp.path().join("one"), tmp.path().join("four"));
     let c = cases.to_str().unwrap();
-    let out = meff(&["batch", c, "--out", one.to_str().unwrap(), "--no-verify"]);
+    let out = meff(["batch", c, "--out", one.to_str().unwrap(), "--no-verify"]);
     assert!(
         out.status.success(),
         "{}",
@@ -122,7 +122,7 @@ fn a_batch_record_agrees_with_eval() {
     let tmp = tempfile::tempdir().unwrap();
     write_scenes(tmp.path(), 3);
     let case = tmp.path().join("frame-0002.toml");
-    let out = meff(&[
+    let out = meff([
         "batch",
         case.to_str().unwrap(),
         "--out",
@@ -177,7 +177,7 @@ fn merge_refuses_missing_foreign_and_damaged_shards() {
         ]);
         meff(&args)
     };
-    let merge = || meff(&["batch", "merge", out.to_str().unwrap()]);
+    let merge = || meff(["batch", "merge", out.to_str().unwrap()]);
     assert!(run(&[], "1/3").status.success());
     assert!(run(&[], "3/3").status.success());
     let m = merge();
@@ -193,7 +193,7 @@ fn merge_refuses_missing_foreign_and_damaged_shards() {
             std::fs::copy(&f, other.join(f.file_name().unwrap())).unwrap();
         }
     }
-    let o = meff(&[
+    let o = meff([
         "batch",
         other.to_str().unwrap(),
         "--shard",
@@ -228,7 +228,7 @@ fn merge_refuses_missing_foreign_and_damaged_shards() {
             ),
         )
         .unwrap();
-        cli(&["batch", "merge", lone.to_str().unwrap()]).exits(2);
+        cli(["batch", "merge", lone.to_str().unwrap()]).exits(2);
         assert!(!lone.join("batch.json").exists());
     }
     // Bad shard arguments are usage errors.
@@ -247,7 +247,7 @@ fn a_case_that_fails_is_recorded_and_the_batch_exits_2() {
     )
     .unwrap();
     let out = tmp.path().join("out");
-    let o = meff(&[
+    let o = meff([
         "batch",
         tmp.path().to_str().unwrap(),
         "--out",

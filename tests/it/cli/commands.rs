@@ -5,7 +5,7 @@ use std::process::Command;
 
 #[test]
 fn eval_prints_table_and_json() {
-    let out = meff(&["eval", "cases/two-corners.toml"]);
+    let out = meff(["eval", "cases/two-corners.toml"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -17,18 +17,18 @@ fn eval_prints_table_and_json() {
         "{text}"
     );
 
-    let out = meff(&["eval", "--json", "cases/two-corners.toml"]);
+    let out = meff(["eval", "--json", "cases/two-corners.toml"]);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["modes"].as_array().unwrap().len(), 2);
 
-    let out = meff(&["eval", "--digits", "6", "cases/offcentre.toml"]);
+    let out = meff(["eval", "--digits", "6", "cases/offcentre.toml"]);
     assert!(String::from_utf8(out.stdout).unwrap().contains("316.228"));
 }
 
 #[test]
 fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
-    let out = meff(&["check", "cases/offcentre.toml", "cases/two-corners.toml"]);
+    let out = meff(["check", "cases/offcentre.toml", "cases/two-corners.toml"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -45,11 +45,11 @@ fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
         source.replace("equals = \"316.2 rad/s\"", "equals = \"300 rad/s\""),
     )
     .unwrap();
-    let out = meff(&["check", wrong.to_str().unwrap()]);
+    let out = meff(["check", wrong.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"));
     // eval writes its output, then exits 1.
-    let out = meff(&["eval", wrong.to_str().unwrap()]);
+    let out = meff(["eval", wrong.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!out.stdout.is_empty());
     std::fs::remove_dir_all(&dir).ok();
@@ -57,17 +57,17 @@ fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
 
 #[test]
 fn usage_errors_and_missing_files_exit_2() {
-    assert_eq!(meff(&["eval"]).status.code(), Some(2));
-    assert_eq!(meff(&["frobnicate"]).status.code(), Some(2));
-    let out = meff(&["eval", "no/such/case.toml"]);
+    assert_eq!(meff(["eval"]).status.code(), Some(2));
+    assert_eq!(meff(["frobnicate"]).status.code(), Some(2));
+    let out = meff(["eval", "no/such/case.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/case.toml"));
 }
 
 #[test]
 fn output_is_deterministic() {
-    let a = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
-    let b = meff(&["eval", "--json", "cases/box-3d.toml"]).stdout;
+    let a = meff(["eval", "--json", "cases/box-3d.toml"]).stdout;
+    let b = meff(["eval", "--json", "cases/box-3d.toml"]).stdout;
     assert_eq!(a, b);
 }
 
@@ -82,17 +82,17 @@ fn report_check_detects_stale_and_missing_outputs() {
     let (c, o) = (cases.to_str().unwrap(), out.to_str().unwrap());
 
     assert_eq!(
-        meff(&["report", c, "-o", o, "--check"]).status.code(),
+        meff(["report", c, "-o", o, "--check"]).status.code(),
         Some(1),
         "missing outputs"
     );
-    assert_eq!(meff(&["report", c, "-o", o]).status.code(), Some(0));
+    assert_eq!(meff(["report", c, "-o", o]).status.code(), Some(0));
     let first = std::fs::read(out.join("seed.json")).unwrap();
     assert_eq!(
-        meff(&["report", c, "-o", o, "--check"]).status.code(),
+        meff(["report", c, "-o", o, "--check"]).status.code(),
         Some(0)
     );
-    assert_eq!(meff(&["report", c, "-o", o]).status.code(), Some(0));
+    assert_eq!(meff(["report", c, "-o", o]).status.code(), Some(0));
     assert_eq!(
         std::fs::read(out.join("seed.json")).unwrap(),
         first,
@@ -104,7 +104,7 @@ fn report_check_detects_stale_and_missing_outputs() {
         source.replace("\"0.10 m\"", "\"0.12 m\""),
     )
     .unwrap();
-    let check = meff(&["report", c, "-o", o, "--check"]);
+    let check = meff(["report", c, "-o", o, "--check"]);
     assert_eq!(check.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&check.stdout).contains("stale"));
     assert_eq!(
@@ -113,7 +113,7 @@ fn report_check_detects_stale_and_missing_outputs() {
         "--check writes nothing"
     );
     assert_eq!(
-        meff(&["report", c, "-o", o]).status.code(),
+        meff(["report", c, "-o", o]).status.code(),
         Some(1),
         "the 316.2 rad/s claim now fails"
     );
@@ -146,7 +146,7 @@ fn new_writes_working_examples_and_never_overwrites() {
     for starter in meff::starter::Starter::ALL {
         let name = format!("{starter:?}").to_lowercase();
         let path = dir.join(&name);
-        cli(&["new", path.to_str().unwrap(), "--template", &name]).exits(0);
+        cli(["new", path.to_str().unwrap(), "--template", &name]).exits(0);
         let file = path.with_extension("toml");
         let ev = evaluate_path(&file);
         assert!(!ev.report.claims.is_empty());
@@ -157,7 +157,7 @@ fn new_writes_working_examples_and_never_overwrites() {
         );
         // A second time: refused, file unchanged.
         std::fs::write(&file, "# mine\n").unwrap();
-        let again = meff(&["new", file.to_str().unwrap(), "--template", &name]);
+        let again = meff(["new", file.to_str().unwrap(), "--template", &name]);
         assert_eq!(again.status.code(), Some(2));
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "# mine\n");
     }
@@ -218,7 +218,7 @@ fn contacts_selects_the_fastest_and_the_arrays_follow() {
     assert_eq!(none["contacts"].as_array().unwrap().len(), 0);
     assert_eq!(none["coupled_omega_max"], full["coupled_omega_max"]);
     for bad in ["worst:0", "worst:", "some", "worst:-1"] {
-        let out = meff(&["eval", "--json", "--no-verify", "--contacts", bad, case]);
+        let out = meff(["eval", "--json", "--no-verify", "--contacts", bad, case]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
 }
@@ -228,7 +228,7 @@ fn json_lines_hold_the_document_and_one_line_per_contact() {
     let case = root().join("cases/box-3d.toml");
     let case = case.to_str().unwrap();
     let full = json_of(&["eval", "--json", "--no-verify", case]);
-    let out = meff(&["eval", "--format", "jsonl", "--no-verify", case]);
+    let out = meff(["eval", "--format", "jsonl", "--no-verify", case]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<serde_json::Value> = text
@@ -250,7 +250,7 @@ fn json_lines_hold_the_document_and_one_line_per_contact() {
         assert_eq!(&line, c);
     }
     // `--json` and `--format json` are the same document.
-    let same = meff(&["eval", "--format", "json", "--no-verify", case]);
+    let same = meff(["eval", "--format", "json", "--no-verify", case]);
     assert_eq!(
         serde_json::from_slice::<serde_json::Value>(&same.stdout).unwrap(),
         full
@@ -264,7 +264,7 @@ fn json_lines_hold_the_document_and_one_line_per_contact() {
 fn pdf_without_the_feature_says_how_to_get_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = meff(&[
+    let o = meff([
         "report",
         "cases/offcentre.toml",
         "--format",

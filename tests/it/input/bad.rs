@@ -596,7 +596,7 @@ fn invalid_utf8_is_located() {
     let at = SEED.find("Seed").unwrap() + 2;
     bytes.insert(at, 0xff);
     std::fs::write(&path, bytes).unwrap();
-    let out = meff(&["eval", path.to_str().unwrap()]);
+    let out = meff(["eval", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

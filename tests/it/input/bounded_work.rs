@@ -326,7 +326,7 @@ speed = "{speed}"
     for (name, source, at) in cases {
         let path = dir.join(format!("{name}.toml"));
         std::fs::write(&path, &source).unwrap();
-        let out = meff(&["eval", path.to_str().unwrap()]);
+        let out = meff(["eval", path.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(
@@ -389,7 +389,7 @@ stiffness = "1e5 N/m"
         let path = dir.join(format!("{name}.toml"));
         std::fs::write(&path, &source).unwrap();
         let out_dir = dir.join(name);
-        let out = meff(&[
+        let out = meff([
             "report",
             path.to_str().unwrap(),
             "-o",

@@ -129,7 +129,7 @@ fn verification_settings_are_bounded() {
 
 #[test]
 fn only_regular_files_up_to_the_cap_are_read() {
-    let out = meff(&["eval", "/dev/zero"]);
+    let out = meff(["eval", "/dev/zero"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
     let dir = scratch("fifo");
@@ -139,10 +139,10 @@ fn only_regular_files_up_to_the_cap_are_read() {
         .status()
         .is_ok_and(|s| s.success());
     if made {
-        let out = meff(&["eval", fifo.to_str().unwrap()]);
+        let out = meff(["eval", fifo.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2));
     }
-    let out = meff(&["--max-input-bytes", "100", "eval", "cases/offcentre.toml"]);
+    let out = meff(["--max-input-bytes", "100", "eval", "cases/offcentre.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("input limit of 100 bytes"));
     // Standard input when asked for.

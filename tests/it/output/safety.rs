@@ -15,7 +15,7 @@ fn report_dir(cases: &[(&str, &str)], formats: &str) -> (PathBuf, std::process::
         std::fs::write(input.join(name), text).unwrap();
     }
     let out = dir.join("out");
-    let o = meff(&[
+    let o = meff([
         "report",
         input.to_str().unwrap(),
         "-o",
@@ -197,7 +197,7 @@ fn control_characters_never_reach_the_terminal() {
         .replace("of = \"m_eff(c)\"", "of = \"mode_omega(1)\"");
     let path = dir.join("esc.toml");
     std::fs::write(&path, &case).unwrap();
-    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let out = meff(["eval", "--no-verify", path.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         !stdout.contains('\u{1b}') && !stdout.contains('\u{9b}'),
@@ -207,11 +207,11 @@ fn control_characters_never_reach_the_terminal() {
     // Diagnostics: a bad value on a line with an escape.
     let bad = case.replace("stiffness = \"k\"", "stiffness = \"k\u{1b}[31m\"");
     std::fs::write(&path, &bad).unwrap();
-    let out = meff(&["eval", "--no-verify", path.to_str().unwrap()]);
+    let out = meff(["eval", "--no-verify", path.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
     assert!(!stderr.contains('\u{1b}'), "{stderr}");
-    let out = meff(&["check", path.to_str().unwrap()]);
+    let out = meff(["check", path.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains('\u{1b}'));
 }
 
@@ -260,7 +260,7 @@ fn closed_or_full_outputs_never_panic() {
 
 /// `meff report INPUT -o OUT --no-verify`.
 fn report(input: &Path, out: &Path) -> std::process::Output {
-    meff(&[
+    meff([
         "report",
         input.to_str().unwrap(),
         "-o",
@@ -321,7 +321,7 @@ fn bad_input_writes_nothing() {
     );
     assert_eq!(listing(&out), before);
     // `-o` naming a file is refused in words.
-    let o = meff(&[
+    let o = meff([
         "report",
         input.to_str().unwrap(),
         "-o",
@@ -364,7 +364,7 @@ fn name_collisions_are_refused_before_writing() {
         std::fs::write(dir.join(sub).join("x.toml"), SEED.as_str()).unwrap();
     }
     let out = dir.join("out");
-    let o = meff(&[
+    let o = meff([
         "report",
         dir.join("a").to_str().unwrap(),
         dir.join("b").to_str().unwrap(),
