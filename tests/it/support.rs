@@ -196,7 +196,7 @@ impl Cli {
     #[track_caller]
     pub fn exits(self, code: i32) -> Output {
         let out = self.output();
-        assert_eq!(out.status.code(), Some(code), "{}", stderr(&out));
+        assert_exit(&out, code);
         out
     }
 
@@ -216,6 +216,13 @@ pub fn stdout(out: &Output) -> String {
 /// The standard error, as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts the exit status `code` (the standard error is shown when it is
+/// not).
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
 }
 
 /// Asserts bad input: exit 2, no panic, and `said` in the standard error,

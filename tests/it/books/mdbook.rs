@@ -2,7 +2,7 @@
 //! when the `mdbook` binary is installed (CI installs it and sets
 //! `MEFF_MDBOOK_TESTS=1`) — a real build of `examples/book`.
 
-use crate::support::{SEED_CASE, book_input, meff, meff_with_stdin, root};
+use crate::support::{SEED_CASE, assert_exit, book_input, meff, meff_with_stdin, root};
 use std::path::Path;
 use std::process::Command;
 
@@ -17,12 +17,7 @@ fn directives_become_reports_with_mathml() {
     let book = root().join("examples/book");
     let text = std::fs::read_to_string(book.join("src/offcentre.md")).unwrap();
     let out = preprocess(&book, "offcentre.md", &text);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
     // The worked numbers of the seed problem, computed at build time.
@@ -170,12 +165,7 @@ fn case_text_is_inert_in_the_book() {
         .replace("[[contact]]", "[[contact]]\ndescription = \"<script>alert(4)</script>\"");
     std::fs::write(book.join("src/case.toml"), case).unwrap();
     let out = preprocess(book, "ch.md", "{{#meff case.toml no-verify}}\n");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
     assert!(!content.contains("{{#include"), "{content}");
@@ -212,12 +202,7 @@ fn a_value_goes_into_a_sentence_with_its_unit() {
                 I = {{#meff-value offcentre.toml I}}; \
                 esc = \\{{#meff-value offcentre.toml r}}\n";
     let out = preprocess(&book, "values.md", text);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let content = v["items"][0]["Chapter"]["content"].as_str().unwrap();
     for want in [

@@ -4,7 +4,7 @@
 //! bounded (one evaluation per case file however its path is spelled), and
 //! `{{#meff-value}}` names impacts and contacts whose names have spaces.
 
-use crate::support::{SEED_CASE, book_input, cli, meff_with_stdin, root};
+use crate::support::{SEED_CASE, assert_exit, book_input, cli, meff_with_stdin, root};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -20,12 +20,7 @@ fn config() -> Value {
 }
 
 fn chapter_of(out: &std::process::Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(out, 0);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v["items"][0]["Chapter"]["content"]
         .as_str()

@@ -1,6 +1,6 @@
 //! The command line: exit statuses and outputs.
 
-use crate::support::{cli, evaluate_path, meff, root};
+use crate::support::{assert_exit, cli, evaluate_path, meff, root};
 use std::process::Command;
 
 #[test]
@@ -302,12 +302,7 @@ fn outputs_get_a_plain_create_mode_or_keep_their_own() {
             .arg(&out)
             .output()
             .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert_exit(&o, 0);
     };
     let mode = |name: &str| {
         std::fs::metadata(out.join(name))

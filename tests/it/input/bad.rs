@@ -2,7 +2,9 @@
 //! the engine's table, the model's attribute, the CSV cell), with exit status 2
 //! from the binary and never a panic; one message per cause, no cascade.
 
-use crate::support::{SEED, SEED_CASE, cli, eval_stdin, eval_text, meff, refused, scratch, stderr};
+use crate::support::{
+    SEED, SEED_CASE, assert_exit, cli, eval_stdin, eval_text, meff, refused, scratch, stderr,
+};
 use meff::diag::line_col;
 
 const BLOCK: &str = r#"[[body]]
@@ -245,12 +247,7 @@ fn engine_settings_out_of_range_are_errors_at_their_table() {
     }
     // An ordinary setting is still translated.
     let out = eval_stdin(&format!("{SEED_CASE}[engine.box2d]\ncontact_hertz = 60\n"));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
 }
 
 /// A model's mass matrix is dense: more than 600 velocities is refused at
@@ -307,12 +304,7 @@ fn a_contact_on_a_welded_body_is_immobile_everywhere() {
     let tmp = tempfile::tempdir().unwrap();
     let xml = "<mujoco><worldbody><body name=\"b\"><joint type=\"hinge\" axis=\"0 1 0\"/><geom size=\"0.1\" mass=\"1\"/></body></worldbody><equality><weld body1=\"b\"/></equality></mujoco>";
     let out = model_case(tmp.path(), "w.xml", xml, "b");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["contacts"][0]["immobile"], true, "{v}");
     let robot = &v["robot"]["contacts"][0];
@@ -364,12 +356,7 @@ fn impossible_mass_properties_are_refused() {
     let out = model_case(dir, "r.urdf", &urdf("ixx=\"1\" iyy=\"1\" izz=\"5\""), "b");
     refused(&out, "A + B ≥ C");
     let out = model_case(dir, "r.urdf", &urdf("ixx=\"1\" iyy=\"1\" izz=\"1.5\""), "b");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
 }
 
 /// A mimic multiplier that would turn the constraint into round-off is
@@ -385,12 +372,7 @@ fn an_absurd_mimic_multiplier_is_refused() {
     let out = model_case(tmp.path(), "r.urdf", &urdf("1e160"), "b");
     refused(&out, "multiplier");
     let out = model_case(tmp.path(), "r.urdf", &urdf("2"), "b");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
 }
 
 /// Values whose ω over- or underflows are errors at the contact, not

@@ -4,7 +4,7 @@
 //! work allowance; the sketch is drawn at any finite coordinates; results
 //! that overflow are errors at the input value, not a printed ∞.
 
-use crate::support::{assert_close, meff, root, scratch};
+use crate::support::{assert_close, evaluate_str, meff, root, scratch};
 use meff::analysis::impact::{ImpactError, respond};
 use nalgebra::DMatrix;
 use std::time::{Duration, Instant};
@@ -16,10 +16,6 @@ fn uniform(state: &mut u64) -> f64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn parse(source: &str) -> meff::case::Case {
-    meff::case::parse_case("test.toml", source).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A 0.5 kg block pinched between two fingers: two contacts at one place
@@ -106,7 +102,7 @@ fn pinched_blocks_and_walled_particles_return_at_random_stiffnesses() {
         // The whole pipeline, a few of them (verification included).
         if n < 6 {
             let t = Instant::now();
-            let ev = meff::evaluate(parse(&pinched_block(k1, k2, None))).unwrap();
+            let ev = evaluate_str(&pinched_block(k1, k2, None));
             assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
             assert_eq!(ev.analysis.impacts.len(), 1);
         }
@@ -212,6 +208,30 @@ fn no_unbounded_decomposition_outside_the_bounded_module() {
     assert!(found.is_empty(), "unbounded decompositions: {found:#?}");
 }
 
+/// A particle on a floor (one contact along z) striking it at `speed`.
+fn ball_on_floor(title: &str, mass: &str, stiffness: &str, damping: &str, speed: &str) -> String {
+    format!(
+        r#"title = "{title}"
+space = "3d"
+[[body]]
+name = "ball"
+type = "particle"
+mass = "{mass}"
+position = ["0 m", "0 m", "0 m"]
+[[contact]]
+name = "floor"
+body = "ball"
+point = ["0 m", "0 m", "0 m"]
+normal = [0, 0, 1]
+stiffness = "{stiffness}"
+damping = "{damping}"
+[[impact]]
+contact = "floor"
+speed = "{speed}"
+"#
+    )
+}
+
 #[test]
 fn a_single_overdamped_contact_gives_its_closed_forms_and_the_checks_numbers() {
     // ζ ≈ 10⁷: the check by integration meets its step limit (the force
@@ -219,27 +239,14 @@ fn a_single_overdamped_contact_gives_its_closed_forms_and_the_checks_numbers() {
     // still the results, and the sheet says how far the check got.
     let (m, k) = (0.7f64, 3e4f64);
     let c = 1e7 * 2.0 * (k * m).sqrt();
-    let source = format!(
-        r#"title = "overdamped"
-space = "3d"
-[[body]]
-name = "ball"
-type = "particle"
-mass = "{m} kg"
-position = ["0 m", "0 m", "0 m"]
-[[contact]]
-name = "floor"
-body = "ball"
-point = ["0 m", "0 m", "0 m"]
-normal = [0, 0, 1]
-stiffness = "{k} N/m"
-damping = "{c:e} N s/m"
-[[impact]]
-contact = "floor"
-speed = "1 m/s"
-"#
+    let source = ball_on_floor(
+        "overdamped",
+        &format!("{m} kg"),
+        &format!("{k} N/m"),
+        &format!("{c:e} N s/m"),
+        "1 m/s",
     );
-    let ev = meff::evaluate(parse(&source)).unwrap();
+    let ev = evaluate_str(&source);
     let imp = &ev.report.impacts[0];
     let s = meff::analysis::impact::single(m, k, c, 1.0);
     assert!(imp.error.is_none(), "{:?}", imp.error);
@@ -282,26 +289,7 @@ fn the_damped_step_is_stable_arithmetic() {
 #[test]
 fn an_overflowing_impact_or_person_is_an_error_at_its_value() {
     let ball_damped = |speed: &str, damping: &str, extra: &str| {
-        format!(
-            r#"title = "fast"
-space = "3d"
-[[body]]
-name = "ball"
-type = "particle"
-mass = "1 kg"
-position = ["0 m", "0 m", "0 m"]
-[[contact]]
-name = "floor"
-body = "ball"
-point = ["0 m", "0 m", "0 m"]
-normal = [0, 0, 1]
-stiffness = "1e5 N/m"
-damping = "{damping}"
-[[impact]]
-contact = "floor"
-speed = "{speed}"
-{extra}"#
-        )
+        ball_on_floor("fast", "1 kg", "1e5 N/m", damping, speed) + extra
     };
     let ball = |speed: &str, extra: &str| ball_damped(speed, "1e12 N s/m", extra);
     let dir = scratch("bounded-overflow");
@@ -341,7 +329,7 @@ speed = "{speed}"
         assert!(!String::from_utf8_lossy(&out.stdout).contains('∞'));
     }
     // In range: the same case at 1 m/s gives finite numbers.
-    let ev = meff::evaluate(parse(&ball("1 m/s", ""))).unwrap();
+    let ev = evaluate_str(&ball("1 m/s", ""));
     assert!(ev.report.impacts[0].contacts[0].peak_force.is_finite());
 }
 
@@ -421,7 +409,7 @@ fn impacts_sweeps_and_probes_share_one_work_allowance() {
         .replace("points = 10\n", "points = 10001\n")
         + "\n[[sweep]]\nparameter = \"h\"\nfrom = \"0.2 m\"\nto = \"2 m\"\npoints = 10001\nplot = [\"peak_force(on an edge, corner)\"]\n";
     let t = Instant::now();
-    let ev = meff::evaluate(parse(&source)).unwrap();
+    let ev = evaluate_str(&source);
     let took = t.elapsed();
     // 3.2 s of CPU alone from the command line; wall time here shares two
     // cores with the other tests.
@@ -443,7 +431,7 @@ fn impacts_sweeps_and_probes_share_one_work_allowance() {
         "{note}"
     );
     // Deterministic: counted, not timed.
-    let again = meff::evaluate(parse(&source)).unwrap();
+    let again = evaluate_str(&source);
     assert_eq!(again.report.sweeps[1].note, sweeps[1].note);
 }
 
@@ -457,7 +445,7 @@ fn a_sweep_that_does_not_reach_an_impact_reuses_its_response() {
         .replace("[parameters]\n", "[parameters]\nx = { value = \"1 m\" }\n")
         + "\n[[sweep]]\nparameter = \"x\"\nfrom = \"0 m\"\nto = \"1 m\"\npoints = 10001\nplot = [\"peak_force(on an edge, corner)\"]\n";
     let t = Instant::now();
-    let ev = meff::evaluate(parse(&source)).unwrap();
+    let ev = evaluate_str(&source);
     assert!(t.elapsed() < Duration::from_secs(10));
     let s = ev.report.sweeps.last().unwrap();
     assert!(s.note.is_none(), "{:?}", s.note);
@@ -481,7 +469,7 @@ fn many_impacts_that_never_end_stop_at_the_allowance() {
         ));
     }
     let t = Instant::now();
-    let ev = meff::evaluate(parse(&source)).unwrap();
+    let ev = evaluate_str(&source);
     assert!(t.elapsed() < Duration::from_secs(40), "{:?}", t.elapsed());
     let over = ev
         .analysis

@@ -4,7 +4,7 @@
 //! model's `<include>`s or the scene tables a case names — and a file that
 //! is not what it was named as is refused without quoting any of it.
 
-use crate::support::{SEED_CASE, book_input, cli, meff_with_stdin};
+use crate::support::{SEED_CASE, assert_exit, book_input, cli, meff_with_stdin};
 use std::path::Path;
 
 /// A secret beside the tree: no message may contain it.
@@ -142,12 +142,7 @@ fn a_book_reads_only_inside_its_root() {
         )
     };
     let out = with(&["../outside"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert!(String::from_utf8_lossy(&out.stdout).contains(SECRET));
     refused(&with(&["/"]), "allow-read above the builder's directory");
     refused(&with(&[".."]), "allow-read above the builder's directory");

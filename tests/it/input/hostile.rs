@@ -4,8 +4,8 @@
 //! no silent wrong number.
 
 use crate::support::{
-    SEED, assert_close, cli, eval_stdin, eval_text, evaluate_str, meff, meff_with_stdin, read_text,
-    refused, root, scratch,
+    SEED, assert_close, assert_exit, cli, eval_stdin, eval_text, evaluate_str, meff,
+    meff_with_stdin, read_text, refused, root, scratch,
 };
 use meff::case::{BodyKind, ContactGeometry, Form, InertiaVal, Val};
 use meff::expr::Expr;
@@ -218,12 +218,7 @@ fn mdbook_bad_input_exits_2() {
         } } ] }
     ]);
     let out = meff_with_stdin(&["mdbook"], &input.to_string());
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 2);
 }
 
 /// An angle of `terms` small terms over the parameters t0…t4, nested so

@@ -3,7 +3,7 @@
 //! is all or nothing: bad input writes nothing, a closed or full output is an
 //! error, temporary files follow no planted link, names never collide.
 
-use crate::support::{SEED, cli, evaluate_str, meff, read_text, scratch};
+use crate::support::{SEED, assert_exit, cli, evaluate_str, meff, read_text, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -148,12 +148,7 @@ fn index_links_are_encoded_file_names() {
         ],
         "html,md",
     );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_exit(&o, 0);
     let index = read_text(&out.join("index.html"));
     assert!(
         index.contains("href=\"./javascript%3Aalert%281%29.html\""),
@@ -227,12 +222,7 @@ fn closed_or_full_outputs_never_panic() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert!(
         out.stderr.is_empty(),
         "{}",
@@ -313,12 +303,7 @@ fn bad_input_writes_nothing() {
     std::fs::create_dir_all(out.join("c.json")).unwrap();
     let before = listing(&out);
     let o = report(&input, &out);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_exit(&o, 2);
     assert_eq!(listing(&out), before);
     // `-o` naming a file is refused in words.
     let o = meff([
