@@ -71,7 +71,7 @@ mod physics {
 mod robots {
     mod batch;
     mod models;
-    pub(crate) mod references;
+    mod references;
 }
 
 /// Large systems: the large path, Lanczos, sparse Delassus products.

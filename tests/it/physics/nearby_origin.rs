@@ -4,7 +4,7 @@
 //! spatial inertias' m|c|² terms of 10¹⁸ cancelled: a cart-pole's tip mass
 //! of 0.330 kg was 2.08 kg at s = 10⁹ m, and +2.9 % at 10⁷ m).
 
-use crate::robots::references::load;
+use crate::support::robots::load;
 use meff::kinematics::{JointKind, Tree};
 use meff::robot::probe::{Compiled, Target};
 use nalgebra::{DMatrix, DVector, Vector3};
@@ -168,7 +168,7 @@ fn a_model_case_far_along_its_rail_gives_the_same_report() {
     // time-domain check): the slider at 0, 10⁷ and 10⁹ m.
     let tmp = tempfile::tempdir().unwrap();
     let xml = std::fs::read_to_string(
-        crate::robots::references::dir().join("mjcf/inverted_double_pendulum.xml"),
+        crate::support::robots::dir().join("mjcf/inverted_double_pendulum.xml"),
     )
     .unwrap();
     std::fs::write(tmp.path().join("cartpole.xml"), xml).unwrap();

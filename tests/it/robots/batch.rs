@@ -2,7 +2,7 @@
 //! configurations per lane group) against the MuJoCo and Pinocchio
 //! references and at its edges.
 
-use crate::robots::references::{configuration, dir, floats, load, rel};
+use crate::support::robots::{configuration, dir, floats, load, rel};
 use nalgebra::{DMatrix, DVector, Vector3};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! are bounded, common habits of model files load without edits, models in
 //! a directory load, and bodies written beside a model add their response.
 
-use super::references::rel;
+use crate::support::robots::{LINK, model_case, rel, ur5_dir};
 use crate::support::{cli, root, stderr};
 use meff::robot::Robot;
 use nalgebra::Vector3;
@@ -25,14 +25,6 @@ fn eval_in_dir(files: &[(&str, &str)], case: &str) -> (Option<i32>, String) {
     );
     (out.status.code(), stderr(&out))
 }
-
-pub(super) fn model_case(kind: &str, file: &str, body: &str, extra: &str) -> String {
-    format!(
-        "title = \"t\"\n[model]\n{kind} = \"{file}\"\n{extra}\n[[contact]]\nname = \"c\"\nbody = \"{body}\"\npoint = [\"0 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n"
-    )
-}
-
-pub(super) const LINK: &str = r#"<inertial><origin xyz="0 0 0"/><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>"#;
 
 #[test]
 fn bad_models_are_errors_at_their_place() {
@@ -371,19 +363,6 @@ fn bodies_written_beside_a_model_add_their_own_response() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("already has a body `tool0`"), "{err}");
-}
-
-/// A scratch directory holding the bundled UR5 model where the bundled
-/// case looks for it (`models/ur5_robot.urdf`).
-pub(super) fn ur5_dir() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    std::fs::create_dir(tmp.path().join("models")).unwrap();
-    std::fs::copy(
-        root().join("cases/models/ur5_robot.urdf"),
-        tmp.path().join("models/ur5_robot.urdf"),
-    )
-    .unwrap();
-    tmp
 }
 
 /// An unnamed body's or joint's generated name avoids the names the file gives: a

@@ -3,32 +3,13 @@
 //! fixtures `tests/robots/generate.py` wrote; keyframes, equality
 //! constraints, sweeps over a joint and the simulation's own check.
 
-use super::models::{LINK, model_case, ur5_dir};
+use crate::support::robots::{LINK, configuration, dir, floats, load, model_case, rel, ur5_dir};
 use crate::support::{bundled, evaluate_path, root};
 use meff::kinematics::Tree;
-use meff::robot::Robot;
 use nalgebra::{DMatrix, DVector, Vector3};
 use serde_json::Value;
-use std::path::Path;
 
 const TOL: f64 = 1e-10;
-
-pub(crate) fn dir() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/robots"))
-}
-
-pub(crate) fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-pub(crate) fn load(file: &str) -> Robot {
-    let path = dir().join(file);
-    Robot::read(&path, file, 1 << 26, None).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
 
 /// meff's velocity index of each reference velocity (by joint name).
 fn permutation(tree: &Tree, dof_joints: &[String]) -> Vec<usize> {
@@ -46,10 +27,6 @@ fn permutation(tree: &Tree, dof_joints: &[String]) -> Vec<usize> {
             i
         })
         .collect()
-}
-
-pub(crate) fn rel(a: f64, b: f64, scale: f64) -> f64 {
-    (a - b).abs() / scale
 }
 
 #[test]
@@ -153,24 +130,6 @@ fn mass_matrices_and_effective_masses_match_mujoco_and_pinocchio() {
         }
     }
     assert!(mjcf >= 6 && urdf >= 4, "{mjcf} MJCF and {urdf} URDF models");
-}
-
-/// A reference configuration: MuJoCo's `qpos`, or Pinocchio's joint values
-/// set on `qpos0`.
-pub(crate) fn configuration(tree: &Tree, file: &str, c: &Value) -> Vec<f64> {
-    if file.starts_with("mjcf/") || file.starts_with("features/") {
-        return floats(&c["qpos"]);
-    }
-    let mut q = tree.qpos0.clone();
-    for (name, x) in c["joints"].as_object().unwrap() {
-        let j = tree
-            .joints
-            .iter()
-            .find(|j| j.name == *name)
-            .unwrap_or_else(|| panic!("{file}: no joint {name}"));
-        q[j.qpos_adr] = x.as_f64().unwrap();
-    }
-    q
 }
 
 /// `1 / (r P rᵀ)` with `P = M⁻¹ − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁺GM⁻¹`.

@@ -3,6 +3,8 @@
 //! a test expects), scratch directories, the bundled cases, evaluating case
 //! text, and the input an mdBook build sends a preprocessor.
 
+pub mod robots;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
