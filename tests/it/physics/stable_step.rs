@@ -3,7 +3,9 @@
 //! at that step stays bounded while one 1 % above it grows — and the
 //! guaranteed step is never above it, on the dense path and on the large one.
 
-use crate::support::{bundled_case_paths, evaluate_path, evaluate_str, root, verified_str};
+use crate::support::{
+    bundled_case_paths, dashpot_block, evaluate_path, evaluate_str, root, verified_str,
+};
 use nalgebra::{DMatrix, DVector};
 
 /// Symplectic Euler on the gaps, `v′ = v − hA(Kg + Cv)`, `g′ = g + hv′`,
@@ -110,35 +112,6 @@ fn the_large_path_states_a_safe_damped_step() {
     assert!(dense.report.stable_dt.guaranteed.unwrap() <= exact);
 }
 
-/// A planar block on two contacts with unequal dashpots.
-pub(super) fn block(c1: f64, c2: f64, r: f64) -> String {
-    format!(
-        r#"title = "Block on two damped contacts"
-space = "planar"
-[[body]]
-name = "block"
-type = "rigid"
-mass = "2 kg"
-inertia = "0.02 kg m^2"
-position = ["0 m", "0.05 m"]
-[[contact]]
-name = "left"
-body = "block"
-point = ["-{r} m", "0 m"]
-normal = [0, 1]
-stiffness = "1e5 N/m"
-damping = "{c1} N s/m"
-[[contact]]
-name = "right"
-body = "block"
-point = ["{r} m", "0 m"]
-normal = [0, 1]
-stiffness = "1e5 N/m"
-damping = "{c2} N s/m"
-"#
-    )
-}
-
 #[test]
 fn damped_stable_step_is_the_true_limit_for_any_dashpots() {
     for (c1, c2, r) in [
@@ -147,7 +120,7 @@ fn damped_stable_step_is_the_true_limit_for_any_dashpots() {
         (300.0, 30.0, 0.12),
         (1500.0, 1500.0, 0.1),
     ] {
-        let ev = verified_str(&block(c1, c2, r));
+        let ev = verified_str(&dashpot_block(c1, c2, r));
         let an = &ev.analysis;
         let a = [[an.a(0, 0), an.a(0, 1)], [an.a(1, 0), an.a(1, 1)]];
         let h = an.stable_dt.coupled_damped.expect("damped step");

@@ -3,8 +3,9 @@
 //! round-off, convergence orders judged above the runs' floor, and
 //! non-proportional damping verified by its response.
 
-use super::stable_step::block;
-use crate::support::{assert_close, bundled_case_paths, root, verified, verified_str};
+use crate::support::{
+    assert_close, bundled_case_paths, dashpot_block, root, verified, verified_str,
+};
 
 #[test]
 fn seed_frequencies_are_measured() {
@@ -470,7 +471,7 @@ fn convergence_orders_are_judged_above_the_runs_floor() {
 #[test]
 fn non_proportional_damping_is_verified_by_its_response() {
     for (c1, c2, r) in [(50.0, 2000.0, 0.07), (300.0, 30.0, 0.12)] {
-        let case = meff::case::parse_case("trust.toml", &block(c1, c2, r)).unwrap();
+        let case = meff::case::parse_case("trust.toml", &dashpot_block(c1, c2, r)).unwrap();
         let model = meff::model::numeric(&case);
         let right = meff::analysis::analyze(&model).unwrap();
         let v = meff::verify::verify(&case, &model, &right, &|_, _| {}, None);

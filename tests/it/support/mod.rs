@@ -309,3 +309,32 @@ pub fn eval_stdin(case: &str) -> Output {
 pub fn read_text(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// A planar block on two contacts with unequal dashpots.
+pub fn dashpot_block(c1: f64, c2: f64, r: f64) -> String {
+    format!(
+        r#"title = "Block on two damped contacts"
+space = "planar"
+[[body]]
+name = "block"
+type = "rigid"
+mass = "2 kg"
+inertia = "0.02 kg m^2"
+position = ["0 m", "0.05 m"]
+[[contact]]
+name = "left"
+body = "block"
+point = ["-{r} m", "0 m"]
+normal = [0, 1]
+stiffness = "1e5 N/m"
+damping = "{c1} N s/m"
+[[contact]]
+name = "right"
+body = "block"
+point = ["{r} m", "0 m"]
+normal = [0, 1]
+stiffness = "1e5 N/m"
+damping = "{c2} N s/m"
+"#
+    )
+}
