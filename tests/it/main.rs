@@ -2,9 +2,11 @@
 //! or file per subject; what they share is in `support`.
 
 mod support;
+
+/// Code structure: files and functions short enough to read.
 mod tidy;
 
-/// Bundled books and the mdBook preprocessor.
+/// Books: the mdBook preprocessor, and books built from strangers' text.
 mod books {
     mod mdbook;
     mod safety;
@@ -16,7 +18,7 @@ mod cli {
     mod commands;
 }
 
-/// Engine settings and engines run beside meff.
+/// Engine settings against the engines' own numbers, and Rapier run here.
 mod engines {
     mod rapier;
     mod settings;
@@ -28,7 +30,9 @@ mod formats {
     mod scene;
 }
 
-/// Bad and hostile input, bounded work, reading only where allowed.
+/// Input: bad input located, hostile input bounded, work allowances,
+/// reading only where allowed, plausibility checks, sweeps validated like
+/// the case point, no panic on random and fuzzed input.
 mod input {
     mod bad;
     mod bounded_work;
@@ -39,7 +43,9 @@ mod input {
     mod sweeps;
 }
 
-/// What meff writes: reports, sheets, snapshots, PDF, docs, safety.
+/// What meff writes: reports and sheets in every format (the same
+/// numbers in each), golden snapshots, PDF, the docs' reference, and
+/// output safety (nothing in a report runs; all or nothing written).
 mod output {
     mod browser;
     mod docs;
@@ -54,7 +60,8 @@ mod output {
     mod typeset;
 }
 
-/// Physics references: closed forms, hand computations, simulations.
+/// Physics references: closed forms, hand computations, claims, impacts,
+/// poses, the stable step, the symbolic engine, verification by simulation.
 mod physics {
     mod claims;
     mod impact;
@@ -67,7 +74,8 @@ mod physics {
     mod verification;
 }
 
-/// MJCF and URDF models against MuJoCo and Pinocchio.
+/// MJCF and URDF models: against MuJoCo and Pinocchio, reading them, the
+/// compiled batch path.
 mod robots {
     mod batch;
     mod models;
