@@ -53,6 +53,7 @@ pub mod case;
 pub mod checks;
 pub mod confine;
 pub mod diag;
+pub mod diff;
 pub mod engines;
 pub mod expr;
 pub mod fuzz;
@@ -71,6 +72,7 @@ pub mod symbolic;
 pub mod timing;
 pub mod units;
 pub mod verify;
+pub mod watch;
 
 /// Errors that stop meff before any analysis: the input could not be read.
 #[derive(Debug)]

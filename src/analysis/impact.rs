@@ -501,37 +501,9 @@ impl<'a> Solver<'a> {
             x[n + i] = v[i];
         }
         let mut active: Vec<bool> = v.iter().map(|&s| s > 0.0).collect();
-        let mut out: Vec<ContactResponse> = (0..n)
-            .map(|i| ContactResponse {
-                peak_force: 0.0,
-                time_to_peak: 0.0,
-                start: if active[i] { 0.0 } else { f64::NAN },
-                duration: f64::NAN,
-                compression: 0.0,
-                time_to_compression: 0.0,
-                rebound_speed: f64::NAN,
-                closings: usize::from(active[i]),
-            })
-            .collect();
+        let (mut out, mut history) = self.at_first_touch(&x, &active);
         let mut t = 0.0;
         let mut events = 0;
-        let mut history = History {
-            t: vec![0.0],
-            force: (0..n)
-                .map(|i| {
-                    vec![if active[i] {
-                        self.force(&x, i).max(0.0)
-                    } else {
-                        0.0
-                    }]
-                })
-                .collect(),
-        };
-        for i in 0..n {
-            if active[i] {
-                out[i].peak_force = self.force(&x, i).max(0.0);
-            }
-        }
         let mut steps = 0usize;
         let h = self.h;
         loop {
@@ -540,18 +512,7 @@ impl<'a> Solver<'a> {
                 break;
             }
             if !active.iter().any(|&b| b) {
-                // Free flight: jump to the next closing (δ̇ constant).
-                let jump = (0..n)
-                    .filter(|&i| x[n + i] > 0.0)
-                    .map(|i| (-x[i] / x[n + i]).max(0.0))
-                    .fold(f64::INFINITY, f64::min);
-                if jump > h {
-                    let skip = (jump / h).floor() * h;
-                    for i in 0..n {
-                        x[i] += x[n + i] * skip;
-                    }
-                    t += skip;
-                }
+                t += skip_free_flight(&mut x, n, h);
             }
             steps += 1;
             let progress = Progress {
@@ -576,73 +537,13 @@ impl<'a> Solver<'a> {
                 tau = self.bisect(&active, &x, h, |y| self.inconsistent(&active, y));
                 next = self.advance(&active, &x, tau);
             }
-            // Peaks of force and penetration inside the piece: zeros of
-            // their rates going from + to −.
-            let (acc0, acc1) = (self.accel(&active, &x), self.accel(&active, &next));
-            for i in 0..n {
-                if !active[i] {
-                    continue;
-                }
-                let r0 = self.rate(&x, &acc0, i);
-                let r1 = self.rate(&next, &acc1, i);
-                if r0 > 0.0 && r1 <= 0.0 {
-                    let s =
-                        self.bisect(&active, &x, tau, |y| self.force_rate(&active, y, i) <= 0.0);
-                    let y = self.advance(&active, &x, s);
-                    let f = self.force(&y, i);
-                    if f > out[i].peak_force {
-                        out[i].peak_force = f;
-                        out[i].time_to_peak = t + s;
-                    }
-                }
-            }
-            for i in 0..n {
-                if x[n + i] > 0.0 && next[n + i] <= 0.0 {
-                    let s = self.bisect(&active, &x, tau, |y| y[n + i] <= 0.0);
-                    let y = self.advance(&active, &x, s);
-                    if y[i] > out[i].compression {
-                        out[i].compression = y[i];
-                        out[i].time_to_compression = t + s;
-                    }
-                }
-            }
+            self.peaks_inside(&active, &x, &next, tau, t, &mut out);
             t += tau;
             x = next;
-            for i in 0..n {
-                if active[i] {
-                    let f = self.force(&x, i);
-                    if f > out[i].peak_force {
-                        out[i].peak_force = f;
-                        out[i].time_to_peak = t;
-                    }
-                }
-                if x[i] > out[i].compression {
-                    out[i].compression = x[i];
-                    out[i].time_to_compression = t;
-                }
-            }
+            self.peaks_at_end(&active, &x, t, &mut out);
             if event {
                 events += 1;
-                for i in 0..n {
-                    let now = self.closed(&x, i) > 0.0;
-                    if now == active[i] {
-                        continue;
-                    }
-                    if now {
-                        out[i].closings += 1;
-                        if out[i].start.is_nan() {
-                            out[i].start = t;
-                        }
-                        let f = self.force(&x, i);
-                        if f > out[i].peak_force {
-                            out[i].peak_force = f;
-                            out[i].time_to_peak = t;
-                        }
-                    } else if out[i].duration.is_nan() {
-                        out[i].duration = t - out[i].start;
-                    }
-                    active[i] = now;
-                }
+                self.switch_contacts(&mut active, &x, t, &mut out);
             }
             history.t.push(t);
             for i in 0..n {
@@ -670,6 +571,144 @@ impl<'a> Solver<'a> {
             error: 0.0,
         })
     }
+
+    /// The per-contact results and the force history at t = 0, when the
+    /// struck contacts touch.
+    fn at_first_touch(&self, x: &State, active: &[bool]) -> (Vec<ContactResponse>, History) {
+        let n = self.n();
+        let out = (0..n)
+            .map(|i| ContactResponse {
+                peak_force: if active[i] {
+                    self.force(x, i).max(0.0)
+                } else {
+                    0.0
+                },
+                time_to_peak: 0.0,
+                start: if active[i] { 0.0 } else { f64::NAN },
+                duration: f64::NAN,
+                compression: 0.0,
+                time_to_compression: 0.0,
+                rebound_speed: f64::NAN,
+                closings: usize::from(active[i]),
+            })
+            .collect();
+        let history = History {
+            t: vec![0.0],
+            force: (0..n)
+                .map(|i| {
+                    vec![if active[i] {
+                        self.force(x, i).max(0.0)
+                    } else {
+                        0.0
+                    }]
+                })
+                .collect(),
+        };
+        (out, history)
+    }
+
+    /// Peaks of force and penetration inside the piece from `x` to `next`
+    /// (length `tau`, starting at `t`): zeros of their rates going from +
+    /// to −, located by bisection.
+    fn peaks_inside(
+        &self,
+        active: &[bool],
+        x: &State,
+        next: &State,
+        tau: f64,
+        t: f64,
+        out: &mut [ContactResponse],
+    ) {
+        let n = self.n();
+        let (acc0, acc1) = (self.accel(active, x), self.accel(active, next));
+        for i in 0..n {
+            if !active[i] {
+                continue;
+            }
+            let r0 = self.rate(x, &acc0, i);
+            let r1 = self.rate(next, &acc1, i);
+            if r0 > 0.0 && r1 <= 0.0 {
+                let s = self.bisect(active, x, tau, |y| self.force_rate(active, y, i) <= 0.0);
+                let y = self.advance(active, x, s);
+                let f = self.force(&y, i);
+                if f > out[i].peak_force {
+                    out[i].peak_force = f;
+                    out[i].time_to_peak = t + s;
+                }
+            }
+        }
+        for i in 0..n {
+            if x[n + i] > 0.0 && next[n + i] <= 0.0 {
+                let s = self.bisect(active, x, tau, |y| y[n + i] <= 0.0);
+                let y = self.advance(active, x, s);
+                if y[i] > out[i].compression {
+                    out[i].compression = y[i];
+                    out[i].time_to_compression = t + s;
+                }
+            }
+        }
+    }
+
+    /// Force and penetration at the end of a piece, time `t`.
+    fn peaks_at_end(&self, active: &[bool], x: &State, t: f64, out: &mut [ContactResponse]) {
+        for (i, r) in out.iter_mut().enumerate() {
+            if active[i] {
+                let f = self.force(x, i);
+                if f > r.peak_force {
+                    r.peak_force = f;
+                    r.time_to_peak = t;
+                }
+            }
+            if x[i] > r.compression {
+                r.compression = x[i];
+                r.time_to_compression = t;
+            }
+        }
+    }
+
+    /// At an event: contacts that closed start pushing (a first closing
+    /// starts the contact's duration), contacts that opened stop (a first
+    /// opening ends it).
+    fn switch_contacts(&self, active: &mut [bool], x: &State, t: f64, out: &mut [ContactResponse]) {
+        for (i, r) in out.iter_mut().enumerate() {
+            let now = self.closed(x, i) > 0.0;
+            if now == active[i] {
+                continue;
+            }
+            if now {
+                r.closings += 1;
+                if r.start.is_nan() {
+                    r.start = t;
+                }
+                let f = self.force(x, i);
+                if f > r.peak_force {
+                    r.peak_force = f;
+                    r.time_to_peak = t;
+                }
+            } else if r.duration.is_nan() {
+                r.duration = t - r.start;
+            }
+            active[i] = now;
+        }
+    }
+}
+
+/// Free flight (no contact pushes): moves every penetration on to just
+/// before the next closing (δ̇ constant), in whole steps `h` so that the
+/// event search stays on the step grid; returns the time skipped.
+fn skip_free_flight(x: &mut State, n: usize, h: f64) -> f64 {
+    let jump = (0..n)
+        .filter(|&i| x[n + i] > 0.0)
+        .map(|i| (-x[i] / x[n + i]).max(0.0))
+        .fold(f64::INFINITY, f64::min);
+    if jump > h {
+        let skip = (jump / h).floor() * h;
+        for i in 0..n {
+            x[i] += x[n + i] * skip;
+        }
+        return skip;
+    }
+    0.0
 }
 
 /// At most [`MAX_SAMPLES`] samples, evenly taken (first and last kept).

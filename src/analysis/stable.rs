@@ -132,6 +132,18 @@ pub fn symplectic_euler_damped(
     Some(lo * (1.0 - 1e-6))
 }
 
+/// The spectral radius of symplectic Euler's step map with explicit
+/// dashpots at step `h` (the factor by which the fastest-growing motion
+/// grows per step; ≤ 1 when stable), or `None` when it cannot be computed.
+/// The verification uses it to size its run above the damped limit.
+pub fn step_map_radius(a: &DMatrix<f64>, k: &[f64], c: &[f64], h: f64) -> Option<f64> {
+    let n = a.nrows();
+    let ak = DMatrix::from_fn(n, n, |i, j| a[(i, j)] * k[j]);
+    let ac = DMatrix::from_fn(n, n, |i, j| a[(i, j)] * c[j]);
+    let r = radius(symplectic_euler_map(&ak, &ac, h));
+    r.is_finite().then_some(r)
+}
+
 /// A step at which symplectic Euler with explicit dashpots is stable for
 /// any system whose stiffness rate `λ_max(S)` is at most `omega²` and whose
 /// dashpot rate `λ_max(C^½ A C^½)` is at most `gamma`:

@@ -90,40 +90,7 @@ pub fn robot_system<E>(
             si(&b.position[2])?,
         );
         positions.push(x);
-        let block = match &b.kind {
-            BodyKind::Fixed => None,
-            BodyKind::Particle { mass } => {
-                let m = si(mass)?;
-                Some(
-                    (0..3)
-                        .map(|i| (0..3).map(|j| if i == j { m } else { 0.0 }).collect())
-                        .collect::<Vec<Vec<f64>>>(),
-                )
-            }
-            BodyKind::Rigid { mass, inertia } => {
-                let m = si(mass)?;
-                let mut blk = vec![vec![0.0; 6]; 6];
-                for (i, row) in blk.iter_mut().enumerate().take(3) {
-                    row[i] = m;
-                }
-                match inertia {
-                    InertiaVal::Diagonal(d) => {
-                        for k in 0..3 {
-                            blk[3 + k][3 + k] = si(&d[k])?;
-                        }
-                    }
-                    InertiaVal::Full(rows) => {
-                        for i in 0..3 {
-                            for j in 0..3 {
-                                blk[3 + i][3 + j] = si(&rows[i][j])?;
-                            }
-                        }
-                    }
-                    InertiaVal::Scalar(_) => unreachable!("a [model] case is 3-d"),
-                }
-                Some(blk)
-            }
-        };
+        let block = case_body_block(&b.kind, si)?;
         match block {
             Some(blk) => {
                 offsets.push(Some(n));
@@ -164,39 +131,15 @@ pub fn robot_system<E>(
         };
         let p = Vector3::new(si(&point[0])?, si(&point[1])?, si(&point[2])?);
         let nl = Vector3::new(si(&normal[0])?, si(&normal[1])?, si(&normal[2])?);
-        // The point relative to the kinematics' origin (near the model:
-        // spatial quantities about the world origin lose digits far out).
-        let p = match (body, world) {
-            (Side::Model(b), false) => tree.place(&kin, *b, &p),
-            _ => kin.local(&p),
+        let placed = Placed {
+            r,
+            tree,
+            kin: &kin,
+            offsets: &offsets,
+            positions: &positions,
+            n,
         };
-        let nrm = match (body, normal_world) {
-            (Side::Model(b), false) => kin.xrot[*b] * nl,
-            _ => nl,
-        };
-        let mut row = vec![0.0; n];
-        for (side, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
-            match side {
-                None => {}
-                Some(Side::Model(b)) => {
-                    for (x, v) in row.iter_mut().zip(chop(tree.point_row(&kin, b, &p, &nrm))) {
-                        *x += sign * v;
-                    }
-                }
-                Some(Side::Case(i)) => {
-                    let Some(at) = offsets[i] else { continue };
-                    for k in 0..3 {
-                        row[at + k] += sign * nrm[k];
-                    }
-                    if matches!(r.bodies[i].kind, BodyKind::Rigid { .. }) {
-                        let rxn = (p - kin.local(&positions[i])).cross(&nrm);
-                        for k in 0..3 {
-                            row[at + 3 + k] += sign * rxn[k];
-                        }
-                    }
-                }
-            }
-        }
+        let (row, p, nrm) = placed.contact_row(body, *other, *world, *normal_world, p, nl);
         rows.push(row);
         points.push((p, nrm));
     }
@@ -220,4 +163,115 @@ pub fn robot_system<E>(
         q,
         offsets,
     })
+}
+
+/// The mass block of a body the case adds beside the model: none for a
+/// fixed body, m·I₃ for a particle, diag(m, m, m) and the inertia for a
+/// rigid body.
+fn case_body_block<E>(
+    kind: &BodyKind,
+    si: &mut impl FnMut(&Val) -> Result<f64, E>,
+) -> Result<Option<Vec<Vec<f64>>>, E> {
+    Ok(match kind {
+        BodyKind::Fixed => None,
+        BodyKind::Particle { mass } => {
+            let m = si(mass)?;
+            Some(
+                (0..3)
+                    .map(|i| (0..3).map(|j| if i == j { m } else { 0.0 }).collect())
+                    .collect::<Vec<Vec<f64>>>(),
+            )
+        }
+        BodyKind::Rigid { mass, inertia } => {
+            let m = si(mass)?;
+            let mut blk = vec![vec![0.0; 6]; 6];
+            for (i, row) in blk.iter_mut().enumerate().take(3) {
+                row[i] = m;
+            }
+            match inertia {
+                InertiaVal::Diagonal(d) => {
+                    for k in 0..3 {
+                        blk[3 + k][3 + k] = si(&d[k])?;
+                    }
+                }
+                InertiaVal::Full(rows) => {
+                    for i in 0..3 {
+                        for j in 0..3 {
+                            blk[3 + i][3 + j] = si(&rows[i][j])?;
+                        }
+                    }
+                }
+                InertiaVal::Scalar(_) => unreachable!("a [model] case is 3-d"),
+            }
+            Some(blk)
+        }
+    })
+}
+
+/// The model at its configuration with the case's bodies placed: what a
+/// contact's row is computed from.
+struct Placed<'a> {
+    r: &'a RobotForm,
+    tree: &'a crate::kinematics::Tree,
+    kin: &'a crate::kinematics::Kinematics,
+    offsets: &'a [Option<usize>],
+    positions: &'a [Vector3<f64>],
+    n: usize,
+}
+
+impl Placed<'_> {
+    /// A contact's row of J (length `n`), and its point (relative to the
+    /// kinematics' origin) and normal in world axes.
+    fn contact_row(
+        &self,
+        body: &Side,
+        other: Option<Side>,
+        world: bool,
+        normal_world: bool,
+        p: Vector3<f64>,
+        nl: Vector3<f64>,
+    ) -> (Vec<f64>, Vector3<f64>, Vector3<f64>) {
+        let (r, tree, kin, offsets, positions, n) = (
+            self.r,
+            self.tree,
+            self.kin,
+            self.offsets,
+            self.positions,
+            self.n,
+        );
+        // The point relative to the kinematics' origin (near the model:
+        // spatial quantities about the world origin lose digits far out).
+        let p = match (body, world) {
+            (Side::Model(b), false) => tree.place(kin, *b, &p),
+            _ => kin.local(&p),
+        };
+        let nrm = match (body, normal_world) {
+            (Side::Model(b), false) => kin.xrot[*b] * nl,
+            _ => nl,
+        };
+        let mut row = vec![0.0; n];
+        for (side, sign) in [(Some(*body), 1.0), (other, -1.0)] {
+            match side {
+                None => {}
+                Some(Side::Model(b)) => {
+                    for (x, v) in row.iter_mut().zip(chop(tree.point_row(kin, b, &p, &nrm))) {
+                        *x += sign * v;
+                    }
+                }
+                Some(Side::Case(i)) => {
+                    let Some(at) = offsets[i] else { continue };
+                    for k in 0..3 {
+                        row[at + k] += sign * nrm[k];
+                    }
+                    if matches!(r.bodies[i].kind, BodyKind::Rigid { .. }) {
+                        let rxn = (p - kin.local(&positions[i])).cross(&nrm);
+                        for k in 0..3 {
+                            row[at + 3 + k] += sign * rxn[k];
+                        }
+                    }
+                }
+            }
+        }
+        (row, p, nrm)
+    }
 }

@@ -22,6 +22,7 @@
 mod derive;
 mod factor;
 mod frac;
+mod named;
 mod notation;
 pub mod poly;
 mod print;
@@ -29,10 +30,10 @@ mod readable;
 mod sensitivity;
 
 pub use derive::{
-    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, NamedQuantity, SymForm, TERM_BUDGET,
-    derive,
+    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, SymForm, TERM_BUDGET, derive,
 };
 pub use frac::{Frac, poly_derivative, with_pythagoras};
+pub use named::NamedQuantity;
 pub use notation::{latex_quantity, latex_unit};
 pub use print::{Printer, latex_symbol, symbol_problem};
 pub use readable::{Readable, readable, reduce_roots};

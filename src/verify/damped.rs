@@ -102,51 +102,18 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
                 "none to measure: the mode is overdamped (ζ ≥ 1) and does not oscillate; its slowest decay rate is checked instead".into(),
             ),
         }
-        let near_critical = (zeta - 1.0).abs() < 0.1;
-        let decay_what = if overdamped {
-            format!(
-                "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
-                k + 1
-            )
-        } else {
-            format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
-        };
-        match m.sigma {
-            _ if near_critical => run.skip(
-                "decay_rate",
-                decay_what,
-                "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
-            ),
-            Some(x) => {
-                // Peaks are sampled once per step: their logarithms carry
-                // about (ωh)² of noise, spread over the decay observed; the
-                // dashpot taken at the start of each step shifts the rate by
-                // O(ωh); an overdamped record still holds a trace of the
-                // fast exponential.
-                let span = (decay * t_end).max(1e-12);
-                let tolerance = 1e-3
-                    + omega * h
-                    + 10.0 * (omega * h).powi(2) / span
-                    + if overdamped { 1e-2 } else { 0.0 };
-                run.check(numeric_check(
-                    "decay_rate",
-                    decay_what,
-                    decay,
-                    x,
-                    tolerance,
-                    if overdamped {
-                        "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
-                    } else {
-                        "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
-                    },
-                ));
-            }
-            None => run.skip(
-                "decay_rate",
-                decay_what,
-                "not measured: too few peaks above round-off to fit".into(),
-            ),
-        }
+        check_decay(
+            run,
+            k,
+            DecayFit {
+                omega,
+                zeta,
+                decay,
+                h,
+                t_end,
+                measured: m.sigma,
+            },
+        );
         out.push(DampedRun {
             mode: k + 1,
             zeta,
@@ -157,6 +124,78 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
         });
     }
     out
+}
+
+/// What the decay-rate check of one damped mode compares.
+struct DecayFit {
+    omega: f64,
+    zeta: f64,
+    /// Predicted (slowest) decay rate.
+    decay: f64,
+    /// Simulation step.
+    h: f64,
+    /// Length of the record.
+    t_end: f64,
+    measured: Option<f64>,
+}
+
+/// The decay-rate check of damped mode `k` (0-based): ζω, or the slowest
+/// rate ω(ζ − √(ζ²−1)) when overdamped; not checked near critical damping.
+fn check_decay(run: &mut Run, k: usize, fit: DecayFit) {
+    let DecayFit {
+        omega,
+        zeta,
+        decay,
+        h,
+        t_end,
+        measured,
+    } = fit;
+    let overdamped = zeta >= 1.0;
+    let near_critical = (zeta - 1.0).abs() < 0.1;
+    let decay_what = if overdamped {
+        format!(
+            "slowest decay rate ω(ζ − √(ζ²−1)) of mode {} (ζ = {zeta:.3})",
+            k + 1
+        )
+    } else {
+        format!("decay rate ζω of mode {} (ζ = {zeta:.3})", k + 1)
+    };
+    match measured {
+        _ if near_critical => run.skip(
+            "decay_rate",
+            decay_what,
+            "not checked: near critical damping (|ζ − 1| < 0.1) the response is close to (A + Bt)·e^(−ωt), which has no single decay rate to fit".into(),
+        ),
+        Some(x) => {
+            // Peaks are sampled once per step: their logarithms carry
+            // about (ωh)² of noise, spread over the decay observed; the
+            // dashpot taken at the start of each step shifts the rate by
+            // O(ωh); an overdamped record still holds a trace of the
+            // fast exponential.
+            let span = (decay * t_end).max(1e-12);
+            let tolerance = 1e-3
+                + omega * h
+                + 10.0 * (omega * h).powi(2) / span
+                + if overdamped { 1e-2 } else { 0.0 };
+            run.check(numeric_check(
+                "decay_rate",
+                decay_what,
+                decay,
+                x,
+                tolerance,
+                if overdamped {
+                    "a straight line through the logarithm of |gap| over the later half of the record, where the slow exponential dominates; the explicit dashpot shifts the rate by O(ωΔt)".into()
+                } else {
+                    "a straight line through the logarithms of the gap's peaks; the explicit dashpot shifts the rate by O(ωΔt), sampling the peaks once per step adds about (ωΔt)² of noise over the decay observed".into()
+                },
+            ));
+        }
+        None => run.skip(
+            "decay_rate",
+            decay_what,
+            "not measured: too few peaks above round-off to fit".into(),
+        ),
+    }
 }
 
 /// Relative error allowed between the simulated and the analytic damped
@@ -321,4 +360,112 @@ fn uncoupled(an: &Analysis, damping: &[f64], s: &[f64]) -> Option<f64> {
         .sqrt();
     let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
     (resid <= 1e-6 * norm).then_some(mu)
+}
+
+/// Relative distance from the damped limit of the two runs that show it:
+/// bounded just below, growing just above.
+const DAMPED_LIMIT_MARGIN: f64 = 0.02;
+
+/// The step the sheet tells the user to use with dashpots, simulated: the
+/// simulator with its dashpots, by symplectic Euler (the dashpot force at
+/// the step's start velocity, the integrator the limit is for), every mode
+/// kicked, stays bounded at 0.98 × the step; when the step is the step
+/// map's exact limit, a run at 1.02 × it grows a hundredfold three times
+/// over (its length from the map's spectral radius there).
+pub(super) fn damped_stability(run: &mut Run) {
+    let an = run.an;
+    let Some((h_lim, how)) = an.stable_dt.governing else {
+        return;
+    };
+    let exact = match how {
+        crate::analysis::Governing::DampedStepMap => true,
+        crate::analysis::Governing::DampedEnergyBound => false,
+        crate::analysis::Governing::CoupledMode | crate::analysis::Governing::UpperBound => {
+            return;
+        }
+    };
+    if an.modes.is_empty() || an.delassus.nrows() != an.contacts.len() {
+        return;
+    }
+    let amplitude = run.settings.compression;
+    let kick = |sim: &mut dyn Simulator| {
+        // Every mode, with unequal weights: no motion is left out by a
+        // symmetry of the kick.
+        let n = an.modes.len() as f64;
+        for k in 0..an.modes.len() {
+            excite(sim, an, k, amplitude * (1.0 + 0.37 * k as f64) / n);
+        }
+    };
+    let simulate = |h: f64, steps: usize| -> bool {
+        let mut sim = (run.damped)();
+        kick(sim.as_mut());
+        for _ in 0..steps {
+            if sim.stopped() {
+                break;
+            }
+            sim.step(h, Integrator::SymplecticEuler);
+            let g = sim.gaps().iter().fold(0.0f64, |m, g| m.max(g.abs()));
+            if g.is_nan() || g > 100.0 * amplitude {
+                return true;
+            }
+        }
+        false
+    };
+    let below = (1.0 - DAMPED_LIMIT_MARGIN) * h_lim;
+    let what_below = format!(
+        "symplectic Euler with the dashpots at 0.98 × the step to use, Δt = {}, stays bounded",
+        crate::number::time(below, 4)
+    );
+    let above = (1.0 + DAMPED_LIMIT_MARGIN) * h_lim;
+    let k: Vec<f64> = an.contacts.iter().map(|c| c.stiffness).collect();
+    let c: Vec<f64> = an
+        .contacts
+        .iter()
+        .map(|c| c.damping.unwrap_or(0.0))
+        .collect();
+    let growth = exact
+        .then(|| crate::analysis::stable::step_map_radius(&an.delassus, &k, &c, above))
+        .flatten()
+        .filter(|&r| r > 1.0);
+    let grow_steps = growth.map(|r| (3.0 * 100f64.ln() / r.ln()).ceil().max(100.0));
+    const BOUNDED_STEPS: f64 = 2000.0;
+    if let Err(why) = run.budget.take(BOUNDED_STEPS + grow_steps.unwrap_or(0.0)) {
+        run.skip("damped_stability", what_below, why);
+        return;
+    }
+    let blew_up = simulate(below, BOUNDED_STEPS as usize);
+    run.check(Check {
+        check: "damped_stability",
+        what: what_below,
+        predicted: None,
+        measured: None,
+        rel_error: None,
+        tolerance: None,
+        agrees: Some(!blew_up),
+        why: if exact {
+            "below the step map's limit every motion of the damped system decays".into()
+        } else {
+            "the energy bound makes a norm of the state that never grows at this step".into()
+        },
+    });
+    let (Some(r), Some(n)) = (growth, grow_steps) else {
+        return;
+    };
+    let hundredfold = 100f64.ln() / r.ln();
+    let diverged = simulate(above, n as usize);
+    run.check(Check {
+        check: "damped_stability",
+        what: format!(
+            "symplectic Euler with the dashpots at 1.02 × the step to use, Δt = {}, diverges",
+            crate::number::time(above, 4)
+        ),
+        predicted: None,
+        measured: None,
+        rel_error: None,
+        tolerance: None,
+        agrees: Some(diverged),
+        why: format!(
+            "there the step map's spectral radius is {r:.5}: the fastest-growing motion grows 100-fold in {hundredfold:.0} steps; {n:.0} steps were run"
+        ),
+    });
 }

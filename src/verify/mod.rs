@@ -29,7 +29,11 @@
 //! 5. **stability**: when the coupled ω_max exceeds the independent
 //!    estimate, a run at √(2/ω_max · 2/max ωᵢ), a step the independent
 //!    estimate deems stable (it diverges), and one at
-//!    0.9 × 2/ω_max (stays bounded), with energy histories.
+//!    0.9 × 2/ω_max (stays bounded), with energy histories;
+//! 6. **damped stability** (dashpots): the step the sheet says to use,
+//!    simulated with the dashpots by symplectic Euler, stays bounded at
+//!    0.98 × it and, when it is the step map's exact limit, diverges at
+//!    1.02 × it.
 //!
 //! All runs share a work budget ([`MAX_WORK`], steps × moving parts),
 //! checked before each run: a run that would exceed it is skipped and the
@@ -47,7 +51,7 @@ use crate::analysis::Analysis;
 use crate::case::Case;
 use crate::model::Model;
 use convergence::convergence;
-use damped::{damped_response, damped_runs};
+use damped::{damped_response, damped_runs, damped_stability};
 pub use impulse::IMPULSE_TOLERANCE;
 use impulse::impulse_tests;
 use measure::{Decay, excite, measure, measure_decay, measure_recording, pivot_of, rel_error};
@@ -366,6 +370,7 @@ pub fn verify(
     }
     progress("stability", 0.85);
     let stability = stability(&mut run);
+    damped_stability(&mut run);
     progress("done", 1.0);
     let checks = run.checks;
     let agrees =

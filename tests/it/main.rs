@@ -12,10 +12,13 @@ mod books {
     mod safety;
 }
 
-/// The command line: commands, exit statuses, outputs, batches.
+/// The command line: commands, exit statuses, outputs, batches, `diff`
+/// between revisions, `watch`.
 mod cli {
     mod batch;
     mod commands;
+    mod diff;
+    mod watch;
 }
 
 /// Engine settings against the engines' own numbers, and Rapier run here.

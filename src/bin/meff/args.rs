@@ -118,6 +118,48 @@ pub(crate) enum Command {
         #[command(subcommand)]
         supports: Option<MdbookCommand>,
     },
+    /// What changed between two revisions: every input and result that
+    /// differs, old → new, verdicts that flipped first. Each side is a JSON
+    /// document meff wrote (`*.json`) or a case file (evaluated here).
+    /// Exit status 0 when nothing changed, 1 when something did.
+    Diff {
+        /// The old revision: a meff JSON document or a case file.
+        old: PathBuf,
+        /// The new revision.
+        new: PathBuf,
+        /// Print the differences as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Relative change below which two numbers count as equal.
+        #[arg(long, default_value_t = meff::diff::DEFAULT_TOLERANCE)]
+        tolerance: f64,
+        /// Significant figures in the table.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        digits: u8,
+        /// Run the verification when evaluating a case file (its verdict is
+        /// then compared too).
+        #[arg(long)]
+        verify: bool,
+    },
+    /// The live sheet: serves the case's HTML sheet on localhost and
+    /// rebuilds it when the case or a file it names changes (the page
+    /// reloads itself; errors show in the page, located). Writes nothing.
+    Watch {
+        /// The case file.
+        case: PathBuf,
+        /// Address to listen on (127.0.0.1: this machine only).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Port (0: any free port; the first line printed says which).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Run the verification at every rebuild (slower).
+        #[arg(long)]
+        verify: bool,
+        /// Significant figures in the sheet.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        digits: u8,
+    },
     /// Check the claims of one or more cases; exit status 1 when any fails
     /// or cannot be decided.
     Check {

@@ -14,9 +14,11 @@ mod args;
 mod batch;
 mod book;
 mod common;
+mod diff;
 mod eval;
 mod new;
 mod report;
+mod watch;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -64,6 +66,40 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { cases, verbose } => eval::check(&cases, limit, verbose),
+        Command::Watch {
+            case,
+            bind,
+            port,
+            verify,
+            digits,
+        } => watch::watch(
+            &case,
+            watch::WatchOptions {
+                bind,
+                port,
+                verify,
+                digits: digits as usize,
+                limit,
+            },
+        ),
+        Command::Diff {
+            old,
+            new,
+            json,
+            tolerance,
+            digits,
+            verify,
+        } => diff::diff(
+            &old,
+            &new,
+            diff::DiffOptions {
+                json,
+                tolerance,
+                digits: digits as usize,
+                verify,
+                limit,
+            },
+        ),
         Command::New { name, template } => new::new_case(&name, template),
         Command::Batch(args) => batch::batch(args, limit),
         Command::Mdbook { supports } => book::mdbook(supports),

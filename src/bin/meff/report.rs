@@ -58,7 +58,6 @@ pub(crate) fn report(
         ));
         return ExitCode::from(EXIT_BAD_INPUT);
     }
-    // 1. Name every output and refuse collisions before any work.
     let stems: Vec<String> = files
         .iter()
         .map(|f| {
@@ -67,9 +66,36 @@ pub(crate) fn report(
                 .unwrap_or_default()
         })
         .collect();
-    let with_index = files.len() > 1;
+    let run = || -> Result<ExitCode, ExitCode> {
+        refuse_collisions(&files, &stems, out, formats)?;
+        let evaluated = evaluate_all(&files, &options)?;
+        let (outputs, failed_claims) = render_all(
+            &templates, &evaluated, &files, &stems, out, formats, &options,
+        )?;
+        let stale = check_or_write(&outputs, options.check)?;
+        if stale > 0 {
+            error(&format!(
+                "{stale} report file(s) out of date: run `meff report` without --check"
+            ));
+        }
+        Ok(if stale > 0 || failed_claims {
+            ExitCode::from(EXIT_CLAIM_FAILED)
+        } else {
+            ExitCode::SUCCESS
+        })
+    };
+    run().unwrap_or_else(|code| code)
+}
+
+/// Step 1: names every output and refuses collisions before any work.
+fn refuse_collisions(
+    files: &[PathBuf],
+    stems: &[String],
+    out: &std::path::Path,
+    formats: &[Format],
+) -> Result<(), ExitCode> {
     let mut targets: Vec<(PathBuf, String)> = Vec::new();
-    for (file, stem) in files.iter().zip(&stems) {
+    for (file, stem) in files.iter().zip(stems) {
         for format in formats {
             targets.push((
                 out.join(format!("{stem}.{}", format.extension())),
@@ -77,7 +103,7 @@ pub(crate) fn report(
             ));
         }
     }
-    if with_index {
+    if files.len() > 1 {
         for format in [Format::Md, Format::Html, Format::Pdf] {
             if formats.contains(&format) {
                 targets.push((
@@ -89,26 +115,34 @@ pub(crate) fn report(
     }
     let collisions =
         meff::output::collisions(targets.iter().map(|(t, s)| (t.as_path(), s.as_str())));
-    if !collisions.is_empty() {
-        // One message per pair of sources (not per format).
-        let mut said = std::collections::BTreeSet::new();
-        for c in &collisions {
-            if !said.insert((c.first.clone(), c.second.clone())) {
-                continue;
-            }
-            error(&format!(
-                "{} and {} would both write {}; rename one of them",
-                c.first,
-                c.second,
-                shown(&c.target)
-            ));
-        }
-        return ExitCode::from(EXIT_BAD_INPUT);
+    if collisions.is_empty() {
+        return Ok(());
     }
-    // 2. Read and evaluate every case; any bad input stops before writing.
+    // One message per pair of sources (not per format).
+    let mut said = std::collections::BTreeSet::new();
+    for c in &collisions {
+        if !said.insert((c.first.clone(), c.second.clone())) {
+            continue;
+        }
+        error(&format!(
+            "{} and {} would both write {}; rename one of them",
+            c.first,
+            c.second,
+            shown(&c.target)
+        ));
+    }
+    Err(ExitCode::from(EXIT_BAD_INPUT))
+}
+
+/// Step 2: reads and evaluates every case; any bad input stops before
+/// writing (every case's errors are printed first).
+fn evaluate_all(
+    files: &[PathBuf],
+    options: &ReportOptions,
+) -> Result<Vec<meff::Evaluated>, ExitCode> {
     let mut evaluated = Vec::with_capacity(files.len());
     let mut bad_input = false;
-    for file in &files {
+    for file in files {
         let listing = Listing {
             digits: Some(options.digits),
             ..Listing::default()
@@ -123,13 +157,29 @@ pub(crate) fn report(
     }
     if bad_input {
         error("bad input: nothing was written");
-        return ExitCode::from(EXIT_BAD_INPUT);
+        return Err(ExitCode::from(EXIT_BAD_INPUT));
     }
-    // 3. Render everything in memory.
-    let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    Ok(evaluated)
+}
+
+/// Files to write: target path and bytes.
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
+/// Step 3: renders every report, the index and the assets in memory;
+/// returns the files and whether a claim failed.
+fn render_all(
+    templates: &meff::render::templates::Templates,
+    evaluated: &[meff::Evaluated],
+    files: &[PathBuf],
+    stems: &[String],
+    out: &std::path::Path,
+    formats: &[Format],
+    options: &ReportOptions,
+) -> Result<(Files, bool), ExitCode> {
+    let mut outputs: Files = Vec::new();
     let mut index = Vec::new();
     let mut failed_claims = false;
-    for ((ev, stem), file) in evaluated.iter().zip(&stems).zip(&files) {
+    for ((ev, stem), file) in evaluated.iter().zip(stems).zip(files) {
         let report = &ev.report;
         failed_claims |= report.any_claim_failed();
         index.push(meff::render::templates::index_entry(report, stem));
@@ -148,40 +198,36 @@ pub(crate) fn report(
                         .report_html(report, options.digits)
                         .map(String::into_bytes),
                     Format::Json => Ok(render::json(report).into_bytes()),
-                    Format::Pdf => pdf_report(&templates, report, options.digits),
+                    Format::Pdf => pdf_report(templates, report, options.digits),
                 };
             match bytes {
                 Ok(t) => outputs.push((out.join(format!("{stem}.{}", format.extension())), t)),
                 Err(e) => {
                     error(&format!("rendering {}: {e}", shown(file)));
-                    return ExitCode::from(EXIT_BAD_INPUT);
+                    return Err(ExitCode::from(EXIT_BAD_INPUT));
                 }
             }
         }
     }
-    if with_index {
+    if files.len() > 1 {
+        let failed = |e: String| {
+            error(&format!("rendering the index: {e}"));
+            ExitCode::from(EXIT_BAD_INPUT)
+        };
         for (format, html) in [(Format::Md, false), (Format::Html, true)] {
             if formats.contains(&format) {
-                match templates.index(&index, html) {
-                    Ok(t) => outputs.push((
-                        out.join(format!("index.{}", format.extension())),
-                        t.into_bytes(),
-                    )),
-                    Err(e) => {
-                        error(&format!("rendering the index: {e}"));
-                        return ExitCode::from(EXIT_BAD_INPUT);
-                    }
-                }
+                let t = templates
+                    .index(&index, html)
+                    .map_err(|e| failed(e.to_string()))?;
+                outputs.push((
+                    out.join(format!("index.{}", format.extension())),
+                    t.into_bytes(),
+                ));
             }
         }
         if formats.contains(&Format::Pdf) {
-            match pdf_index(&templates, &index) {
-                Ok(bytes) => outputs.push((out.join("index.pdf"), bytes)),
-                Err(e) => {
-                    error(&format!("rendering the index: {e}"));
-                    return ExitCode::from(EXIT_BAD_INPUT);
-                }
-            }
+            let bytes = pdf_index(templates, &index).map_err(|e| failed(e.to_string()))?;
+            outputs.push((out.join("index.pdf"), bytes));
         }
     }
     if formats.contains(&Format::Html) {
@@ -189,12 +235,17 @@ pub(crate) fn report(
             outputs.push((out.join("assets").join(name), bytes.to_vec()));
         }
     }
-    // 4. Check, or write all or nothing.
+    Ok((outputs, failed_claims))
+}
+
+/// Step 4: checks the files against what is on disk (`--check`; returns
+/// how many are stale or missing), or writes them all or nothing.
+fn check_or_write(outputs: &[(PathBuf, Vec<u8>)], check: bool) -> Result<usize, ExitCode> {
     let mut stdout = Stdout::new();
     let mut stale = 0;
-    if options.check {
+    let text = if check {
         let mut text = String::new();
-        for (target, bytes) in &outputs {
+        for (target, bytes) in outputs {
             match meff::output::freshness(target, bytes) {
                 meff::output::Freshness::Current => {}
                 meff::output::Freshness::Stale => {
@@ -207,36 +258,21 @@ pub(crate) fn report(
                 }
             }
         }
-        if let Err(code) = stdout.print(&text) {
-            return code;
-        }
+        text
     } else {
-        match meff::output::write_all(&outputs) {
-            Ok(written) => {
-                let text: String = written
-                    .iter()
-                    .map(|p| format!("wrote {}\n", shown(p)))
-                    .collect();
-                if let Err(code) = stdout.print(&text) {
-                    return code;
-                }
-            }
+        match meff::output::write_all(outputs) {
+            Ok(written) => written
+                .iter()
+                .map(|p| format!("wrote {}\n", shown(p)))
+                .collect(),
             Err(e) => {
                 error(&format!("{e}; nothing was written"));
-                return ExitCode::from(EXIT_BAD_INPUT);
+                return Err(ExitCode::from(EXIT_BAD_INPUT));
             }
         }
-    }
-    if stale > 0 || failed_claims {
-        if stale > 0 {
-            error(&format!(
-                "{stale} report file(s) out of date: run `meff report` without --check"
-            ));
-        }
-        ExitCode::from(EXIT_CLAIM_FAILED)
-    } else {
-        ExitCode::SUCCESS
-    }
+    };
+    stdout.print(&text)?;
+    Ok(stale)
 }
 
 #[cfg(feature = "pdf")]

@@ -155,3 +155,28 @@ fn two_contacts_grow(a: [[f64; 2]; 2], k: [f64; 2], c: [f64; 2], h: f64) -> bool
     }
     false
 }
+
+/// The verification simulates the step the sheet says to use, with the
+/// dashpots: bounded just below it, diverging just above the step map's
+/// limit; and a step set 10 % too high (a doctored analysis) is caught.
+#[test]
+fn the_verification_simulates_the_damped_step_and_catches_a_wrong_one() {
+    let case = meff::case::load(&root().join("cases/damped-corners.toml")).unwrap();
+    let model = meff::model::numeric(&case);
+    let right = meff::analysis::analyze(&model).unwrap();
+    let checks = |an: &meff::analysis::Analysis| {
+        let v = meff::verify::verify(&case, &model, an, &|_, _| {}, None);
+        v.verdict
+            .checks
+            .iter()
+            .filter(|c| c.check == "damped_stability")
+            .map(|c| c.agrees)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(checks(&right), [Some(true), Some(true)]);
+    let mut wrong = right.clone();
+    let (h, how) = wrong.stable_dt.governing.unwrap();
+    wrong.stable_dt.governing = Some((1.1 * h, how));
+    // 0.98 × 1.1 is above the limit: the "bounded" run grows.
+    assert_eq!(checks(&wrong)[0], Some(false));
+}

@@ -1,0 +1,96 @@
+//! `meff diff OLD NEW`: what changed between two revisions (meff JSON
+//! documents, or case files evaluated here); exit 0 when nothing changed,
+//! 1 when something did, 2 on bad input — as diff(1).
+
+use crate::args::EXIT_BAD_INPUT;
+use crate::common::{Stdout, error, load_and_evaluate, print_error, shown};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// What `meff diff` was asked.
+pub(crate) struct DiffOptions {
+    pub(crate) json: bool,
+    pub(crate) tolerance: f64,
+    pub(crate) digits: usize,
+    pub(crate) verify: bool,
+    pub(crate) limit: u64,
+}
+
+/// One revision as meff's JSON document: read from a `.json` file, or
+/// computed from a case file.
+fn document(path: &Path, o: &DiffOptions) -> Result<serde_json::Value, ExitCode> {
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return match load_and_evaluate(path, o.verify, o.limit) {
+            Ok(ev) => serde_json::to_value(&ev.report).map_err(|e| {
+                error(&format!("{}: {e}", shown(path)));
+                ExitCode::from(EXIT_BAD_INPUT)
+            }),
+            Err(e) => {
+                print_error(&e);
+                Err(ExitCode::from(EXIT_BAD_INPUT))
+            }
+        };
+    }
+    let bytes = read_limited(path, o.limit).map_err(|e| {
+        error(&format!("cannot read {}: {e}", shown(path)));
+        ExitCode::from(EXIT_BAD_INPUT)
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        error(&format!(
+            "{}:{}:{}: not a JSON document: {e}",
+            shown(path),
+            e.line(),
+            e.column()
+        ));
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
+}
+
+/// The file's bytes, refused beyond `limit` (`--max-input-bytes`) before
+/// they are read.
+fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+        return Err("not a regular file".into());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {limit} bytes (--max-input-bytes)"));
+    }
+    Ok(bytes)
+}
+
+pub(crate) fn diff(old: &Path, new: &Path, o: DiffOptions) -> ExitCode {
+    if !(o.tolerance >= 0.0 && o.tolerance.is_finite()) {
+        error("--tolerance must be a finite number ≥ 0");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let run = || -> Result<ExitCode, ExitCode> {
+        let (a, b) = (document(old, &o)?, document(new, &o)?);
+        let d = meff::diff::diff(&a, &b, o.tolerance).map_err(|e| {
+            error(&e);
+            ExitCode::from(EXIT_BAD_INPUT)
+        })?;
+        let text = if o.json {
+            let mut s = serde_json::to_string_pretty(&d).unwrap_or_default();
+            s.push('\n');
+            s
+        } else {
+            meff::diff::text(&d, o.digits)
+        };
+        Stdout::new().print(&text)?;
+        Ok(if d.changes.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    };
+    run().unwrap_or_else(|code| code)
+}
