@@ -1,6 +1,6 @@
 //! Benchmarks (not tests): the symbolic derivation and the numeric analysis
 //! of every bundled case. Run with `cargo bench --bench pipeline`.
-//! Target (issue 3): deriving every bundled case takes < 1 s in total in a
+//! Target: deriving every bundled case takes < 1 s in total in a
 //! release build.
 
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ fn load_all_bundled_cases() -> usize {
     bundled().len()
 }
 
-/// The time-domain verification of all cases (target, issue 5: < 10 s
+/// The time-domain verification of all cases (target: < 10 s
 /// in a release build).
 #[divan::bench(sample_count = 3)]
 fn verify_all_bundled_cases(bencher: divan::Bencher) {

@@ -8,25 +8,28 @@ use nalgebra::Vector3;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+/// A body of [`tree_robot`]: parent index or -1, name, pos, quat wxyz,
+/// mass, com, inertia 3×3 about the com in body axes.
+type BodyRow = (
+    i64,
+    String,
+    [f64; 3],
+    [f64; 4],
+    f64,
+    [f64; 3],
+    [[f64; 3]; 3],
+);
+
+/// A joint of [`tree_robot`]: body index, name, kind 0 free / 1 ball /
+/// 2 slide / 3 hinge, pos, axis, ref, armature.
+type JointRow = (usize, String, u8, [f64; 3], [f64; 3], f64, f64);
+
 /// A tree from arrays (what `from_mujoco` reads out of an `MjModel`):
 /// per body (parent index or -1, name, pos, quat wxyz, mass, com,
 /// inertia 3×3 about the com in body axes); per joint (body index,
 /// name, kind 0 free / 1 ball / 2 slide / 3 hinge, pos, axis, ref,
 /// armature), joints in coordinate order.
-#[allow(clippy::type_complexity)]
-fn tree_robot(
-    name: String,
-    bodies: Vec<(
-        i64,
-        String,
-        [f64; 3],
-        [f64; 4],
-        f64,
-        [f64; 3],
-        [[f64; 3]; 3],
-    )>,
-    joints: Vec<(usize, String, u8, [f64; 3], [f64; 3], f64, f64)>,
-) -> PyResult<Robot> {
+fn tree_robot(name: String, bodies: Vec<BodyRow>, joints: Vec<JointRow>) -> PyResult<Robot> {
     use meff::kinematics::{Body, Joint, JointKind};
     use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
     let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
@@ -148,6 +151,15 @@ fn tree_robot(
     })
 }
 
+/// How many bodies, joints, position and velocity coordinates a model has.
+#[derive(Clone, Copy)]
+struct Counts {
+    nbody: usize,
+    njnt: usize,
+    nq: usize,
+    nv: usize,
+}
+
 pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> {
     let mujoco = py.import("mujoco")?;
     if !model.is_instance(&mujoco.getattr("MjModel")?)? {
@@ -157,41 +169,13 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
     }
     let count = |name: &str| -> PyResult<usize> { model.getattr(name)?.extract() };
     let (nbody, njnt, nq, nv) = (count("nbody")?, count("njnt")?, count("nq")?, count("nv")?);
-    // Every array read is checked for its length (a model whose arrays
-    // were edited from Python may disagree with its counts).
-    let get = |name: &str| -> PyResult<Vec<f64>> {
-        let a = floats(py, &model.getattr(name)?)?;
-        let v: Vec<f64> = a.as_array().iter().copied().collect();
-        let want = match name {
-            "body_parentid" | "body_mass" => nbody,
-            "body_pos" | "body_ipos" | "body_inertia" => 3 * nbody,
-            "body_quat" | "body_iquat" => 4 * nbody,
-            "jnt_type" | "jnt_bodyid" | "jnt_qposadr" | "jnt_dofadr" => njnt,
-            "jnt_pos" | "jnt_axis" => 3 * njnt,
-            "qpos0" => nq,
-            "dof_armature" => nv,
-            _ => v.len(),
-        };
-        if v.len() != want {
-            return Err(PyValueError::new_err(format!(
-                "MjModel.{name} has {} numbers, {want} expected",
-                v.len()
-            )));
-        }
-        if let Some(x) = v.iter().find(|x| !x.is_finite()) {
-            return Err(PyValueError::new_err(format!("MjModel.{name} holds {x}")));
-        }
-        Ok(v)
+    let counts = Counts {
+        nbody,
+        njnt,
+        nq,
+        nv,
     };
-    let index = |x: f64, below: usize, what: &str| -> PyResult<usize> {
-        if x.fract() == 0.0 && x >= 0.0 && (x as usize) < below {
-            Ok(x as usize)
-        } else {
-            Err(PyValueError::new_err(format!(
-                "MjModel: {what} = {x} is out of range (0 … {below})"
-            )))
-        }
-    };
+    let get = |name: &str| array(py, model, name, &counts);
     let obj = mujoco.getattr("mjtObj")?;
     let given = |kind: &str, i: usize| -> PyResult<Option<String>> {
         let n: Option<String> = mujoco
@@ -220,6 +204,85 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
         taken.insert(name.clone());
         Ok(name)
     };
+    let bodies = bodies(nbody, &get, &mut name_of)?;
+    let joints = joints(&counts, &get, &mut name_of)?;
+    if count("neq")? > 0 && get("eq_active0")?.iter().any(|&a| a != 0.0) {
+        py.import("warnings")?.call_method1(
+            "warn",
+            ("the model's equality constraints are not read from an MjModel: effective masses are those of the tree (Robot.from_mjcf reads them from the file)",),
+        )?;
+    }
+    // The model's name: the first of MjModel.names.
+    let name = model
+        .getattr("names")
+        .and_then(|n| n.extract::<Vec<u8>>())
+        .ok()
+        .and_then(|b| {
+            let first = b.split(|&c| c == 0).next()?.to_vec();
+            String::from_utf8(first).ok()
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "MjModel".to_string());
+    tree_robot(name, bodies, joints)
+}
+
+/// `MjModel.<name>` as numbers, checked for its length (a model whose
+/// arrays were edited from Python may disagree with its counts) and for
+/// values that are not finite.
+fn array(
+    py: Python<'_>,
+    model: &Bound<'_, PyAny>,
+    name: &str,
+    counts: &Counts,
+) -> PyResult<Vec<f64>> {
+    let Counts {
+        nbody,
+        njnt,
+        nq,
+        nv,
+    } = *counts;
+    let a = floats(py, &model.getattr(name)?)?;
+    let v: Vec<f64> = a.as_array().iter().copied().collect();
+    let want = match name {
+        "body_parentid" | "body_mass" => nbody,
+        "body_pos" | "body_ipos" | "body_inertia" => 3 * nbody,
+        "body_quat" | "body_iquat" => 4 * nbody,
+        "jnt_type" | "jnt_bodyid" | "jnt_qposadr" | "jnt_dofadr" => njnt,
+        "jnt_pos" | "jnt_axis" => 3 * njnt,
+        "qpos0" => nq,
+        "dof_armature" => nv,
+        _ => v.len(),
+    };
+    if v.len() != want {
+        return Err(PyValueError::new_err(format!(
+            "MjModel.{name} has {} numbers, {want} expected",
+            v.len()
+        )));
+    }
+    if let Some(x) = v.iter().find(|x| !x.is_finite()) {
+        return Err(PyValueError::new_err(format!("MjModel.{name} holds {x}")));
+    }
+    Ok(v)
+}
+
+/// An index read as a float: whole, from 0 and below `below`.
+fn index(x: f64, below: usize, what: &str) -> PyResult<usize> {
+    if x.fract() == 0.0 && x >= 0.0 && (x as usize) < below {
+        Ok(x as usize)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "MjModel: {what} = {x} is out of range (0 … {below})"
+        )))
+    }
+}
+
+/// The bodies after the world's: pose, mass and the inertia turned from
+/// its principal axes into the body's.
+fn bodies(
+    nbody: usize,
+    get: &dyn Fn(&str) -> PyResult<Vec<f64>>,
+    name_of: &mut dyn FnMut(&str, usize, String) -> PyResult<String>,
+) -> PyResult<Vec<BodyRow>> {
     let (parent, pos, quat, mass) = (
         get("body_parentid")?,
         get("body_pos")?,
@@ -268,6 +331,21 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
             ],
         ));
     }
+    Ok(bodies)
+}
+
+/// The joints in coordinate order, each on a body other than the world's.
+fn joints(
+    counts: &Counts,
+    get: &dyn Fn(&str) -> PyResult<Vec<f64>>,
+    name_of: &mut dyn FnMut(&str, usize, String) -> PyResult<String>,
+) -> PyResult<Vec<JointRow>> {
+    let Counts {
+        nbody,
+        njnt,
+        nq,
+        nv,
+    } = *counts;
     let (jtype, jbody, jpos, jaxis) = (
         get("jnt_type")?,
         get("jnt_bodyid")?,
@@ -307,22 +385,5 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
             armature[da],
         ));
     }
-    if count("neq")? > 0 && get("eq_active0")?.iter().any(|&a| a != 0.0) {
-        py.import("warnings")?.call_method1(
-            "warn",
-            ("the model's equality constraints are not read from an MjModel: effective masses are those of the tree (Robot.from_mjcf reads them from the file)",),
-        )?;
-    }
-    // The model's name: the first of MjModel.names.
-    let name = model
-        .getattr("names")
-        .and_then(|n| n.extract::<Vec<u8>>())
-        .ok()
-        .and_then(|b| {
-            let first = b.split(|&c| c == 0).next()?.to_vec();
-            String::from_utf8(first).ok()
-        })
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "MjModel".to_string());
-    tree_robot(name, bodies, joints)
+    Ok(joints)
 }

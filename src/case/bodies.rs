@@ -398,23 +398,8 @@ impl Reader<'_> {
         let name = self.name(t, "`[[contact]]`", &span, seen);
         self.declared_contacts.extend(name.clone());
         let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
-        // With an `[engine.*]` table the engine's spring stands in (filled
-        // in before the analysis; a placeholder until then).
         let from_engine = self.engine_present && get(t, "stiffness").is_none();
-        let stiffness = if from_engine {
-            crate::expr::parse("1 N/m").ok().map(|expr| Val {
-                text: "the engine's".into(),
-                expr,
-                span: header(&span),
-                si: 1.0,
-                dim: Dim::STIFFNESS,
-            })
-        } else {
-            let stiffness = self
-                .required(t, "stiffness", &what, &span)
-                .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
-            self.positive(stiffness, "a stiffness")
-        };
+        let stiffness = self.contact_stiffness(t, &span, &what, from_engine);
         let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
         if let Some(d) = &damping {
             let span = d.span.clone();
@@ -426,212 +411,12 @@ impl Reader<'_> {
             );
         }
         let geometry = match form {
-            Form::Robot(robot) => {
-                let body = self
-                    .required(t, "body", &what, &span)
-                    .and_then(|n| self.model_body(n, robot).map(|b| (b, n.span())));
-                let other = match get(t, "other") {
-                    Some(n) => self.model_body(n, robot),
-                    None => Some(None),
-                };
-                let frame_key = |this: &mut Self, key: &str, default: bool| match get(t, key) {
-                    None => Some(default),
-                    Some(n) => match this.string(n, &format!("`{key}`")).as_deref() {
-                        Some("body") => Some(false),
-                        Some("world") => Some(true),
-                        Some(other) => {
-                            this.error(
-                                Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
-                                    .hint("`body` (the default: point and normal in the body's frame) or `world`"),
-                            );
-                            None
-                        }
-                        None => None,
-                    },
-                };
-                let world = frame_key(self, "frame", false);
-                // A point on the link with the normal of what it touches
-                // (a floor): `normal_frame = "world"`.
-                let normal_world = frame_key(self, "normal_frame", world.unwrap_or(false));
-                let point = self
-                    .required(t, "point", &what, &span)
-                    .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
-                let normal = self
-                    .required(t, "normal", &what, &span)
-                    .and_then(|n| self.unit_normal(n, 3));
-                let world = world.zip(normal_world);
-                match (body, other, world, point, normal) {
-                    (Some((None, bspan)), ..) => {
-                        self.error(
-                            Diagnostic::new(bspan, "`body` cannot be the world").hint(
-                                "name the moving body here and use `other` for the second body",
-                            ),
-                        );
-                        None
-                    }
-                    (
-                        Some((Some(b), bspan)),
-                        Some(other),
-                        Some((world, normal_world)),
-                        Some(point),
-                        Some(normal),
-                    ) => {
-                        let fixed = |s: Option<Side>| match s {
-                            None => true,
-                            Some(Side::Case(i)) => {
-                                matches!(robot.bodies[i].kind, BodyKind::Fixed)
-                            }
-                            Some(Side::Model(_)) => false,
-                        };
-                        if other == Some(b) {
-                            self.error(Diagnostic::new(
-                                bspan,
-                                "a contact needs two different bodies",
-                            ));
-                            None
-                        } else if fixed(Some(b)) && fixed(other) {
-                            self.error(
-                                Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
-                                    .hint("put the contact on a movable body"),
-                            );
-                            None
-                        } else {
-                            Some(ContactGeometry::Link {
-                                body: b,
-                                other,
-                                world,
-                                normal_world,
-                                point,
-                                normal,
-                            })
-                        }
-                    }
-                    _ => None,
-                }
-            }
+            Form::Robot(robot) => self.link_geometry(t, &span, &what, robot),
             Form::Generalized { coordinates, .. } => {
-                let n = coordinates.len();
-                self.required(t, "jacobian", &what, &span).and_then(|node| {
-                    let items = self.array(node, "`jacobian`")?;
-                    if items.len() != n {
-                        self.error(Diagnostic::new(
-                            node.span(),
-                            format!(
-                                "`jacobian` must have one entry per coordinate ({n}), found {}",
-                                items.len()
-                            ),
-                        ));
-                        return None;
-                    }
-                    let row: Vec<Option<Val>> = items
-                        .iter()
-                        .zip(coordinates)
-                        .map(|(item, c)| {
-                            self.value(
-                                item,
-                                Dim::LENGTH.per(c.dim),
-                                &format!("a Jacobian entry for `{}`", c.name),
-                            )
-                        })
-                        .collect();
-                    row.into_iter()
-                        .collect::<Option<Vec<_>>>()
-                        .map(ContactGeometry::Jacobian)
-                })
+                self.jacobian_geometry(t, &span, &what, coordinates)
             }
             Form::Bodies { .. } => {
-                let body = self
-                    .required(t, "body", &what, &span)
-                    .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
-                let other = match get(t, "other") {
-                    Some(n) => self.body_ref(n, body_names),
-                    None => Some(None),
-                };
-                let point = self
-                    .required(t, "point", &what, &span)
-                    .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
-                let normal = self
-                    .required(t, "normal", &what, &span)
-                    .and_then(|n| self.unit_normal(n, space.dim()));
-                // `frame = "body"`: point and normal in the body's axes,
-                // the point relative to its centre of mass.
-                let in_body = match get(t, "frame") {
-                    None => Some(false),
-                    Some(n) => match self.string(n, "`frame`").as_deref() {
-                        Some("world") => Some(false),
-                        Some("body") => Some(true),
-                        Some(other) => {
-                            self.error(
-                                Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
-                                    .hint("`world` (the default) or `body` (the body's axes, from its centre of mass)"),
-                            );
-                            None
-                        }
-                        None => None,
-                    },
-                };
-                let (point, normal) = match (in_body, &body, point, normal, form) {
-                    (
-                        Some(true),
-                        Some((Some(b), _)),
-                        Some(p),
-                        Some(n),
-                        Form::Bodies { bodies, .. },
-                    ) if bodies.get(*b).is_some() => {
-                        let bd = &bodies[*b];
-                        let (pos, rot) = (bd.position.clone(), bd.rotation.clone());
-                        let d = space.dim();
-                        (
-                            self.body_to_world(&p, Some(&pos), rot.as_ref(), d, Dim::LENGTH),
-                            self.body_to_world(&n, None, rot.as_ref(), d, Dim::NONE),
-                        )
-                    }
-                    (None, ..) => (None, None),
-                    // A body-frame contact whose body is not held as a
-                    // table (the columnar reader keeps bodies as columns):
-                    // a problem here sends that reader's file down the
-                    // ordinary path, which composes the pose.
-                    (Some(true), Some((Some(_), bspan)), Some(_), Some(_), Form::Bodies { .. }) => {
-                        self.error(Diagnostic::new(
-                            bspan.clone(),
-                            "a body-frame contact needs its body's pose, which is not read here",
-                        ));
-                        (None, None)
-                    }
-                    (_, _, p, n, _) => (p, n),
-                };
-                match (body, other, point, normal) {
-                    (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
-                        let fixed = |i: Option<usize>| i.is_none_or(|i| fixed[i]);
-                        if fixed(Some(b)) && fixed(other) {
-                            self.error(
-                                Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
-                                    .hint("put the contact on a movable body"),
-                            );
-                            None
-                        } else if other == Some(b) {
-                            self.error(Diagnostic::new(
-                                bspan,
-                                "a contact needs two different bodies",
-                            ));
-                            None
-                        } else {
-                            Some(ContactGeometry::Point {
-                                body: b,
-                                other,
-                                point,
-                                normal,
-                            })
-                        }
-                    }
-                    (Some((None, bspan)), ..) => {
-                        self.error(Diagnostic::new(bspan, "`body` cannot be the world").hint(
-                            "name the movable body here and use `other` for the second body",
-                        ));
-                        None
-                    }
-                    _ => None,
-                }
+                self.point_geometry(t, &span, &what, form, fixed, body_names, space)
             }
         };
         match (name, geometry, stiffness) {
@@ -644,6 +429,267 @@ impl Reader<'_> {
                 from_engine,
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
+            _ => None,
+        }
+    }
+
+    /// A contact's stiffness: its `stiffness`, or with an `[engine.*]`
+    /// table and none given (`from_engine`) the engine's spring (filled in
+    /// before the analysis; a placeholder until then).
+    fn contact_stiffness(
+        &mut self,
+        t: &DeTable,
+        span: &Range<usize>,
+        what: &str,
+        from_engine: bool,
+    ) -> Option<Val> {
+        if from_engine {
+            crate::expr::parse("1 N/m").ok().map(|expr| Val {
+                text: "the engine's".into(),
+                expr,
+                span: header(span),
+                si: 1.0,
+                dim: Dim::STIFFNESS,
+            })
+        } else {
+            let stiffness = self
+                .required(t, "stiffness", what, span)
+                .and_then(|n| self.value(n, Dim::STIFFNESS, "a stiffness"));
+            self.positive(stiffness, "a stiffness")
+        }
+    }
+
+    /// A `[model]` case's contact: on a link or a body written in the case,
+    /// point and normal in the body's frame or the world's.
+    fn link_geometry(
+        &mut self,
+        t: &DeTable,
+        span: &Range<usize>,
+        what: &str,
+        robot: &RobotForm,
+    ) -> Option<ContactGeometry> {
+        let body = self
+            .required(t, "body", what, span)
+            .and_then(|n| self.model_body(n, robot).map(|b| (b, n.span())));
+        let other = match get(t, "other") {
+            Some(n) => self.model_body(n, robot),
+            None => Some(None),
+        };
+        let frame_key = |this: &mut Self, key: &str, default: bool| match get(t, key) {
+            None => Some(default),
+            Some(n) => match this.string(n, &format!("`{key}`")).as_deref() {
+                Some("body") => Some(false),
+                Some("world") => Some(true),
+                Some(other) => {
+                    this.error(
+                        Diagnostic::new(n.span(), format!("unknown frame `{other}`")).hint(
+                            "`body` (the default: point and normal in the body's frame) or `world`",
+                        ),
+                    );
+                    None
+                }
+                None => None,
+            },
+        };
+        let world = frame_key(self, "frame", false);
+        // A point on the link with the normal of what it touches
+        // (a floor): `normal_frame = "world"`.
+        let normal_world = frame_key(self, "normal_frame", world.unwrap_or(false));
+        let point = self
+            .required(t, "point", what, span)
+            .and_then(|n| self.vector(n, 3, Dim::LENGTH, "a contact point"));
+        let normal = self
+            .required(t, "normal", what, span)
+            .and_then(|n| self.unit_normal(n, 3));
+        let world = world.zip(normal_world);
+        match (body, other, world, point, normal) {
+            (Some((None, bspan)), ..) => {
+                self.error(
+                    Diagnostic::new(bspan, "`body` cannot be the world")
+                        .hint("name the moving body here and use `other` for the second body"),
+                );
+                None
+            }
+            (
+                Some((Some(b), bspan)),
+                Some(other),
+                Some((world, normal_world)),
+                Some(point),
+                Some(normal),
+            ) => {
+                let fixed = |s: Option<Side>| match s {
+                    None => true,
+                    Some(Side::Case(i)) => {
+                        matches!(robot.bodies[i].kind, BodyKind::Fixed)
+                    }
+                    Some(Side::Model(_)) => false,
+                };
+                if other == Some(b) {
+                    self.error(Diagnostic::new(
+                        bspan,
+                        "a contact needs two different bodies",
+                    ));
+                    None
+                } else if fixed(Some(b)) && fixed(other) {
+                    self.error(
+                        Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                            .hint("put the contact on a movable body"),
+                    );
+                    None
+                } else {
+                    Some(ContactGeometry::Link {
+                        body: b,
+                        other,
+                        world,
+                        normal_world,
+                        point,
+                        normal,
+                    })
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A generalized-coordinates case's contact: its Jacobian row, one
+    /// entry per coordinate.
+    fn jacobian_geometry(
+        &mut self,
+        t: &DeTable,
+        span: &Range<usize>,
+        what: &str,
+        coordinates: &[Coordinate],
+    ) -> Option<ContactGeometry> {
+        let n = coordinates.len();
+        self.required(t, "jacobian", what, span).and_then(|node| {
+            let items = self.array(node, "`jacobian`")?;
+            if items.len() != n {
+                self.error(Diagnostic::new(
+                    node.span(),
+                    format!(
+                        "`jacobian` must have one entry per coordinate ({n}), found {}",
+                        items.len()
+                    ),
+                ));
+                return None;
+            }
+            let row: Vec<Option<Val>> = items
+                .iter()
+                .zip(coordinates)
+                .map(|(item, c)| {
+                    self.value(
+                        item,
+                        Dim::LENGTH.per(c.dim),
+                        &format!("a Jacobian entry for `{}`", c.name),
+                    )
+                })
+                .collect();
+            row.into_iter()
+                .collect::<Option<Vec<_>>>()
+                .map(ContactGeometry::Jacobian)
+        })
+    }
+
+    /// A bodies case's contact: a point and a normal, in the world's axes
+    /// or the body's (`frame = "body"`, turned into the world's here).
+    #[allow(clippy::too_many_arguments)]
+    fn point_geometry(
+        &mut self,
+        t: &DeTable,
+        span: &Range<usize>,
+        what: &str,
+        form: &Form,
+        fixed: &[bool],
+        body_names: &[String],
+        space: Space,
+    ) -> Option<ContactGeometry> {
+        let body = self
+            .required(t, "body", what, span)
+            .and_then(|n| self.body_ref(n, body_names).map(|b| (b, n.span())));
+        let other = match get(t, "other") {
+            Some(n) => self.body_ref(n, body_names),
+            None => Some(None),
+        };
+        let point = self
+            .required(t, "point", what, span)
+            .and_then(|n| self.vector(n, space.dim(), Dim::LENGTH, "a contact point"));
+        let normal = self
+            .required(t, "normal", what, span)
+            .and_then(|n| self.unit_normal(n, space.dim()));
+        // `frame = "body"`: point and normal in the body's axes,
+        // the point relative to its centre of mass.
+        let in_body = match get(t, "frame") {
+            None => Some(false),
+            Some(n) => match self.string(n, "`frame`").as_deref() {
+                Some("world") => Some(false),
+                Some("body") => Some(true),
+                Some(other) => {
+                    self.error(
+                        Diagnostic::new(n.span(), format!("unknown frame `{other}`"))
+                            .hint("`world` (the default) or `body` (the body's axes, from its centre of mass)"),
+                    );
+                    None
+                }
+                None => None,
+            },
+        };
+        let (point, normal) = match (in_body, &body, point, normal, form) {
+            (Some(true), Some((Some(b), _)), Some(p), Some(n), Form::Bodies { bodies, .. })
+                if bodies.get(*b).is_some() =>
+            {
+                let bd = &bodies[*b];
+                let (pos, rot) = (bd.position.clone(), bd.rotation.clone());
+                let d = space.dim();
+                (
+                    self.body_to_world(&p, Some(&pos), rot.as_ref(), d, Dim::LENGTH),
+                    self.body_to_world(&n, None, rot.as_ref(), d, Dim::NONE),
+                )
+            }
+            (None, ..) => (None, None),
+            // A body-frame contact whose body is not held as a
+            // table (the columnar reader keeps bodies as columns):
+            // a problem here sends that reader's file down the
+            // ordinary path, which composes the pose.
+            (Some(true), Some((Some(_), bspan)), Some(_), Some(_), Form::Bodies { .. }) => {
+                self.error(Diagnostic::new(
+                    bspan.clone(),
+                    "a body-frame contact needs its body's pose, which is not read here",
+                ));
+                (None, None)
+            }
+            (_, _, p, n, _) => (p, n),
+        };
+        match (body, other, point, normal) {
+            (Some((Some(b), bspan)), Some(other), Some(point), Some(normal)) => {
+                let fixed = |i: Option<usize>| i.is_none_or(|i| fixed[i]);
+                if fixed(Some(b)) && fixed(other) {
+                    self.error(
+                        Diagnostic::new(bspan, "this contact joins two fixed bodies (or a fixed body and the world): its gap cannot move")
+                            .hint("put the contact on a movable body"),
+                    );
+                    None
+                } else if other == Some(b) {
+                    self.error(Diagnostic::new(
+                        bspan,
+                        "a contact needs two different bodies",
+                    ));
+                    None
+                } else {
+                    Some(ContactGeometry::Point {
+                        body: b,
+                        other,
+                        point,
+                        normal,
+                    })
+                }
+            }
+            (Some((None, bspan)), ..) => {
+                self.error(
+                    Diagnostic::new(bspan, "`body` cannot be the world")
+                        .hint("name the movable body here and use `other` for the second body"),
+                );
+                None
+            }
             _ => None,
         }
     }

@@ -8,9 +8,22 @@ impl Reader<'_> {
         let t = self.table(node, "`[generalized]`")?;
         let span = node.span();
         self.keys(t, super::read::GENERALIZED_KEYS, "`[generalized]`");
+        let coordinates = self.coordinates(t, &span)?;
+        let mass_matrix = self.mass_matrix(t, &span, &coordinates)?;
+        let rows_g = self.constraint_rows(constraints, &coordinates);
+        Some(Form::Generalized {
+            coordinates,
+            mass_matrix,
+            constraints: rows_g,
+        })
+    }
+
+    /// `coordinates`: each a name and a coherent SI unit (`None` when one
+    /// is not read).
+    fn coordinates(&mut self, t: &DeTable, span: &Range<usize>) -> Option<Vec<Coordinate>> {
         let mut coordinates = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let cnode = self.required(t, "coordinates", "`[generalized]`", &span)?;
+        let cnode = self.required(t, "coordinates", "`[generalized]`", span)?;
         let items = self.array(cnode, "`coordinates`")?;
         if items.is_empty() {
             self.error(Diagnostic::new(
@@ -60,11 +73,22 @@ impl Reader<'_> {
                 }
             }
         }
-        let n = coordinates.len();
-        if n != items.len() {
+        if coordinates.len() != items.len() {
             return None;
         }
-        let mnode = self.required(t, "mass_matrix", "`[generalized]`", &span)?;
+        Some(coordinates)
+    }
+
+    /// `mass_matrix`: one row per coordinate, each entry in the dimension
+    /// of its two coordinates, symmetric and positive definite.
+    fn mass_matrix(
+        &mut self,
+        t: &DeTable,
+        span: &Range<usize>,
+        coordinates: &[Coordinate],
+    ) -> Option<Vec<Vec<Val>>> {
+        let n = coordinates.len();
+        let mnode = self.required(t, "mass_matrix", "`[generalized]`", span)?;
         let rows = self.array(mnode, "`mass_matrix`")?;
         if rows.len() != n {
             self.error(Diagnostic::new(
@@ -115,7 +139,19 @@ impl Reader<'_> {
         if !ok {
             return None;
         }
-        // Symmetry and positive definiteness, at the case's parameter values.
+        self.check_mass_matrix(&mass_matrix, coordinates, mnode)?;
+        Some(mass_matrix)
+    }
+
+    /// Symmetry and positive definiteness, at the case's parameter values
+    /// (an error at the entry or at `mass_matrix`); records the rule.
+    fn check_mass_matrix(
+        &mut self,
+        mass_matrix: &[Vec<Val>],
+        coordinates: &[Coordinate],
+        mnode: &Node,
+    ) -> Option<()> {
+        let n = coordinates.len();
         for i in 0..n {
             for j in i + 1..n {
                 let (a, b) = (mass_matrix[i][j].si, mass_matrix[j][i].si);
@@ -167,6 +203,18 @@ impl Reader<'_> {
             &flat,
             mnode.span(),
         );
+        Some(())
+    }
+
+    /// The `[[constraint]]` rows: one entry per coordinate, each entry
+    /// times its coordinate of one rate dimension (a row with a problem is
+    /// reported and left out).
+    fn constraint_rows(
+        &mut self,
+        constraints: Option<&Node>,
+        coordinates: &[Coordinate],
+    ) -> Vec<Vec<Val>> {
+        let n = coordinates.len();
         let mut rows_g = Vec::new();
         for (ct, cspan) in self.tables(constraints, "`[[constraint]]`") {
             self.keys(ct, super::read::CONSTRAINT_KEYS, "`[[constraint]]`");
@@ -190,7 +238,7 @@ impl Reader<'_> {
             let mut row = Vec::new();
             let mut common: Option<Dim> = None;
             let mut good = true;
-            for (item, c) in items.iter().zip(&coordinates) {
+            for (item, c) in items.iter().zip(coordinates) {
                 let Some((text, e, offset)) = self.parse_value(item, "a constraint entry", None)
                 else {
                     good = false;
@@ -229,10 +277,6 @@ impl Reader<'_> {
                 rows_g.push(row);
             }
         }
-        Some(Form::Generalized {
-            coordinates,
-            mass_matrix,
-            constraints: rows_g,
-        })
+        rows_g
     }
 }

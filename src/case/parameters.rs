@@ -3,6 +3,19 @@
 use super::read::*;
 use super::types::*;
 
+/// A parameter as written: its name, text and parsed expression, before
+/// it is evaluated.
+struct Raw {
+    name: String,
+    name_span: Range<usize>,
+    node_span: Range<usize>,
+    text: String,
+    expr: Expr,
+    offset: Option<usize>,
+    description: Option<String>,
+    symbol: Option<String>,
+}
+
 impl Reader<'_> {
     pub(super) fn coordinate_names(&mut self, g: &Node) -> Vec<String> {
         let Some(DeValue::Table(t)) = Some(g.get_ref()) else {
@@ -29,17 +42,15 @@ impl Reader<'_> {
         let Some(table) = self.table(node, "`[parameters]`") else {
             return (Vec::new(), Vec::new());
         };
-        // Pass 1: names, texts, parsed expressions.
-        struct Raw {
-            name: String,
-            name_span: Range<usize>,
-            node_span: Range<usize>,
-            text: String,
-            expr: Expr,
-            offset: Option<usize>,
-            description: Option<String>,
-            symbol: Option<String>,
-        }
+        let raws = self.raw_parameters(table);
+        self.check_typeset_alike(&raws);
+        let (order, ok) = self.parameter_order(&raws);
+        self.evaluate_parameters(raws, order, ok)
+    }
+
+    /// Pass 1: names, texts, parsed expressions (`None`: a definition
+    /// that could not be read).
+    fn raw_parameters(&mut self, table: &DeTable) -> Vec<Option<Raw>> {
         let mut raws: Vec<Option<Raw>> = Vec::new();
         for (key, value) in table.iter() {
             let name = key.get_ref().to_string();
@@ -109,8 +120,12 @@ impl Reader<'_> {
                 symbol,
             }));
         }
-        // Two parameters that typeset alike would make the sheet ambiguous:
-        // an error at both definitions.
+        raws
+    }
+
+    /// Two parameters that typeset alike would make the sheet ambiguous:
+    /// an error at both definitions.
+    fn check_typeset_alike(&mut self, raws: &[Option<Raw>]) {
         let mut typeset: std::collections::HashMap<String, usize> =
             std::collections::HashMap::new();
         for (i, raw) in raws.iter().enumerate() {
@@ -143,8 +158,11 @@ impl Reader<'_> {
                 }
             }
         }
-        // Pass 2: dependency order, cycles, unknown names.
+    }
 
+    /// Pass 2: dependency order, cycles, unknown names. The definitions in
+    /// the order they are evaluated, and which of them can be.
+    fn parameter_order(&mut self, raws: &[Option<Raw>]) -> (Vec<usize>, Vec<bool>) {
         let n = raws.len();
         let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut ok = vec![true; n];
@@ -219,8 +237,19 @@ impl Reader<'_> {
                 }
             }
         }
-        // Pass 3: evaluate in order, moving each definition into its
-        // parameter (a case may define 10⁶ of them: no copies).
+        (order, ok)
+    }
+
+    /// Pass 3: evaluate in order, moving each definition into its
+    /// parameter (a case may define 10⁶ of them: no copies); the
+    /// parameters and their order of evaluation.
+    fn evaluate_parameters(
+        &mut self,
+        mut raws: Vec<Option<Raw>>,
+        order: Vec<usize>,
+        ok: Vec<bool>,
+    ) -> (Vec<Parameter>, Vec<usize>) {
+        let n = raws.len();
         let mut built: Vec<Option<Parameter>> = (0..n).map(|_| None).collect();
         for &i in &order {
             if !ok[i] {

@@ -3,7 +3,7 @@
 //! The file itself is read by [`crate::robot`].
 
 use super::read::{Reader, get, header};
-use super::types::RobotForm;
+use super::types::{RobotForm, Val};
 use crate::diag::Diagnostic;
 use crate::kinematics::JointKind;
 use crate::robot::Robot;
@@ -20,6 +20,30 @@ impl Reader<'_> {
         let t: &DeTable = self.table(node, "`[model]`")?;
         self.keys(t, MODEL_KEYS, "`[model]`");
         let span = node.span();
+        let (file, file_node, robot) = self.model_file(t, &span)?;
+        let (base, keyframe) = self.model_keyframe(t, &robot)?;
+        let configuration = self.model_configuration(t, &robot)?;
+        let armature = self.model_armature(t)?;
+        self.check_model_mass_matrix(&robot, &base, &configuration, armature, file_node)?;
+        Some(RobotForm {
+            robot: std::sync::Arc::new(robot),
+            file,
+            span,
+            keyframe,
+            base,
+            configuration,
+            armature,
+            bodies: Vec::new(),
+        })
+    }
+
+    /// The model file `[model]` names (`mjcf` or `urdf`, one of them), read
+    /// and of the format named; `file` as written and its node.
+    fn model_file<'t, 'i>(
+        &mut self,
+        t: &'t DeTable<'i>,
+        span: &std::ops::Range<usize>,
+    ) -> Option<(String, &'t Node<'i>, Robot)> {
         let (key, file_node) = match (get(t, "mjcf"), get(t, "urdf")) {
             (Some(n), None) => ("mjcf", n),
             (None, Some(n)) => ("urdf", n),
@@ -29,7 +53,7 @@ impl Reader<'_> {
             }
             (None, None) => {
                 self.error(
-                    Diagnostic::new(header(&span), "`[model]` names a model file").hint(
+                    Diagnostic::new(header(span), "`[model]` names a model file").hint(
                         "mjcf = \"arm.xml\" or urdf = \"arm.urdf\", relative to the case file",
                     ),
                 );
@@ -96,6 +120,12 @@ impl Reader<'_> {
             ));
             return None;
         }
+        Some((file, file_node, robot))
+    }
+
+    /// The configuration the case starts from: the model's `qpos0`, or the
+    /// keyframe named by `keyframe` (and its name).
+    fn model_keyframe(&mut self, t: &DeTable, robot: &Robot) -> Option<(Vec<f64>, Option<String>)> {
         let mut base = robot.tree.qpos0.clone();
         let mut keyframe = None;
         if let Some(k) = get(t, "keyframe") {
@@ -118,6 +148,12 @@ impl Reader<'_> {
             }
             keyframe = Some(name);
         }
+        Some((base, keyframe))
+    }
+
+    /// `configuration = { joint = value }`: hinge and slide joints by name,
+    /// each value within range (a joint problem is reported and skipped).
+    fn model_configuration(&mut self, t: &DeTable, robot: &Robot) -> Option<Vec<(usize, Val)>> {
         let mut configuration = Vec::new();
         if let Some(c) = get(t, "configuration") {
             let ct = self.table(c, "`configuration`")?;
@@ -161,6 +197,11 @@ impl Reader<'_> {
                 }
             }
         }
+        Some(configuration)
+    }
+
+    /// `armature` (true by default): whether joint armature is in M.
+    fn model_armature(&mut self, t: &DeTable) -> Option<bool> {
         let armature = match get(t, "armature") {
             Some(n) => match n.get_ref() {
                 DeValue::Boolean(b) => *b,
@@ -177,94 +218,96 @@ impl Reader<'_> {
             },
             None => true,
         };
-        // M must be positive definite at the case's configuration: a joint
-        // that moves no mass (and has no armature) cannot be analysed.
-        {
-            let mut q = base.clone();
-            for (j, v) in &configuration {
-                q[robot.tree.joints[*j].qpos_adr] = v.si;
-            }
-            let tree = &robot.tree;
-            let kin = tree.kinematics(&q);
-            let n = tree.nv;
-            let m = tree.mass_matrix(&kin, armature);
-            let rows: Vec<Vec<f64>> = (0..n).map(|i| m[i * n..(i + 1) * n].to_vec()).collect();
-            if let Some(k) = super::read::cholesky_failure(&rows) {
-                let names = tree.dof_names();
-                // The diagnosis: a value that overflowed, a matrix too
-                // ill-conditioned to factor, or a velocity without inertia.
-                let diag: Vec<f64> = (0..n).map(|i| rows[i][i]).collect();
-                let largest = diag.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-                let why = if rows.iter().flatten().any(|x| !x.is_finite()) {
-                    let body = tree
-                        .bodies
-                        .iter()
-                        .enumerate()
-                        .find(|(b, _)| {
-                            !(kin.world(&kin.xpos[*b]).norm_squared().is_finite()
-                                && kin.xrot[*b].iter().all(|x| x.is_finite()))
-                        })
-                        .map(|(_, b)| b.name.clone());
-                    Some(format!(
-                        "the model's mass matrix overflows 64-bit floating point at this configuration{}",
-                        body.map_or(String::new(), |b| format!(
-                            ": body `{b}`'s pose is out of range (positions, sizes or joint values far from physical scales)"
-                        ))
-                    ))
-                } else if diag[k] > 0.0 && diag[k] < 1e-12 * largest {
-                    let top = diag
-                        .iter()
-                        .enumerate()
-                        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
-                        .map_or(0, |(i, _)| i);
-                    Some(format!(
-                        "the model's mass matrix cannot be factored at this configuration: velocity `{}` has inertia {:e}, 10^{} below velocity `{}`'s {:e} (armatures or masses far apart)",
-                        names[k].0,
-                        diag[k],
-                        (largest / diag[k]).log10().round(),
-                        names[top].0,
-                        largest
-                    ))
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    self.error(Diagnostic::new(file_node.span(), why));
-                    return None;
-                }
-                let joint = tree
-                    .joints
+        Some(armature)
+    }
+
+    /// M must be positive definite at the case's configuration: a joint
+    /// that moves no mass (and has no armature) cannot be analysed. An
+    /// error at the model file says why (an overflow, an inertia too far
+    /// below the others, a velocity without inertia).
+    fn check_model_mass_matrix(
+        &mut self,
+        robot: &Robot,
+        base: &[f64],
+        configuration: &[(usize, Val)],
+        armature: bool,
+        file_node: &Node,
+    ) -> Option<()> {
+        let mut q = base.to_vec();
+        for (j, v) in configuration {
+            q[robot.tree.joints[*j].qpos_adr] = v.si;
+        }
+        let tree = &robot.tree;
+        let kin = tree.kinematics(&q);
+        let n = tree.nv;
+        let m = tree.mass_matrix(&kin, armature);
+        let rows: Vec<Vec<f64>> = (0..n).map(|i| m[i * n..(i + 1) * n].to_vec()).collect();
+        if let Some(k) = super::read::cholesky_failure(&rows) {
+            let names = tree.dof_names();
+            // The diagnosis: a value that overflowed, a matrix too
+            // ill-conditioned to factor, or a velocity without inertia.
+            let diag: Vec<f64> = (0..n).map(|i| rows[i][i]).collect();
+            let largest = diag.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let why = if rows.iter().flatten().any(|x| !x.is_finite()) {
+                let body = tree
+                    .bodies
                     .iter()
-                    .position(|j| (j.dof_adr..j.dof_adr + j.kind.nv()).contains(&k));
-                let body = joint.and_then(|ji| tree.bodies.iter().find(|b| b.joints.contains(&ji)));
-                self.error(
-                    Diagnostic::new(
-                        file_node.span(),
-                        format!(
-                            "the model's mass matrix is singular at this configuration: velocity `{}` adds no kinetic energy of its own",
-                            names[k].0
-                        ),
-                    )
-                    .maybe_hint(body.map(|b| {
-                        format!(
-                            "body `{}` and the bodies it carries need mass and inertia (an `<inertial>` or geoms with mass), or the joint an armature",
-                            b.name
-                        )
-                    })),
-                );
+                    .enumerate()
+                    .find(|(b, _)| {
+                        !(kin.world(&kin.xpos[*b]).norm_squared().is_finite()
+                            && kin.xrot[*b].iter().all(|x| x.is_finite()))
+                    })
+                    .map(|(_, b)| b.name.clone());
+                Some(format!(
+                    "the model's mass matrix overflows 64-bit floating point at this configuration{}",
+                    body.map_or(String::new(), |b| format!(
+                        ": body `{b}`'s pose is out of range (positions, sizes or joint values far from physical scales)"
+                    ))
+                ))
+            } else if diag[k] > 0.0 && diag[k] < 1e-12 * largest {
+                let top = diag
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+                    .map_or(0, |(i, _)| i);
+                Some(format!(
+                    "the model's mass matrix cannot be factored at this configuration: velocity `{}` has inertia {:e}, 10^{} below velocity `{}`'s {:e} (armatures or masses far apart)",
+                    names[k].0,
+                    diag[k],
+                    (largest / diag[k]).log10().round(),
+                    names[top].0,
+                    largest
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.error(Diagnostic::new(file_node.span(), why));
                 return None;
             }
+            let joint = tree
+                .joints
+                .iter()
+                .position(|j| (j.dof_adr..j.dof_adr + j.kind.nv()).contains(&k));
+            let body = joint.and_then(|ji| tree.bodies.iter().find(|b| b.joints.contains(&ji)));
+            self.error(
+                Diagnostic::new(
+                    file_node.span(),
+                    format!(
+                        "the model's mass matrix is singular at this configuration: velocity `{}` adds no kinetic energy of its own",
+                        names[k].0
+                    ),
+                )
+                .maybe_hint(body.map(|b| {
+                    format!(
+                        "body `{}` and the bodies it carries need mass and inertia (an `<inertial>` or geoms with mass), or the joint an armature",
+                        b.name
+                    )
+                })),
+            );
+            return None;
         }
-        Some(RobotForm {
-            robot: std::sync::Arc::new(robot),
-            file,
-            span,
-            keyframe,
-            base,
-            configuration,
-            armature,
-            bodies: Vec::new(),
-        })
+        Some(())
     }
 
     /// A body of a `[model]` case by name (for contacts): the model's

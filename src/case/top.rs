@@ -12,6 +12,62 @@ impl Reader<'_> {
         _root_span: Range<usize>,
     ) -> Option<Case> {
         self.keys(root, ROOT_KEYS, "the case file");
+        let (title, description, space) = self.heading(path, root);
+        let generalized = get(root, "generalized");
+        if let Some(g) = generalized {
+            self.coords = self.coordinate_names(g);
+        }
+        let (parameters, param_order) = self.parameters(get(root, "parameters"));
+        let scene = self.case_scene(root, space)?;
+        let model_node = get(root, "model");
+        let space = self.model_space(root, model_node, space);
+        let (form, body_names) =
+            self.form(root, model_node, scene.is_some(), generalized, space)?;
+        self.engine_present = get(root, "engine").is_some();
+        let (contacts, contact_names, impacts) =
+            self.contacts_and_impacts(root, &scene, &form, &body_names, space);
+        let claims = self.claims(get(root, "claim"), &contact_names);
+        let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
+        let persons = self.persons(get(root, "person"), &contact_names);
+        let verify = get(root, "verify").and_then(|n| self.verify(n));
+        let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
+        let document = get(root, "document").map_or_else(Default::default, |n| self.document(n));
+        let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
+        let (large_modes, analysis_path) = self.analysis_table(root);
+        let case = Case {
+            path: path.to_string(),
+            // Filled by the caller (without a copy where it owns the text).
+            source: String::new(),
+            title,
+            description,
+            space,
+            parameters,
+            param_order,
+            derived: std::mem::take(&mut self.derived),
+            checks: std::mem::take(&mut self.checks),
+            form,
+            contacts,
+            claims,
+            sweeps,
+            persons,
+            impacts,
+            verify,
+            large_modes,
+            analysis_path,
+            display,
+            scene,
+            engines,
+            stiffness_from: None,
+            document,
+        };
+        if self.diags.is_empty() {
+            self.check_sweeps(&case);
+        }
+        Some(case)
+    }
+
+    /// `title` (the file's stem when absent), `description` and `space`.
+    fn heading(&mut self, path: &str, root: &DeTable) -> (String, String, Space) {
         let title = match get(root, "title") {
             Some(n) => self.string(n, "`title`").unwrap_or_default(),
             None => std::path::Path::new(path)
@@ -37,14 +93,17 @@ impl Reader<'_> {
             )
             .unwrap_or(Space::Planar)
         });
+        (title, description, space)
+    }
 
-        let generalized = get(root, "generalized");
-        if let Some(g) = generalized {
-            self.coords = self.coordinate_names(g);
-        }
-        let (parameters, param_order) = self.parameters(get(root, "parameters"));
-
-        let mut body_names = Vec::new();
+    /// The `[scene]` table (refused beside tables a scene replaces, and in
+    /// a line case), or the scene the columnar reader or the caller gives.
+    /// `None`: the case cannot be read further.
+    fn case_scene(
+        &mut self,
+        root: &DeTable,
+        space: Space,
+    ) -> Option<Option<Box<super::scene::Scene>>> {
         let scene_node = get(root, "scene");
         if let Some(sn) = scene_node {
             for key in ["body", "joint", "contact", "generalized", "constraint"] {
@@ -79,8 +138,13 @@ impl Reader<'_> {
             })),
             (None, None) => scene,
         };
-        let model_node = get(root, "model");
-        if let Some(mn) = model_node {
+        Some(scene)
+    }
+
+    /// A `[model]` case is 3-d, and takes no table its model replaces;
+    /// the space the case is read in.
+    fn model_space(&mut self, root: &DeTable, model_node: Option<&Node>, space: Space) -> Space {
+        if model_node.is_some() {
             for key in ["joint", "generalized", "constraint", "scene"] {
                 if let Some(n) = get(root, key) {
                     self.error(
@@ -100,13 +164,25 @@ impl Reader<'_> {
                         .hint("remove `space` or set it to \"3d\""),
                 );
             }
-            let _ = mn;
         }
-        let space = if model_node.is_some() {
+        if model_node.is_some() {
             Space::ThreeD
         } else {
             space
-        };
+        }
+    }
+
+    /// The case's form (a model, a scene's bodies, generalized coordinates
+    /// or bodies and joints) and, for bodies and joints, the body names.
+    fn form(
+        &mut self,
+        root: &DeTable,
+        model_node: Option<&Node>,
+        has_scene: bool,
+        generalized: Option<&Node>,
+        space: Space,
+    ) -> Option<(Form, Vec<String>)> {
+        let mut body_names = Vec::new();
         let form = if let Some(mn) = model_node {
             if !self.diags.is_empty() {
                 return None;
@@ -126,7 +202,7 @@ impl Reader<'_> {
                 }
             }
             Some(Form::Robot(Box::new(robot)))
-        } else if scene.is_some() {
+        } else if has_scene {
             Some(Form::Bodies {
                 bodies: Vec::new(),
                 joints: Vec::new(),
@@ -164,14 +240,25 @@ impl Reader<'_> {
             let joints = self.joints(get(root, "joint"), &bodies, space);
             Some(Form::Bodies { bodies, joints })
         };
-        let form = form?;
-        self.engine_present = get(root, "engine").is_some();
+        Some((form?, body_names))
+    }
+
+    /// The `[[contact]]` tables (none beside a scene), the contact names
+    /// claims and sweeps resolve against, and the `[[impact]]` tables.
+    fn contacts_and_impacts(
+        &mut self,
+        root: &DeTable,
+        scene: &Option<Box<super::scene::Scene>>,
+        form: &Form,
+        body_names: &[String],
+        space: Space,
+    ) -> (Vec<Contact>, Vec<String>, Vec<Impact>) {
         let contacts = if scene.is_some() {
             Vec::new()
         } else {
-            self.contacts(get(root, "contact"), &form, &body_names, space)
+            self.contacts(get(root, "contact"), form, body_names, space)
         };
-        let contact_names: Vec<String> = match &scene {
+        let contact_names: Vec<String> = match scene {
             // Names are only needed to resolve claims and sweeps.
             Some(s) if get(root, "claim").is_some() || get(root, "sweep").is_some() => {
                 (0..s.data.n_contacts())
@@ -181,7 +268,7 @@ impl Reader<'_> {
             Some(_) => Vec::new(),
             None => contacts.iter().map(|c| c.name.clone()).collect(),
         };
-        let impacts = match (get(root, "impact"), &scene) {
+        let impacts = match (get(root, "impact"), scene) {
             (Some(n), Some(_)) => {
                 self.error(
                     Diagnostic::new(header(&n.span()), "`[[impact]]` needs contacts written in the case")
@@ -195,13 +282,11 @@ impl Reader<'_> {
             .iter()
             .map(|i| (i.name.clone(), i.contacts.clone(), i.resting.clone()))
             .collect();
-        let claims = self.claims(get(root, "claim"), &contact_names);
-        let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
-        let persons = self.persons(get(root, "person"), &contact_names);
-        let verify = get(root, "verify").and_then(|n| self.verify(n));
-        let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
-        let document = get(root, "document").map_or_else(Default::default, |n| self.document(n));
-        let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
+        (contacts, contact_names, impacts)
+    }
+
+    /// `[analysis]`: the number of modes the large path lists and the path.
+    fn analysis_table(&mut self, root: &DeTable) -> (Option<usize>, AnalysisPath) {
         let analysis = get(root, "analysis").and_then(|n| {
             let t = self.table(n, "`[analysis]`")?;
             self.keys(t, ANALYSIS_KEYS, "`[analysis]`");
@@ -225,35 +310,6 @@ impl Reader<'_> {
                 )
             })
             .unwrap_or_default();
-        let case = Case {
-            path: path.to_string(),
-            // Filled by the caller (without a copy where it owns the text).
-            source: String::new(),
-            title,
-            description,
-            space,
-            parameters,
-            param_order,
-            derived: std::mem::take(&mut self.derived),
-            checks: std::mem::take(&mut self.checks),
-            form,
-            contacts,
-            claims,
-            sweeps,
-            persons,
-            impacts,
-            verify,
-            large_modes,
-            analysis_path,
-            display,
-            scene,
-            engines,
-            stiffness_from: None,
-            document,
-        };
-        if self.diags.is_empty() {
-            self.check_sweeps(&case);
-        }
-        Some(case)
+        (large_modes, analysis_path)
     }
 }

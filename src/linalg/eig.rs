@@ -12,7 +12,7 @@
 //! which every caller treats as "no mode" or falls back from (the impact
 //! step to a norm bound); never a wrong number.
 //!
-//! `tests/it/bounded_work.rs` scans `src/` and `python/src/` for the
+//! `tests/it/input/bounded_work.rs` scans `src/` and `python/src/` for the
 //! unbounded calls: this module is the one place they may appear.
 
 use nalgebra::allocator::Allocator;

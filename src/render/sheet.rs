@@ -1,7 +1,7 @@
 //! Text every format of the calculation sheet shares, written once: the
 //! numbered assumptions (stated before the method), the references, and
 //! the order of the sections (`SECTIONS`: the HTML, Markdown and Typst
-//! templates follow it; `tests/it/sheet.rs` checks that they do).
+//! templates follow it; `tests/it/output/sheet.rs` checks that they do).
 
 use crate::report::Report;
 

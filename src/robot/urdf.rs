@@ -155,6 +155,9 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
 
 type Parsed = (String, Tree, Vec<Constraint>, Vec<String>);
 
+/// A mimic row to be: (joint, the joint it mimics, multiplier, offset).
+type Mimic = (usize, usize, f64, f64);
+
 fn read(root: Node) -> Result<Parsed, Problem> {
     if !root.has_tag_name("robot") {
         return Err(err(root, None, "a URDF file's root element is `<robot>`"));
@@ -167,6 +170,107 @@ fn read(root: Node) -> Result<Parsed, Problem> {
     if links.len() > MAX_BODIES {
         return Err(err(root, None, format!("more than {MAX_BODIES} links")));
     }
+    let link_index = link_index(&links)?;
+    let Graph {
+        parent_joint,
+        children,
+        joint_names,
+        ends,
+    } = graph(&links, &joints, &link_index)?;
+    let root_link = root_link(root, &links, &parent_joint)?;
+    let mut tree = Tree::default();
+    let mut body_of_link = vec![usize::MAX; links.len()];
+    let mut joint_of: HashMap<usize, usize> = HashMap::new();
+    let mut mimics = Vec::new();
+    let mut notes = Vec::new();
+    // Depth-first, children in file order.
+    let mut stack = vec![root_link];
+    let mut visited = 0;
+    while let Some(l) = stack.pop() {
+        visited += 1;
+        let link = links[l];
+        let (mass, com, inertia) = inertial(link)?;
+        let name = link.attribute("name").unwrap_or("").to_string();
+        let (parent, pos, quat, body_joints) = match parent_joint[l] {
+            None => (
+                None,
+                Vector3::zeros(),
+                UnitQuaternion::identity(),
+                Vec::new(),
+            ),
+            Some(ji) => {
+                let j = joints[ji];
+                let (pos, quat) = origin(j)?;
+                let floating_ok = parent_joint[ends[ji].0].is_none();
+                let list = joint_list(j, floating_ok)?;
+                let ty = j.attribute("type").unwrap_or("");
+                // A fixed joint that "mimics" another has nothing to move.
+                if let Some(m) = child(j, "mimic").filter(|_| ty != "fixed") {
+                    match mimic(
+                        m,
+                        &list,
+                        ji,
+                        &joint_names,
+                        j.attribute("name").unwrap_or(""),
+                    )? {
+                        Ok(row) => mimics.push(row),
+                        Err(note) => notes.push(note),
+                    }
+                }
+                (Some(body_of_link[ends[ji].0]), pos, quat, list)
+            }
+        };
+        let first = tree.joints.len();
+        let b = tree.push_body(
+            Body {
+                name,
+                parent,
+                pos,
+                quat,
+                mass,
+                com,
+                inertia,
+                joints: Vec::new(),
+            },
+            body_joints,
+        );
+        if let Some(ji) = parent_joint[l]
+            && tree.joints.len() > first
+        {
+            joint_of.insert(ji, first);
+        }
+        body_of_link[l] = b;
+        for &ji in children[l].iter().rev() {
+            stack.push(ends[ji].1);
+        }
+    }
+    if visited != links.len() {
+        return Err(err(
+            root,
+            None,
+            "some links are not connected to the root link",
+        ));
+    }
+    let mut constraints = Vec::new();
+    for (ji, target, multiplier, offset) in mimics {
+        // A mimicked joint that does not move holds the mimic at its offset.
+        constraints.push(Constraint::Joint {
+            name: format!("mimic {}", joints[ji].attribute("name").unwrap_or("")),
+            joint1: joint_of[&ji],
+            joint2: joint_of.get(&target).copied(),
+            coef: vec![offset, multiplier],
+        });
+    }
+    Ok((
+        root.attribute("name").unwrap_or("").to_string(),
+        tree,
+        constraints,
+        notes,
+    ))
+}
+
+/// Links by name (each name once).
+fn link_index<'a>(links: &[Node<'a, '_>]) -> Result<HashMap<&'a str, usize>, Problem> {
     let mut link_index: HashMap<&str, usize> = HashMap::new();
     for (i, l) in links.iter().enumerate() {
         let name = l
@@ -180,6 +284,25 @@ fn read(root: Node) -> Result<Parsed, Problem> {
             ));
         }
     }
+    Ok(link_index)
+}
+
+/// How joints connect links: each link's parent joint (at most one), each
+/// link's child joints in file order, the joints by name (each once), and
+/// each joint's (parent, child) links.
+struct Graph<'a> {
+    parent_joint: Vec<Option<usize>>,
+    children: Vec<Vec<usize>>,
+    joint_names: HashMap<&'a str, usize>,
+    ends: Vec<(usize, usize)>,
+}
+
+/// The [`Graph`] of `joints` between `links`.
+fn graph<'a>(
+    links: &[Node],
+    joints: &[Node<'a, '_>],
+    link_index: &HashMap<&str, usize>,
+) -> Result<Graph<'a>, Problem> {
     // Parent joint of each link; child joints of each link in file order.
     let mut parent_joint: Vec<Option<usize>> = vec![None; links.len()];
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); links.len()];
@@ -222,212 +345,157 @@ fn read(root: Node) -> Result<Parsed, Problem> {
         children[p].push(ji);
         ends.push((p, c));
     }
+    Ok(Graph {
+        parent_joint,
+        children,
+        joint_names,
+        ends,
+    })
+}
+
+/// The one link without a parent joint (a URDF is one tree).
+fn root_link(root: Node, links: &[Node], parent_joint: &[Option<usize>]) -> Result<usize, Problem> {
     let roots: Vec<usize> = (0..links.len())
         .filter(|&l| parent_joint[l].is_none())
         .collect();
-    let root_link = match roots.as_slice() {
-        [r] => *r,
-        [] => return Err(err(root, None, "the links form a loop: no root link")),
-        _ => {
+    match roots.as_slice() {
+        [r] => Ok(*r),
+        [] => Err(err(root, None, "the links form a loop: no root link")),
+        _ => Err(err(
+            links[roots[1]],
+            None,
+            format!(
+                "more than one root link (`{}` and `{}`): a URDF is one tree",
+                links[roots[0]].attribute("name").unwrap_or(""),
+                links[roots[1]].attribute("name").unwrap_or("")
+            ),
+        )),
+    }
+}
+
+/// The joints of the tree a URDF `<joint>` stands for, by its `type`: one
+/// hinge or slide, a ball, none (fixed), a free joint (floating, only at
+/// the root link: `floating_ok`), or two slides and a hinge (planar).
+fn joint_list(j: Node, floating_ok: bool) -> Result<Vec<Joint>, Problem> {
+    let jname = j.attribute("name").unwrap_or("").to_string();
+    let ty = j.attribute("type").unwrap_or("");
+    let moving = matches!(ty, "revolute" | "continuous" | "prismatic");
+    let axis = match child(j, "axis").and_then(|a| a.attribute("xyz").map(|t| (a, t))) {
+        Some((a, t)) if moving => {
+            let v = Vector3::from(fixed::<3>(t, attr_span(a, "xyz"), "xyz")?);
+            if v.norm() < 1e-12 {
+                return Err(err(a, Some("xyz"), "the joint axis is zero"));
+            }
+            v.normalize()
+        }
+        _ => Vector3::x(),
+    };
+    let make = |name: String, kind, axis| Joint {
+        name,
+        kind,
+        pos: Vector3::zeros(),
+        axis,
+        q_ref: 0.0,
+        armature: 0.0,
+        qpos_adr: 0,
+        dof_adr: 0,
+    };
+    Ok(match ty {
+        "revolute" | "continuous" => vec![make(jname, JointKind::Hinge, axis)],
+        "prismatic" => vec![make(jname, JointKind::Slide, axis)],
+        // PyBullet's extension: a ball joint (angular velocity
+        // in the link's axes, as Pinocchio's spherical joint).
+        "spherical" => vec![make(jname, JointKind::Ball, Vector3::z())],
+        "fixed" => Vec::new(),
+        "floating" => {
+            if !floating_ok {
+                return Err(err(
+                    j,
+                    Some("type"),
+                    "a floating joint must start at the root link",
+                ));
+            }
+            vec![make(
+                jname,
+                JointKind::Free { local_linear: true },
+                Vector3::z(),
+            )]
+        }
+        "planar" => {
+            let normal = child(j, "axis")
+                .and_then(|a| a.attribute("xyz"))
+                .map(numbers_of)
+                .unwrap_or_default();
+            if !(normal.is_empty() || normal == [0.0, 0.0, 1.0]) {
+                return Err(err(
+                    j,
+                    Some("type"),
+                    "planar joints are read with the plane normal along the joint frame's z axis",
+                ));
+            }
+            vec![
+                make(format!("{jname}.x"), JointKind::Slide, Vector3::x()),
+                make(format!("{jname}.y"), JointKind::Slide, Vector3::y()),
+                make(format!("{jname}.θ"), JointKind::Hinge, Vector3::z()),
+            ]
+        }
+        other => {
             return Err(err(
-                links[roots[1]],
-                None,
+                j,
+                Some("type"),
                 format!(
-                    "more than one root link (`{}` and `{}`): a URDF is one tree",
-                    links[roots[0]].attribute("name").unwrap_or(""),
-                    links[roots[1]].attribute("name").unwrap_or("")
+                    "unknown joint type `{other}` (revolute, continuous, prismatic, fixed, floating or planar)"
                 ),
             ));
         }
-    };
-    let mut tree = Tree::default();
-    let mut body_of_link = vec![usize::MAX; links.len()];
-    let mut joint_of: HashMap<usize, usize> = HashMap::new();
-    let mut mimics = Vec::new();
-    let mut notes = Vec::new();
-    // Depth-first, children in file order.
-    let mut stack = vec![root_link];
-    let mut visited = 0;
-    while let Some(l) = stack.pop() {
-        visited += 1;
-        let link = links[l];
-        let (mass, com, inertia) = inertial(link)?;
-        let name = link.attribute("name").unwrap_or("").to_string();
-        let (parent, pos, quat, body_joints) = match parent_joint[l] {
-            None => (
-                None,
-                Vector3::zeros(),
-                UnitQuaternion::identity(),
-                Vec::new(),
-            ),
-            Some(ji) => {
-                let j = joints[ji];
-                let (pos, quat) = origin(j)?;
-                let jname = j.attribute("name").unwrap_or("").to_string();
-                let ty = j.attribute("type").unwrap_or("");
-                let moving = matches!(ty, "revolute" | "continuous" | "prismatic");
-                let axis = match child(j, "axis").and_then(|a| a.attribute("xyz").map(|t| (a, t))) {
-                    Some((a, t)) if moving => {
-                        let v = Vector3::from(fixed::<3>(t, attr_span(a, "xyz"), "xyz")?);
-                        if v.norm() < 1e-12 {
-                            return Err(err(a, Some("xyz"), "the joint axis is zero"));
-                        }
-                        v.normalize()
-                    }
-                    _ => Vector3::x(),
-                };
-                let make = |name: String, kind, axis| Joint {
-                    name,
-                    kind,
-                    pos: Vector3::zeros(),
-                    axis,
-                    q_ref: 0.0,
-                    armature: 0.0,
-                    qpos_adr: 0,
-                    dof_adr: 0,
-                };
-                let list = match ty {
-                    "revolute" | "continuous" => vec![make(jname, JointKind::Hinge, axis)],
-                    "prismatic" => vec![make(jname, JointKind::Slide, axis)],
-                    // PyBullet's extension: a ball joint (angular velocity
-                    // in the link's axes, as Pinocchio's spherical joint).
-                    "spherical" => vec![make(jname, JointKind::Ball, Vector3::z())],
-                    "fixed" => Vec::new(),
-                    "floating" => {
-                        if parent_joint[ends[ji].0].is_some() {
-                            return Err(err(
-                                j,
-                                Some("type"),
-                                "a floating joint must start at the root link",
-                            ));
-                        }
-                        vec![make(
-                            jname,
-                            JointKind::Free { local_linear: true },
-                            Vector3::z(),
-                        )]
-                    }
-                    "planar" => {
-                        let normal = child(j, "axis")
-                            .and_then(|a| a.attribute("xyz"))
-                            .map(numbers_of)
-                            .unwrap_or_default();
-                        if !(normal.is_empty() || normal == [0.0, 0.0, 1.0]) {
-                            return Err(err(
-                                j,
-                                Some("type"),
-                                "planar joints are read with the plane normal along the joint frame's z axis",
-                            ));
-                        }
-                        vec![
-                            make(format!("{jname}.x"), JointKind::Slide, Vector3::x()),
-                            make(format!("{jname}.y"), JointKind::Slide, Vector3::y()),
-                            make(format!("{jname}.θ"), JointKind::Hinge, Vector3::z()),
-                        ]
-                    }
-                    other => {
-                        return Err(err(
-                            j,
-                            Some("type"),
-                            format!(
-                                "unknown joint type `{other}` (revolute, continuous, prismatic, fixed, floating or planar)"
-                            ),
-                        ));
-                    }
-                };
-                // A fixed joint that "mimics" another has nothing to move.
-                if let Some(m) = child(j, "mimic").filter(|_| ty != "fixed") {
-                    if list.len() != 1 || list[0].kind == (JointKind::Free { local_linear: true }) {
-                        return Err(err(
-                            m,
-                            None,
-                            "only revolute, continuous and prismatic joints can mimic",
-                        ));
-                    }
-                    let multiplier = match m.attribute("multiplier") {
-                        Some(_) => value(m, "multiplier")?,
-                        None => 1.0,
-                    };
-                    // Gear ratios are tens or hundreds; a multiplier of
-                    // 1e160 makes the row's other entry round-off and the
-                    // constraint vanish, which would be a wrong answer.
-                    if multiplier.is_nan() || multiplier.abs() > MAX_MIMIC {
-                        return Err(err(
-                            m,
-                            Some("multiplier"),
-                            format!(
-                                "a mimic multiplier beyond ±{MAX_MIMIC:e} (a gear ratio) is not read"
-                            ),
-                        ));
-                    }
-                    let offset = match m.attribute("offset") {
-                        Some(_) => value(m, "offset")?,
-                        None => 0.0,
-                    };
-                    let of = m
-                        .attribute("joint")
-                        .ok_or_else(|| err(m, None, "`<mimic>` needs `joint`"))?;
-                    match joint_names.get(of) {
-                        Some(&target) => mimics.push((ji, target, multiplier, offset, m)),
-                        // As urdfdom and Pinocchio load it: the mimic is
-                        // dropped, and the report says so.
-                        None => notes.push(format!(
-                            "joint `{}` mimics `{of}`, which is not a joint of the model: the mimic is ignored",
-                            j.attribute("name").unwrap_or("")
-                        )),
-                    }
-                }
-                (Some(body_of_link[ends[ji].0]), pos, quat, list)
-            }
-        };
-        let first = tree.joints.len();
-        let b = tree.push_body(
-            Body {
-                name,
-                parent,
-                pos,
-                quat,
-                mass,
-                com,
-                inertia,
-                joints: Vec::new(),
-            },
-            body_joints,
-        );
-        if let Some(ji) = parent_joint[l]
-            && tree.joints.len() > first
-        {
-            joint_of.insert(ji, first);
-        }
-        body_of_link[l] = b;
-        for &ji in children[l].iter().rev() {
-            stack.push(ends[ji].1);
-        }
-    }
-    if visited != links.len() {
+    })
+}
+
+/// A `<mimic>` of joint `ji` (whose tree joints are `list`): its row, or
+/// the note that it is dropped because it names no joint of the model.
+fn mimic(
+    m: Node,
+    list: &[Joint],
+    ji: usize,
+    joint_names: &HashMap<&str, usize>,
+    joint: &str,
+) -> Result<Result<Mimic, String>, Problem> {
+    if list.len() != 1 || list[0].kind == (JointKind::Free { local_linear: true }) {
         return Err(err(
-            root,
+            m,
             None,
-            "some links are not connected to the root link",
+            "only revolute, continuous and prismatic joints can mimic",
         ));
     }
-    let mut constraints = Vec::new();
-    for (ji, target, multiplier, offset, m) in mimics {
-        let _ = m;
-        // A mimicked joint that does not move holds the mimic at its offset.
-        constraints.push(Constraint::Joint {
-            name: format!("mimic {}", joints[ji].attribute("name").unwrap_or("")),
-            joint1: joint_of[&ji],
-            joint2: joint_of.get(&target).copied(),
-            coef: vec![offset, multiplier],
-        });
+    let multiplier = match m.attribute("multiplier") {
+        Some(_) => value(m, "multiplier")?,
+        None => 1.0,
+    };
+    // Gear ratios are tens or hundreds; a multiplier of
+    // 1e160 makes the row's other entry round-off and the
+    // constraint vanish, which would be a wrong answer.
+    if multiplier.is_nan() || multiplier.abs() > MAX_MIMIC {
+        return Err(err(
+            m,
+            Some("multiplier"),
+            format!("a mimic multiplier beyond ±{MAX_MIMIC:e} (a gear ratio) is not read"),
+        ));
     }
-    Ok((
-        root.attribute("name").unwrap_or("").to_string(),
-        tree,
-        constraints,
-        notes,
-    ))
+    let offset = match m.attribute("offset") {
+        Some(_) => value(m, "offset")?,
+        None => 0.0,
+    };
+    let of = m
+        .attribute("joint")
+        .ok_or_else(|| err(m, None, "`<mimic>` needs `joint`"))?;
+    match joint_names.get(of) {
+        Some(&target) => Ok(Ok((ji, target, multiplier, offset))),
+        // As urdfdom and Pinocchio load it: the mimic is
+        // dropped, and the report says so.
+        None => Ok(Err(format!(
+            "joint `{joint}` mimics `{of}`, which is not a joint of the model: the mimic is ignored"
+        ))),
+    }
 }
 
 /// Numbers of an attribute already known to exist (loose: for comparisons).

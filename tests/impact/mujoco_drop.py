@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Drops a box onto one corner and onto one edge in MuJoCo and measures
-the contact force, for meff's impact tests (tests/it/impact.rs reads the
+the contact force, for meff's impact tests (tests/it/physics/impact.rs reads the
 JSON this writes; CI never runs this script).
 
     pip install mujoco==4.0.0 numpy

@@ -17,7 +17,7 @@
 //!   `src/lib.rs` itself may write one; the binary and the Python crate use
 //!   `meff::…`, the public API, and sit above every layer.
 
-use crate::root;
+use crate::support::root;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One source file: its path from the repository root and its text.

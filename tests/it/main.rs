@@ -1,153 +1,91 @@
-//! meff's integration tests: one binary, one module per concern.
+//! meff's integration tests: one binary (one crate to build), one folder
+//! or file per subject; what they share is in `support`.
 
-mod bad_input;
-mod batch;
-mod book_hostile;
-mod bounded_work;
-mod browser;
-mod claims;
-mod cli;
-mod columnar;
-mod confine;
-mod docs;
-mod engines;
-mod far_origin;
-mod fuzz_corpus;
-mod governing_step;
-mod hostile;
-mod hostile3;
-mod impact;
-mod large;
+mod support;
+
+/// Code structure: files and functions short enough to read, imports
+/// that follow the declared layers.
 mod layers;
-mod live;
-mod mdbook;
-mod model_checks;
-#[cfg(feature = "pdf")]
-mod pdf;
-mod pdf_legibility;
-mod physics;
-mod pose;
-mod pose_size;
-mod properties;
-mod rapier;
-mod reports;
-mod revisions;
-mod robot_batch;
-mod robots;
-mod robustness;
-mod scene;
-mod sheet;
-mod sheet_parity;
-mod snapshots;
-mod sweep_checks;
-mod symbolic;
-mod trust;
-mod typeset;
-mod verification;
+mod tidy;
 
-use std::path::{Path, PathBuf};
-
-/// The seed block (a = 1/kg, m_eff = 1 kg, ω = 316.2278 rad/s) with one
-/// off-centre contact `c` and no claims; tests append what they check.
-pub const SEED_CASE: &str = r#"title = "Seed"
-[parameters]
-m = "2 kg"
-I = "0.020 kg m^2"
-r = "0.10 m"
-k = "1e5 N/m"
-[[body]]
-name = "block"
-type = "rigid"
-mass = "m"
-inertia = "I"
-[[contact]]
-name = "c"
-body = "block"
-point = ["r", "0 m"]
-normal = [0, 1]
-stiffness = "k"
-"#;
-
-/// The project root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// Books: the mdBook preprocessor, and books built from strangers' text.
+mod books {
+    mod mdbook;
+    mod safety;
 }
 
-/// The bundled case files (`cases/*.toml`, sorted; model files beside
-/// them are not cases).
-pub fn bundled_case_paths() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("cases"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
-    paths
+/// The command line: commands, exit statuses, outputs, batches, `diff`
+/// between revisions, `watch`.
+mod cli {
+    mod batch;
+    mod commands;
+    mod diff;
+    mod watch;
 }
 
-/// True for a case whose system comes from an MJCF or URDF model: no
-/// closed forms are derived for it.
-pub fn is_model_case(ev: &meff::Evaluated) -> bool {
-    matches!(ev.case.form, meff::case::Form::Robot(_))
+/// Engine settings against the engines' own numbers, and Rapier run here.
+mod engines {
+    mod rapier;
+    mod settings;
 }
 
-/// Loads and evaluates a bundled case by file name.
-pub fn bundled(name: &str) -> meff::Evaluated {
-    let path = root().join("cases").join(name);
-    evaluate_path(&path)
+/// Input formats beside TOML: scenes (NPZ, CSV) and the columnar reader.
+mod formats {
+    mod columnar;
+    mod scene;
 }
 
-/// Loads and evaluates a case file, panicking with the diagnostics on error.
-pub fn evaluate_path(path: &Path) -> meff::Evaluated {
-    let case = meff::case::load(path).unwrap_or_else(|e| panic!("{e}"));
-    meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"))
+/// Input: bad input located, hostile input bounded, work allowances,
+/// reading only where allowed, plausibility checks, sweeps validated like
+/// the case point, no panic on random and fuzzed input.
+mod input {
+    mod bad;
+    mod bounded_work;
+    mod confine;
+    mod hostile;
+    mod model_checks;
+    mod robustness;
+    mod sweeps;
 }
 
-/// Evaluates case text.
-pub fn evaluate_str(source: &str) -> meff::Evaluated {
-    let case = meff::case::parse_case("test.toml", source).unwrap_or_else(|e| panic!("{e}"));
-    meff::evaluate(case).unwrap_or_else(|e| panic!("{e}"))
+/// What meff writes: reports and sheets in every format (the same
+/// numbers in each), golden snapshots, PDF, the docs' reference, and
+/// output safety (nothing in a report runs; all or nothing written).
+mod output {
+    mod browser;
+    mod docs;
+    mod parity;
+    #[cfg(feature = "pdf")]
+    mod pdf;
+    mod pdf_legibility;
+    mod reports;
+    mod safety;
+    mod sheet;
+    mod snapshots;
+    mod typeset;
 }
 
-/// Runs the meff binary with `args` (from the repository root), `input` on
-/// its standard input.
-pub fn meff_with_stdin(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meff"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+/// Physics references: closed forms, hand computations, claims, impacts,
+/// poses, the stable step, the symbolic engine, verification by simulation.
+mod physics {
+    mod claims;
+    mod impact;
+    mod nearby_origin;
+    mod pose;
+    mod properties;
+    mod references;
+    mod stable_step;
+    mod symbolic;
+    mod verification;
 }
 
-/// Asserts |a − b| ≤ rel·max(|a|, |b|) (or ≤ rel when both are tiny).
-#[track_caller]
-pub fn assert_close(a: f64, b: f64, rel: f64) {
-    let scale = a.abs().max(b.abs()).max(1e-300);
-    assert!((a - b).abs() <= rel * scale, "{a} vs {b} (rel {rel})");
+/// MJCF and URDF models: against MuJoCo and Pinocchio, reading them, the
+/// compiled batch path.
+mod robots {
+    mod batch;
+    mod models;
+    mod references;
 }
 
-/// Loads a bundled case and evaluates it with the time-domain verification.
-pub fn verified(name: &str) -> meff::Evaluated {
-    let case = meff::case::load(&root().join("cases").join(name)).unwrap();
-    meff::evaluate_with(
-        case,
-        meff::Options {
-            verify: true,
-            progress: None,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
+/// Large systems: the large path, Lanczos, sparse Delassus products.
+mod scale;

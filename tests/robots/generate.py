@@ -7,7 +7,7 @@ configurations (the reference one and four seeded random ones), the joint-
 space mass matrix with and without armature, and three contacts (a body, a
 point in its frame, a world normal) with their Jacobian row and effective
 mass m_eff = 1 / (J M^-1 J^T). Written to reference.json beside this file;
-the Rust tests (tests/it/robots.rs) compare meff against it, so CI needs no
+the Rust tests (tests/it/robots/references.rs) compare meff against it, so CI needs no
 Python.
 
     pip install mujoco pin numpy

@@ -143,7 +143,6 @@ pub(super) fn read(
         read_text(bodies, max_bytes).map_err(|message| SceneError::File { file: 0, message })?;
     let ctext =
         read_text(contacts, max_bytes).map_err(|message| SceneError::File { file: 1, message })?;
-    let d = space.dim();
     let mut data = SceneData::default();
     let mut issues = Vec::new();
     let fail = |text: &str, file: usize, issues: Vec<Issue>| {
@@ -153,13 +152,35 @@ pub(super) fn read(
             diagnostics: issues.iter().map(|i| diagnostic(text, i)).collect(),
         })
     };
-
-    // Bodies.
-    let mut rdr = reader(&btext);
-    let head = rdr.headers().cloned().unwrap_or_default();
-    let p = header(Table::Bodies, space, &head, &mut issues);
+    read_bodies(&btext, space, units, &mut data, &mut issues);
     if !issues.is_empty() {
         return Err(fail(&btext, 0, issues));
+    }
+    read_contacts(&ctext, space, units, &mut data, &mut issues);
+    if issues.is_empty() {
+        issues = super::validate(&data, space);
+    }
+    if !issues.is_empty() {
+        return Err(fail(&ctext, 1, issues));
+    }
+    Ok(data)
+}
+
+/// The bodies file into `data` (masses, positions, inertias, `fixed`,
+/// names), checked row by row and then as bodies; problems into `issues`.
+fn read_bodies(
+    btext: &str,
+    space: Space,
+    units: Units,
+    data: &mut SceneData,
+    issues: &mut Vec<Issue>,
+) {
+    let d = space.dim();
+    let mut rdr = reader(btext);
+    let head = rdr.headers().cloned().unwrap_or_default();
+    let p = header(Table::Bodies, space, &head, issues);
+    if !issues.is_empty() {
+        return;
     }
     let col = |name: &str| p.at[p.names.iter().position(|n| *n == name).expect("known")];
     let (c_name, c_fixed) = (col("name"), col("fixed"));
@@ -172,7 +193,7 @@ pub(super) fn read(
     let mut rec = ::csv::StringRecord::new();
     let mut row = 0usize;
     loop {
-        if !next_record(&mut rdr, &mut rec, Table::Bodies, row, &mut issues) {
+        if !next_record(&mut rdr, &mut rec, Table::Bodies, row, issues) {
             break;
         }
         let fixed = match c_fixed.and_then(|i| rec.get(i)).map(str::trim) {
@@ -188,7 +209,7 @@ pub(super) fn read(
                 false
             }
         };
-        short_row(&rec, head.len(), Table::Bodies, row, &mut issues);
+        short_row(&rec, head.len(), Table::Bodies, row, issues);
         let num = |name: &str, scale: f64, blank_ok: bool, issues: &mut Vec<Issue>| -> f64 {
             // A cell the row does not have is the short row's problem.
             let Some(text) = col(name).map(|i| rec.get(i)) else {
@@ -213,13 +234,13 @@ pub(super) fn read(
                 }
             }
         };
-        data.mass.push(num("mass", units.mass, fixed, &mut issues));
+        data.mass.push(num("mass", units.mass, fixed, issues));
         for a in ["x", "y", "z"].iter().take(d) {
-            data.position.push(num(a, units.length, false, &mut issues));
+            data.position.push(num(a, units.length, false, issues));
         }
         let li = units.mass * units.length * units.length;
         for a in &inertia_cols {
-            data.inertia.push(num(a, li, fixed, &mut issues));
+            data.inertia.push(num(a, li, fixed, issues));
         }
         data.fixed.push(fixed);
         if let (Some(names), Some(i)) = (&mut names, c_name) {
@@ -232,13 +253,22 @@ pub(super) fn read(
     }
     data.body_names = names;
     issues.extend(
-        super::validate(&data, space)
+        super::validate(data, space)
             .into_iter()
             .filter(|i| i.table == Table::Bodies),
     );
-    if !issues.is_empty() {
-        return Err(fail(&btext, 0, issues));
-    }
+}
+
+/// The contacts file into `data` (points, normals, stiffnesses, dampings,
+/// the bodies by index or name, names); problems into `issues`.
+fn read_contacts(
+    ctext: &str,
+    space: Space,
+    units: Units,
+    data: &mut SceneData,
+    issues: &mut Vec<Issue>,
+) {
+    let d = space.dim();
     let n = data.n_bodies();
     let by_name: Option<std::collections::HashMap<&str, u32>> = data.body_names.as_ref().map(|v| {
         v.iter()
@@ -246,24 +276,23 @@ pub(super) fn read(
             .map(|(i, s)| (s.as_str(), i as u32))
             .collect()
     });
-
-    // Contacts.
-    let mut rdr = reader(&ctext);
+    let mut rdr = reader(ctext);
     let head = rdr.headers().cloned().unwrap_or_default();
-    let p = header(Table::Contacts, space, &head, &mut issues);
+    let p = header(Table::Contacts, space, &head, issues);
     if !issues.is_empty() {
-        return Err(fail(&ctext, 1, issues));
+        return;
     }
     let col = |name: &str| p.at[p.names.iter().position(|n| *n == name).expect("known")];
     let (c_damp, c_name) = (col("c"), col("name"));
     let mut damping: Option<Vec<f64>> = c_damp.map(|_| Vec::new());
     let mut names: Option<Vec<String>> = c_name.map(|_| Vec::new());
+    let mut rec = ::csv::StringRecord::new();
     let mut row = 0usize;
     loop {
-        if !next_record(&mut rdr, &mut rec, Table::Contacts, row, &mut issues) {
+        if !next_record(&mut rdr, &mut rec, Table::Contacts, row, issues) {
             break;
         }
-        short_row(&rec, head.len(), Table::Contacts, row, &mut issues);
+        short_row(&rec, head.len(), Table::Contacts, row, issues);
         let num = |name: &str, scale: f64, issues: &mut Vec<Issue>| -> f64 {
             let Some(text) = col(name).map(|i| rec.get(i)) else {
                 return 0.0;
@@ -285,14 +314,14 @@ pub(super) fn read(
             }
         };
         for a in ["px", "py", "pz"].iter().take(d) {
-            data.point.push(num(a, units.length, &mut issues));
+            data.point.push(num(a, units.length, issues));
         }
         for a in ["nx", "ny", "nz"].iter().take(d) {
-            data.normal.push(num(a, 1.0, &mut issues));
+            data.normal.push(num(a, 1.0, issues));
         }
-        data.stiffness.push(num("k", units.stiffness, &mut issues));
+        data.stiffness.push(num("k", units.stiffness, issues));
         if let Some(dv) = &mut damping {
-            dv.push(num("c", units.damping, &mut issues));
+            dv.push(num("c", units.damping, issues));
         }
         for (name, world_ok) in [("body", false), ("other", true)] {
             let text = col(name).and_then(|i| rec.get(i)).unwrap_or("").trim();
@@ -332,13 +361,6 @@ pub(super) fn read(
     }
     data.damping = damping;
     data.contact_names = names;
-    if issues.is_empty() {
-        issues = super::validate(&data, space);
-    }
-    if !issues.is_empty() {
-        return Err(fail(&ctext, 1, issues));
-    }
-    Ok(data)
 }
 
 /// A row with fewer fields than the header: one issue at the row's end

@@ -291,6 +291,22 @@ fn shape_in(name: &str, shape: &[usize], want: &[Vec<usize>]) -> Result<(), Stri
     ))
 }
 
+/// The arrays an NPZ scene may hold, with the file they stand for.
+const NPZ_ARRAYS: &[(&str, Table)] = &[
+    ("mass", Table::Bodies),
+    ("position", Table::Bodies),
+    ("inertia", Table::Bodies),
+    ("fixed", Table::Bodies),
+    ("body_name", Table::Bodies),
+    ("body", Table::Contacts),
+    ("other", Table::Contacts),
+    ("point", Table::Contacts),
+    ("normal", Table::Contacts),
+    ("stiffness", Table::Contacts),
+    ("damping", Table::Contacts),
+    ("contact_name", Table::Contacts),
+];
+
 /// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
 fn from_arrays(
     arrays: Vec<(String, npy::Array)>,
@@ -300,84 +316,12 @@ fn from_arrays(
 ) -> Vec<Issue> {
     use npy::Data;
     let d = space.dim();
-    let known: &[(&str, Table)] = &[
-        ("mass", Table::Bodies),
-        ("position", Table::Bodies),
-        ("inertia", Table::Bodies),
-        ("fixed", Table::Bodies),
-        ("body_name", Table::Bodies),
-        ("body", Table::Contacts),
-        ("other", Table::Contacts),
-        ("point", Table::Contacts),
-        ("normal", Table::Contacts),
-        ("stiffness", Table::Contacts),
-        ("damping", Table::Contacts),
-        ("contact_name", Table::Contacts),
-    ];
-    let mut issues = Vec::new();
-    let mut got: std::collections::HashMap<String, npy::Array> = Default::default();
-    for (name, a) in arrays {
-        if known.iter().any(|(k, _)| *k == name) {
-            got.insert(name, a);
-        } else {
-            let names: Vec<&str> = known.iter().map(|k| k.0).collect();
-            issues.push(
-                Issue::new(
-                    Table::Bodies,
-                    None,
-                    &name,
-                    format!("unknown array `{name}`"),
-                )
-                .hint(match crate::diag::closest(&name, names.iter().copied()) {
-                    Some(b) => format!("did you mean `{b}`?"),
-                    None => format!("the arrays are {}", names.join(", ")),
-                }),
-            );
-        }
-    }
-    if space == Space::Line {
-        issues.push(Issue::new(
-            Table::Bodies,
-            None,
-            "space",
-            "a scene is planar or 3-d",
-        ));
-        return issues;
-    }
-    for (name, table) in known {
-        let optional = matches!(*name, "fixed" | "body_name" | "damping" | "contact_name");
-        if !optional && !got.contains_key(*name) {
-            issues.push(Issue::new(
-                *table,
-                None,
-                name,
-                format!("the archive has no array `{name}`"),
-            ));
-        }
-    }
-    if !issues.is_empty() {
-        return issues;
-    }
-    let n = got["mass"].shape.first().copied().unwrap_or(0);
-    let c = got["stiffness"].shape.first().copied().unwrap_or(0);
-    // Expected shape of each array.
-    let shape_ok = |name: &str, a: &npy::Array| -> Result<(), String> {
-        shape_in(
-            name,
-            &a.shape,
-            &expected_shape(name, n, c, d).unwrap_or_default(),
-        )
+    let mut got = match npz_arrays(arrays, space) {
+        Ok(got) => got,
+        Err(issues) => return issues,
     };
-    for (name, table) in known {
-        if let Some(a) = got.get(*name)
-            && let Err(m) = shape_ok(name, a)
-        {
-            issues.push(Issue::new(*table, None, name, m));
-        }
-    }
-    if !issues.is_empty() {
-        return issues;
-    }
+    let mut issues = Vec::new();
+    let n = got["mass"].shape.first().copied().unwrap_or(0);
     let mut take = |name: &str, table: Table, scale: f64| -> Option<Vec<f64>> {
         let a = got.remove(name)?;
         match a.data {
@@ -460,43 +404,125 @@ fn from_arrays(
     data.body_names = strings("body_name", Table::Bodies);
     data.contact_names = strings("contact_name", Table::Contacts);
     data.inertia = if d == 3 {
-        let full = inertia.len() == 9 * n;
-        let mut out = Vec::with_capacity(6 * n);
-        for b in 0..n {
-            if full {
-                let t = &inertia[9 * b..9 * b + 9];
-                let scale = t.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-                for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-                    if (t[3 * i + j] - t[3 * j + i]).abs() > 1e-12 * scale {
-                        issues.push(Issue::new(
-                            Table::Bodies,
-                            Some(b),
-                            "inertia",
-                            format!(
-                                "the inertia tensor is not symmetric: [{i}][{j}] = {} but [{j}][{i}] = {}",
-                                t[3 * i + j],
-                                t[3 * j + i]
-                            ),
-                        ));
-                    }
-                }
-                out.extend([t[0], t[4], t[8], t[1], t[2], t[5]]);
-            } else {
-                out.extend([
-                    inertia[3 * b],
-                    inertia[3 * b + 1],
-                    inertia[3 * b + 2],
-                    0.0,
-                    0.0,
-                    0.0,
-                ]);
-            }
-        }
-        out
+        inertia_components(&inertia, n, &mut issues)
     } else {
         inertia
     };
     issues
+}
+
+/// The arrays by name: every one known, present unless optional, of its
+/// expected shape (the problems otherwise, and for a line scene).
+fn npz_arrays(
+    arrays: Vec<(String, npy::Array)>,
+    space: Space,
+) -> Result<std::collections::HashMap<String, npy::Array>, Vec<Issue>> {
+    let d = space.dim();
+    let known = NPZ_ARRAYS;
+    let mut issues = Vec::new();
+    let mut got: std::collections::HashMap<String, npy::Array> = Default::default();
+    for (name, a) in arrays {
+        if known.iter().any(|(k, _)| *k == name) {
+            got.insert(name, a);
+        } else {
+            let names: Vec<&str> = known.iter().map(|k| k.0).collect();
+            issues.push(
+                Issue::new(
+                    Table::Bodies,
+                    None,
+                    &name,
+                    format!("unknown array `{name}`"),
+                )
+                .hint(match crate::diag::closest(&name, names.iter().copied()) {
+                    Some(b) => format!("did you mean `{b}`?"),
+                    None => format!("the arrays are {}", names.join(", ")),
+                }),
+            );
+        }
+    }
+    if space == Space::Line {
+        issues.push(Issue::new(
+            Table::Bodies,
+            None,
+            "space",
+            "a scene is planar or 3-d",
+        ));
+        return Err(issues);
+    }
+    for (name, table) in known {
+        let optional = matches!(*name, "fixed" | "body_name" | "damping" | "contact_name");
+        if !optional && !got.contains_key(*name) {
+            issues.push(Issue::new(
+                *table,
+                None,
+                name,
+                format!("the archive has no array `{name}`"),
+            ));
+        }
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    let n = got["mass"].shape.first().copied().unwrap_or(0);
+    let c = got["stiffness"].shape.first().copied().unwrap_or(0);
+    // Expected shape of each array.
+    let shape_ok = |name: &str, a: &npy::Array| -> Result<(), String> {
+        shape_in(
+            name,
+            &a.shape,
+            &expected_shape(name, n, c, d).unwrap_or_default(),
+        )
+    };
+    for (name, table) in known {
+        if let Some(a) = got.get(*name)
+            && let Err(m) = shape_ok(name, a)
+        {
+            issues.push(Issue::new(*table, None, name, m));
+        }
+    }
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    Ok(got)
+}
+
+/// 3-d inertias as the six components `Ixx Iyy Izz Ixy Ixz Iyz` per body,
+/// from a full symmetric 3×3 tensor (its symmetry checked) or the three
+/// principal moments.
+fn inertia_components(inertia: &[f64], n: usize, issues: &mut Vec<Issue>) -> Vec<f64> {
+    let full = inertia.len() == 9 * n;
+    let mut out = Vec::with_capacity(6 * n);
+    for b in 0..n {
+        if full {
+            let t = &inertia[9 * b..9 * b + 9];
+            let scale = t.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+                if (t[3 * i + j] - t[3 * j + i]).abs() > 1e-12 * scale {
+                    issues.push(Issue::new(
+                        Table::Bodies,
+                        Some(b),
+                        "inertia",
+                        format!(
+                            "the inertia tensor is not symmetric: [{i}][{j}] = {} but [{j}][{i}] = {}",
+                            t[3 * i + j],
+                            t[3 * j + i]
+                        ),
+                    ));
+                }
+            }
+            out.extend([t[0], t[4], t[8], t[1], t[2], t[5]]);
+        } else {
+            out.extend([
+                inertia[3 * b],
+                inertia[3 * b + 1],
+                inertia[3 * b + 2],
+                0.0,
+                0.0,
+                0.0,
+            ]);
+        }
+    }
+    out
 }
 
 /// Checks the rules every body and contact obeys (as for TOML tables).
@@ -504,15 +530,31 @@ fn from_arrays(
 pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
     let d = space.dim();
     let mut issues = Vec::new();
-    let mut push = |i: Issue| {
-        if issues.len() < MAX_ISSUES {
-            issues.push(i);
-        }
-    };
-    let finite = |v: &[f64]| v.iter().position(|x| !x.is_finite());
+    validate_bodies(s, d, &mut issues);
+    validate_contacts(s, d, &mut issues);
+    validate_names(s, &mut issues);
+    issues
+}
+
+/// Adds `issue` unless there are [`MAX_ISSUES`] already.
+fn capped(issues: &mut Vec<Issue>, issue: Issue) {
+    if issues.len() < MAX_ISSUES {
+        issues.push(issue);
+    }
+}
+
+/// The first entry of `v` that is not finite.
+fn not_finite(v: &[f64]) -> Option<usize> {
+    v.iter().position(|x| !x.is_finite())
+}
+
+/// Bodies: finite positions; masses and inertias positive (a fixed body
+/// needs none).
+fn validate_bodies(s: &SceneData, d: usize, issues: &mut Vec<Issue>) {
+    let mut push = |i: Issue| capped(issues, i);
     let n = s.n_bodies();
     for b in 0..n {
-        if let Some(k) = finite(&s.position[d * b..d * b + d]) {
+        if let Some(k) = not_finite(&s.position[d * b..d * b + d]) {
             push(Issue::new(
                 Table::Bodies,
                 Some(b),
@@ -548,7 +590,7 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
         } else {
             let t = &s.inertia[6 * b..6 * b + 6];
             let m = [[t[0], t[3], t[4]], [t[3], t[1], t[5]], [t[4], t[5], t[2]]];
-            if let Some(k) = finite(t) {
+            if let Some(k) = not_finite(t) {
                 push(Issue::new(
                     Table::Bodies,
                     Some(b),
@@ -569,6 +611,12 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             }
         }
     }
+}
+
+/// Contacts: two different bodies, not both fixed; finite points, unit
+/// normals, positive stiffnesses, dampings not negative.
+fn validate_contacts(s: &SceneData, d: usize, issues: &mut Vec<Issue>) {
+    let mut push = |i: Issue| capped(issues, i);
     for c in 0..s.n_contacts() {
         let (b, o) = (s.body[c], s.other[c]);
         if b == o {
@@ -590,7 +638,7 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             );
         }
         let p = &s.point[d * c..d * c + d];
-        if let Some(k) = finite(p) {
+        if let Some(k) = not_finite(p) {
             push(Issue::new(
                 Table::Contacts,
                 Some(c),
@@ -632,6 +680,11 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             ));
         }
     }
+}
+
+/// Names, where given: not empty, not `world`, unique within their file.
+fn validate_names(s: &SceneData, issues: &mut Vec<Issue>) {
+    let mut push = |i: Issue| capped(issues, i);
     for (table, names) in [
         (Table::Bodies, &s.body_names),
         (Table::Contacts, &s.contact_names),
@@ -662,7 +715,6 @@ pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
             }
         }
     }
-    issues
 }
 
 /// A body index outside `0 … n−1` (and not −1 for the world where allowed).

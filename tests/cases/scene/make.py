@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the scene fixtures of tests/it/scene.rs (needs numpy, scipy).
+"""Regenerates the scene fixtures of tests/it/formats/scene.rs (needs numpy, scipy).
 
 Small packings from ../shared/perf/gen_packing.py (eccentric contacts, so
 rotation matters) in every input form, plus NPZ files with one defect each.
