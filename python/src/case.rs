@@ -84,13 +84,13 @@ impl Case {
     fn evaluate(&self, py: Python<'_>, verify: bool, engine: Option<&str>) -> PyResult<EvalResult> {
         let mut case = self.case.clone();
         if let Some(name) = engine {
-            if !meff::case::ENGINE_NAMES.contains(&name) {
+            let Some(engine) = meff::case::Engine::parse(name) else {
                 return Err(PyValueError::new_err(format!(
                     "unknown engine {name:?}: one of {}",
                     meff::case::ENGINE_NAMES.join(", ")
                 )));
-            }
-            case.engines.ensure(name).map_err(PyValueError::new_err)?;
+            };
+            case.engines.ensure(engine).map_err(PyValueError::new_err)?;
         }
         evaluate(py, case, verify)
     }

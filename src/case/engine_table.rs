@@ -14,8 +14,91 @@ type Node<'i> = toml::Spanned<DeValue<'i>>;
 /// Hunt–Crossley dissipation: s/m.
 const DISSIPATION: Dim = Dim([0, -1, 1]);
 
-/// The engines meff translates settings for, in report order.
-pub const ENGINE_NAMES: &[&str] = &["mujoco", "box2d", "bullet", "drake", "rapier"];
+/// A simulator meff translates contact settings for. Adding one: a
+/// variant here, its settings struct and reader below, its translation in
+/// `src/engines/settings.rs`; the compiler lists each match to fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// MuJoCo.
+    Mujoco,
+    /// Box2D v3.
+    Box2d,
+    /// Bullet (and ODE).
+    Bullet,
+    /// Drake.
+    Drake,
+    /// Rapier.
+    Rapier,
+}
+
+impl Engine {
+    /// Every engine, in report order.
+    pub const ALL: [Engine; 5] = [
+        Engine::Mujoco,
+        Engine::Box2d,
+        Engine::Bullet,
+        Engine::Drake,
+        Engine::Rapier,
+    ];
+
+    /// The key of its `[engine.<key>]` table (and of `--engine`).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Engine::Mujoco => "mujoco",
+            Engine::Box2d => "box2d",
+            Engine::Bullet => "bullet",
+            Engine::Drake => "drake",
+            Engine::Rapier => "rapier",
+        }
+    }
+
+    /// Its name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Mujoco => "MuJoCo",
+            Engine::Box2d => "Box2D v3",
+            Engine::Bullet => "Bullet / ODE",
+            Engine::Drake => "Drake",
+            Engine::Rapier => "Rapier",
+        }
+    }
+
+    /// The engine whose key is `key`.
+    pub fn parse(key: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.key() == key)
+    }
+
+    /// The keys its table accepts.
+    pub fn table_keys(self) -> &'static [&'static str] {
+        match self {
+            Engine::Mujoco => MUJOCO_KEYS,
+            Engine::Box2d => BOX2D_KEYS,
+            Engine::Bullet => BULLET_KEYS,
+            Engine::Drake => DRAKE_KEYS,
+            Engine::Rapier => RAPIER_KEYS,
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+const ENGINE_KEY_ARRAY: [&str; Engine::ALL.len()] = {
+    let mut out = [""; Engine::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Engine::ALL[i].key();
+        i += 1;
+    }
+    out
+};
+
+/// The engines' keys, in report order.
+pub const ENGINE_NAMES: &[&str] = &ENGINE_KEY_ARRAY;
 
 pub(super) const MUJOCO_KEYS: &[&str] =
     &["timestep", "solref", "solimp", "integrator", "penetration"];
@@ -109,10 +192,54 @@ pub struct BulletSettings {
 /// Drake's discrete contact approximations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrakeApproximation {
-    /// `"lagged"` (the default), `"similar"`, `"tamsi"`: Hunt–Crossley.
-    HuntCrossley(&'static str),
+    /// `"lagged"` (the default): Hunt–Crossley.
+    Lagged,
+    /// `"similar"`: Hunt–Crossley.
+    Similar,
+    /// `"tamsi"`: Hunt–Crossley.
+    Tamsi,
     /// `"sap"`: linear Kelvin–Voigt with a relaxation time.
     Sap,
+}
+
+impl DrakeApproximation {
+    /// Every approximation, in the order the hint lists them.
+    pub const ALL: [DrakeApproximation; 4] = [
+        DrakeApproximation::Lagged,
+        DrakeApproximation::Similar,
+        DrakeApproximation::Tamsi,
+        DrakeApproximation::Sap,
+    ];
+
+    /// Drake's name (`discrete_contact_approximation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DrakeApproximation::Lagged => "lagged",
+            DrakeApproximation::Similar => "similar",
+            DrakeApproximation::Tamsi => "tamsi",
+            DrakeApproximation::Sap => "sap",
+        }
+    }
+
+    /// The approximation named `name`.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The names, comma-separated.
+    pub fn names() -> String {
+        Self::ALL.map(Self::name).join(", ")
+    }
+
+    /// Whether the contact force is Hunt–Crossley's (all but SAP).
+    pub fn is_hunt_crossley(self) -> bool {
+        match self {
+            DrakeApproximation::Lagged
+            | DrakeApproximation::Similar
+            | DrakeApproximation::Tamsi => true,
+            DrakeApproximation::Sap => false,
+        }
+    }
 }
 
 /// Drake's compliant point contact (`MultibodyPlantConfig`, proximity
@@ -164,67 +291,115 @@ pub struct Engines {
     pub rapier: Option<RapierSettings>,
     /// Where each engine's table is in the case file (a translation that
     /// comes out of range is an error there).
-    pub spans: Vec<(&'static str, std::ops::Range<usize>)>,
+    pub spans: Vec<(Engine, std::ops::Range<usize>)>,
 }
 
 impl Engines {
     /// Whether no engine is given.
     pub fn is_empty(&self) -> bool {
-        self.mujoco.is_none()
-            && self.box2d.is_none()
-            && self.bullet.is_none()
-            && self.drake.is_none()
-            && self.rapier.is_none()
+        !Engine::ALL.into_iter().any(|e| self.has(e))
     }
-}
 
-impl Engines {
-    /// Adds the engine `name` with its defaults when the case has no table
-    /// for it (`meff eval --engine NAME`); Drake has no default stiffness.
-    pub fn ensure(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "mujoco" if self.mujoco.is_none() => {
-                self.mujoco = Some(MujocoSettings {
-                    timestep: default_val("2 ms", Dim::TIME),
-                    solref: [0.02, 1.0],
-                    solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
-                    integrator: MujocoIntegrator::Euler,
-                    penetration: None,
-                })
+    /// Whether the case has settings for `engine`.
+    pub fn has(&self, engine: Engine) -> bool {
+        match engine {
+            Engine::Mujoco => self.mujoco.is_some(),
+            Engine::Box2d => self.box2d.is_some(),
+            Engine::Bullet => self.bullet.is_some(),
+            Engine::Drake => self.drake.is_some(),
+            Engine::Rapier => self.rapier.is_some(),
+        }
+    }
+
+    /// Adds `engine` with its defaults when the case has no table for it
+    /// (`meff eval --engine NAME`); Drake has no default stiffness.
+    pub fn ensure(&mut self, engine: Engine) -> Result<(), String> {
+        match engine {
+            Engine::Mujoco => {
+                self.mujoco.get_or_insert_with(MujocoSettings::defaults);
             }
-            "box2d" if self.box2d.is_none() => {
-                self.box2d = Some(Box2dSettings {
-                    timestep: default_val("1/60 s", Dim::TIME),
-                    substeps: 4,
-                    contact_hertz: default_val("30 Hz", Dim::FREQUENCY),
-                    contact_damping_ratio: 10.0,
-                })
+            Engine::Box2d => {
+                self.box2d.get_or_insert_with(Box2dSettings::defaults);
             }
-            "bullet" if self.bullet.is_none() => {
-                self.bullet = Some(BulletSettings {
-                    timestep: default_val("1/240 s", Dim::TIME),
-                    erp: 0.2,
-                    cfm: 0.0,
-                    spring: None,
-                })
+            Engine::Bullet => {
+                self.bullet.get_or_insert_with(BulletSettings::defaults);
             }
-            "rapier" if self.rapier.is_none() => {
-                self.rapier = Some(RapierSettings {
-                    timestep: default_val("1/60 s", Dim::TIME),
-                    substeps: 4,
-                    contact_natural_frequency: default_val("30 Hz", Dim::FREQUENCY),
-                    contact_damping_ratio: 5.0,
-                })
+            Engine::Rapier => {
+                self.rapier.get_or_insert_with(RapierSettings::defaults);
             }
-            "drake" if self.drake.is_none() => {
+            Engine::Drake if self.drake.is_none() => {
                 return Err(
                     "Drake has no default contact stiffness: add an [engine.drake] table with `stiffness`"
                         .into(),
                 );
             }
-            _ => {}
+            Engine::Drake => {}
         }
         Ok(())
+    }
+}
+
+impl MujocoSettings {
+    /// MuJoCo's defaults (`mjOption`, `mjDefault`).
+    pub fn defaults() -> Self {
+        MujocoSettings {
+            timestep: default_val("2 ms", Dim::TIME),
+            solref: [0.02, 1.0],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            integrator: MujocoIntegrator::Euler,
+            penetration: None,
+        }
+    }
+}
+
+impl Box2dSettings {
+    /// Box2D v3's defaults (`b2DefaultWorldDef`).
+    pub fn defaults() -> Self {
+        Box2dSettings {
+            timestep: default_val("1/60 s", Dim::TIME),
+            substeps: 4,
+            contact_hertz: default_val("30 Hz", Dim::FREQUENCY),
+            contact_damping_ratio: 10.0,
+        }
+    }
+}
+
+impl BulletSettings {
+    /// PyBullet's defaults.
+    pub fn defaults() -> Self {
+        BulletSettings {
+            timestep: default_val("1/240 s", Dim::TIME),
+            erp: 0.2,
+            cfm: 0.0,
+            spring: None,
+        }
+    }
+}
+
+impl RapierSettings {
+    /// Rapier's defaults (`IntegrationParameters::default`).
+    pub fn defaults() -> Self {
+        RapierSettings {
+            timestep: default_val("1/60 s", Dim::TIME),
+            substeps: 4,
+            contact_natural_frequency: default_val("30 Hz", Dim::FREQUENCY),
+            contact_damping_ratio: 5.0,
+        }
+    }
+}
+
+impl DrakeSettings {
+    /// Drake's defaults around a `stiffness` it has no default for.
+    pub fn defaults(stiffness: Val) -> Self {
+        DrakeSettings {
+            timestep: default_val("1 ms", Dim::TIME),
+            stiffness,
+            dissipation: default_val("0 s/m", DISSIPATION),
+            relaxation_time: default_val("0 s", Dim::TIME),
+            near_rigid_threshold: 1.0,
+            approximation: DrakeApproximation::Lagged,
+            preload: None,
+        }
     }
 }
 
@@ -255,44 +430,44 @@ impl Reader<'_> {
             let Some(e) = self.table(value, &what) else {
                 continue;
             };
-            if let Some(name) = ENGINE_NAMES.iter().find(|n| **n == key.get_ref().as_ref()) {
-                out.spans.push((*name, value.span()));
-            }
-            match key.get_ref().as_ref() {
-                "mujoco" => out.mujoco = Some(self.mujoco(e, &what)),
-                "box2d" => out.box2d = Some(self.box2d(e, &what)),
-                "bullet" => out.bullet = Some(self.bullet(e, &what)),
-                "drake" => out.drake = Some(self.drake(e, &what, value.span())),
-                "rapier" => out.rapier = Some(self.rapier(e, &what)),
-                _ => {}
+            let Some(engine) = Engine::parse(key.get_ref().as_ref()) else {
+                continue;
+            };
+            out.spans.push((engine, value.span()));
+            match engine {
+                Engine::Mujoco => out.mujoco = Some(self.mujoco(e, &what)),
+                Engine::Box2d => out.box2d = Some(self.box2d(e, &what)),
+                Engine::Bullet => out.bullet = Some(self.bullet(e, &what)),
+                Engine::Drake => out.drake = Some(self.drake(e, &what, value.span())),
+                Engine::Rapier => out.rapier = Some(self.rapier(e, &what)),
             }
         }
         out
     }
 
     /// A positive time, or the default.
-    fn step(&mut self, t: &DeTable, default: &str) -> Val {
+    fn step(&mut self, t: &DeTable, default: Val) -> Val {
         get(t, "timestep")
             .and_then(|n| {
                 let v = self.value(n, Dim::TIME, "a timestep");
                 self.positive(v, "a timestep")
             })
-            .unwrap_or_else(|| default_val(default, Dim::TIME))
+            .unwrap_or(default)
     }
 
     /// A positive value of a dimension, or the default.
-    fn positive_or(&mut self, t: &DeTable, key: &str, dim: Dim, what: &str, default: &str) -> Val {
+    fn positive_or(&mut self, t: &DeTable, key: &str, dim: Dim, what: &str, default: Val) -> Val {
         get(t, key)
             .and_then(|n| {
                 let v = self.value(n, dim, what);
                 self.positive(v, what)
             })
-            .unwrap_or_else(|| default_val(default, dim))
+            .unwrap_or(default)
     }
 
     /// A frequency: a value with a unit, or a bare number in Hz as the
     /// engines' APIs take it.
-    fn hertz(&mut self, t: &DeTable, key: &str, default: &str) -> Val {
+    fn hertz(&mut self, t: &DeTable, key: &str, default: Val) -> Val {
         if let Some(n) = get(t, key)
             && toml_number(n).is_some()
         {
@@ -318,7 +493,7 @@ impl Reader<'_> {
                                 n.span(),
                                 format!("`{key}` is out of range (a frequency in Hz, normal 64-bit magnitude)"),
                             ));
-                            default_val(default, Dim::FREQUENCY)
+                            default
                         }
                     }
                 }
@@ -327,9 +502,9 @@ impl Reader<'_> {
                         n.span(),
                         format!("`{key}` must be positive"),
                     ));
-                    default_val(default, Dim::FREQUENCY)
+                    default
                 }
-                None => default_val(default, Dim::FREQUENCY),
+                None => default,
             };
         }
         self.positive_or(t, key, Dim::FREQUENCY, "a frequency", default)
@@ -387,8 +562,9 @@ impl Reader<'_> {
 
     fn mujoco(&mut self, t: &DeTable, what: &str) -> MujocoSettings {
         self.keys(t, MUJOCO_KEYS, what);
-        let timestep = self.step(t, "2 ms");
-        let mut solref = [0.02, 1.0];
+        let d = MujocoSettings::defaults();
+        let timestep = self.step(t, d.timestep);
+        let mut solref = d.solref;
         if let Some(n) = get(t, "solref")
             && let Some(r) = self.reals::<2>(n, "`solref`")
         {
@@ -401,7 +577,7 @@ impl Reader<'_> {
                 solref = r;
             }
         }
-        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+        let mut solimp = d.solimp;
         if let Some(n) = get(t, "solimp")
             && let Some(s) = self.reals::<5>(n, "`solimp`")
         {
@@ -416,9 +592,10 @@ impl Reader<'_> {
             }
         }
         let integrator = match get(t, "integrator") {
-            None => MujocoIntegrator::Euler,
+            None => d.integrator,
             Some(n) => match self.string(n, "`integrator`").as_deref() {
-                Some("Euler" | "implicit" | "implicitfast") | None => MujocoIntegrator::Euler,
+                None => d.integrator,
+                Some("Euler" | "implicit" | "implicitfast") => MujocoIntegrator::Euler,
                 Some("RK4") => MujocoIntegrator::Rk4,
                 Some(other) => {
                     self.error(
@@ -428,7 +605,7 @@ impl Reader<'_> {
                         )
                         .hint("one of: Euler, implicit, implicitfast, RK4"),
                     );
-                    MujocoIntegrator::Euler
+                    d.integrator
                 }
             },
         };
@@ -445,27 +622,29 @@ impl Reader<'_> {
 
     fn box2d(&mut self, t: &DeTable, what: &str) -> Box2dSettings {
         self.keys(t, BOX2D_KEYS, what);
+        let d = Box2dSettings::defaults();
         Box2dSettings {
-            timestep: self.step(t, "1/60 s"),
+            timestep: self.step(t, d.timestep),
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
-                .unwrap_or(4),
-            contact_hertz: self.hertz(t, "contact_hertz", "30 Hz"),
+                .unwrap_or(d.substeps),
+            contact_hertz: self.hertz(t, "contact_hertz", d.contact_hertz),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
-                .unwrap_or(10.0),
+                .unwrap_or(d.contact_damping_ratio),
         }
     }
 
     fn bullet(&mut self, t: &DeTable, what: &str) -> BulletSettings {
         self.keys(t, BULLET_KEYS, what);
-        let timestep = self.step(t, "1/240 s");
+        let d = BulletSettings::defaults();
+        let timestep = self.step(t, d.timestep);
         let erp = get(t, "erp")
             .and_then(|n| self.real(n, "`erp`", 0.0..=1.0))
-            .unwrap_or(0.2);
+            .unwrap_or(d.erp);
         let cfm = get(t, "cfm")
             .and_then(|n| self.real(n, "`cfm`", 0.0..=f64::INFINITY))
-            .unwrap_or(0.0);
+            .unwrap_or(d.cfm);
         let stiffness = get(t, "stiffness").and_then(|n| {
             let v = self.value(n, Dim::STIFFNESS, "a stiffness");
             self.positive(v, "a stiffness")
@@ -500,23 +679,23 @@ impl Reader<'_> {
 
     fn drake(&mut self, t: &DeTable, what: &str, span: std::ops::Range<usize>) -> DrakeSettings {
         self.keys(t, DRAKE_KEYS, what);
+        // The stiffness has no default: a placeholder stands where it is
+        // missing or wrong (the error stands; nothing is translated).
+        let d = DrakeSettings::defaults(default_val("1 N/m", Dim::STIFFNESS));
         let approximation = match get(t, "approximation") {
-            None => DrakeApproximation::HuntCrossley("lagged"),
+            None => d.approximation,
             Some(n) => match self.string(n, "`approximation`").as_deref() {
-                Some("lagged") | None => DrakeApproximation::HuntCrossley("lagged"),
-                Some("similar") => DrakeApproximation::HuntCrossley("similar"),
-                Some("tamsi") => DrakeApproximation::HuntCrossley("tamsi"),
-                Some("sap") => DrakeApproximation::Sap,
-                Some(other) => {
+                None => d.approximation,
+                Some(name) => DrakeApproximation::parse(name).unwrap_or_else(|| {
                     self.error(
                         Diagnostic::new(
                             n.span(),
-                            format!("unknown discrete contact approximation `{other}`"),
+                            format!("unknown discrete contact approximation `{name}`"),
                         )
-                        .hint("one of: lagged, similar, tamsi, sap"),
+                        .hint(format!("one of: {}", DrakeApproximation::names())),
                     );
-                    DrakeApproximation::HuntCrossley("lagged")
-                }
+                    d.approximation
+                }),
             },
         };
         let stiffness = match get(t, "stiffness") {
@@ -532,21 +711,21 @@ impl Reader<'_> {
                 None
             }
         }
-        .unwrap_or_else(|| default_val("1 N/m", Dim::STIFFNESS));
+        .unwrap_or(d.stiffness);
         let dissipation = get(t, "dissipation")
             .and_then(|n| self.value(n, DISSIPATION, "a dissipation"))
-            .unwrap_or_else(|| default_val("0 s/m", DISSIPATION));
+            .unwrap_or(d.dissipation);
         let relaxation_time = get(t, "relaxation_time")
             .and_then(|n| self.value(n, Dim::TIME, "a relaxation time"))
-            .unwrap_or_else(|| default_val("0 s", Dim::TIME));
+            .unwrap_or(d.relaxation_time);
         DrakeSettings {
-            timestep: self.step(t, "1 ms"),
+            timestep: self.step(t, d.timestep),
             stiffness,
             dissipation,
             relaxation_time,
             near_rigid_threshold: get(t, "near_rigid_threshold")
                 .and_then(|n| self.real(n, "`near_rigid_threshold`", 0.0..=f64::INFINITY))
-                .unwrap_or(1.0),
+                .unwrap_or(d.near_rigid_threshold),
             approximation,
             preload: get(t, "preload").and_then(|n| {
                 let v = self.value(n, Dim::FORCE, "a preload");
@@ -557,15 +736,44 @@ impl Reader<'_> {
 
     fn rapier(&mut self, t: &DeTable, what: &str) -> RapierSettings {
         self.keys(t, RAPIER_KEYS, what);
+        let d = RapierSettings::defaults();
         RapierSettings {
-            timestep: self.step(t, "1/60 s"),
+            timestep: self.step(t, d.timestep),
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
-                .unwrap_or(4),
-            contact_natural_frequency: self.hertz(t, "contact_natural_frequency", "30 Hz"),
+                .unwrap_or(d.substeps),
+            contact_natural_frequency: self.hertz(
+                t,
+                "contact_natural_frequency",
+                d.contact_natural_frequency,
+            ),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
-                .unwrap_or(5.0),
+                .unwrap_or(d.contact_damping_ratio),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+
+    /// Every engine's table is in the list of tables and keys the docs
+    /// test reads, and its key parses back.
+    #[test]
+    fn every_engine_is_listed() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::parse(e.key()), Some(e));
+            let table = format!("[engine.{}]", e.key());
+            let listed = super::super::read::KEYS
+                .iter()
+                .find(|(t, _)| *t == table)
+                .unwrap_or_else(|| panic!("{table} is not in case::KEYS"));
+            assert_eq!(listed.1, e.table_keys());
+        }
+        assert_eq!(
+            super::ENGINE_NAMES,
+            ["mujoco", "box2d", "bullet", "drake", "rapier"]
+        );
     }
 }

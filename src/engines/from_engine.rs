@@ -35,7 +35,7 @@ pub fn fill_from_engine(mut case: Case) -> Result<Case, crate::Error> {
             ],
         })
     };
-    let engines: Vec<&'static str> = case.engines.spans.iter().map(|(e, _)| *e).collect();
+    let engines: Vec<crate::case::Engine> = case.engines.spans.iter().map(|(e, _)| *e).collect();
     let first = need[0];
     if engines.len() != 1 {
         return Err(error(
@@ -91,7 +91,7 @@ pub fn fill_from_engine(mut case: Case) -> Result<Case, crate::Error> {
             case.contacts[i].damping = Some(literal(d, "N*s/m", Dim::DAMPING, &span));
         }
     }
-    case.stiffness_from = Some((engine.engine, engine.name));
+    case.stiffness_from = Some(engine.engine);
     Ok(case)
 }
 

@@ -6,7 +6,7 @@
 use super::law::{Law, Pole, Soft, Step};
 use super::{Inputs, Translated};
 use crate::case::{
-    Box2dSettings, BulletSettings, DrakeApproximation, DrakeSettings, MujocoIntegrator,
+    Box2dSettings, BulletSettings, DrakeApproximation, DrakeSettings, Engine, MujocoIntegrator,
     MujocoSettings, RapierSettings,
 };
 use nalgebra::DMatrix;
@@ -191,7 +191,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
             .into(),
     );
     Translated {
-        engine: "mujoco",
+        engine: Engine::Mujoco,
         source: "MuJoCo 3–4: mj_makeImpedance, getimpedance, getsolparam, mj_diagApprox (engine_core_constraint.c), body_invweight0 (engine_setconst.c)",
         settings: vec![
             ("timestep".into(), format!("{} s", num(h))),
@@ -336,7 +336,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
     );
     notes.push(RELAX.into());
     Translated {
-        engine: "box2d",
+        engine: Engine::Box2d,
         source: "Box2D v3.1: b2MakeSoft (solver.h), contact softness in b2PrepareContactsTask (contact_solver.c), world step (physics_world.c)",
         settings: vec![
             ("timestep".into(), format!("{} s", num(s.timestep.si))),
@@ -390,7 +390,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
     );
     notes.push(RELAX.into());
     Translated {
-        engine: "rapier",
+        engine: Engine::Rapier,
         source: "Rapier 0.3x: SpringCoefficients::erp_inv_dt, cfm_coeff, cfm_factor (dynamics/integration_parameters.rs)",
         settings: vec![
             ("timestep".into(), format!("{} s", num(s.timestep.si))),
@@ -453,7 +453,7 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
         }
     }
     Translated {
-        engine: "bullet",
+        engine: Engine::Bullet,
         source: "Bullet 3.2x: btSequentialImpulseConstraintSolver::setupContactConstraint (erp, cfm from stiffness and damping); ODE's ERP–CFM spring",
         settings,
         step: h,
@@ -495,7 +495,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                 })
                 .unzip()
         }
-        DrakeApproximation::HuntCrossley(_) => {
+        DrakeApproximation::Lagged | DrakeApproximation::Similar | DrakeApproximation::Tamsi => {
             let d = s.dissipation.si;
             let c = match &s.preload {
                 Some(p) => d * p.si,
@@ -524,13 +524,9 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             }
         }
     }
-    let approximation = match s.approximation {
-        DrakeApproximation::Sap => "sap",
-        DrakeApproximation::HuntCrossley(name) => name,
-    };
     let mut settings = vec![
         ("timestep".into(), format!("{} s", num(h))),
-        ("approximation".into(), approximation.into()),
+        ("approximation".into(), s.approximation.name().into()),
         ("stiffness".into(), format!("{} N/m", num(k))),
     ];
     match s.approximation {
@@ -541,7 +537,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             ));
             settings.push(("near_rigid_threshold".into(), num(s.near_rigid_threshold)));
         }
-        DrakeApproximation::HuntCrossley(_) => {
+        DrakeApproximation::Lagged | DrakeApproximation::Similar | DrakeApproximation::Tamsi => {
             settings.push((
                 "dissipation".into(),
                 format!("{} s/m", num(s.dissipation.si)),
@@ -552,7 +548,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         }
     }
     Translated {
-        engine: "drake",
+        engine: Engine::Drake,
         source: "Drake 1.5x: SapFrictionConeConstraint::DoMakeData, SapHuntCrossleyConstraint (multibody/contact_solvers/sap), MultibodyPlantConfig",
         settings,
         step: h,

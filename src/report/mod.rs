@@ -24,8 +24,8 @@ pub use selection::{ContactSelection, fastest_by};
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]
 pub struct StiffnessFromEngine {
-    /// The engine (`mujoco`, `box2d`, `bullet`, `drake`, `rapier`).
-    pub engine: &'static str,
+    /// The engine (serialised as its key: `mujoco`, `box2d`, …).
+    pub engine: crate::case::Engine,
     /// Its name for people.
     pub name: &'static str,
     /// The contacts whose stiffness is the engine's.
@@ -545,18 +545,16 @@ pub fn build(case: &Case, results: Results) -> Report {
         }
     });
     Report {
-        stiffness_from_engine: case
-            .stiffness_from
-            .map(|(engine, name)| StiffnessFromEngine {
-                engine,
-                name,
-                contacts: case
-                    .contacts
-                    .iter()
-                    .filter(|c| c.from_engine)
-                    .map(|c| c.name.clone())
-                    .collect(),
-            }),
+        stiffness_from_engine: case.stiffness_from.map(|engine| StiffnessFromEngine {
+            engine,
+            name: engine.name(),
+            contacts: case
+                .contacts
+                .iter()
+                .filter(|c| c.from_engine)
+                .map(|c| c.name.clone())
+                .collect(),
+        }),
         title: case.title.clone(),
         document: case.document.clone(),
         definition: definition::definition(case),
