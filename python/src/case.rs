@@ -204,16 +204,16 @@ impl EvalResult {
         let ev = self.ev.clone();
         let t = meff::render::templates::Templates::load(None)
             .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let Some(format) = meff::render::Format::parse(format) else {
+            return Err(PyValueError::new_err(format!(
+                "unknown format {format:?}: \"html\", \"md\", \"json\" or \"pdf\""
+            )));
+        };
         let text = match format {
-            "html" => py.detach(|| t.report_html(&ev.report, digits)),
-            "md" => py.detach(|| t.report_md(&ev.report, digits)),
-            "json" => Ok(meff::render::json(&ev.report)),
-            "pdf" => return pdf(py, &t, &ev.report, digits),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {other:?}: \"html\", \"md\", \"json\" or \"pdf\""
-                )));
-            }
+            meff::render::Format::Html => py.detach(|| t.report_html(&ev.report, digits)),
+            meff::render::Format::Md => py.detach(|| t.report_md(&ev.report, digits)),
+            meff::render::Format::Json => Ok(meff::render::json(&ev.report)),
+            meff::render::Format::Pdf => return pdf(py, &t, &ev.report, digits),
         }
         .map_err(|e| MeffError::new_err(e.to_string()))?;
         Ok(text.into_pyobject(py)?.into_any())

@@ -180,28 +180,7 @@ pub(crate) enum EvalFormat {
     Jsonl,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Markdown.
-    Md,
-    /// Self-contained HTML (MathML, inline SVG; the math font beside it).
-    Html,
-    /// JSON (SI units; the same document as `eval --json`).
-    Json,
-    /// PDF, typeset offline (A4; formulas as math, plots as vector graphics).
-    Pdf,
-}
-
-impl Format {
-    pub(crate) fn extension(self) -> &'static str {
-        match self {
-            Format::Md => "md",
-            Format::Html => "html",
-            Format::Pdf => "pdf",
-            Format::Json => "json",
-        }
-    }
-}
+pub(crate) use meff::render::Format;
 
 pub(crate) const EXIT_CLAIM_FAILED: u8 = 1;
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
