@@ -17,6 +17,7 @@ mod governing_step;
 mod hostile;
 mod hostile3;
 mod impact;
+mod inertia_rule;
 mod large;
 mod mdbook;
 mod model_checks;

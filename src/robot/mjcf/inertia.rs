@@ -3,6 +3,7 @@
 //! `mjCBody::InertiaFromGeom`) and the compiler's bounds.
 
 use super::{EPS, El, Fail, Frame, MassProps, Mjcf, z_to};
+use crate::kinematics::inertia::semi_definite;
 use crate::kinematics::shape::Shape;
 use crate::robot::xml::{attr_span, numbers};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
@@ -212,13 +213,8 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let Some(eig) = crate::analysis::eig::symmetric(p.inertia) else {
             return Err(el.err(None, "the body's inertia has no principal moments (not finite, or its eigenvalues did not converge)"));
         };
-        {
-            let d = &eig.eigenvalues;
-            if d.iter()
-                .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
-            {
-                return Err(el.err(None, "the body's inertia is not positive semi-definite"));
-            }
+        if !semi_definite(eig.eigenvalues.as_slice()) {
+            return Err(el.err(None, "the body's inertia is not positive semi-definite"));
         }
         let mut d = eig.eigenvalues;
         let mut changed = false;
@@ -228,9 +224,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 changed = true;
             }
         }
-        if d.iter()
-            .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
-        {
+        if !semi_definite(d.as_slice()) {
             return Err(el.err(None, "the body's inertia is not positive semi-definite"));
         }
         let (a, b, cc) = (d[0], d[1], d[2]);
