@@ -112,7 +112,7 @@ impl Checks {
 }
 
 fn n(x: f64) -> String {
-    pretty(&sig(x, 4))
+    pretty(&sig(x, crate::number::DEFAULT_DIGITS))
 }
 
 /// `file:line:col` with the case file's name (not the path it was run

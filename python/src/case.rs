@@ -73,6 +73,9 @@ pub(crate) fn evaluate(
     .map_err(|e| meff_error(py, e))
 }
 
+/// Python's `Result.report(digits = 4)` default is the library's.
+const _: () = assert!(meff::number::DEFAULT_DIGITS == 4);
+
 #[pymethods]
 impl Case {
     /// Runs the analysis (and the time-domain verification when `verify`).
@@ -188,6 +191,8 @@ impl EvalResult {
 
     /// The report: `"html"` or `"md"` as text, `"json"`, or `"pdf"` as
     /// bytes (when the package was built with the typesetter).
+    // `digits = 4` is written out so that Python's signature shows it; it
+    // is `meff::number::DEFAULT_DIGITS` (checked where it is compiled).
     #[pyo3(signature = (format = "html", digits = 4))]
     fn report<'py>(
         &self,
@@ -224,7 +229,7 @@ impl EvalResult {
         let ev = self.ev.clone();
         let t = meff::render::templates::Templates::load(None)
             .map_err(|e| MeffError::new_err(e.to_string()))?;
-        py.detach(|| t.report_html(&ev.report, 4))
+        py.detach(|| t.report_html(&ev.report, meff::number::DEFAULT_DIGITS))
             .map_err(|e| MeffError::new_err(e.to_string()))
     }
 

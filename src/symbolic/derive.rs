@@ -334,7 +334,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
                 } else {
                     format!(" {}", p.value.dim)
                 };
-                let mut number = crate::number::sig(p.value.si, 4);
+                let mut number = crate::number::sig(p.value.si, crate::number::DEFAULT_DIGITS);
                 if number.contains('.') && !number.contains('e') {
                     number = number
                         .trim_end_matches('0')
@@ -361,8 +361,9 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         quantities
             .iter()
             .map(|q| {
-                let n = crate::number::sig(q.value, 4);
-                let tex = crate::render::templates::tex_number(q.value, 4);
+                let n = crate::number::sig(q.value, crate::number::DEFAULT_DIGITS);
+                let tex =
+                    crate::render::templates::tex_number(q.value, crate::number::DEFAULT_DIGITS);
                 (q.poly.clone(), n, tex)
             })
             .collect(),

@@ -65,7 +65,7 @@ pub(crate) enum Command {
         #[arg(long)]
         dofs: bool,
         /// Significant figures in the table.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        #[arg(long, default_value_t = meff::number::DEFAULT_DIGITS as u8, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
         /// Skip the time-domain verification.
         #[arg(long)]
@@ -95,7 +95,7 @@ pub(crate) enum Command {
         #[arg(long)]
         check: bool,
         /// Significant figures in Markdown tables.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        #[arg(long, default_value_t = meff::number::DEFAULT_DIGITS as u8, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
         /// Skip the time-domain verification.
         #[arg(long)]
