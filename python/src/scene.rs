@@ -249,16 +249,9 @@ impl Scene {
         let flag = cancel.clone();
         let an = crate::interruptible(py, &cancel, move || {
             meff::cancel::scope(Some(flag), || {
-                let model = meff::model::numeric(case);
-                let large = meff::analysis::takes_large_path(&model, case.analysis_path);
-                let system = if large {
-                    meff::model::assemble_without_contacts(&model)
-                } else {
-                    meff::model::assemble(&model)
-                };
-                meff::analysis::analyze_model(
-                    &model,
-                    &system,
+                // The pipeline's numeric half, as `evaluate` runs it.
+                meff::analysis::analyze_numeric(
+                    &meff::model::numeric(case),
                     meff::analysis::LargeModes {
                         count: top,
                         shapes,
