@@ -84,16 +84,32 @@ impl Shape {
     /// sizes `size` (as a case gives them); `None` for sizes the shape
     /// does not take.
     pub fn circumradius(self, size: &[f64]) -> Option<f64> {
-        Some(match (self, size) {
-            (Shape::Box, [a, b, c]) => 0.5 * (a * a + b * b + c * c).sqrt(),
-            (Shape::Box, [a, b]) => 0.5 * a.hypot(*b),
-            (Shape::Sphere, [r]) => *r,
-            (Shape::Cylinder, [r, l]) => r.hypot(0.5 * l),
-            (Shape::Capsule, [r, l]) => r + 0.5 * l,
-            (Shape::Ellipsoid, v) => v.iter().fold(0.0f64, |m, x| m.max(*x)),
-            (Shape::Rod, [l]) => 0.5 * l,
-            _ => return None,
-        })
+        // One arm per shape (a new shape is a compile error here); sizes
+        // the shape does not take give `None`.
+        match self {
+            Shape::Box => match size {
+                [a, b, c] => Some(0.5 * (a * a + b * b + c * c).sqrt()),
+                [a, b] => Some(0.5 * a.hypot(*b)),
+                _ => None,
+            },
+            Shape::Sphere => match size {
+                [r] => Some(*r),
+                _ => None,
+            },
+            Shape::Cylinder => match size {
+                [r, l] => Some(r.hypot(0.5 * l)),
+                _ => None,
+            },
+            Shape::Capsule => match size {
+                [r, l] => Some(r + 0.5 * l),
+                _ => None,
+            },
+            Shape::Ellipsoid => Some(size.iter().fold(0.0f64, |m, x| m.max(*x))),
+            Shape::Rod => match size {
+                [l] => Some(0.5 * l),
+                _ => None,
+            },
+        }
     }
 
     /// The principal moments (Ixx, Iyy, Izz) as formula text, from the
