@@ -446,7 +446,7 @@ impl Merged {
     /// Rows of the summary table: position, case, title, contacts,
     /// ω_max, Δt, the fastest contact (already escaped by `esc`).
     fn rows(&self, esc: impl Fn(&str) -> String) -> Vec<[String; 7]> {
-        use crate::number::{sig, time};
+        use crate::number::{DEFAULT_DIGITS, sig, time};
         self.records
             .iter()
             .map(|r| {
@@ -468,8 +468,8 @@ impl Merged {
                     esc(&r.case),
                     esc(&r.title),
                     r.contacts.to_string(),
-                    sig(r.coupled_omega_max, 4),
-                    r.stable_dt.map_or("–".into(), |t| time(t, 4)),
+                    sig(r.coupled_omega_max, DEFAULT_DIGITS),
+                    r.stable_dt.map_or("–".into(), |t| time(t, DEFAULT_DIGITS)),
                     r.worst.first().map_or(String::new(), |w| esc(&w.name)),
                 ]
             })
@@ -488,11 +488,11 @@ impl Merged {
         Some(format!(
             "Smallest coupled stable step: {}{}{} in case {} ({}), {omega_max} = {} rad/s.",
             strong.0,
-            crate::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            crate::number::time(w.stable_dt.unwrap_or(0.0), crate::number::DEFAULT_DIGITS),
             strong.1,
             w.index,
             code(&w.case),
-            crate::number::sig(w.coupled_omega_max, 4)
+            crate::number::sig(w.coupled_omega_max, crate::number::DEFAULT_DIGITS)
         ))
     }
 

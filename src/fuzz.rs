@@ -14,15 +14,15 @@ pub fn run_case(text: &str) {
     };
     let report = &evaluated.report;
     let _ = crate::render::json(report);
-    let _ = crate::render::text::summary(report, 4);
+    let _ = crate::render::text::summary(report, crate::number::DEFAULT_DIGITS);
     // The built-in templates are parsed once per process.
     static TEMPLATES: std::sync::OnceLock<Option<crate::render::templates::Templates>> =
         std::sync::OnceLock::new();
     if let Some(templates) =
         TEMPLATES.get_or_init(|| crate::render::templates::Templates::load(None).ok())
     {
-        let _ = templates.report_md(report, 4);
-        let _ = templates.report_html(report, 4);
+        let _ = templates.report_md(report, crate::number::DEFAULT_DIGITS);
+        let _ = templates.report_html(report, crate::number::DEFAULT_DIGITS);
     }
 }
 

@@ -240,11 +240,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     timing::mark("model");
     stage()?;
     // Large systems keep no per-contact Jacobian rows (see analyze_model).
-    let system = if large {
-        model::assemble_without_contacts(&model)
-    } else {
-        model::assemble(&model)
-    };
+    let system = analysis::system_for(&model, large);
     timing::mark("assemble");
     stage()?;
     let selection = options

@@ -73,6 +73,9 @@ pub(crate) fn evaluate(
     .map_err(|e| meff_error(py, e))
 }
 
+/// Python's `Result.report(digits = 4)` default is the library's.
+const _: () = assert!(meff::number::DEFAULT_DIGITS == 4);
+
 #[pymethods]
 impl Case {
     /// Runs the analysis (and the time-domain verification when `verify`).
@@ -84,13 +87,13 @@ impl Case {
     fn evaluate(&self, py: Python<'_>, verify: bool, engine: Option<&str>) -> PyResult<EvalResult> {
         let mut case = self.case.clone();
         if let Some(name) = engine {
-            if !meff::case::ENGINE_NAMES.contains(&name) {
+            let Some(engine) = meff::case::Engine::parse(name) else {
                 return Err(PyValueError::new_err(format!(
                     "unknown engine {name:?}: one of {}",
                     meff::case::ENGINE_NAMES.join(", ")
                 )));
-            }
-            case.engines.ensure(name).map_err(PyValueError::new_err)?;
+            };
+            case.engines.ensure(engine).map_err(PyValueError::new_err)?;
         }
         evaluate(py, case, verify)
     }
@@ -188,6 +191,8 @@ impl EvalResult {
 
     /// The report: `"html"` or `"md"` as text, `"json"`, or `"pdf"` as
     /// bytes (when the package was built with the typesetter).
+    // `digits = 4` is written out so that Python's signature shows it; it
+    // is `meff::number::DEFAULT_DIGITS` (checked where it is compiled).
     #[pyo3(signature = (format = "html", digits = 4))]
     fn report<'py>(
         &self,
@@ -204,16 +209,16 @@ impl EvalResult {
         let ev = self.ev.clone();
         let t = meff::render::templates::Templates::load(None)
             .map_err(|e| MeffError::new_err(e.to_string()))?;
+        let Some(format) = meff::render::Format::parse(format) else {
+            return Err(PyValueError::new_err(format!(
+                "unknown format {format:?}: \"html\", \"md\", \"json\" or \"pdf\""
+            )));
+        };
         let text = match format {
-            "html" => py.detach(|| t.report_html(&ev.report, digits)),
-            "md" => py.detach(|| t.report_md(&ev.report, digits)),
-            "json" => Ok(meff::render::json(&ev.report)),
-            "pdf" => return pdf(py, &t, &ev.report, digits),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {other:?}: \"html\", \"md\", \"json\" or \"pdf\""
-                )));
-            }
+            meff::render::Format::Html => py.detach(|| t.report_html(&ev.report, digits)),
+            meff::render::Format::Md => py.detach(|| t.report_md(&ev.report, digits)),
+            meff::render::Format::Json => Ok(meff::render::json(&ev.report)),
+            meff::render::Format::Pdf => return pdf(py, &t, &ev.report, digits),
         }
         .map_err(|e| MeffError::new_err(e.to_string()))?;
         Ok(text.into_pyobject(py)?.into_any())
@@ -224,7 +229,7 @@ impl EvalResult {
         let ev = self.ev.clone();
         let t = meff::render::templates::Templates::load(None)
             .map_err(|e| MeffError::new_err(e.to_string()))?;
-        py.detach(|| t.report_html(&ev.report, 4))
+        py.detach(|| t.report_html(&ev.report, meff::number::DEFAULT_DIGITS))
             .map_err(|e| MeffError::new_err(e.to_string()))
     }
 

@@ -197,10 +197,7 @@ pub(crate) fn read(py: Python<'_>, model: &Bound<'_, PyAny>) -> PyResult<Robot> 
         if let Some(n) = given(kind, i)? {
             return Ok(n);
         }
-        let name = std::iter::once(fallback.clone())
-            .chain((2..).map(|k| format!("{fallback}_{k}")))
-            .find(|n| !taken.contains(n))
-            .unwrap_or(fallback);
+        let name = meff::robot::unique_name(fallback, |n| taken.contains(n));
         taken.insert(name.clone());
         Ok(name)
     };

@@ -123,11 +123,11 @@ impl Scene {
                 .flat_map(|c| [c[0], c[1], c[2], 0.0, 0.0, 0.0])
                 .collect(),
             (3, [rows, 3, 3]) if *rows == n => {
+                // The rule every reader applies (one scale: the tensor's
+                // largest entry).
                 if let Some(b) = inertia.chunks(9).position(|m| {
-                    let off = |a: f64, b: f64| {
-                        (a - b).abs() > 1e-12 * (a.abs() + b.abs()).max(f64::MIN_POSITIVE)
-                    };
-                    off(m[1], m[3]) || off(m[2], m[6]) || off(m[5], m[7])
+                    !meff::kinematics::inertia::asymmetries(&[&m[0..3], &m[3..6], &m[6..9]])
+                        .is_empty()
                 }) {
                     return Err(PyValueError::new_err(format!(
                         "inertia[{b}] is not symmetric"
@@ -249,16 +249,9 @@ impl Scene {
         let flag = cancel.clone();
         let an = crate::interruptible(py, &cancel, move || {
             meff::control::cancel_scope(Some(flag), || {
-                let model = meff::model::numeric(case);
-                let large = meff::analysis::takes_large_path(&model, case.analysis_path);
-                let system = if large {
-                    meff::model::assemble_without_contacts(&model)
-                } else {
-                    meff::model::assemble(&model)
-                };
-                meff::analysis::analyze_model(
-                    &model,
-                    &system,
+                // The pipeline's numeric half, as `evaluate` runs it.
+                meff::analysis::analyze_numeric(
+                    &meff::model::numeric(case),
                     meff::analysis::LargeModes {
                         count: top,
                         shapes,

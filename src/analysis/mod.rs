@@ -616,6 +616,28 @@ impl ContactRows {
     }
 }
 
+/// The system the pipeline assembles for `model` on its path (`large`:
+/// [`takes_large_path`]): without per-contact Jacobian rows on the large
+/// path (see [`analyze_model`]), with them otherwise.
+pub fn system_for(model: &Model<f64>, large: bool) -> System<f64> {
+    if large {
+        model::assemble_without_contacts(model)
+    } else {
+        model::assemble(model)
+    }
+}
+
+/// The numeric half of the pipeline ([`crate::pipeline::evaluate`]) for a model
+/// alone: the path the case asks for ([`takes_large_path`]), the system
+/// assembled for it ([`system_for`]) and the analysis ([`analyze_model`]).
+/// The Python package's `Scene.analyze` is this; `evaluate` runs the same
+/// steps with its cancellation stages and timing marks between them.
+pub fn analyze_numeric(model: &Model<f64>, modes: LargeModes) -> Result<Analysis, AnalysisError> {
+    let large = takes_large_path(model, modes.path);
+    let system = system_for(model, large);
+    analyze_model(model, &system, modes)
+}
+
 /// The numeric analysis of a model and its assembled system, the path as
 /// `large.path` asks ([`takes_large_path`]). On the large-system path with
 /// a system assembled without its contact rows ([`ContactRows::FromModel`])

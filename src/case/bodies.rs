@@ -210,17 +210,12 @@ impl Reader<'_> {
                 .collect();
             let rows: Vec<Vec<Val>> = rows.into_iter().collect::<Option<_>>()?;
             let m: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rows[i][j].si));
-            for i in 0..3 {
-                for j in i + 1..3 {
-                    let scale = m[i][j].abs().max(m[j][i].abs()).max(f64::MIN_POSITIVE);
-                    if (m[i][j] - m[j][i]).abs() > 1e-12 * scale {
-                        self.error(Diagnostic::new(
-                            rows[i][j].span.start..rows[j][i].span.end.max(rows[i][j].span.end),
-                            format!("the inertia tensor is not symmetric: entry ({},{}) is {} but ({},{}) is {}", i + 1, j + 1, m[i][j], j + 1, i + 1, m[j][i]),
-                        ));
-                        return None;
-                    }
-                }
+            if let Some(&(i, j)) = crate::kinematics::inertia::asymmetries(&m).first() {
+                self.error(Diagnostic::new(
+                    rows[i][j].span.start..rows[j][i].span.end.max(rows[i][j].span.end),
+                    format!("the inertia tensor is not symmetric: entry ({},{}) is {} but ({},{}) is {}", i + 1, j + 1, m[i][j], j + 1, i + 1, m[j][i]),
+                ));
+                return None;
             }
             if let Some(k) = cholesky_failure(&m) {
                 self.error(

@@ -3,6 +3,7 @@
 //! into the engine's own parameters with the engine's defaults filled in;
 //! values with units are `Val`s like every other value of a case.
 
+pub(super) use super::engine_settings::*;
 use super::read::{Reader, get, toml_number};
 use super::types::Val;
 use crate::diag::Diagnostic;
@@ -11,12 +12,7 @@ use toml::de::{DeTable, DeValue};
 
 type Node<'i> = toml::Spanned<DeValue<'i>>;
 
-/// Hunt–Crossley dissipation: s/m.
-const DISSIPATION: Dim = Dim([0, -1, 1]);
-
-/// The engines meff translates settings for, in report order.
-pub const ENGINE_NAMES: &[&str] = &["mujoco", "box2d", "bullet", "drake", "rapier"];
-
+/// The keys each `[engine.<name>]` table accepts ([`Engine::table_keys`]).
 pub(super) const MUJOCO_KEYS: &[&str] =
     &["timestep", "solref", "solimp", "integrator", "penetration"];
 pub(super) const BOX2D_KEYS: &[&str] = &[
@@ -42,207 +38,6 @@ pub(super) const RAPIER_KEYS: &[&str] = &[
     "contact_damping_ratio",
 ];
 
-/// MuJoCo's contact parameters (`mjOption`, geom `solref`/`solimp`).
-#[derive(Clone, Debug)]
-pub struct MujocoSettings {
-    /// `opt.timestep` (default 2 ms).
-    pub timestep: Val,
-    /// `solref`: (timeconst, dampratio) or (−stiffness, −damping).
-    pub solref: [f64; 2],
-    /// `solimp`: (dmin, dmax, width, midpoint, power).
-    pub solimp: [f64; 5],
-    /// `Euler` (the default; `implicit` and `implicitfast` advance contact
-    /// forces the same way) or `RK4`.
-    pub integrator: MujocoIntegrator,
-    /// Penetration at which the impedance is evaluated (default 0).
-    pub penetration: Option<Val>,
-}
-
-/// MuJoCo integrators meff predicts the step of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MujocoIntegrator {
-    /// `Euler`: semi-implicit (velocity first, then position). `implicit`
-    /// and `implicitfast` make joint damping and actuator terms implicit,
-    /// not constraint forces: for contacts they step the same way.
-    Euler,
-    /// `RK4`.
-    Rk4,
-}
-
-impl MujocoIntegrator {
-    /// MuJoCo's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            MujocoIntegrator::Euler => "Euler",
-            MujocoIntegrator::Rk4 => "RK4",
-        }
-    }
-}
-
-/// Box2D v3's soft contact (`b2WorldDef`).
-#[derive(Clone, Debug)]
-pub struct Box2dSettings {
-    /// `timeStep` passed to `b2World_Step`.
-    pub timestep: Val,
-    /// `subStepCount` (default 4).
-    pub substeps: usize,
-    /// `contactHertz` (default 30 Hz).
-    pub contact_hertz: Val,
-    /// `contactDampingRatio` (default 10).
-    pub contact_damping_ratio: f64,
-}
-
-/// Bullet's (and ODE's) contact ERP and CFM, or a contact stiffness and
-/// damping (`changeDynamics(contactStiffness, contactDamping)`).
-#[derive(Clone, Debug)]
-pub struct BulletSettings {
-    /// Step (default 1/240 s, PyBullet's).
-    pub timestep: Val,
-    /// Error reduction parameter (default 0.2).
-    pub erp: f64,
-    /// Constraint force mixing (default 0).
-    pub cfm: f64,
-    /// Contact stiffness and damping, which replace ERP and CFM.
-    pub spring: Option<(Val, Val)>,
-}
-
-/// Drake's discrete contact approximations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DrakeApproximation {
-    /// `"lagged"` (the default), `"similar"`, `"tamsi"`: Hunt–Crossley.
-    HuntCrossley(&'static str),
-    /// `"sap"`: linear Kelvin–Voigt with a relaxation time.
-    Sap,
-}
-
-/// Drake's compliant point contact (`MultibodyPlantConfig`, proximity
-/// properties).
-#[derive(Clone, Debug)]
-pub struct DrakeSettings {
-    /// `time_step` (default 1 ms).
-    pub timestep: Val,
-    /// `point_contact_stiffness` (combined, N/m).
-    pub stiffness: Val,
-    /// `hunt_crossley_dissipation` (s/m, default 0).
-    pub dissipation: Val,
-    /// `relaxation_time` for SAP (s, default 0).
-    pub relaxation_time: Val,
-    /// `sap_near_rigid_threshold` β (default 1).
-    pub near_rigid_threshold: f64,
-    /// `discrete_contact_approximation`.
-    pub approximation: DrakeApproximation,
-    /// Normal force each contact carries at equilibrium (Hunt–Crossley
-    /// damping grows with penetration); default none.
-    pub preload: Option<Val>,
-}
-
-/// Rapier's contact softness (`IntegrationParameters`).
-#[derive(Clone, Debug)]
-pub struct RapierSettings {
-    /// `dt` (default 1/60 s).
-    pub timestep: Val,
-    /// `num_solver_iterations` (substeps, default 4).
-    pub substeps: usize,
-    /// `contact_softness.natural_frequency` (default 30 Hz).
-    pub contact_natural_frequency: Val,
-    /// `contact_softness.damping_ratio` (default 5).
-    pub contact_damping_ratio: f64,
-}
-
-/// The `[engine.*]` tables of a case.
-#[derive(Clone, Debug, Default)]
-pub struct Engines {
-    /// `[engine.mujoco]`.
-    pub mujoco: Option<MujocoSettings>,
-    /// `[engine.box2d]`.
-    pub box2d: Option<Box2dSettings>,
-    /// `[engine.bullet]` (also ODE).
-    pub bullet: Option<BulletSettings>,
-    /// `[engine.drake]`.
-    pub drake: Option<DrakeSettings>,
-    /// `[engine.rapier]`.
-    pub rapier: Option<RapierSettings>,
-    /// Where each engine's table is in the case file (a translation that
-    /// comes out of range is an error there).
-    pub spans: Vec<(&'static str, std::ops::Range<usize>)>,
-}
-
-impl Engines {
-    /// Whether no engine is given.
-    pub fn is_empty(&self) -> bool {
-        self.mujoco.is_none()
-            && self.box2d.is_none()
-            && self.bullet.is_none()
-            && self.drake.is_none()
-            && self.rapier.is_none()
-    }
-}
-
-impl Engines {
-    /// Adds the engine `name` with its defaults when the case has no table
-    /// for it (`meff eval --engine NAME`); Drake has no default stiffness.
-    pub fn ensure(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "mujoco" if self.mujoco.is_none() => {
-                self.mujoco = Some(MujocoSettings {
-                    timestep: default_val("2 ms", Dim::TIME),
-                    solref: [0.02, 1.0],
-                    solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
-                    integrator: MujocoIntegrator::Euler,
-                    penetration: None,
-                })
-            }
-            "box2d" if self.box2d.is_none() => {
-                self.box2d = Some(Box2dSettings {
-                    timestep: default_val("1/60 s", Dim::TIME),
-                    substeps: 4,
-                    contact_hertz: default_val("30 Hz", Dim::FREQUENCY),
-                    contact_damping_ratio: 10.0,
-                })
-            }
-            "bullet" if self.bullet.is_none() => {
-                self.bullet = Some(BulletSettings {
-                    timestep: default_val("1/240 s", Dim::TIME),
-                    erp: 0.2,
-                    cfm: 0.0,
-                    spring: None,
-                })
-            }
-            "rapier" if self.rapier.is_none() => {
-                self.rapier = Some(RapierSettings {
-                    timestep: default_val("1/60 s", Dim::TIME),
-                    substeps: 4,
-                    contact_natural_frequency: default_val("30 Hz", Dim::FREQUENCY),
-                    contact_damping_ratio: 5.0,
-                })
-            }
-            "drake" if self.drake.is_none() => {
-                return Err(
-                    "Drake has no default contact stiffness: add an [engine.drake] table with `stiffness`"
-                        .into(),
-                );
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-/// A default value written as the engine's documentation writes it.
-fn default_val(text: &str, dim: Dim) -> Val {
-    let expr = crate::expr::parse(text).expect("default values parse");
-    let si = crate::expr::eval(&expr, &|_| None)
-        .expect("default values evaluate")
-        .si;
-    Val {
-        text: text.to_string(),
-        expr,
-        span: 0..0,
-        si,
-        dim,
-    }
-}
-
 impl Reader<'_> {
     pub(super) fn engines(&mut self, node: &Node) -> Engines {
         let mut out = Engines::default();
@@ -255,44 +50,44 @@ impl Reader<'_> {
             let Some(e) = self.table(value, &what) else {
                 continue;
             };
-            if let Some(name) = ENGINE_NAMES.iter().find(|n| **n == key.get_ref().as_ref()) {
-                out.spans.push((*name, value.span()));
-            }
-            match key.get_ref().as_ref() {
-                "mujoco" => out.mujoco = Some(self.mujoco(e, &what)),
-                "box2d" => out.box2d = Some(self.box2d(e, &what)),
-                "bullet" => out.bullet = Some(self.bullet(e, &what)),
-                "drake" => out.drake = Some(self.drake(e, &what, value.span())),
-                "rapier" => out.rapier = Some(self.rapier(e, &what)),
-                _ => {}
+            let Some(engine) = Engine::parse(key.get_ref().as_ref()) else {
+                continue;
+            };
+            out.spans.push((engine, value.span()));
+            match engine {
+                Engine::Mujoco => out.mujoco = Some(self.mujoco(e, &what)),
+                Engine::Box2d => out.box2d = Some(self.box2d(e, &what)),
+                Engine::Bullet => out.bullet = Some(self.bullet(e, &what)),
+                Engine::Drake => out.drake = Some(self.drake(e, &what, value.span())),
+                Engine::Rapier => out.rapier = Some(self.rapier(e, &what)),
             }
         }
         out
     }
 
     /// A positive time, or the default.
-    fn step(&mut self, t: &DeTable, default: &str) -> Val {
+    fn step(&mut self, t: &DeTable, default: Val) -> Val {
         get(t, "timestep")
             .and_then(|n| {
                 let v = self.value(n, Dim::TIME, "a timestep");
                 self.positive(v, "a timestep")
             })
-            .unwrap_or_else(|| default_val(default, Dim::TIME))
+            .unwrap_or(default)
     }
 
     /// A positive value of a dimension, or the default.
-    fn positive_or(&mut self, t: &DeTable, key: &str, dim: Dim, what: &str, default: &str) -> Val {
+    fn positive_or(&mut self, t: &DeTable, key: &str, dim: Dim, what: &str, default: Val) -> Val {
         get(t, key)
             .and_then(|n| {
                 let v = self.value(n, dim, what);
                 self.positive(v, what)
             })
-            .unwrap_or_else(|| default_val(default, dim))
+            .unwrap_or(default)
     }
 
     /// A frequency: a value with a unit, or a bare number in Hz as the
     /// engines' APIs take it.
-    fn hertz(&mut self, t: &DeTable, key: &str, default: &str) -> Val {
+    fn hertz(&mut self, t: &DeTable, key: &str, default: Val) -> Val {
         if let Some(n) = get(t, key)
             && toml_number(n).is_some()
         {
@@ -318,7 +113,7 @@ impl Reader<'_> {
                                 n.span(),
                                 format!("`{key}` is out of range (a frequency in Hz, normal 64-bit magnitude)"),
                             ));
-                            default_val(default, Dim::FREQUENCY)
+                            default
                         }
                     }
                 }
@@ -327,9 +122,9 @@ impl Reader<'_> {
                         n.span(),
                         format!("`{key}` must be positive"),
                     ));
-                    default_val(default, Dim::FREQUENCY)
+                    default
                 }
-                None => default_val(default, Dim::FREQUENCY),
+                None => default,
             };
         }
         self.positive_or(t, key, Dim::FREQUENCY, "a frequency", default)
@@ -387,8 +182,9 @@ impl Reader<'_> {
 
     fn mujoco(&mut self, t: &DeTable, what: &str) -> MujocoSettings {
         self.keys(t, MUJOCO_KEYS, what);
-        let timestep = self.step(t, "2 ms");
-        let mut solref = [0.02, 1.0];
+        let d = MujocoSettings::defaults();
+        let timestep = self.step(t, d.timestep);
+        let mut solref = d.solref;
         if let Some(n) = get(t, "solref")
             && let Some(r) = self.reals::<2>(n, "`solref`")
         {
@@ -401,7 +197,7 @@ impl Reader<'_> {
                 solref = r;
             }
         }
-        let mut solimp = [0.9, 0.95, 0.001, 0.5, 2.0];
+        let mut solimp = d.solimp;
         if let Some(n) = get(t, "solimp")
             && let Some(s) = self.reals::<5>(n, "`solimp`")
         {
@@ -416,9 +212,10 @@ impl Reader<'_> {
             }
         }
         let integrator = match get(t, "integrator") {
-            None => MujocoIntegrator::Euler,
+            None => d.integrator,
             Some(n) => match self.string(n, "`integrator`").as_deref() {
-                Some("Euler" | "implicit" | "implicitfast") | None => MujocoIntegrator::Euler,
+                None => d.integrator,
+                Some("Euler" | "implicit" | "implicitfast") => MujocoIntegrator::Euler,
                 Some("RK4") => MujocoIntegrator::Rk4,
                 Some(other) => {
                     self.error(
@@ -428,7 +225,7 @@ impl Reader<'_> {
                         )
                         .hint("one of: Euler, implicit, implicitfast, RK4"),
                     );
-                    MujocoIntegrator::Euler
+                    d.integrator
                 }
             },
         };
@@ -445,27 +242,29 @@ impl Reader<'_> {
 
     fn box2d(&mut self, t: &DeTable, what: &str) -> Box2dSettings {
         self.keys(t, BOX2D_KEYS, what);
+        let d = Box2dSettings::defaults();
         Box2dSettings {
-            timestep: self.step(t, "1/60 s"),
+            timestep: self.step(t, d.timestep),
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
-                .unwrap_or(4),
-            contact_hertz: self.hertz(t, "contact_hertz", "30 Hz"),
+                .unwrap_or(d.substeps),
+            contact_hertz: self.hertz(t, "contact_hertz", d.contact_hertz),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
-                .unwrap_or(10.0),
+                .unwrap_or(d.contact_damping_ratio),
         }
     }
 
     fn bullet(&mut self, t: &DeTable, what: &str) -> BulletSettings {
         self.keys(t, BULLET_KEYS, what);
-        let timestep = self.step(t, "1/240 s");
+        let d = BulletSettings::defaults();
+        let timestep = self.step(t, d.timestep);
         let erp = get(t, "erp")
             .and_then(|n| self.real(n, "`erp`", 0.0..=1.0))
-            .unwrap_or(0.2);
+            .unwrap_or(d.erp);
         let cfm = get(t, "cfm")
             .and_then(|n| self.real(n, "`cfm`", 0.0..=f64::INFINITY))
-            .unwrap_or(0.0);
+            .unwrap_or(d.cfm);
         let stiffness = get(t, "stiffness").and_then(|n| {
             let v = self.value(n, Dim::STIFFNESS, "a stiffness");
             self.positive(v, "a stiffness")
@@ -500,23 +299,23 @@ impl Reader<'_> {
 
     fn drake(&mut self, t: &DeTable, what: &str, span: std::ops::Range<usize>) -> DrakeSettings {
         self.keys(t, DRAKE_KEYS, what);
+        // The stiffness has no default: a placeholder stands where it is
+        // missing or wrong (the error stands; nothing is translated).
+        let d = DrakeSettings::defaults(default_val("1 N/m", Dim::STIFFNESS));
         let approximation = match get(t, "approximation") {
-            None => DrakeApproximation::HuntCrossley("lagged"),
+            None => d.approximation,
             Some(n) => match self.string(n, "`approximation`").as_deref() {
-                Some("lagged") | None => DrakeApproximation::HuntCrossley("lagged"),
-                Some("similar") => DrakeApproximation::HuntCrossley("similar"),
-                Some("tamsi") => DrakeApproximation::HuntCrossley("tamsi"),
-                Some("sap") => DrakeApproximation::Sap,
-                Some(other) => {
+                None => d.approximation,
+                Some(name) => DrakeApproximation::parse(name).unwrap_or_else(|| {
                     self.error(
                         Diagnostic::new(
                             n.span(),
-                            format!("unknown discrete contact approximation `{other}`"),
+                            format!("unknown discrete contact approximation `{name}`"),
                         )
-                        .hint("one of: lagged, similar, tamsi, sap"),
+                        .hint(format!("one of: {}", DrakeApproximation::names())),
                     );
-                    DrakeApproximation::HuntCrossley("lagged")
-                }
+                    d.approximation
+                }),
             },
         };
         let stiffness = match get(t, "stiffness") {
@@ -532,21 +331,21 @@ impl Reader<'_> {
                 None
             }
         }
-        .unwrap_or_else(|| default_val("1 N/m", Dim::STIFFNESS));
+        .unwrap_or(d.stiffness);
         let dissipation = get(t, "dissipation")
             .and_then(|n| self.value(n, DISSIPATION, "a dissipation"))
-            .unwrap_or_else(|| default_val("0 s/m", DISSIPATION));
+            .unwrap_or(d.dissipation);
         let relaxation_time = get(t, "relaxation_time")
             .and_then(|n| self.value(n, Dim::TIME, "a relaxation time"))
-            .unwrap_or_else(|| default_val("0 s", Dim::TIME));
+            .unwrap_or(d.relaxation_time);
         DrakeSettings {
-            timestep: self.step(t, "1 ms"),
+            timestep: self.step(t, d.timestep),
             stiffness,
             dissipation,
             relaxation_time,
             near_rigid_threshold: get(t, "near_rigid_threshold")
                 .and_then(|n| self.real(n, "`near_rigid_threshold`", 0.0..=f64::INFINITY))
-                .unwrap_or(1.0),
+                .unwrap_or(d.near_rigid_threshold),
             approximation,
             preload: get(t, "preload").and_then(|n| {
                 let v = self.value(n, Dim::FORCE, "a preload");
@@ -557,15 +356,44 @@ impl Reader<'_> {
 
     fn rapier(&mut self, t: &DeTable, what: &str) -> RapierSettings {
         self.keys(t, RAPIER_KEYS, what);
+        let d = RapierSettings::defaults();
         RapierSettings {
-            timestep: self.step(t, "1/60 s"),
+            timestep: self.step(t, d.timestep),
             substeps: get(t, "substeps")
                 .and_then(|n| self.integer(n, "`substeps`", 1..=1000))
-                .unwrap_or(4),
-            contact_natural_frequency: self.hertz(t, "contact_natural_frequency", "30 Hz"),
+                .unwrap_or(d.substeps),
+            contact_natural_frequency: self.hertz(
+                t,
+                "contact_natural_frequency",
+                d.contact_natural_frequency,
+            ),
             contact_damping_ratio: get(t, "contact_damping_ratio")
                 .and_then(|n| self.real(n, "`contact_damping_ratio`", 0.0..=f64::INFINITY))
-                .unwrap_or(5.0),
+                .unwrap_or(d.contact_damping_ratio),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::engine_settings::{ENGINE_NAMES, Engine};
+
+    /// Every engine's table is in the list of tables and keys the docs
+    /// test reads, and its key parses back.
+    #[test]
+    fn every_engine_is_listed() {
+        for e in Engine::ALL {
+            assert_eq!(Engine::parse(e.key()), Some(e));
+            let table = format!("[engine.{}]", e.key());
+            let listed = super::super::read::KEYS
+                .iter()
+                .find(|(t, _)| *t == table)
+                .unwrap_or_else(|| panic!("{table} is not in case::KEYS"));
+            assert_eq!(listed.1, e.table_keys());
+        }
+        assert_eq!(
+            ENGINE_NAMES,
+            ["mujoco", "box2d", "bullet", "drake", "rapier"]
+        );
     }
 }

@@ -17,6 +17,7 @@ mod bodies;
 mod claims;
 mod columnar;
 mod document;
+mod engine_settings;
 mod engine_table;
 mod generalized;
 mod impact;
@@ -38,7 +39,7 @@ pub use read::NORMAL_TOLERANCE;
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};
-pub use engine_table::*;
+pub use engine_settings::*;
 pub use load::{
     case_from_columns, load, load_confined, load_limited, parse_case, parse_case_ordinary,
     parse_case_with,

@@ -13,6 +13,7 @@
 use super::read::*;
 use super::types::*;
 use crate::diag::Diagnostic;
+use crate::kinematics::shape::Shape;
 use crate::units::Dim;
 use std::ops::Range;
 
@@ -39,8 +40,8 @@ fn paren(s: &str) -> String {
 /// capsule radius and length, ellipsoid semi-axes, rod length).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeGeom {
-    /// `box`, `sphere`, `cylinder`, `capsule`, `ellipsoid` or `rod`.
-    pub kind: &'static str,
+    /// The shape.
+    pub kind: Shape,
     /// Sizes (m).
     pub size: Vec<f64>,
 }
@@ -161,7 +162,7 @@ impl Reader<'_> {
                         node.span(),
                         "`shape` is a table such as { box = [\"0.4 m\", \"0.3 m\", \"0.2 m\"] }",
                     )
-                    .hint("shapes: box, sphere, cylinder, capsule, ellipsoid, rod"),
+                    .hint(format!("shapes: {}", Shape::names(", ", ", "))),
                 );
                 return None;
             }
@@ -169,117 +170,50 @@ impl Reader<'_> {
         if table.len() != 1 {
             self.error(
                 Diagnostic::new(node.span(), "`shape` names exactly one shape")
-                    .hint("box, sphere, cylinder, capsule, ellipsoid or rod"),
+                    .hint(Shape::names(", ", " or ")),
             );
             return None;
         }
         let (key, value) = table.iter().next()?;
-        let kind = key.get_ref().as_ref();
         let at = node.span();
         let m = paren(&self.named(mass));
-        let mut sizes: Vec<f64> = Vec::new();
-        let mut dims = |r: &mut Self, n: usize| -> Option<Vec<String>> {
-            let v = if n == 1 && !matches!(value.get_ref(), toml::de::DeValue::Array(_)) {
-                vec![r.value(value, Dim::LENGTH, "a shape size")?]
-            } else {
-                r.vector(value, n, Dim::LENGTH, "a shape size")?
-            };
-            for x in &v {
-                let span = x.span.clone();
-                if !r.rule(
-                    super::rules::Rule::Positive,
-                    "a shape size",
-                    std::slice::from_ref(x),
-                    span,
-                ) {
-                    return None;
-                }
-            }
-            sizes = v.iter().map(|x| x.si).collect();
-            Some(v.iter().map(|x| paren(&r.named(x))).collect())
+        let Some(kind) = Shape::parse(key.get_ref().as_ref()) else {
+            self.error(
+                Diagnostic::new(key.span(), format!("unknown shape `{}`", key.get_ref()))
+                    .hint(Shape::names(", ", " or ")),
+            );
+            return None;
         };
         let planar = space == Space::Planar;
-        // (Ixx, Iyy, Izz) as text; planar: Izz alone.
-        let moments: [String; 3] = match kind {
-            "box" if planar => {
-                let d = dims(self, 2)?;
-                let z = format!("{m}*({a}^2 + {b}^2)/12", a = d[0], b = d[1]);
-                [String::new(), String::new(), z]
-            }
-            "box" => {
-                let d = dims(self, 3)?;
-                let (a, b, c) = (&d[0], &d[1], &d[2]);
-                [
-                    format!("{m}*({b}^2 + {c}^2)/12"),
-                    format!("{m}*({a}^2 + {c}^2)/12"),
-                    format!("{m}*({a}^2 + {b}^2)/12"),
-                ]
-            }
-            "sphere" => {
-                let r = dims(self, 1)?.remove(0);
-                let i = format!("2*{m}*{r}^2/5");
-                [i.clone(), i.clone(), i]
-            }
-            "cylinder" => {
-                let d = dims(self, 2)?;
-                let (r, h) = (&d[0], &d[1]);
-                let x = format!("{m}*(3*{r}^2 + {h}^2)/12");
-                [x.clone(), x, format!("{m}*{r}^2/2")]
-            }
-            "capsule" => {
-                // Mass shared between the cylinder (length h) and the two
-                // hemispheres by volume, as MuJoCo does.
-                let d = dims(self, 2)?;
-                let (r, h) = (&d[0], &d[1]);
-                let mc = format!("({m}*{h}/({h} + 4*{r}/3))");
-                let ms = format!("({m}*(4*{r}/3)/({h} + 4*{r}/3))");
-                let x =
-                    format!("{mc}*(3*{r}^2 + {h}^2)/12 + {ms}*(2*{r}^2/5 + {h}^2/4 + 3*{h}*{r}/8)");
-                [x.clone(), x, format!("{mc}*{r}^2/2 + 2*{ms}*{r}^2/5")]
-            }
-            "ellipsoid" if planar => {
-                let d = dims(self, 2)?;
-                let z = format!("{m}*({a}^2 + {b}^2)/5", a = d[0], b = d[1]);
-                [String::new(), String::new(), z]
-            }
-            "ellipsoid" => {
-                let d = dims(self, 3)?;
-                let (a, b, c) = (&d[0], &d[1], &d[2]);
-                [
-                    format!("{m}*({b}^2 + {c}^2)/5"),
-                    format!("{m}*({a}^2 + {c}^2)/5"),
-                    format!("{m}*({a}^2 + {b}^2)/5"),
-                ]
-            }
-            "rod" if planar => {
-                let l = dims(self, 1)?.remove(0);
-                [String::new(), String::new(), format!("{m}*{l}^2/12")]
-            }
-            "rod" => {
-                self.error(
-                    Diagnostic::new(key.span(), "a thin rod has no inertia about its own axis, so a 3-d rigid body cannot be one")
-                        .hint("use cylinder = [radius, length] (a rod is allowed in planar cases)"),
-                );
-                return None;
-            }
-            other => {
-                self.error(
-                    Diagnostic::new(key.span(), format!("unknown shape `{other}`"))
-                        .hint("box, sphere, cylinder, capsule, ellipsoid or rod"),
-                );
-                return None;
-            }
+        let Some(n) = kind.sizes(planar) else {
+            self.error(
+                Diagnostic::new(key.span(), "a thin rod has no inertia about its own axis, so a 3-d rigid body cannot be one")
+                    .hint("use cylinder = [radius, length] (a rod is allowed in planar cases)"),
+            );
+            return None;
         };
+        let v = if n == 1 && !matches!(value.get_ref(), toml::de::DeValue::Array(_)) {
+            vec![self.value(value, Dim::LENGTH, "a shape size")?]
+        } else {
+            self.vector(value, n, Dim::LENGTH, "a shape size")?
+        };
+        for x in &v {
+            let span = x.span.clone();
+            if !self.rule(
+                super::rules::Rule::Positive,
+                "a shape size",
+                std::slice::from_ref(x),
+                span,
+            ) {
+                return None;
+            }
+        }
+        let d: Vec<String> = v.iter().map(|x| paren(&self.named(x))).collect();
+        // (Ixx, Iyy, Izz) as text; planar: Izz alone.
+        let moments = kind.moments_text(&m, &d, planar)?;
         let geom = ShapeGeom {
-            kind: match kind {
-                "box" => "box",
-                "sphere" => "sphere",
-                "cylinder" => "cylinder",
-                "capsule" => "capsule",
-                "ellipsoid" => "ellipsoid",
-                _ => "rod",
-            },
-            size: sizes,
+            kind,
+            size: v.iter().map(|x| x.si).collect(),
         };
         if planar {
             let v = self.composed(moments[2].clone(), at, Dim::INERTIA)?;

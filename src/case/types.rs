@@ -580,8 +580,7 @@ pub struct Case {
     pub engines: super::engine_table::Engines,
     /// The engine whose springs and dashpots stand in for the contacts
     /// that gave no stiffness (`None`: every contact gave its own).
-    /// (`mujoco`…, its name for people).
-    pub stiffness_from: Option<(&'static str, &'static str)>,
+    pub stiffness_from: Option<super::Engine>,
     /// `[document]`: the sheet's title block.
     pub document: super::document::Document,
 }

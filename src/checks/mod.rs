@@ -145,7 +145,7 @@ impl Checks {
 }
 
 fn n(x: f64) -> String {
-    pretty(&sig(x, 4))
+    pretty(&sig(x, crate::number::DEFAULT_DIGITS))
 }
 
 /// `file:line:col` with the case file's name (not the path it was run
@@ -320,7 +320,7 @@ fn body_sizes(case: &Case, model: &Model<f64>) -> Vec<f64> {
                 Form::Bodies { bodies, .. } => bodies
                     .get(b)
                     .and_then(|x| x.shape.as_ref())
-                    .and_then(circumradius),
+                    .and_then(|s| s.kind.circumradius(&s.size)),
                 _ => None,
             };
             let gyration = match &body.kind {
@@ -498,21 +498,6 @@ fn gyration(
     }
 }
 
-/// The radius of the sphere about the centre that holds a shape.
-fn circumradius(s: &crate::case::pose::ShapeGeom) -> Option<f64> {
-    let z = &s.size;
-    Some(match (s.kind, z.as_slice()) {
-        ("box", [a, b, c]) => 0.5 * (a * a + b * b + c * c).sqrt(),
-        ("box", [a, b]) => 0.5 * a.hypot(*b),
-        ("sphere", [r]) => *r,
-        ("cylinder", [r, l]) => r.hypot(0.5 * l),
-        ("capsule", [r, l]) => r + 0.5 * l,
-        ("ellipsoid", v) => v.iter().fold(0.0f64, |m, x| m.max(*x)),
-        ("rod", [l]) => 0.5 * l,
-        _ => return None,
-    })
-}
-
 /// A contact point farther from a shaped body's centre than any point
 /// of the shape.
 fn outside_shape(
@@ -524,7 +509,9 @@ fn outside_shape(
     bodies: &[crate::model::Body<f64>],
     out: &mut Checks,
 ) {
-    let Some(r) = circumradius(s) else { return };
+    let Some(r) = s.kind.circumradius(&s.size) else {
+        return;
+    };
     for (ci, c) in model.contacts.iter().enumerate() {
         let Geometry::Point {
             body, other, point, ..

@@ -47,20 +47,6 @@ pub const PERSON_BANDS: [(&str, &str, f64, f64); 4] = [
     ("speed", "m/s", 0.0, 5.0),
 ];
 
-/// The volume of a 3-d shape (m³); `None` for a rod or a planar shape.
-fn volume(s: &crate::case::pose::ShapeGeom) -> Option<f64> {
-    use std::f64::consts::PI;
-    let z = &s.size;
-    Some(match (s.kind, z.as_slice()) {
-        ("box", [a, b, c]) => a * b * c,
-        ("sphere", [r]) => 4.0 / 3.0 * PI * r.powi(3),
-        ("cylinder", [r, l]) => PI * r * r * l,
-        ("capsule", [r, l]) => PI * r * r * l + 4.0 / 3.0 * PI * r.powi(3),
-        ("ellipsoid", [a, b, c]) => 4.0 / 3.0 * PI * a * b * c,
-        _ => return None,
-    })
-}
-
 /// m/V of a shaped body, or of the sphere (or square, in the plane) of its
 /// radius of gyration, against what matter can be.
 pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
@@ -77,11 +63,11 @@ pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
             _ => None,
         };
         let (name, location) = super::body_name_and_location(case, b, &body.name);
-        let (rho_v, band, how) = match (shape.and_then(volume), moments.len()) {
+        let (rho_v, band, how) = match (shape.and_then(|s| s.kind.volume(&s.size)), moments.len()) {
             (Some(v), _) => (
                 mass / v,
                 DENSITY,
-                format!("m/V of its {}", shape.map_or("", |s| s.kind)),
+                format!("m/V of its {}", shape.map_or("", |s| s.kind.name())),
             ),
             (None, 3) => {
                 let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();

@@ -33,7 +33,7 @@ pub fn fill_from_engine(mut case: Case) -> Result<Case, SourceError> {
             .hint(hint),
         ],
     };
-    let engines: Vec<&'static str> = case.engines.spans.iter().map(|(e, _)| *e).collect();
+    let engines: Vec<crate::case::Engine> = case.engines.spans.iter().map(|(e, _)| *e).collect();
     let first = need[0];
     if engines.len() != 1 {
         return Err(error(
@@ -89,7 +89,7 @@ pub fn fill_from_engine(mut case: Case) -> Result<Case, SourceError> {
             case.contacts[i].damping = Some(literal(d, "N*s/m", Dim::DAMPING, &span));
         }
     }
-    case.stiffness_from = Some((engine.engine, engine.name));
+    case.stiffness_from = Some(engine.engine);
     Ok(case)
 }
 

@@ -26,7 +26,7 @@ mod settings;
 
 pub use from_engine::fill_from_engine;
 
-use crate::case::{Case, Engines};
+use crate::case::{Case, Engine};
 use law::{Law, Pole, Step};
 use nalgebra::DMatrix;
 use serde::Serialize;
@@ -34,8 +34,8 @@ use serde::Serialize;
 /// One engine's translation of a case.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineReport {
-    /// `mujoco`, `box2d`, `bullet`, `drake` or `rapier`.
-    pub engine: &'static str,
+    /// The engine (serialised as its key: `mujoco`, `box2d`, …).
+    pub engine: Engine,
     /// Its name for people.
     pub name: &'static str,
     /// Which version's formulas (and where they are).
@@ -212,7 +212,7 @@ pub struct Inputs {
 
 /// A translated engine before the common analysis.
 struct Translated {
-    engine: &'static str,
+    engine: Engine,
     source: &'static str,
     settings: Vec<(String, String)>,
     step: f64,
@@ -227,39 +227,25 @@ struct Translated {
     notes: Vec<String>,
 }
 
-/// All engines of a case, in the order of [`crate::case::ENGINE_NAMES`];
-/// an engine whose settings translate to numbers out of range (an
-/// overflowing spring, a zero or infinite step) is an error naming it,
-/// never a report of `∞` or a silent 0.
-pub fn analyze(case: &Case, inputs: &Inputs) -> Result<Vec<EngineReport>, (&'static str, String)> {
-    let Engines {
-        mujoco,
-        box2d,
-        bullet,
-        drake,
-        rapier,
-        ..
-    } = &case.engines;
+/// All engines of a case, in the order of [`Engine::ALL`]; an engine
+/// whose settings translate to numbers out of range (an overflowing
+/// spring, a zero or infinite step) is an error naming it, never a report
+/// of `∞` or a silent 0.
+pub fn analyze(case: &Case, inputs: &Inputs) -> Result<Vec<EngineReport>, (Engine, String)> {
+    let e = &case.engines;
     let mut out = Vec::new();
-    let mut add = |t: Translated| -> Result<(), (&'static str, String)> {
-        validate(&t, inputs).map_err(|m| (t.engine, m))?;
-        out.push(report(t, inputs));
-        Ok(())
-    };
-    if let Some(s) = mujoco {
-        add(settings::mujoco(s, inputs))?;
-    }
-    if let Some(s) = box2d {
-        add(settings::box2d(s, inputs))?;
-    }
-    if let Some(s) = bullet {
-        add(settings::bullet(s, inputs))?;
-    }
-    if let Some(s) = drake {
-        add(settings::drake(s, inputs))?;
-    }
-    if let Some(s) = rapier {
-        add(settings::rapier(s, inputs))?;
+    for engine in Engine::ALL {
+        let translated = match engine {
+            Engine::Mujoco => e.mujoco.as_ref().map(|s| settings::mujoco(s, inputs)),
+            Engine::Box2d => e.box2d.as_ref().map(|s| settings::box2d(s, inputs)),
+            Engine::Bullet => e.bullet.as_ref().map(|s| settings::bullet(s, inputs)),
+            Engine::Drake => e.drake.as_ref().map(|s| settings::drake(s, inputs)),
+            Engine::Rapier => e.rapier.as_ref().map(|s| settings::rapier(s, inputs)),
+        };
+        if let Some(t) = translated {
+            validate(&t, inputs).map_err(|m| (t.engine, m))?;
+            out.push(report(t, inputs));
+        }
     }
     Ok(out)
 }
@@ -426,13 +412,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
     });
     EngineReport {
         engine: t.engine,
-        name: match t.engine {
-            "mujoco" => "MuJoCo",
-            "box2d" => "Box2D v3",
-            "bullet" => "Bullet / ODE",
-            "drake" => "Drake",
-            _ => "Rapier",
-        },
+        name: t.engine.name(),
         source: t.source,
         settings: t.settings,
         step: t.step,

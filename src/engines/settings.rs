@@ -6,7 +6,7 @@
 use super::law::{Law, Pole, Soft, Step};
 use super::{Inputs, Translated};
 use crate::case::{
-    Box2dSettings, BulletSettings, DrakeApproximation, DrakeSettings, MujocoIntegrator,
+    Box2dSettings, BulletSettings, DrakeApproximation, DrakeSettings, Engine, MujocoIntegrator,
     MujocoSettings, RapierSettings,
 };
 use nalgebra::DMatrix;
@@ -79,39 +79,12 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
     let n = inputs.a.nrows();
     let h = s.timestep.si;
     let mut notes = Vec::new();
-    let mut solref = s.solref;
-    // `getsolparam`: timeconst ≥ 2·timestep unless refsafe is disabled.
-    if solref[0] > 0.0 && solref[0] < 2.0 * h {
-        notes.push(format!(
-            "solref timeconst {} s is below 2·timestep: MuJoCo raises it to {} s (refsafe)",
-            num(solref[0]),
-            num(2.0 * h)
-        ));
-        solref[0] = 2.0 * h;
-    }
+    let solref = mujoco_solref(s.solref, h, &mut notes);
     let dmax = s.solimp[1];
     let r0 = s.penetration.as_ref().map_or(0.0, |p| p.si);
     let imp = impedance(&s.solimp, r0);
-    // `mj_makeImpedance`: K, B per row.
-    let (kk, bb) = if solref[0] > 0.0 {
-        (
-            1.0 / (dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]),
-            2.0 / (dmax * solref[0]),
-        )
-    } else {
-        (-solref[0] / (dmax * dmax), -solref[1] / dmax)
-    };
-    let estimate: Vec<f64> = match &inputs.a_mujoco {
-        Some(e) => e.clone(),
-        None => {
-            notes.push(
-                "the case has no bodies, so MuJoCo's invweight0 estimate cannot be formed: \
-                 its R is taken from the exact A_ii"
-                    .into(),
-            );
-            (0..n).map(|i| inputs.a[(i, i)]).collect()
-        }
-    };
+    let (kk, bb) = mujoco_gains(solref, dmax);
+    let estimate = mujoco_estimate(inputs, &mut notes);
     // R = (1 − d)/d · diagApprox; f = (A + R)⁻¹(aref − a0), aref = −B ġ − K d g.
     let r: Vec<f64> = estimate
         .iter()
@@ -138,38 +111,9 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         zeta: imp * bb / (2.0 * intended_w),
         first_order: false,
     };
-    let mut inverse = Vec::with_capacity(n);
-    for i in 0..n {
-        let a = inputs.a[(i, i)];
-        let g = a / (a + r[i]);
-        let (w, z) = target(inputs, i);
-        let mut v = vec![(
-            "solref (direct)".to_string(),
-            format!(
-                "[{}, {}]",
-                num(-w * w * dmax * dmax / (g * imp)),
-                num(-2.0 * z * w * dmax / g)
-            ),
-        )];
-        if z > 0.0 {
-            let tc = g / (dmax * z * w);
-            let dr = z * (imp / g).sqrt();
-            v.insert(
-                0,
-                ("solref".to_string(), format!("[{}, {}]", num(tc), num(dr))),
-            );
-            if tc < 2.0 * h {
-                v.push((
-                    "note".into(),
-                    format!(
-                        "timeconst below 2·timestep ({} s): only the direct form reaches it",
-                        num(2.0 * h)
-                    ),
-                ));
-            }
-        }
-        inverse.push(v);
-    }
+    let inverse = (0..n)
+        .map(|i| mujoco_inverse(inputs, i, r[i], imp, dmax, h))
+        .collect();
     let integrator = match s.integrator {
         MujocoIntegrator::Euler => Step::SemiImplicit,
         MujocoIntegrator::Rk4 => Step::Rk4,
@@ -191,34 +135,9 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
             .into(),
     );
     Translated {
-        engine: "mujoco",
+        engine: Engine::Mujoco,
         source: "MuJoCo 3–4: mj_makeImpedance, getimpedance, getsolparam, mj_diagApprox (engine_core_constraint.c), body_invweight0 (engine_setconst.c)",
-        settings: vec![
-            ("timestep".into(), format!("{} s", num(h))),
-            (
-                "solref".into(),
-                format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
-            ),
-            (
-                "solimp".into(),
-                format!(
-                    "[{}]",
-                    s.solimp
-                        .iter()
-                        .map(|&x| num(x))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ),
-            ("integrator".into(), s.integrator.name().into()),
-        ]
-        .into_iter()
-        .chain(
-            s.penetration
-                .is_some()
-                .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
-        )
-        .collect(),
+        settings: mujoco_settings(s, r0),
         step: h,
         integrator,
         law: Some(law),
@@ -227,6 +146,120 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         inverse,
         notes,
     }
+}
+
+/// `getsolparam`: timeconst ≥ 2·timestep unless refsafe is disabled.
+fn mujoco_solref(mut solref: [f64; 2], h: f64, notes: &mut Vec<String>) -> [f64; 2] {
+    if solref[0] > 0.0 && solref[0] < 2.0 * h {
+        notes.push(format!(
+            "solref timeconst {} s is below 2·timestep: MuJoCo raises it to {} s (refsafe)",
+            num(solref[0]),
+            num(2.0 * h)
+        ));
+        solref[0] = 2.0 * h;
+    }
+    solref
+}
+
+/// `mj_makeImpedance`: the stiffness K and damping B per row.
+fn mujoco_gains(solref: [f64; 2], dmax: f64) -> (f64, f64) {
+    if solref[0] > 0.0 {
+        (
+            1.0 / (dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]),
+            2.0 / (dmax * solref[0]),
+        )
+    } else {
+        (-solref[0] / (dmax * dmax), -solref[1] / dmax)
+    }
+}
+
+/// MuJoCo's estimate of each `A_ii` (`diagApprox` from `invweight0`), or
+/// the exact one where the case has no bodies to form it from.
+fn mujoco_estimate(inputs: &Inputs, notes: &mut Vec<String>) -> Vec<f64> {
+    match &inputs.a_mujoco {
+        Some(e) => e.clone(),
+        None => {
+            notes.push(
+                "the case has no bodies, so MuJoCo's invweight0 estimate cannot be formed: \
+                 its R is taken from the exact A_ii"
+                    .into(),
+            );
+            (0..inputs.a.nrows()).map(|i| inputs.a[(i, i)]).collect()
+        }
+    }
+}
+
+/// The `solref` that gives contact `i` (regulariser `r`) the case's
+/// stiffness and damping: the time-constant form where a damping is
+/// given, and the direct form.
+fn mujoco_inverse(
+    inputs: &Inputs,
+    i: usize,
+    r: f64,
+    imp: f64,
+    dmax: f64,
+    h: f64,
+) -> Vec<(String, String)> {
+    let a = inputs.a[(i, i)];
+    let g = a / (a + r);
+    let (w, z) = target(inputs, i);
+    let mut v = vec![(
+        "solref (direct)".to_string(),
+        format!(
+            "[{}, {}]",
+            num(-w * w * dmax * dmax / (g * imp)),
+            num(-2.0 * z * w * dmax / g)
+        ),
+    )];
+    if z > 0.0 {
+        let tc = g / (dmax * z * w);
+        let dr = z * (imp / g).sqrt();
+        v.insert(
+            0,
+            ("solref".to_string(), format!("[{}, {}]", num(tc), num(dr))),
+        );
+        if tc < 2.0 * h {
+            v.push((
+                "note".into(),
+                format!(
+                    "timeconst below 2·timestep ({} s): only the direct form reaches it",
+                    num(2.0 * h)
+                ),
+            ));
+        }
+    }
+    v
+}
+
+/// The settings as the report lists them (`solref` as given, before
+/// refsafe; the penetration where one is given, `r0`).
+fn mujoco_settings(s: &MujocoSettings, r0: f64) -> Vec<(String, String)> {
+    vec![
+        ("timestep".into(), format!("{} s", num(s.timestep.si))),
+        (
+            "solref".into(),
+            format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
+        ),
+        (
+            "solimp".into(),
+            format!(
+                "[{}]",
+                s.solimp
+                    .iter()
+                    .map(|&x| num(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        ("integrator".into(), s.integrator.name().into()),
+    ]
+    .into_iter()
+    .chain(
+        s.penetration
+            .is_some()
+            .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
+    )
+    .collect()
 }
 
 /// Box2D and Rapier follow the soft solve of each substep with relax
@@ -336,7 +369,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
     );
     notes.push(RELAX.into());
     Translated {
-        engine: "box2d",
+        engine: Engine::Box2d,
         source: "Box2D v3.1: b2MakeSoft (solver.h), contact softness in b2PrepareContactsTask (contact_solver.c), world step (physics_world.c)",
         settings: vec![
             ("timestep".into(), format!("{} s", num(s.timestep.si))),
@@ -390,7 +423,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
     );
     notes.push(RELAX.into());
     Translated {
-        engine: "rapier",
+        engine: Engine::Rapier,
         source: "Rapier 0.3x: SpringCoefficients::erp_inv_dt, cfm_coeff, cfm_factor (dynamics/integration_parameters.rs)",
         settings: vec![
             ("timestep".into(), format!("{} s", num(s.timestep.si))),
@@ -453,7 +486,7 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
         }
     }
     Translated {
-        engine: "bullet",
+        engine: Engine::Bullet,
         source: "Bullet 3.2x: btSequentialImpulseConstraintSolver::setupContactConstraint (erp, cfm from stiffness and damping); ODE's ERP–CFM spring",
         settings,
         step: h,
@@ -495,7 +528,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                 })
                 .unzip()
         }
-        DrakeApproximation::HuntCrossley(_) => {
+        DrakeApproximation::Lagged | DrakeApproximation::Similar | DrakeApproximation::Tamsi => {
             let d = s.dissipation.si;
             let c = match &s.preload {
                 Some(p) => d * p.si,
@@ -524,13 +557,9 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             }
         }
     }
-    let approximation = match s.approximation {
-        DrakeApproximation::Sap => "sap",
-        DrakeApproximation::HuntCrossley(name) => name,
-    };
     let mut settings = vec![
         ("timestep".into(), format!("{} s", num(h))),
-        ("approximation".into(), approximation.into()),
+        ("approximation".into(), s.approximation.name().into()),
         ("stiffness".into(), format!("{} N/m", num(k))),
     ];
     match s.approximation {
@@ -541,7 +570,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             ));
             settings.push(("near_rigid_threshold".into(), num(s.near_rigid_threshold)));
         }
-        DrakeApproximation::HuntCrossley(_) => {
+        DrakeApproximation::Lagged | DrakeApproximation::Similar | DrakeApproximation::Tamsi => {
             settings.push((
                 "dissipation".into(),
                 format!("{} s/m", num(s.dissipation.si)),
@@ -552,7 +581,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         }
     }
     Translated {
-        engine: "drake",
+        engine: Engine::Drake,
         source: "Drake 1.5x: SapFrictionConeConstraint::DoMakeData, SapHuntCrossleyConstraint (multibody/contact_solvers/sap), MultibodyPlantConfig",
         settings,
         step: h,

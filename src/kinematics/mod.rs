@@ -32,6 +32,8 @@
 //! cancelled). Only positions given in world coordinates (a `frame =
 //! "world"` contact point far out) keep the world's rounding.
 
+pub mod inertia;
+pub mod shape;
 mod weld;
 
 pub use weld::Welded;

@@ -45,7 +45,9 @@ pub(super) fn render(
     html: bool,
 ) -> Result<Rendered, String> {
     use sha2::{Digest, Sha256};
-    let plain = templates.report_md(report, 4).map_err(|e| e.to_string())?;
+    let plain = templates
+        .report_md(report, crate::number::DEFAULT_DIGITS)
+        .map_err(|e| e.to_string())?;
     let digest = Sha256::digest(plain.as_bytes());
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     let mark = format!("meff-section-{hex}");

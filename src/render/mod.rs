@@ -5,6 +5,8 @@
 
 pub mod context;
 pub mod engine_text;
+mod format;
+pub use format::Format;
 pub mod headline;
 pub mod impact;
 pub mod inert_md;

@@ -23,8 +23,8 @@ pub use selection::{ContactSelection, fastest_by};
 /// Contacts whose spring is their engine's (no `stiffness` in the case).
 #[derive(Clone, Debug, Serialize)]
 pub struct StiffnessFromEngine {
-    /// The engine (`mujoco`, `box2d`, `bullet`, `drake`, `rapier`).
-    pub engine: &'static str,
+    /// The engine (serialised as its key: `mujoco`, `box2d`, …).
+    pub engine: crate::case::Engine,
     /// Its name for people.
     pub name: &'static str,
     /// The contacts whose stiffness is the engine's.
@@ -593,17 +593,16 @@ fn contact_report(
 
 /// Where the contacts that take their stiffness from an engine say so.
 fn stiffness_from_engine(case: &Case) -> Option<StiffnessFromEngine> {
-    case.stiffness_from
-        .map(|(engine, name)| StiffnessFromEngine {
-            engine,
-            name,
-            contacts: case
-                .contacts
-                .iter()
-                .filter(|c| c.from_engine)
-                .map(|c| c.name.clone())
-                .collect(),
-        })
+    case.stiffness_from.map(|engine| StiffnessFromEngine {
+        engine,
+        name: engine.name(),
+        contacts: case
+            .contacts
+            .iter()
+            .filter(|c| c.from_engine)
+            .map(|c| c.name.clone())
+            .collect(),
+    })
 }
 
 /// The model section: velocities, M and J (when small enough).

@@ -274,8 +274,9 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
         };
         arc([0.0; 3], u, v, 0.0, TAU, 64)
     };
-    match (g.kind, s.len()) {
-        ("box", 2) => {
+    use crate::kinematics::shape::Shape;
+    match g.kind {
+        Shape::Box if s.len() == 2 => {
             let (a, b) = (get(0) / 2.0, get(1) / 2.0);
             vec![vec![
                 [a, b, 0.0],
@@ -285,7 +286,7 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
                 [a, b, 0.0],
             ]]
         }
-        ("box", _) => {
+        Shape::Box => {
             let h = [get(0) / 2.0, get(1) / 2.0, get(2) / 2.0];
             let k = box_corners(
                 [0.0; 3],
@@ -294,16 +295,16 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
             );
             BOX_EDGES.iter().map(|&(i, j)| vec![k[i], k[j]]).collect()
         }
-        ("sphere", _) => {
+        Shape::Sphere => {
             let r = get(0);
             vec![ring(r, r, 0), ring(r, r, 1), ring(r, r, 2)]
         }
-        ("ellipsoid", 2) => vec![ring(get(0), get(1), 0)],
-        ("ellipsoid", _) => {
+        Shape::Ellipsoid if s.len() == 2 => vec![ring(get(0), get(1), 0)],
+        Shape::Ellipsoid => {
             let (a, b, c) = (get(0), get(1), get(2));
             vec![ring(a, b, 0), ring(b, c, 1), ring(c, a, 2)]
         }
-        ("cylinder", _) | ("capsule", _) => {
+        Shape::Cylinder | Shape::Capsule => {
             let (r, h) = (get(0), get(1) / 2.0);
             let mut out = vec![
                 arc([0.0, 0.0, h], [r, 0.0, 0.0], [0.0, r, 0.0], 0.0, TAU, 64),
@@ -313,7 +314,7 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
                 let (sn, cs) = (k as f64 * PI / 2.0).sin_cos();
                 out.push(vec![[r * cs, r * sn, h], [r * cs, r * sn, -h]]);
             }
-            if g.kind == "capsule" {
+            if g.kind == Shape::Capsule {
                 for (u, top) in [
                     ([r, 0.0, 0.0], 1.0),
                     ([0.0, r, 0.0], 1.0),
@@ -333,7 +334,7 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
             out
         }
         // Planar rod along body x.
-        _ => vec![vec![[-get(0) / 2.0, 0.0, 0.0], [get(0) / 2.0, 0.0, 0.0]]],
+        Shape::Rod => vec![vec![[-get(0) / 2.0, 0.0, 0.0], [get(0) / 2.0, 0.0, 0.0]]],
     }
 }
 

@@ -156,6 +156,19 @@ pub struct Plane {
     pub normal: Vector3<f64>,
 }
 
+/// A name for an element its file leaves unnamed: `base`, or else `base_2`,
+/// `base_3`… the first that `taken` does not hold. The one generator for
+/// MJCF bodies and joints and for MuJoCo models read through Python.
+pub fn unique_name(base: String, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(&base) {
+        return base;
+    }
+    (2usize..)
+        .map(|k| format!("{base}_{k}"))
+        .find(|n| !taken(n))
+        .expect("a finite set leaves a name free")
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -316,5 +329,17 @@ impl Robot {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, q)| q.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    #[test]
+    fn unique_name_takes_the_first_free_suffix() {
+        let taken = ["body3", "body3_2", "joint1_3"];
+        let free = |b: &str| super::unique_name(b.to_string(), |n| taken.contains(&n));
+        assert_eq!(free("body1"), "body1");
+        assert_eq!(free("body3"), "body3_3");
+        assert_eq!(free("joint1"), "joint1");
     }
 }

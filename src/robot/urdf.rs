@@ -126,8 +126,7 @@ fn inertial(link: Node) -> Result<(f64, Vector3<f64>, Matrix3<f64>), Problem> {
             // has no other); MuJoCo's compiler refuses the rest.
             let d = crate::linalg::eig::symmetric(m)
                 .map_or(nalgebra::Vector3::repeat(f64::NAN), |e| e.eigenvalues);
-            let scale = d.amax().max(f64::MIN_POSITIVE);
-            if !d.iter().all(|x| x.is_finite()) || d.iter().any(|&x| x < -1e-12 * scale) {
+            if !crate::kinematics::inertia::semi_definite(d.as_slice()) {
                 return Err(err(
                     t,
                     None,

@@ -174,8 +174,8 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         quantities
             .iter()
             .map(|q| {
-                let n = crate::number::sig(q.value, 4);
-                let tex = crate::notation::tex_number(q.value, 4);
+                let n = crate::number::sig(q.value, crate::number::DEFAULT_DIGITS);
+                let tex = crate::notation::tex_number(q.value, crate::number::DEFAULT_DIGITS);
                 (q.poly.clone(), n, tex)
             })
             .collect(),

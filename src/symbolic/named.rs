@@ -186,7 +186,7 @@ pub(super) fn substituted_values(case: &Case, symbols: &Symbols) -> Vec<(String,
                 } else {
                     format!(" {}", p.value.dim)
                 };
-                let mut number = crate::number::sig(p.value.si, 4);
+                let mut number = crate::number::sig(p.value.si, crate::number::DEFAULT_DIGITS);
                 if number.contains('.') && !number.contains('e') {
                     number = number
                         .trim_end_matches('0')

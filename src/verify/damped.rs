@@ -88,7 +88,7 @@ pub(super) fn damped_runs(run: &mut Run) -> Vec<DampedRun> {
                     p,
                     x,
                     4.0 * phase + zeta * omega * h + MEASUREMENT_FLOOR,
-                    format!("the integrator's phase error at Δt = {} is about (ωΔt)²/24 = {} (four times that), the dashpot force taken at the start of each step adds up to ζωΔt = {}, plus {}", crate::number::time(h, 4), crate::number::sci(phase, 1), crate::number::sci(zeta * omega * h, 1), crate::number::sci(MEASUREMENT_FLOOR, 0)),
+                    format!("the integrator's phase error at Δt = {} is about (ωΔt)²/24 = {} (four times that), the dashpot force taken at the start of each step adds up to ζωΔt = {}, plus {}", crate::number::time(h, crate::number::DEFAULT_DIGITS), crate::number::sci(phase, 1), crate::number::sci(zeta * omega * h, 1), crate::number::sci(MEASUREMENT_FLOOR, 0)),
                 ));
             }
             (Some(_), None) => run.skip(

@@ -486,7 +486,7 @@ fn free_vibrations(run: &mut Run, gap_history: &mut Option<GapHistory>) -> Vec<F
                 tolerance,
                 format!(
                     "velocity Verlet at Δt = {} ({:.0} steps per period) shifts ω by (ωΔt)²/24 = {}; twice that, plus {} for timing the crossings{}",
-                    crate::number::time(h, 4),
+                    crate::number::time(h, crate::number::DEFAULT_DIGITS),
                     std::f64::consts::TAU / mode.omega / h,
                     crate::number::sci(phase, 1),
                     crate::number::sci(MEASUREMENT_FLOOR, 0),
@@ -569,7 +569,7 @@ fn stability(run: &mut Run) -> Option<Stability> {
         check: "stability",
         what: format!(
             "velocity Verlet at Δt = {}, stable by the independent estimate 2/max ωᵢ but above 2/ω_max, diverges",
-            crate::number::time(h_ind, 4)
+            crate::number::time(h_ind, crate::number::DEFAULT_DIGITS)
         ),
         predicted: None,
         measured: None,
@@ -585,7 +585,7 @@ fn stability(run: &mut Run) -> Option<Stability> {
         check: "stability",
         what: format!(
             "velocity Verlet at 0.9 × 2/ω_max = {} (the coupled estimate) stays bounded",
-            crate::number::time(h_c, 4)
+            crate::number::time(h_c, crate::number::DEFAULT_DIGITS)
         ),
         predicted: None,
         measured: None,

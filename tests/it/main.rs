@@ -43,6 +43,7 @@ mod input {
     mod bounded_work;
     mod confine;
     mod hostile;
+    mod inertia_rule;
     mod model_checks;
     mod robustness;
     mod sweeps;

@@ -65,7 +65,7 @@ pub(crate) enum Command {
         #[arg(long)]
         dofs: bool,
         /// Significant figures in the table.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        #[arg(long, default_value_t = meff::number::DEFAULT_DIGITS as u8, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
         /// Skip the time-domain verification.
         #[arg(long)]
@@ -95,7 +95,7 @@ pub(crate) enum Command {
         #[arg(long)]
         check: bool,
         /// Significant figures in Markdown tables.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]
+        #[arg(long, default_value_t = meff::number::DEFAULT_DIGITS as u8, value_parser = clap::value_parser!(u8).range(1..=17))]
         digits: u8,
         /// Skip the time-domain verification.
         #[arg(long)]
@@ -222,28 +222,7 @@ pub(crate) enum EvalFormat {
     Jsonl,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Markdown.
-    Md,
-    /// Self-contained HTML (MathML, inline SVG; the math font beside it).
-    Html,
-    /// JSON (SI units; the same document as `eval --json`).
-    Json,
-    /// PDF, typeset offline (A4; formulas as math, plots as vector graphics).
-    Pdf,
-}
-
-impl Format {
-    pub(crate) fn extension(self) -> &'static str {
-        match self {
-            Format::Md => "md",
-            Format::Html => "html",
-            Format::Pdf => "pdf",
-            Format::Json => "json",
-        }
-    }
-}
+pub(crate) use meff::render::Format;
 
 pub(crate) const EXIT_CLAIM_FAILED: u8 = 1;
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;

@@ -109,7 +109,7 @@ pub(crate) fn print_batch_summary(merged: &meff::batch::Merged, dir: &std::path:
     if let Some(w) = s.worst_case {
         text.push_str(&format!(
             "; smallest coupled stable Δt {} in {}",
-            meff::number::time(w.stable_dt.unwrap_or(0.0), 4),
+            meff::number::time(w.stable_dt.unwrap_or(0.0), meff::number::DEFAULT_DIGITS),
             meff::diag::escape_controls(&w.case)
         ));
     }

@@ -85,7 +85,7 @@ pub(crate) struct Listing {
     /// Every generalized velocity, even on the large-system path.
     pub(crate) dofs: bool,
     /// An engine to translate even when the case has no table for it.
-    pub(crate) engine: Option<&'static str>,
+    pub(crate) engine: Option<meff::case::Engine>,
     /// Significant figures of claim messages (`--digits`).
     pub(crate) digits: Option<usize>,
 }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 pub(crate) struct EvalOptions {
     pub(crate) format: EvalFormat,
     pub(crate) contacts: Option<meff::report::ContactSelection>,
-    pub(crate) engine: Option<&'static str>,
+    pub(crate) engine: Option<meff::case::Engine>,
     pub(crate) dofs: bool,
     pub(crate) digits: usize,
     pub(crate) verify: bool,

@@ -57,8 +57,7 @@ fn main() -> ExitCode {
             eval::EvalOptions {
                 format: if json { EvalFormat::Json } else { format },
                 contacts,
-                engine: engine
-                    .and_then(|e| meff::case::ENGINE_NAMES.iter().copied().find(|n| *n == e)),
+                engine: engine.as_deref().and_then(meff::case::Engine::parse),
                 dofs,
                 digits: digits as usize,
                 verify: !no_verify,

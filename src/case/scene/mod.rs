@@ -495,20 +495,17 @@ fn inertia_components(inertia: &[f64], n: usize, issues: &mut Vec<Issue>) -> Vec
     for b in 0..n {
         if full {
             let t = &inertia[9 * b..9 * b + 9];
-            let scale = t.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-                if (t[3 * i + j] - t[3 * j + i]).abs() > 1e-12 * scale {
-                    issues.push(Issue::new(
-                        Table::Bodies,
-                        Some(b),
-                        "inertia",
-                        format!(
-                            "the inertia tensor is not symmetric: [{i}][{j}] = {} but [{j}][{i}] = {}",
-                            t[3 * i + j],
-                            t[3 * j + i]
-                        ),
-                    ));
-                }
+            for (i, j) in crate::kinematics::inertia::asymmetries(&[&t[0..3], &t[3..6], &t[6..9]]) {
+                issues.push(Issue::new(
+                    Table::Bodies,
+                    Some(b),
+                    "inertia",
+                    format!(
+                        "the inertia tensor is not symmetric: [{i}][{j}] = {} but [{j}][{i}] = {}",
+                        t[3 * i + j],
+                        t[3 * j + i]
+                    ),
+                ));
             }
             out.extend([t[0], t[4], t[8], t[1], t[2], t[5]]);
         } else {

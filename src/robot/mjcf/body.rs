@@ -115,11 +115,9 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let name = el.node.attribute("name").map_or_else(
             || {
                 // `body3`, or `body3_2`… when the file names a body so.
-                let base = format!("body{}", index + 1);
-                std::iter::once(base.clone())
-                    .chain((2..).map(|k| format!("{base}_{k}")))
-                    .find(|n| !self.named.contains(n.as_str()) && self.tree.body_index(n).is_none())
-                    .unwrap_or(base)
+                crate::robot::unique_name(format!("body{}", index + 1), |n| {
+                    self.named.contains(n) || self.tree.body_index(n).is_some()
+                })
             },
             str::to_string,
         );
@@ -192,13 +190,9 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         for (k, j) in joints.iter_mut().enumerate() {
             if j.name.is_empty() {
                 // `joint3`, or `joint3_2`… when the file names a joint so.
-                let base = format!("joint{}", first_joint + k + 1);
-                j.name = std::iter::once(base.clone())
-                    .chain((2..).map(|i| format!("{base}_{i}")))
-                    .find(|n| {
-                        !self.named_joints.contains(n.as_str()) && !self.joint_index.contains_key(n)
-                    })
-                    .unwrap_or(base);
+                j.name = crate::robot::unique_name(format!("joint{}", first_joint + k + 1), |n| {
+                    self.named_joints.contains(n) || self.joint_index.contains_key(n)
+                });
             }
             self.joint_index.insert(j.name.clone(), first_joint + k);
         }

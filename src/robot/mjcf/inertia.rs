@@ -3,9 +3,10 @@
 //! `mjCBody::InertiaFromGeom`) and the compiler's bounds.
 
 use super::{EPS, El, Fail, Frame, MassProps, Mjcf, z_to};
+use crate::kinematics::inertia::semi_definite;
+use crate::kinematics::shape::Shape;
 use crate::robot::xml::{attr_span, numbers};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
-use std::f64::consts::PI;
 
 impl<'a, 'i> Mjcf<'a, 'i> {
     pub(super) fn inertial(&self, el: El<'a, 'i>) -> Result<MassProps, Fail> {
@@ -115,8 +116,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             .attr(el, class, "type")
             .map(|(v, _)| v.trim())
             .unwrap_or("sphere");
-        match ty {
-            "sphere" | "capsule" | "cylinder" | "ellipsoid" | "box" => {}
+        let shape = match ty {
             "plane" => return Ok(None),
             // A weightless mesh (a visual with mass 0 or density 0) needs
             // no mesh data.
@@ -135,8 +135,14 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                     ),
                 ));
             }
-            other => return Err(el.err(Some("type"), format!("unknown geom type `{other}`"))),
-        }
+            // MJCF has no rod.
+            other => match Shape::parse(other) {
+                Some(Shape::Rod) | None => {
+                    return Err(el.err(Some("type"), format!("unknown geom type `{other}`")));
+                }
+                Some(s) => s,
+            },
+        };
         if self
             .attr(el, class, "shellinertia")
             .is_some_and(|(v, _)| v.trim() == "true")
@@ -155,7 +161,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let fromto = self.nums::<6>(el, class, "fromto")?;
         let frame = match fromto {
             Some(ft) => {
-                if ty == "sphere" {
+                if shape == Shape::Sphere {
                     return Err(el.err(
                         Some("fromto"),
                         "`fromto` needs a capsule, cylinder, box or ellipsoid",
@@ -166,7 +172,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 if size[1] < EPS {
                     return Err(el.err(Some("fromto"), "the `fromto` points are too close"));
                 }
-                if ty == "ellipsoid" || ty == "box" {
+                if matches!(shape, Shape::Ellipsoid | Shape::Box) {
                     size[2] = size[1];
                     size[1] = size[0];
                 }
@@ -177,25 +183,14 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             }
             None => self.frame(el, class)?,
         };
-        let needed = match ty {
-            "sphere" => 1,
-            "capsule" | "cylinder" => 2,
-            _ => 3,
-        };
+        let needed = shape.sizes(false).unwrap_or(3);
         if size[..needed].iter().any(|&s| s <= 0.0) {
             return Err(el.err(
                 Some("size"),
                 format!("a {ty} geom needs {needed} positive sizes"),
             ));
         }
-        let (r, h) = (size[0], 2.0 * size[1]);
-        let volume = match ty {
-            "sphere" => 4.0 * PI * r * r * r / 3.0,
-            "capsule" => PI * (r * r * h + 4.0 * r * r * r / 3.0),
-            "cylinder" => PI * r * r * h,
-            "ellipsoid" => 4.0 * PI * size[0] * size[1] * size[2] / 3.0,
-            _ => 8.0 * size[0] * size[1] * size[2],
-        };
+        let volume = shape.mujoco_volume(size);
         let mass = match self.num(el, class, "mass")? {
             Some(m) => m,
             None => self.num(el, class, "density")?.unwrap_or(1000.0) * volume,
@@ -203,34 +198,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         if mass < 0.0 {
             return Err(el.err(Some("mass"), "a geom's mass cannot be negative"));
         }
-        let (s0, s1, s2) = (size[0] * size[0], size[1] * size[1], size[2] * size[2]);
-        let diag = match ty {
-            "sphere" => Vector3::repeat(2.0 * mass * r * r / 5.0),
-            "capsule" => {
-                // A cylinder and two hemispheres (volume-weighted masses),
-                // the hemispheres displaced along the axis.
-                let ms = mass * 4.0 * r / (4.0 * r + 3.0 * h);
-                let mc = mass - ms;
-                let side = mc * (3.0 * r * r + h * h) / 12.0
-                    + 2.0 * ms * r * r / 5.0
-                    + ms * h * (3.0 * r + 2.0 * h) / 8.0;
-                Vector3::new(side, side, mc * r * r / 2.0 + 2.0 * ms * r * r / 5.0)
-            }
-            "cylinder" => {
-                let side = mass * (3.0 * r * r + h * h) / 12.0;
-                Vector3::new(side, side, mass * r * r / 2.0)
-            }
-            "ellipsoid" => Vector3::new(
-                mass * (s1 + s2) / 5.0,
-                mass * (s0 + s2) / 5.0,
-                mass * (s0 + s1) / 5.0,
-            ),
-            _ => Vector3::new(
-                mass * (s1 + s2) / 3.0,
-                mass * (s0 + s2) / 3.0,
-                mass * (s0 + s1) / 3.0,
-            ),
-        };
+        let diag = Vector3::from(shape.mujoco_moments(mass, size));
         Ok(Some((mass, frame, diag)))
     }
 
@@ -245,13 +213,8 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         let Some(eig) = crate::linalg::eig::symmetric(p.inertia) else {
             return Err(el.err(None, "the body's inertia has no principal moments (not finite, or its eigenvalues did not converge)"));
         };
-        {
-            let d = &eig.eigenvalues;
-            if d.iter()
-                .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
-            {
-                return Err(el.err(None, "the body's inertia is not positive semi-definite"));
-            }
+        if !semi_definite(eig.eigenvalues.as_slice()) {
+            return Err(el.err(None, "the body's inertia is not positive semi-definite"));
         }
         let mut d = eig.eigenvalues;
         let mut changed = false;
@@ -261,9 +224,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                 changed = true;
             }
         }
-        if d.iter()
-            .any(|&x| x < -1e-12 * d.amax().max(f64::MIN_POSITIVE))
-        {
+        if !semi_definite(d.as_slice()) {
             return Err(el.err(None, "the body's inertia is not positive semi-definite"));
         }
         let (a, b, cc) = (d[0], d[1], d[2]);

@@ -428,7 +428,7 @@ fn an_engine_case_without_stiffness_is_analysed_with_the_engines_spring() {
     let r = &ev.report;
     let se = r.stiffness_from_engine.as_ref().expect("said so");
     assert_eq!(
-        (se.engine, se.contacts.clone()),
+        (se.engine.key(), se.contacts.clone()),
         ("mujoco", vec!["tip".to_string()])
     );
     let engine = &r.engines[0].contacts[0];
