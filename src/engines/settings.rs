@@ -3,6 +3,7 @@
 //! damping. Every formula is cited to the engine's source in
 //! docs/engines.md.
 
+use super::derivation::{self as dv, Line};
 use super::law::{Law, Pole, Soft, Step};
 use super::{Inputs, Translated};
 use crate::case::{
@@ -125,6 +126,28 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         .clone()
         .try_inverse()
         .unwrap_or_else(|| DMatrix::from_element(n, n, f64::NAN));
+    let regular = s.solimp[0] != s.solimp[1] && s.solimp[2] > 1e-15;
+    let lines = dv::mujoco_engine(
+        solref,
+        dmax,
+        (r0 == 0.0 && regular).then_some(s.solimp[0]),
+        imp,
+        kk,
+        bb,
+    );
+    let mut contact_lines: Vec<Vec<Line>> = (0..n)
+        .map(|i| {
+            dv::mujoco_contact(&dv::MujocoContact {
+                a_hat: estimate[i],
+                a: inputs.a[(i, i)],
+                r: r[i],
+                imp,
+                kk,
+                bb,
+                p_ii: (n > 1).then(|| p[(i, i)]),
+            })
+        })
+        .collect();
     let law = Law {
         p,
         k: vec![kk * imp; n],
@@ -143,6 +166,9 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         let a = inputs.a[(i, i)];
         let g = a / (a + r[i]);
         let (w, z) = target(inputs, i);
+        let (kt, ct) = inputs.targets[i];
+        contact_lines[i].extend(dv::target(kt, ct, a, w, z));
+        contact_lines[i].extend(dv::mujoco_inverse(a, r[i], imp, dmax, w, z));
         let mut v = vec![(
             "solref (direct)".to_string(),
             format!(
@@ -226,6 +252,8 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         intended: vec![Some(intended); n],
         inverse,
         notes,
+        lines,
+        contact_lines,
     }
 }
 
@@ -240,9 +268,10 @@ fn soft(
     h: f64,
     hz: impl Fn(usize) -> f64,
     zeta: impl Fn(usize) -> f64,
-) -> (Law, Vec<Option<f64>>, Vec<Option<Pole>>) {
+) -> (Law, Vec<Option<f64>>, Vec<Option<Pole>>, Vec<Vec<Line>>) {
     let n = inputs.a.nrows();
     let (mut k, mut b, mut est, mut intended) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut lines = Vec::with_capacity(n);
     let (mut mass, mut cf, mut bias) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..n {
         let w = 2.0 * PI * hz(i);
@@ -250,6 +279,31 @@ fn soft(
         let m = 1.0 / inputs.a_free[i];
         k.push(m * w * w);
         b.push(2.0 * z * m * w);
+        let doubled = inputs.static_contact[i];
+        let written = if doubled { 0.5 * hz(i) } else { hz(i) };
+        let mut l = dv::soft(
+            inputs.a_free[i],
+            written,
+            doubled,
+            z,
+            m * w * w,
+            2.0 * z * m * w,
+        );
+        // The inverse (the case's own k and c through the same contact).
+        let (wt, zt) = target(inputs, i);
+        let (kt, ct) = inputs.targets[i];
+        l.extend(dv::target(kt, ct, inputs.a[(i, i)], wt, zt));
+        let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+        let f = if doubled { 0.5 } else { 1.0 } * wt / s / (2.0 * PI);
+        l.extend(dv::soft_inverse(
+            inputs.a[(i, i)],
+            inputs.a_free[i],
+            wt,
+            zt,
+            doubled,
+            f,
+        ));
+        lines.push(l);
         est.push(Some(inputs.a_free[i]));
         intended.push(Some(Pole {
             omega: w,
@@ -265,7 +319,7 @@ fn soft(
     }
     let mut law = diag_law(k, b);
     law.soft = Some(Soft { mass, cf, bias });
-    (law, est, intended)
+    (law, est, intended, lines)
 }
 
 /// Settings (frequency in Hz as written, damping ratio) that give contact
@@ -318,7 +372,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
             .push("contacts against the world use twice the hertz (Box2D's staticSoftness)".into());
     }
     let zeta = s.contact_damping_ratio;
-    let (law, estimate, intended) = soft(
+    let (law, estimate, intended, contact_lines) = soft(
         inputs,
         h,
         |i| {
@@ -364,6 +418,8 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines: Vec::new(),
+        contact_lines,
     }
 }
 
@@ -378,7 +434,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
             "contacts against the world use static_contact_softness (twice the frequency by default)".into(),
         );
     }
-    let (law, estimate, intended) = soft(
+    let (law, estimate, intended, contact_lines) = soft(
         inputs,
         h,
         |i| if inputs.static_contact[i] { 2.0 * f } else { f },
@@ -415,6 +471,8 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines: Vec::new(),
+        contact_lines,
     }
 }
 
@@ -430,6 +488,15 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
         None => None,
     };
     let law = spring.map(|(k, c)| diag_law(vec![k; n], vec![c; n]));
+    let lines = match (&s.spring, spring) {
+        (None, Some((k, c))) => dv::bullet_spring(h, s.erp, s.cfm, k, c),
+        _ => Vec::new(),
+    };
+    let contact_lines = inputs
+        .targets
+        .iter()
+        .map(|&(k, c)| dv::bullet_inverse(h, k, c))
+        .collect();
     if spring.is_none() {
         notes.push(format!(
             "cfm = 0: the contacts are rigid; the penetration is removed by a factor 1 − erp = {} per step, a time constant of {} s",
@@ -473,6 +540,8 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines,
+        contact_lines,
     }
 }
 
@@ -481,6 +550,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
     let h = s.timestep.si;
     let k = s.stiffness.si;
     let mut notes = Vec::new();
+    let (mut lines, mut contact_lines) = (Vec::new(), vec![Vec::new(); n]);
     let (ks, cs): (Vec<f64>, Vec<f64>) = match s.approximation {
         DrakeApproximation::Sap => {
             let tau = s.relaxation_time.si;
@@ -491,6 +561,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                     let w = inputs.a_free[i];
                     let rn = (beta * beta / (4.0 * PI * PI) * w).max(1.0 / (h * k * (h + tau)));
                     let ke = 1.0 / (h * (h + tau) * rn);
+                    contact_lines[i] = dv::drake_sap(h, k, tau, beta, w, rn, ke);
                     (ke, ke * tau)
                 })
                 .unzip()
@@ -498,7 +569,10 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         DrakeApproximation::HuntCrossley(_) => {
             let d = s.dissipation.si;
             let c = match &s.preload {
-                Some(p) => d * p.si,
+                Some(p) => {
+                    lines.push(dv::drake_hunt_crossley(d, p.si));
+                    d * p.si
+                }
                 None => {
                     if d > 0.0 {
                         notes.push(
@@ -570,11 +644,20 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                         v.push(("relaxation_time".into(), format!("{} s", num(tau))));
                         // Reached only below the near-rigid cap: β²w/(4π²) ≤ 1/(hk(h+τ)).
                         let beta = 2.0 * PI / (inputs.a_free[i] * h * kt * (h + tau)).sqrt();
-                        if beta < s.near_rigid_threshold {
+                        let shown = beta < s.near_rigid_threshold;
+                        if shown {
                             v.push(("near_rigid_threshold".into(), format!("≤ {}", num(beta))));
                         }
+                        contact_lines[i].extend(dv::drake_inverse(
+                            kt,
+                            ct,
+                            true,
+                            None,
+                            shown.then_some((inputs.a_free[i], h, beta)),
+                        ));
                     }
                     (_, Some(p)) => {
+                        contact_lines[i].extend(dv::drake_inverse(kt, ct, false, Some(p.si), None));
                         v.push(("dissipation".into(), format!("{} s/m", num(ct / p.si))))
                     }
                     (_, None) => v.push(("dissipation".into(), "needs `preload`".into())),
@@ -583,6 +666,8 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines,
+        contact_lines,
     }
 }
 

@@ -10,6 +10,7 @@ mod cli;
 mod columnar;
 mod confine;
 mod docs;
+mod engine_lines;
 mod engines;
 mod far_origin;
 mod fuzz_corpus;
