@@ -520,6 +520,7 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
         "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
+        "impact_together": report.impacts.iter().map(|i| super::impact::together(i, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),
         "report": report_v,
         "plots": plots_v,

@@ -18,6 +18,7 @@ mod governing_step;
 mod hostile;
 mod hostile3;
 mod impact;
+mod impact_together;
 mod large;
 mod mdbook;
 mod model_checks;
