@@ -10,6 +10,8 @@
 //! echo the definition prints beside the values as typed) and, for a
 //! model contact against the world, the angle to each plane of the model.
 
+pub mod description;
+
 use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
 use crate::number::{pretty, sig};
@@ -56,6 +58,10 @@ pub const RULES: &[(&str, &str)] = &[
         "rule_of_thumb_ratio",
         "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
     ),
+    (
+        "description_contradicts_result",
+        "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
+    ),
 ];
 
 /// One warning.
@@ -63,7 +69,8 @@ pub const RULES: &[(&str, &str)] = &[
 pub struct ModelCheck {
     /// Which rule: `inertia_triangle`, `gyration_beyond_contacts`,
     /// `contacts_far_from_mass`, `contact_outside_shape`,
-    /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`.
+    /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`,
+    /// `description_contradicts_result`.
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
     pub input: String,

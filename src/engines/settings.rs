@@ -261,6 +261,9 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
 /// iterations without the soft bias.
 const RELAX: &str = "the step relaxes the contact velocity after the soft solve (b2SolverStage_Relax; Rapier's stabilization pass): a resting contact does not ring at the spring's ω but settles first-order, at the rate under 'at step' (checked against Rapier 0.36 runs: a ball, a hinged rod, two stacked balls, to 1 %); with several contacts the rate depends on the order the solver visits them: the settling line gives case order and the range over all orders";
 
+/// A soft contact's law, estimates, intended poles and lines per contact.
+type SoftParts = (Law, Vec<Option<f64>>, Vec<Option<Pole>>, Vec<Vec<Line>>);
+
 /// Box2D's and Rapier's soft contact: per point a spring `m̂ω²` and
 /// dashpot `2ζm̂ω` on the point's own mass `m̂`, advanced implicitly.
 fn soft(
@@ -268,7 +271,7 @@ fn soft(
     h: f64,
     hz: impl Fn(usize) -> f64,
     zeta: impl Fn(usize) -> f64,
-) -> (Law, Vec<Option<f64>>, Vec<Option<Pole>>, Vec<Vec<Line>>) {
+) -> SoftParts {
     let n = inputs.a.nrows();
     let (mut k, mut b, mut est, mut intended) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut lines = Vec::with_capacity(n);

@@ -9,6 +9,7 @@ mod claims;
 mod cli;
 mod columnar;
 mod confine;
+mod description_checks;
 mod docs;
 mod engine_lines;
 mod engines;
