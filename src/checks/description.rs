@@ -1,6 +1,6 @@
 //! The case's words against its numbers: a mass, frequency, time or force
-//! written in the title, the description, an impact's or a parameter's
-//! description (a number and a unit the crate's unit parser reads) must
+//! written in the title, the description, an impact's, a contact's or a
+//! parameter's description (a number and a unit the crate's unit parser reads) must
 //! match an input or a computed result of that dimension to the digits it
 //! was written with. A description that says "the corner sees 2.1 kg"
 //! when the corner sees 1.46 kg is a sheet that contradicts itself.
@@ -521,6 +521,11 @@ fn texts(case: &Case) -> Vec<(String, &str)> {
             format!("impact {}: description", imp.name),
             imp.description.as_str(),
         ));
+    }
+    for c in &case.contacts {
+        if let Some(d) = &c.description {
+            out.push((format!("contact {}: description", c.name), d.as_str()));
+        }
     }
     for p in &case.parameters {
         if let Some(d) = &p.description {

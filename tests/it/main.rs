@@ -33,6 +33,7 @@ mod properties;
 mod rapier;
 mod reports;
 mod robot_batch;
+mod robot_sketch;
 mod robots;
 mod robustness;
 mod scene;
