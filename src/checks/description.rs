@@ -93,6 +93,119 @@ fn is_unit_char(c: char) -> bool {
     c.is_alphabetic() || c == '/' || c == '^' || c == '-' || c.is_ascii_digit() || c == '·'
 }
 
+/// A number written from `b[i]`: its digits, how many after the point,
+/// its power of ten, and where it ends.
+struct Number {
+    digits: String,
+    decimals: Option<usize>,
+    exponent: i32,
+    end: usize,
+}
+
+fn number(b: &[(usize, char)], i: usize) -> Number {
+    let mut j = i;
+    let mut digits = String::new();
+    let mut decimals: Option<usize> = None;
+    while j < b.len() {
+        let ch = b[j].1;
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+            if let Some(d) = decimals.as_mut() {
+                *d += 1;
+            }
+            j += 1;
+        } else if ch == ','
+            && decimals.is_none()
+            && (1..=3).all(|k| b.get(j + k).is_some_and(|x| x.1.is_ascii_digit()))
+            && !b.get(j + 4).is_some_and(|x| x.1.is_ascii_digit())
+        {
+            j += 1;
+        } else if ch == '.'
+            && decimals.is_none()
+            && b.get(j + 1).is_some_and(|x| x.1.is_ascii_digit())
+        {
+            decimals = Some(0);
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    let mut exponent = 0i32;
+    if j < b.len()
+        && matches!(b[j].1, 'e' | 'E')
+        && let Some(k) = (j + 1..b.len().min(j + 6))
+            .find(|&k| !b[k].1.is_ascii_digit() && b[k].1 != '-' && b[k].1 != '+')
+        && k > j + 1
+    {
+        let t: String = b[j + 1..k].iter().map(|x| x.1).collect();
+        if let Ok(e) = t.parse::<i32>() {
+            exponent = e;
+            j = k;
+        }
+    }
+    Number {
+        digits,
+        decimals,
+        exponent,
+        end: j,
+    }
+}
+
+/// The unit written from `b[k]`: the longest run of words that parses
+/// as one unit (`N s/m`, `rad/s`), and where it ends.
+fn unit_at(text: &str, b: &[(usize, char)], k: usize) -> Option<(crate::units::Unit, usize)> {
+    let mut end = k;
+    let mut unit_end = k;
+    let mut unit = None;
+    loop {
+        let mut w = end;
+        while w < b.len() && is_unit_char(b[w].1) {
+            w += 1;
+        }
+        if w == end {
+            break;
+        }
+        let upto = b.get(w).map_or(text.len(), |x| x.0);
+        let candidate = text[b[k].0..upto].trim_end_matches(['-', '/']);
+        match parse_unit(candidate, false) {
+            Ok(u) => {
+                unit = Some(u);
+                unit_end = w;
+            }
+            Err(_) => break,
+        }
+        end = w;
+        while end < b.len() && b[end].1 == ' ' {
+            end += 1;
+        }
+        if end >= b.len() || !is_unit_char(b[end].1) {
+            break;
+        }
+        // English words that are also units do not extend one.
+        let next: String = b[end..]
+            .iter()
+            .take_while(|x| is_unit_char(x.1))
+            .map(|x| x.1)
+            .collect();
+        if ["in", "min"].contains(&next.as_str()) {
+            break;
+        }
+    }
+    unit.map(|u| (u, unit_end))
+}
+
+/// Whether the word before `pos` makes the number approximate.
+fn hedged(text: &str, pos: usize) -> bool {
+    let before = text[..pos].trim_end().to_lowercase();
+    HEDGES.iter().any(|h| {
+        before.ends_with(h)
+            && before[..before.len() - h.len()]
+                .chars()
+                .last()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
 /// The quantities of the four dimensions written in `text`.
 pub fn stated(text: &str) -> Vec<Stated> {
     let b: Vec<(usize, char)> = text.char_indices().collect();
@@ -118,48 +231,13 @@ pub fn stated(text: &str) -> Vec<Stated> {
             i += 1;
             continue;
         }
-        // The number: digits, thousands groups, a fraction, an exponent.
         let start = i;
-        let mut j = i;
-        let mut digits = String::new();
-        let mut decimals: Option<usize> = None;
-        while j < b.len() {
-            let ch = b[j].1;
-            if ch.is_ascii_digit() {
-                digits.push(ch);
-                if let Some(d) = decimals.as_mut() {
-                    *d += 1;
-                }
-                j += 1;
-            } else if ch == ','
-                && decimals.is_none()
-                && (1..=3).all(|k| b.get(j + k).is_some_and(|x| x.1.is_ascii_digit()))
-                && !b.get(j + 4).is_some_and(|x| x.1.is_ascii_digit())
-            {
-                j += 1;
-            } else if ch == '.'
-                && decimals.is_none()
-                && b.get(j + 1).is_some_and(|x| x.1.is_ascii_digit())
-            {
-                decimals = Some(0);
-                j += 1;
-            } else {
-                break;
-            }
-        }
-        let mut exponent = 0i32;
-        if j < b.len()
-            && matches!(b[j].1, 'e' | 'E')
-            && let Some(k) = (j + 1..b.len().min(j + 6))
-                .find(|&k| !b[k].1.is_ascii_digit() && b[k].1 != '-' && b[k].1 != '+')
-            && k > j + 1
-        {
-            let t: String = b[j + 1..k].iter().map(|x| x.1).collect();
-            if let Ok(e) = t.parse::<i32>() {
-                exponent = e;
-                j = k;
-            }
-        }
+        let Number {
+            digits,
+            decimals,
+            exponent,
+            end: j,
+        } = number(&b, i);
         // Followed by a product, a range or a fraction: not one quantity.
         let mut k = j;
         while k < b.len() && (b[k].1 == ' ' || b[k].1 == '\u{a0}' || b[k].1 == '\u{2009}') {
@@ -170,45 +248,7 @@ pub fn stated(text: &str) -> Vec<Stated> {
             i = j.max(i + 1);
             continue;
         }
-        // The unit: words that parse as one unit (`N s/m`, `rad/s`).
-        let mut end = k;
-        let mut unit_end = k;
-        let mut unit = None;
-        loop {
-            let mut w = end;
-            while w < b.len() && is_unit_char(b[w].1) {
-                w += 1;
-            }
-            if w == end {
-                break;
-            }
-            let upto = b.get(w).map_or(text.len(), |x| x.0);
-            let candidate = text[b[k].0..upto].trim_end_matches(['-', '/']);
-            match parse_unit(candidate, false) {
-                Ok(u) => {
-                    unit = Some(u);
-                    unit_end = w;
-                }
-                Err(_) => break,
-            }
-            end = w;
-            while end < b.len() && b[end].1 == ' ' {
-                end += 1;
-            }
-            if end >= b.len() || !is_unit_char(b[end].1) {
-                break;
-            }
-            // English words that are also units do not extend one.
-            let next: String = b[end..]
-                .iter()
-                .take_while(|x| is_unit_char(x.1))
-                .map(|x| x.1)
-                .collect();
-            if ["in", "min"].contains(&next.as_str()) {
-                break;
-            }
-        }
-        let Some(u) = unit else {
+        let Some((u, unit_end)) = unit_at(text, &b, k) else {
             i = j.max(i + 1);
             continue;
         };
@@ -220,16 +260,7 @@ pub fn stated(text: &str) -> Vec<Stated> {
             continue;
         }
         if DIMS.iter().any(|(d, _)| *d == u.dim) {
-            let hedged = {
-                let before = text[..pos].trim_end().to_lowercase();
-                HEDGES.iter().any(|h| {
-                    before.ends_with(h)
-                        && before[..before.len() - h.len()]
-                            .chars()
-                            .last()
-                            .is_none_or(|c| !c.is_alphanumeric())
-                })
-            };
+            let hedged = hedged(text, pos);
             if let (false, Ok(m)) = (hedged, digits.parse::<f64>()) {
                 let d = decimals.unwrap_or(0) as i32;
                 // Integers: their trailing zeros are not all significant.

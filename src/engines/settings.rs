@@ -169,31 +169,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         let (kt, ct) = inputs.targets[i];
         contact_lines[i].extend(dv::target(kt, ct, a, w, z));
         contact_lines[i].extend(dv::mujoco_inverse(a, r[i], imp, dmax, w, z));
-        let mut v = vec![(
-            "solref (direct)".to_string(),
-            format!(
-                "[{}, {}]",
-                num(-w * w * dmax * dmax / (g * imp)),
-                num(-2.0 * z * w * dmax / g)
-            ),
-        )];
-        if z > 0.0 {
-            let tc = g / (dmax * z * w);
-            let dr = z * (imp / g).sqrt();
-            v.insert(
-                0,
-                ("solref".to_string(), format!("[{}, {}]", num(tc), num(dr))),
-            );
-            if tc < 2.0 * h {
-                v.push((
-                    "note".into(),
-                    format!(
-                        "timeconst below 2·timestep ({} s): only the direct form reaches it",
-                        num(2.0 * h)
-                    ),
-                ));
-            }
-        }
+        let v = mujoco_solref(g, imp, dmax, w, z, h);
         inverse.push(v);
     }
     let integrator = match s.integrator {
@@ -219,32 +195,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
     Translated {
         engine: "mujoco",
         source: "MuJoCo 3–4: mj_makeImpedance, getimpedance, getsolparam, mj_diagApprox (engine_core_constraint.c), body_invweight0 (engine_setconst.c)",
-        settings: vec![
-            ("timestep".into(), format!("{} s", num(h))),
-            (
-                "solref".into(),
-                format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
-            ),
-            (
-                "solimp".into(),
-                format!(
-                    "[{}]",
-                    s.solimp
-                        .iter()
-                        .map(|&x| num(x))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ),
-            ("integrator".into(), s.integrator.name().into()),
-        ]
-        .into_iter()
-        .chain(
-            s.penetration
-                .is_some()
-                .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
-        )
-        .collect(),
+        settings: mujoco_settings(s, h, r0),
         step: h,
         integrator,
         law: Some(law),
@@ -255,6 +206,67 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         lines,
         contact_lines,
     }
+}
+
+/// MuJoCo's settings as used, defaults filled in.
+fn mujoco_settings(s: &MujocoSettings, h: f64, r0: f64) -> Vec<(String, String)> {
+    vec![
+        ("timestep".into(), format!("{} s", num(h))),
+        (
+            "solref".into(),
+            format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
+        ),
+        (
+            "solimp".into(),
+            format!(
+                "[{}]",
+                s.solimp
+                    .iter()
+                    .map(|&x| num(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        ("integrator".into(), s.integrator.name().into()),
+    ]
+    .into_iter()
+    .chain(
+        s.penetration
+            .is_some()
+            .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
+    )
+    .collect()
+}
+
+/// MuJoCo's `solref` (standard where the case has damping, and direct)
+/// for the case's ω, ζ with the estimate's `g = A_ii/(A_ii + R)`.
+fn mujoco_solref(g: f64, imp: f64, dmax: f64, w: f64, z: f64, h: f64) -> Vec<(String, String)> {
+    let mut v = vec![(
+        "solref (direct)".to_string(),
+        format!(
+            "[{}, {}]",
+            num(-w * w * dmax * dmax / (g * imp)),
+            num(-2.0 * z * w * dmax / g)
+        ),
+    )];
+    if z > 0.0 {
+        let tc = g / (dmax * z * w);
+        let dr = z * (imp / g).sqrt();
+        v.insert(
+            0,
+            ("solref".to_string(), format!("[{}, {}]", num(tc), num(dr))),
+        );
+        if tc < 2.0 * h {
+            v.push((
+                "note".into(),
+                format!(
+                    "timeconst below 2·timestep ({} s): only the direct form reaches it",
+                    num(2.0 * h)
+                ),
+            ));
+        }
+    }
+    v
 }
 
 /// Box2D and Rapier follow the soft solve of each substep with relax
