@@ -10,6 +10,8 @@
 //! the case's own values (`k^*`, `c^*`, `\omega^*`, `\zeta^*`) and the
 //! settings that give them.
 
+use std::f64::consts::PI;
+
 /// A number with its unit (LaTeX, empty for a pure number).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Q {
@@ -440,15 +442,26 @@ pub fn bullet_inverse(h: f64, k: f64, c: f64) -> Vec<Line> {
 pub fn drake_sap(h: f64, k: f64, tau: f64, beta: f64, w_hat: f64, rn: f64, ke: f64) -> Vec<Line> {
     vec![
         line(
+            "R_{\\beta}",
+            "\\frac{\\beta^{2}}{4\\pi^{2}}\\,\\hat{A}_{ii}",
+            "\\frac{\\left(@0\\right)^{2}}{4\\pi^{2}} \\times @1",
+            &[q(beta, unit::NONE), q(w_hat, unit::PER_KG)],
+            q(beta * beta / (4.0 * PI * PI) * w_hat, unit::PER_KG),
+        ),
+        line(
+            "R_{k}",
+            "\\frac{1}{h\\,k_{\\mathrm{set}}\\,\\left(h + \\tau\\right)}",
+            "\\frac{1}{@0 \\times @1 \\times \\left(@0 + @2\\right)}",
+            &[q(h, unit::S), q(k, unit::N_PER_M), q(tau, unit::S)],
+            q(1.0 / (h * k * (h + tau)), unit::PER_KG),
+        ),
+        line(
             "R_{n}",
-            "\\max\\left(\\frac{\\beta^{2}}{4\\pi^{2}}\\,\\hat{A}_{ii}, \\frac{1}{h\\,k_{\\mathrm{set}}\\,\\left(h + \\tau\\right)}\\right)",
-            "\\max\\left(\\frac{\\left(@0\\right)^{2}}{4\\pi^{2}} \\times @1, \\frac{1}{@2 \\times @3 \\times \\left(@2 + @4\\right)}\\right)",
+            "\\max\\left(R_{\\beta}, R_{k}\\right)",
+            "\\max\\left(@0, @1\\right)",
             &[
-                q(beta, unit::NONE),
-                q(w_hat, unit::PER_KG),
-                q(h, unit::S),
-                q(k, unit::N_PER_M),
-                q(tau, unit::S),
+                q(beta * beta / (4.0 * PI * PI) * w_hat, unit::PER_KG),
+                q(1.0 / (h * k * (h + tau)), unit::PER_KG),
             ],
             q(rn, unit::PER_KG),
         ),

@@ -276,15 +276,9 @@ pub fn together(imp: &ImpactReport, d: usize) -> Option<Together> {
         .filter(|c| c.m_together.is_some() && !c.a_struck.is_empty())
         .collect();
     let first = struck.first()?;
-    let names: Vec<String> = imp
-        .contacts
-        .iter()
-        .filter(|c| c.role == "struck")
-        .map(|c| tex_text(&c.contact))
-        .collect();
     let line = |c: &crate::report::impact::ImpactContactReport| {
         let me = tex_text(&c.contact);
-        let syms: Vec<String> = names.iter().map(|j| format!("A_{{{me},\\,{j}}}")).collect();
+
         let mut nums = String::new();
         for (k, &a) in c.a_struck.iter().enumerate() {
             let v = q(a.abs(), "kg}^{-1", d);
@@ -296,8 +290,7 @@ pub fn together(imp: &ImpactReport, d: usize) -> Option<Together> {
             }
         }
         format!(
-            "m_{{{me}}} = \\frac{{1}}{{{}}} = \\frac{{1}}{{{nums}}} = {}",
-            syms.join(" + "),
+            "m_{{{me}}} = \\frac{{1}}{{\\sum_{{j}} A_{{{me},\\,j}}}} = \\frac{{1}}{{{nums}}} = {}",
             q(c.m_together.unwrap_or(f64::NAN), "kg", d)
         )
     };
