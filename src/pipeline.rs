@@ -334,7 +334,14 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             })
         })?;
     }
-    let checks = checks::run(&case, &model, &analysis);
+    let mut checks = checks::run(&case, &model, &analysis);
+    if checks::description::any_stated(&case) {
+        let mut known = checks::description::known_in_model(&case, &model);
+        if let Ok(v) = serde_json::to_value(&report) {
+            known.extend(checks::description::known_in_json(&v));
+        }
+        checks::description::check(&case, &known, &mut checks);
+    }
     report.set_checks(checks);
     timing::mark("report");
     stage()?;

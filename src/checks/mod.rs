@@ -10,6 +10,7 @@
 //! echo the definition prints beside the values as typed) and, for a
 //! model contact against the world, the angle to each plane of the model.
 
+pub mod description;
 mod plausible;
 
 pub use plausible::{
@@ -87,6 +88,10 @@ pub const RULES: &[(&str, &str)] = &[
         "rule_of_thumb_ratio",
         "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
     ),
+    (
+        "description_contradicts_result",
+        "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
+    ),
 ];
 
 /// One warning.
@@ -96,7 +101,8 @@ pub struct ModelCheck {
     /// `contacts_far_from_mass`, `implausible_density`,
     /// `lever_beyond_gyration`, `normal_out_of_shape`, `opposite_normals`, `person_values`,
     /// `impact_compression`, `contact_outside_shape`,
-    /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`.
+    /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`,
+    /// `description_contradicts_result`.
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
     pub input: String,

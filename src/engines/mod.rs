@@ -20,6 +20,7 @@
 //! are in docs/engines.md; the engines' own simulations check them
 //! (tests/engines/).
 
+pub mod derivation;
 mod from_engine;
 pub mod law;
 mod settings;
@@ -70,6 +71,10 @@ pub struct EngineReport {
     /// What the engine does differently from the plain law, and where
     /// meff's prediction stops.
     pub notes: Vec<String>,
+    /// The lines every contact shares, with their numbers (the sheets
+    /// print them; not in the JSON, which has the results).
+    #[serde(skip)]
+    pub lines: Vec<derivation::Line>,
 }
 
 /// One contact through an engine's settings.
@@ -98,6 +103,10 @@ pub struct EngineContact {
     /// Settings that give this contact the case's stiffness and damping
     /// with its exact mass, as `(name, value)`.
     pub inverse: Vec<(String, String)>,
+    /// How `k`, `c`, the engine's estimate and the settings above follow,
+    /// with the contact's numbers (the sheets print them).
+    #[serde(skip)]
+    pub lines: Vec<derivation::Line>,
 }
 
 /// A coupled mode through an engine.
@@ -225,6 +234,9 @@ struct Translated {
     intended: Vec<Option<Pole>>,
     inverse: Vec<Vec<(String, String)>>,
     notes: Vec<String>,
+    /// Lines shared by the contacts, and per contact.
+    lines: Vec<derivation::Line>,
+    contact_lines: Vec<Vec<derivation::Line>>,
 }
 
 /// All engines of a case, in the order of [`Engine::ALL`]; an engine
@@ -339,6 +351,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
             at_step: None,
             omega_h: None,
             inverse: t.inverse[i].clone(),
+            lines: t.contact_lines.get(i).cloned().unwrap_or_default(),
         };
         if a_ii <= 0.0 {
             // Immobile: the case's constraints hold the gap; no setting moves it.
@@ -348,6 +361,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
                 "note".into(),
                 "immobile: the constraints hold this gap, no setting changes it".into(),
             )];
+            c.lines.clear();
         }
         if let Some(law) = &t.law
             && a_ii > 0.0
@@ -425,6 +439,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         settling: settled,
         spread,
         notes: t.notes,
+        lines: t.lines,
     }
 }
 

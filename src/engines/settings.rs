@@ -3,6 +3,7 @@
 //! damping. Every formula is cited to the engine's source in
 //! docs/engines.md.
 
+use super::derivation::{self as dv, Line};
 use super::law::{Law, Pole, Soft, Step};
 use super::{Inputs, Translated};
 use crate::case::{
@@ -79,12 +80,39 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
     let n = inputs.a.nrows();
     let h = s.timestep.si;
     let mut notes = Vec::new();
-    let solref = mujoco_solref(s.solref, h, &mut notes);
+    let mut solref = s.solref;
+    // `getsolparam`: timeconst ≥ 2·timestep unless refsafe is disabled.
+    if solref[0] > 0.0 && solref[0] < 2.0 * h {
+        notes.push(format!(
+            "solref timeconst {} s is below 2·timestep: MuJoCo raises it to {} s (refsafe)",
+            num(solref[0]),
+            num(2.0 * h)
+        ));
+        solref[0] = 2.0 * h;
+    }
     let dmax = s.solimp[1];
     let r0 = s.penetration.as_ref().map_or(0.0, |p| p.si);
     let imp = impedance(&s.solimp, r0);
-    let (kk, bb) = mujoco_gains(solref, dmax);
-    let estimate = mujoco_estimate(inputs, &mut notes);
+    // `mj_makeImpedance`: K, B per row.
+    let (kk, bb) = if solref[0] > 0.0 {
+        (
+            1.0 / (dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]),
+            2.0 / (dmax * solref[0]),
+        )
+    } else {
+        (-solref[0] / (dmax * dmax), -solref[1] / dmax)
+    };
+    let estimate: Vec<f64> = match &inputs.a_mujoco {
+        Some(e) => e.clone(),
+        None => {
+            notes.push(
+                "the case has no bodies, so MuJoCo's invweight0 estimate cannot be formed: \
+                 its R is taken from the exact A_ii"
+                    .into(),
+            );
+            (0..n).map(|i| inputs.a[(i, i)]).collect()
+        }
+    };
     // R = (1 − d)/d · diagApprox; f = (A + R)⁻¹(aref − a0), aref = −B ġ − K d g.
     let r: Vec<f64> = estimate
         .iter()
@@ -98,6 +126,28 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         .clone()
         .try_inverse()
         .unwrap_or_else(|| DMatrix::from_element(n, n, f64::NAN));
+    let regular = s.solimp[0] != s.solimp[1] && s.solimp[2] > 1e-15;
+    let lines = dv::mujoco_engine(
+        solref,
+        dmax,
+        (r0 == 0.0 && regular).then_some(s.solimp[0]),
+        imp,
+        kk,
+        bb,
+    );
+    let mut contact_lines: Vec<Vec<Line>> = (0..n)
+        .map(|i| {
+            dv::mujoco_contact(&dv::MujocoContact {
+                a_hat: estimate[i],
+                a: inputs.a[(i, i)],
+                r: r[i],
+                imp,
+                kk,
+                bb,
+                p_ii: (n > 1).then(|| p[(i, i)]),
+            })
+        })
+        .collect();
     let law = Law {
         p,
         k: vec![kk * imp; n],
@@ -111,9 +161,17 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         zeta: imp * bb / (2.0 * intended_w),
         first_order: false,
     };
-    let inverse = (0..n)
-        .map(|i| mujoco_inverse(inputs, i, r[i], imp, dmax, h))
-        .collect();
+    let mut inverse = Vec::with_capacity(n);
+    for i in 0..n {
+        let a = inputs.a[(i, i)];
+        let g = a / (a + r[i]);
+        let (w, z) = target(inputs, i);
+        let (kt, ct) = inputs.targets[i];
+        contact_lines[i].extend(dv::target(kt, ct, a, w, z));
+        contact_lines[i].extend(dv::mujoco_inverse(a, r[i], imp, dmax, w, z));
+        let v = mujoco_solref(g, imp, dmax, w, z, h);
+        inverse.push(v);
+    }
     let integrator = match s.integrator {
         MujocoIntegrator::Euler => Step::SemiImplicit,
         MujocoIntegrator::Rk4 => Step::Rk4,
@@ -137,7 +195,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
     Translated {
         engine: Engine::Mujoco,
         source: "MuJoCo 3–4: mj_makeImpedance, getimpedance, getsolparam, mj_diagApprox (engine_core_constraint.c), body_invweight0 (engine_setconst.c)",
-        settings: mujoco_settings(s, r0),
+        settings: mujoco_settings(s, h, r0),
         step: h,
         integrator,
         law: Some(law),
@@ -145,64 +203,44 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         intended: vec![Some(intended); n],
         inverse,
         notes,
+        lines,
+        contact_lines,
     }
 }
 
-/// `getsolparam`: timeconst ≥ 2·timestep unless refsafe is disabled.
-fn mujoco_solref(mut solref: [f64; 2], h: f64, notes: &mut Vec<String>) -> [f64; 2] {
-    if solref[0] > 0.0 && solref[0] < 2.0 * h {
-        notes.push(format!(
-            "solref timeconst {} s is below 2·timestep: MuJoCo raises it to {} s (refsafe)",
-            num(solref[0]),
-            num(2.0 * h)
-        ));
-        solref[0] = 2.0 * h;
-    }
-    solref
-}
-
-/// `mj_makeImpedance`: the stiffness K and damping B per row.
-fn mujoco_gains(solref: [f64; 2], dmax: f64) -> (f64, f64) {
-    if solref[0] > 0.0 {
+/// MuJoCo's settings as used, defaults filled in.
+fn mujoco_settings(s: &MujocoSettings, h: f64, r0: f64) -> Vec<(String, String)> {
+    vec![
+        ("timestep".into(), format!("{} s", num(h))),
         (
-            1.0 / (dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]),
-            2.0 / (dmax * solref[0]),
-        )
-    } else {
-        (-solref[0] / (dmax * dmax), -solref[1] / dmax)
-    }
+            "solref".into(),
+            format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
+        ),
+        (
+            "solimp".into(),
+            format!(
+                "[{}]",
+                s.solimp
+                    .iter()
+                    .map(|&x| num(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        ("integrator".into(), s.integrator.name().into()),
+    ]
+    .into_iter()
+    .chain(
+        s.penetration
+            .is_some()
+            .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
+    )
+    .collect()
 }
 
-/// MuJoCo's estimate of each `A_ii` (`diagApprox` from `invweight0`), or
-/// the exact one where the case has no bodies to form it from.
-fn mujoco_estimate(inputs: &Inputs, notes: &mut Vec<String>) -> Vec<f64> {
-    match &inputs.a_mujoco {
-        Some(e) => e.clone(),
-        None => {
-            notes.push(
-                "the case has no bodies, so MuJoCo's invweight0 estimate cannot be formed: \
-                 its R is taken from the exact A_ii"
-                    .into(),
-            );
-            (0..inputs.a.nrows()).map(|i| inputs.a[(i, i)]).collect()
-        }
-    }
-}
-
-/// The `solref` that gives contact `i` (regulariser `r`) the case's
-/// stiffness and damping: the time-constant form where a damping is
-/// given, and the direct form.
-fn mujoco_inverse(
-    inputs: &Inputs,
-    i: usize,
-    r: f64,
-    imp: f64,
-    dmax: f64,
-    h: f64,
-) -> Vec<(String, String)> {
-    let a = inputs.a[(i, i)];
-    let g = a / (a + r);
-    let (w, z) = target(inputs, i);
+/// MuJoCo's `solref` (standard where the case has damping, and direct)
+/// for the case's ω, ζ with the estimate's `g = A_ii/(A_ii + R)`.
+fn mujoco_solref(g: f64, imp: f64, dmax: f64, w: f64, z: f64, h: f64) -> Vec<(String, String)> {
     let mut v = vec![(
         "solref (direct)".to_string(),
         format!(
@@ -231,40 +269,12 @@ fn mujoco_inverse(
     v
 }
 
-/// The settings as the report lists them (`solref` as given, before
-/// refsafe; the penetration where one is given, `r0`).
-fn mujoco_settings(s: &MujocoSettings, r0: f64) -> Vec<(String, String)> {
-    vec![
-        ("timestep".into(), format!("{} s", num(s.timestep.si))),
-        (
-            "solref".into(),
-            format!("[{}, {}]", num(s.solref[0]), num(s.solref[1])),
-        ),
-        (
-            "solimp".into(),
-            format!(
-                "[{}]",
-                s.solimp
-                    .iter()
-                    .map(|&x| num(x))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ),
-        ("integrator".into(), s.integrator.name().into()),
-    ]
-    .into_iter()
-    .chain(
-        s.penetration
-            .is_some()
-            .then(|| ("penetration".to_string(), format!("{} m", num(r0)))),
-    )
-    .collect()
-}
-
 /// Box2D and Rapier follow the soft solve of each substep with relax
 /// iterations without the soft bias.
 const RELAX: &str = "the step relaxes the contact velocity after the soft solve (b2SolverStage_Relax; Rapier's stabilization pass): a resting contact does not ring at the spring's ω but settles first-order, at the rate under 'at step' (checked against Rapier 0.36 runs: a ball, a hinged rod, two stacked balls, to 1 %); with several contacts the rate depends on the order the solver visits them: the settling line gives case order and the range over all orders";
+
+/// A soft contact's law, estimates, intended poles and lines per contact.
+type SoftParts = (Law, Vec<Option<f64>>, Vec<Option<Pole>>, Vec<Vec<Line>>);
 
 /// Box2D's and Rapier's soft contact: per point a spring `m̂ω²` and
 /// dashpot `2ζm̂ω` on the point's own mass `m̂`, advanced implicitly.
@@ -273,9 +283,10 @@ fn soft(
     h: f64,
     hz: impl Fn(usize) -> f64,
     zeta: impl Fn(usize) -> f64,
-) -> (Law, Vec<Option<f64>>, Vec<Option<Pole>>) {
+) -> SoftParts {
     let n = inputs.a.nrows();
     let (mut k, mut b, mut est, mut intended) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut lines = Vec::with_capacity(n);
     let (mut mass, mut cf, mut bias) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..n {
         let w = 2.0 * PI * hz(i);
@@ -283,6 +294,31 @@ fn soft(
         let m = 1.0 / inputs.a_free[i];
         k.push(m * w * w);
         b.push(2.0 * z * m * w);
+        let doubled = inputs.static_contact[i];
+        let written = if doubled { 0.5 * hz(i) } else { hz(i) };
+        let mut l = dv::soft(
+            inputs.a_free[i],
+            written,
+            doubled,
+            z,
+            m * w * w,
+            2.0 * z * m * w,
+        );
+        // The inverse (the case's own k and c through the same contact).
+        let (wt, zt) = target(inputs, i);
+        let (kt, ct) = inputs.targets[i];
+        l.extend(dv::target(kt, ct, inputs.a[(i, i)], wt, zt));
+        let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+        let f = if doubled { 0.5 } else { 1.0 } * wt / s / (2.0 * PI);
+        l.extend(dv::soft_inverse(
+            inputs.a[(i, i)],
+            inputs.a_free[i],
+            wt,
+            zt,
+            doubled,
+            f,
+        ));
+        lines.push(l);
         est.push(Some(inputs.a_free[i]));
         intended.push(Some(Pole {
             omega: w,
@@ -298,7 +334,7 @@ fn soft(
     }
     let mut law = diag_law(k, b);
     law.soft = Some(Soft { mass, cf, bias });
-    (law, est, intended)
+    (law, est, intended, lines)
 }
 
 /// Settings (frequency in Hz as written, damping ratio) that give contact
@@ -351,7 +387,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
             .push("contacts against the world use twice the hertz (Box2D's staticSoftness)".into());
     }
     let zeta = s.contact_damping_ratio;
-    let (law, estimate, intended) = soft(
+    let (law, estimate, intended, contact_lines) = soft(
         inputs,
         h,
         |i| {
@@ -397,6 +433,8 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines: Vec::new(),
+        contact_lines,
     }
 }
 
@@ -411,7 +449,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
             "contacts against the world use static_contact_softness (twice the frequency by default)".into(),
         );
     }
-    let (law, estimate, intended) = soft(
+    let (law, estimate, intended, contact_lines) = soft(
         inputs,
         h,
         |i| if inputs.static_contact[i] { 2.0 * f } else { f },
@@ -448,6 +486,8 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines: Vec::new(),
+        contact_lines,
     }
 }
 
@@ -463,6 +503,15 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
         None => None,
     };
     let law = spring.map(|(k, c)| diag_law(vec![k; n], vec![c; n]));
+    let lines = match (&s.spring, spring) {
+        (None, Some((k, c))) => dv::bullet_spring(h, s.erp, s.cfm, k, c),
+        _ => Vec::new(),
+    };
+    let contact_lines = inputs
+        .targets
+        .iter()
+        .map(|&(k, c)| dv::bullet_inverse(h, k, c))
+        .collect();
     if spring.is_none() {
         notes.push(format!(
             "cfm = 0: the contacts are rigid; the penetration is removed by a factor 1 − erp = {} per step, a time constant of {} s",
@@ -506,6 +555,8 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines,
+        contact_lines,
     }
 }
 
@@ -514,6 +565,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
     let h = s.timestep.si;
     let k = s.stiffness.si;
     let mut notes = Vec::new();
+    let (mut lines, mut contact_lines) = (Vec::new(), vec![Vec::new(); n]);
     let (ks, cs): (Vec<f64>, Vec<f64>) = match s.approximation {
         DrakeApproximation::Sap => {
             let tau = s.relaxation_time.si;
@@ -524,6 +576,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                     let w = inputs.a_free[i];
                     let rn = (beta * beta / (4.0 * PI * PI) * w).max(1.0 / (h * k * (h + tau)));
                     let ke = 1.0 / (h * (h + tau) * rn);
+                    contact_lines[i] = dv::drake_sap(h, k, tau, beta, w, rn, ke);
                     (ke, ke * tau)
                 })
                 .unzip()
@@ -531,7 +584,10 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         DrakeApproximation::Lagged | DrakeApproximation::Similar | DrakeApproximation::Tamsi => {
             let d = s.dissipation.si;
             let c = match &s.preload {
-                Some(p) => d * p.si,
+                Some(p) => {
+                    lines.push(dv::drake_hunt_crossley(d, p.si));
+                    d * p.si
+                }
                 None => {
                     if d > 0.0 {
                         notes.push(
@@ -557,9 +613,10 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             }
         }
     }
+    let approximation = s.approximation.name();
     let mut settings = vec![
         ("timestep".into(), format!("{} s", num(h))),
-        ("approximation".into(), s.approximation.name().into()),
+        ("approximation".into(), approximation.into()),
         ("stiffness".into(), format!("{} N/m", num(k))),
     ];
     match s.approximation {
@@ -599,11 +656,20 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                         v.push(("relaxation_time".into(), format!("{} s", num(tau))));
                         // Reached only below the near-rigid cap: β²w/(4π²) ≤ 1/(hk(h+τ)).
                         let beta = 2.0 * PI / (inputs.a_free[i] * h * kt * (h + tau)).sqrt();
-                        if beta < s.near_rigid_threshold {
+                        let shown = beta < s.near_rigid_threshold;
+                        if shown {
                             v.push(("near_rigid_threshold".into(), format!("≤ {}", num(beta))));
                         }
+                        contact_lines[i].extend(dv::drake_inverse(
+                            kt,
+                            ct,
+                            true,
+                            None,
+                            shown.then_some((inputs.a_free[i], h, beta)),
+                        ));
                     }
                     (_, Some(p)) => {
+                        contact_lines[i].extend(dv::drake_inverse(kt, ct, false, Some(p.si), None));
                         v.push(("dissipation".into(), format!("{} s/m", num(ct / p.si))))
                     }
                     (_, None) => v.push(("dissipation".into(), "needs `preload`".into())),
@@ -612,6 +678,8 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             })
             .collect(),
         notes,
+        lines,
+        contact_lines,
     }
 }
 

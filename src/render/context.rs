@@ -287,182 +287,11 @@ pub(super) fn trim_for_sheet(report_v: &mut Value) {
 }
 
 pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
-    let mut plots_v = serde_json::Map::new();
-    if plots {
-        let names: Vec<String> = report.contacts.iter().map(|c| c.name.clone()).collect();
-        // Shapes are printed (and drawn) up to SHEET_ROWS contacts, for the
-        // SHEET_ROWS fastest modes: a 1,000-contact case drew 1,000 plots
-        // of 1,000 bars that no sheet showed.
-        if report.contacts.len() <= SHEET_ROWS {
-            plots_v.insert(
-                "modes".into(),
-                json!(
-                    report
-                        .modes
-                        .iter()
-                        .take(SHEET_ROWS)
-                        .map(|m| plot::shape_bars(&m.shape, &names))
-                        .collect::<Vec<_>>()
-                ),
-            );
-        }
-        let sweeps: Vec<Vec<String>> = report
-            .sweeps
-            .iter()
-            .map(|s| {
-                s.series
-                    .iter()
-                    .map(|series| {
-                        let mut lines = vec![Series {
-                            label: quantity_words(&series.of),
-                            points: s
-                                .x
-                                .iter()
-                                .zip(&series.values)
-                                .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
-                                .collect(),
-                            dashed: false,
-                            markers: false,
-                        }];
-                        if let Some(naive) = &series.naive {
-                            lines.push(Series {
-                                label: "naive (total mass)".into(),
-                                points: s
-                                    .x
-                                    .iter()
-                                    .zip(naive)
-                                    .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
-                                    .collect(),
-                                dashed: true,
-                                markers: false,
-                            });
-                        }
-                        let x_label = match s.shown_unit.as_str() {
-                            "" => s.parameter.clone(),
-                            "deg" => format!("{} (°)", s.parameter),
-                            u => format!("{} ({})", s.parameter, unit_text(u)),
-                        };
-                        plot::line_plot(
-                            &lines,
-                            &x_label,
-                            &format!("{} ({})", quantity_words(&series.of), series.unit),
-                            Scale::Linear,
-                            Scale::Linear,
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
-        plots_v.insert("sweeps".into(), json!(sweeps));
-        if let Some(r) = &report.robot {
-            plots_v.insert(
-                "ellipses".into(),
-                json!(
-                    r.contacts
-                        .iter()
-                        .map(|c| match c.ellipsoid.plane_kind {
-                            "finite" => plot::polar(
-                                &c.ellipsoid.polar,
-                                "principal 1",
-                                "principal 2",
-                                "kg",
-                            ),
-                            "normal" => plot::polar(&c.ellipsoid.polar, "normal", "across", "kg"),
-                            _ => String::new(),
-                        })
-                        .collect::<Vec<_>>()
-                ),
-            );
-        }
-        if let Some(l) = &report.large {
-            // Values equal but for round-off (m_eff / naive of contacts
-            // through the centres, 1 ± 1e-15) have no distribution worth a
-            // plot: its bins would be round-off and its axis 1.00 … 1.00.
-            // The sentence above the plots gives their range.
-            let spread =
-                |h: &crate::report::Histogram| h.max - h.min > 1e-9 * h.max.abs().max(h.min.abs());
-            let plots: Vec<String> = [
-                (&l.mass_ratio, "m_eff / naive"),
-                (&l.omega, "single-contact ω (rad/s)"),
-            ]
-            .into_iter()
-            .filter(|(h, _)| spread(h))
-            .map(|(h, label)| plot::histogram(&h.edges, &h.counts, label))
-            .collect();
-            plots_v.insert("histograms".into(), json!(plots));
-        }
-        if let Some(v) = &report.verification {
-            if let Some(g) = &v.gap_history {
-                let lines = vec![Series {
-                    label: format!("gap of {} (mode {})", g.contact, g.mode),
-                    points: g.t.iter().zip(&g.gap).map(|(t, y)| (*t, *y)).collect(),
-                    dashed: false,
-                    markers: false,
-                }];
-                plots_v.insert(
-                    "gap_history".into(),
-                    json!(plot::line_plot(
-                        &lines,
-                        "t (s)",
-                        "gap (m)",
-                        Scale::Linear,
-                        Scale::Linear
-                    )),
-                );
-            }
-            if !v.convergence_all.is_empty() {
-                let lines: Vec<Series> = v
-                    .convergence_all
-                    .iter()
-                    .map(|c| Series {
-                        label: c.integrator.to_string(),
-                        points: c.dt.iter().zip(&c.error).map(|(d, e)| (*d, *e)).collect(),
-                        dashed: false,
-                        markers: true,
-                    })
-                    .collect();
-                plots_v.insert(
-                    "convergence".into(),
-                    json!(plot::line_plot(
-                        &lines,
-                        "Δt (s)",
-                        "|ω − ω_ref| (rad/s)",
-                        Scale::Log,
-                        Scale::Log
-                    )),
-                );
-            }
-            if let Some(st) = &v.stability {
-                let lines = vec![
-                    Series {
-                        label: format!(
-                            "Δt = {} (stable by 2/max ω_i, above 2/ω_max)",
-                            time(st.dt_run_independent, 3)
-                        ),
-                        points: st.energy_independent.clone(),
-                        dashed: false,
-                        markers: false,
-                    },
-                    Series {
-                        label: format!("Δt = {} (0.9 × 2/ω_max)", time(st.dt_run_coupled, 3)),
-                        points: st.energy_coupled.clone(),
-                        dashed: false,
-                        markers: false,
-                    },
-                ];
-                plots_v.insert(
-                    "energy".into(),
-                    json!(plot::line_plot(
-                        &lines,
-                        "step",
-                        "energy / initial energy",
-                        Scale::Linear,
-                        Scale::Log
-                    )),
-                );
-            }
-        }
-    }
+    let mut plots_v = if plots {
+        plots_of(report)
+    } else {
+        serde_json::Map::new()
+    };
     // Columns per printed matrix block: six short names fit a page, long
     // joint names (robot models) fewer.
     let longest = report
@@ -518,7 +347,9 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
     }
     json!({
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
+        "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
         "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
+        "impact_together": report.impacts.iter().map(|i| super::impact::together(i, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),
         "report": report_v,
         "plots": plots_v,
@@ -545,4 +376,193 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "version": env!("CARGO_PKG_VERSION"),
         "assets": "assets",
     })
+}
+
+/// The plots a sheet draws (SVG strings by name): mode shapes, sweeps,
+/// ellipses, histograms, the verification's.
+fn plots_of(report: &Report) -> serde_json::Map<String, Value> {
+    let mut plots_v = serde_json::Map::new();
+    let names: Vec<String> = report.contacts.iter().map(|c| c.name.clone()).collect();
+    // Shapes are printed (and drawn) up to SHEET_ROWS contacts, for the
+    // SHEET_ROWS fastest modes: a 1,000-contact case drew 1,000 plots
+    // of 1,000 bars that no sheet showed.
+    if report.contacts.len() <= SHEET_ROWS {
+        plots_v.insert(
+            "modes".into(),
+            json!(
+                report
+                    .modes
+                    .iter()
+                    .take(SHEET_ROWS)
+                    .map(|m| plot::shape_bars(&m.shape, &names))
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
+    let sweeps = sweep_plots(report);
+    plots_v.insert("sweeps".into(), json!(sweeps));
+    if let Some(r) = &report.robot {
+        plots_v.insert(
+            "ellipses".into(),
+            json!(
+                r.contacts
+                    .iter()
+                    .map(|c| match c.ellipsoid.plane_kind {
+                        "finite" =>
+                            plot::polar(&c.ellipsoid.polar, "principal 1", "principal 2", "kg",),
+                        "normal" => plot::polar(&c.ellipsoid.polar, "normal", "across", "kg"),
+                        _ => String::new(),
+                    })
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
+    if let Some(l) = &report.large {
+        // Values equal but for round-off (m_eff / naive of contacts
+        // through the centres, 1 ± 1e-15) have no distribution worth a
+        // plot: its bins would be round-off and its axis 1.00 … 1.00.
+        // The sentence above the plots gives their range.
+        let spread =
+            |h: &crate::report::Histogram| h.max - h.min > 1e-9 * h.max.abs().max(h.min.abs());
+        let plots: Vec<String> = [
+            (&l.mass_ratio, "m_eff / naive"),
+            (&l.omega, "single-contact ω (rad/s)"),
+        ]
+        .into_iter()
+        .filter(|(h, _)| spread(h))
+        .map(|(h, label)| plot::histogram(&h.edges, &h.counts, label))
+        .collect();
+        plots_v.insert("histograms".into(), json!(plots));
+    }
+    if let Some(v) = &report.verification {
+        verification_plots(v, &mut plots_v);
+    }
+    plots_v
+}
+
+/// Each sweep's plots, one per quantity.
+fn sweep_plots(report: &Report) -> Vec<Vec<String>> {
+    report
+        .sweeps
+        .iter()
+        .map(|s| {
+            s.series
+                .iter()
+                .map(|series| {
+                    let mut lines = vec![Series {
+                        label: quantity_words(&series.of),
+                        points: s
+                            .x
+                            .iter()
+                            .zip(&series.values)
+                            .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
+                            .collect(),
+                        dashed: false,
+                        markers: false,
+                    }];
+                    if let Some(naive) = &series.naive {
+                        lines.push(Series {
+                            label: "naive (total mass)".into(),
+                            points: s
+                                .x
+                                .iter()
+                                .zip(naive)
+                                .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
+                                .collect(),
+                            dashed: true,
+                            markers: false,
+                        });
+                    }
+                    let x_label = match s.shown_unit.as_str() {
+                        "" => s.parameter.clone(),
+                        "deg" => format!("{} (°)", s.parameter),
+                        u => format!("{} ({})", s.parameter, unit_text(u)),
+                    };
+                    plot::line_plot(
+                        &lines,
+                        &x_label,
+                        &format!("{} ({})", quantity_words(&series.of), series.unit),
+                        Scale::Linear,
+                        Scale::Linear,
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The verification's plots: gap history, convergence, energy.
+fn verification_plots(
+    v: &crate::verify::Verification,
+    plots_v: &mut serde_json::Map<String, Value>,
+) {
+    if let Some(g) = &v.gap_history {
+        let lines = vec![Series {
+            label: format!("gap of {} (mode {})", g.contact, g.mode),
+            points: g.t.iter().zip(&g.gap).map(|(t, y)| (*t, *y)).collect(),
+            dashed: false,
+            markers: false,
+        }];
+        plots_v.insert(
+            "gap_history".into(),
+            json!(plot::line_plot(
+                &lines,
+                "t (s)",
+                "gap (m)",
+                Scale::Linear,
+                Scale::Linear
+            )),
+        );
+    }
+    if !v.convergence_all.is_empty() {
+        let lines: Vec<Series> = v
+            .convergence_all
+            .iter()
+            .map(|c| Series {
+                label: c.integrator.to_string(),
+                points: c.dt.iter().zip(&c.error).map(|(d, e)| (*d, *e)).collect(),
+                dashed: false,
+                markers: true,
+            })
+            .collect();
+        plots_v.insert(
+            "convergence".into(),
+            json!(plot::line_plot(
+                &lines,
+                "Δt (s)",
+                "|ω − ω_ref| (rad/s)",
+                Scale::Log,
+                Scale::Log
+            )),
+        );
+    }
+    if let Some(st) = &v.stability {
+        let lines = vec![
+            Series {
+                label: format!(
+                    "Δt = {} (stable by 2/max ω_i, above 2/ω_max)",
+                    time(st.dt_run_independent, 3)
+                ),
+                points: st.energy_independent.clone(),
+                dashed: false,
+                markers: false,
+            },
+            Series {
+                label: format!("Δt = {} (0.9 × 2/ω_max)", time(st.dt_run_coupled, 3)),
+                points: st.energy_coupled.clone(),
+                dashed: false,
+                markers: false,
+            },
+        ];
+        plots_v.insert(
+            "energy".into(),
+            json!(plot::line_plot(
+                &lines,
+                "step",
+                "energy / initial energy",
+                Scale::Linear,
+                Scale::Log
+            )),
+        );
+    }
 }

@@ -160,6 +160,13 @@ fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 struck.len(),
                 n(sum, d)
             )));
+            if let (true, Some(m), Some(alone)) = (im.alike, top.m_together, top.m_eff) {
+                line.push(plain(format!(
+                    "; pushing alike, each acts with 1/Σ_j A_cj = {} kg (alone 1/A_cc = {} kg)",
+                    n(m, d),
+                    n(alone, d)
+                )));
+            }
         }
         if let Some(naive) = top.naive.as_ref().filter(|s| s.peak_force > 0.0) {
             line.push(plain(if struck.len() > 1 {

@@ -254,3 +254,63 @@ pub fn plot(imp: &ImpactReport, time: Option<&crate::case::UnitChoice>) -> Strin
         (time.is_none(), false),
     )
 }
+
+/// Struck contacts that share one impact: which mass governs each, in
+/// words, and `m = 1/Σ_j A_cj` with its numbers (LaTeX, one line per
+/// struck contact; the first only when they push alike, since then every
+/// line is the same).
+#[derive(serde::Serialize)]
+pub struct Together {
+    /// The sentence before the lines.
+    pub words: String,
+    /// The lines.
+    pub lines: Vec<String>,
+}
+
+/// The struck-together mass of an impact with several struck contacts.
+pub fn together(imp: &ImpactReport, d: usize) -> Option<Together> {
+    let struck: Vec<_> = imp
+        .contacts
+        .iter()
+        .filter(|c| c.m_together.is_some() && !c.a_struck.is_empty())
+        .collect();
+    let first = struck.first()?;
+    let line = |c: &crate::report::impact::ImpactContactReport| {
+        let me = tex_text(&c.contact);
+
+        let mut nums = String::new();
+        for (k, &a) in c.a_struck.iter().enumerate() {
+            let v = q(a.abs(), "kg}^{-1", d);
+            match (k, a < 0.0) {
+                (0, false) => nums.push_str(&v),
+                (0, true) => nums.push_str(&format!("-{v}")),
+                (_, false) => nums.push_str(&format!(" + {v}")),
+                (_, true) => nums.push_str(&format!(" - {v}")),
+            }
+        }
+        format!(
+            "m_{{{me}}} = \\frac{{1}}{{\\sum_{{j}} A_{{{me},\\,j}}}} = \\frac{{1}}{{{nums}}} = {}",
+            q(c.m_together.unwrap_or(f64::NAN), "kg", d)
+        )
+    };
+    let alone = |c: &crate::report::impact::ImpactContactReport| {
+        c.m_eff.map_or_else(
+            || "∞".to_string(),
+            |m| format!("{} kg", super::number::sig(m, d)),
+        )
+    };
+    Some(if imp.alike {
+        Together {
+            words: format!(
+                "The struck contacts push alike (the same k and c, equal sums of their rows of A over the struck contacts, none resting): their forces are equal at every instant, so each responds as one contact of mass m = 1/Σ_j A_cj over the struck contacts j — not its mass alone, 1/A_cc = {}:",
+                alone(first)
+            ),
+            lines: vec![line(first)],
+        }
+    } else {
+        Together {
+            words: "The struck contacts do not push alike, so no one mass governs: the results are the coupled solution's. For comparison, with equal forces each would act with m = 1/Σ_j A_cj over the struck contacts j; alone with 1/A_cc (the m column):".into(),
+            lines: struck.iter().take(3).map(|c| line(c)).collect(),
+        }
+    })
+}

@@ -4,6 +4,7 @@
 //! format numbers and lay out tables; they compute no physics.
 
 pub mod context;
+pub mod engine_eqs;
 pub mod engine_text;
 mod format;
 pub use format::Format;

@@ -233,6 +233,66 @@ pub fn svg(s: &Sketch) -> String {
     };
     let s = &scaled;
     let dim = s.dim;
+    let ([u0, u1, v0, v1], arrow) = extent(s);
+    let scale = ((MAX_W - 2.0 * MARGIN) / (u1 - u0)).min((MAX_H - 2.0 * MARGIN) / (v1 - v0));
+    let w = (u1 - u0) * scale + 2.0 * MARGIN;
+    let h = (v1 - v0) * scale + 2.0 * MARGIN + if dim == 3 { 30.0 } else { 18.0 };
+    let at = |p: Point| {
+        let (u, v) = project(dim, p);
+        (MARGIN + (u - u0) * scale, MARGIN + (v1 - v) * scale)
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg class="sketch" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="sketch of the model">"#,
+        w = c(w),
+        h = c(h)
+    );
+    // Links.
+    for (a, b) in &s.links {
+        let (x1, y1) = at(*a);
+        let (x2, y2) = at(*b);
+        let _ = write!(
+            out,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GREY}" stroke-width="3" stroke-linecap="round"/>"#,
+            c(x1),
+            c(y1),
+            c(x2),
+            c(y2)
+        );
+    }
+    // Bodies.
+    for b in &s.bodies {
+        draw_body(&mut out, b, &at, scale, w, s.bodies.len() <= NAMED);
+    }
+    // Joints.
+    for j in &s.joints {
+        let (x, y) = at(j.point);
+        if j.grounded {
+            ground(&mut out, x, y + 4.0, (0.0, -1.0), 16.0);
+        }
+        let _ = write!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="4" fill="white" stroke="{INK}" stroke-width="1.4"/>"#,
+            c(x),
+            c(y)
+        );
+    }
+    // Contacts: ground, point, arrow, label.
+    for i in 0..s.contacts.len() {
+        draw_contact(&mut out, s, i, &at, arrow * scale, w);
+    }
+    triad(&mut out, dim, h);
+    scale_bar(&mut out, u1 - u0, unit, scale, w, h);
+    out.push_str("</svg>");
+    out
+}
+
+/// The drawing's extent in the projected frame, with room for the normal
+/// arrows, the axis triad and a flat case: `(u0, u1, v0, v1)` and the
+/// arrow length.
+fn extent(s: &Sketch) -> ([f64; 4], f64) {
+    let dim = s.dim;
     // World extent of everything drawn.
     let mut pts: Vec<(f64, f64)> = Vec::new();
     for b in &s.bodies {
@@ -302,194 +362,176 @@ pub fn svg(s: &Sketch) -> String {
         let mid = 0.5 * (u0 + u1);
         (u0, u1) = (mid - 0.15 * size, mid + 0.15 * size);
     }
-    let scale = ((MAX_W - 2.0 * MARGIN) / (u1 - u0)).min((MAX_H - 2.0 * MARGIN) / (v1 - v0));
-    let w = (u1 - u0) * scale + 2.0 * MARGIN;
-    let h = (v1 - v0) * scale + 2.0 * MARGIN + if dim == 3 { 30.0 } else { 18.0 };
-    let at = |p: Point| {
-        let (u, v) = project(dim, p);
-        (MARGIN + (u - u0) * scale, MARGIN + (v1 - v) * scale)
-    };
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg class="sketch" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="sketch of the model">"#,
-        w = c(w),
-        h = c(h)
-    );
-    // Links.
-    for (a, b) in &s.links {
-        let (x1, y1) = at(*a);
-        let (x2, y2) = at(*b);
-        let _ = write!(
-            out,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{GREY}" stroke-width="3" stroke-linecap="round"/>"#,
-            c(x1),
-            c(y1),
-            c(x2),
-            c(y2)
-        );
-    }
-    // Bodies.
-    for b in &s.bodies {
-        let (x, y) = at(b.com);
-        match &b.outline {
-            Outline::Circle(r) => {
-                let _ = write!(
-                    out,
-                    r##"<circle cx="{}" cy="{}" r="{}" fill="#eef2f7" fill-opacity="0.6" stroke="#5b6270" stroke-width="1.1" stroke-dasharray="5 3"/>"##,
-                    c(x),
-                    c(y),
-                    c(r * scale)
-                );
-            }
-            Outline::Box { half, axes } => {
-                let k: Vec<(f64, f64)> = box_corners(b.com, *half, *axes)
-                    .into_iter()
-                    .map(&at)
-                    .collect();
-                let mut d = String::new();
-                for (i, j) in BOX_EDGES {
-                    let _ = write!(
-                        d,
-                        "M{},{} L{},{} ",
-                        c(k[i].0),
-                        c(k[i].1),
-                        c(k[j].0),
-                        c(k[j].1)
-                    );
-                }
-                let _ = write!(
-                    out,
-                    r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1"/>"##,
-                    d.trim_end()
-                );
-            }
-            Outline::Shape(lines) => {
-                let mut d = String::new();
-                for l in lines {
-                    for (k, p) in l.iter().enumerate() {
-                        let (u, v) = at(*p);
-                        let _ = write!(d, "{}{},{} ", if k == 0 { "M" } else { "L" }, c(u), c(v));
-                    }
-                }
-                let _ = write!(
-                    out,
-                    r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1" stroke-linejoin="round"/>"##,
-                    d.trim_end()
-                );
-            }
-            Outline::Fixed => {
-                hatch_square(&mut out, x, y);
-            }
-            Outline::Point => {}
-        }
-        if b.outline == Outline::Point {
+    ([u0, u1, v0, v1], arrow)
+}
+
+/// One body: its outline, its centre of mass, its name (when few).
+fn draw_body(
+    out: &mut String,
+    b: &crate::report::sketch::SketchBody,
+    at: &dyn Fn(Point) -> (f64, f64),
+    scale: f64,
+    w: f64,
+    named: bool,
+) {
+    let (x, y) = at(b.com);
+    match &b.outline {
+        Outline::Circle(r) => {
             let _ = write!(
                 out,
-                r#"<circle cx="{}" cy="{}" r="3.5" fill="{INK}"/>"#,
+                r##"<circle cx="{}" cy="{}" r="{}" fill="#eef2f7" fill-opacity="0.6" stroke="#5b6270" stroke-width="1.1" stroke-dasharray="5 3"/>"##,
                 c(x),
-                c(y)
+                c(y),
+                c(r * scale)
             );
-        } else if b.outline != Outline::Fixed {
-            com_marker(&mut out, x, y);
         }
-        if s.bodies.len() <= NAMED {
-            let name = short(&b.name);
-            // Kept inside the figure: written leftwards near its right edge.
-            let width = 5.6 * name.chars().count() as f64;
-            let (tx, anchor) = if x + 7.0 + width > w - 2.0 {
-                (x - 7.0, "end")
-            } else {
-                (x + 7.0, "start")
-            };
+        Outline::Box { half, axes } => {
+            let k: Vec<(f64, f64)> = box_corners(b.com, *half, *axes)
+                .into_iter()
+                .map(at)
+                .collect();
+            let mut d = String::new();
+            for (i, j) in BOX_EDGES {
+                let _ = write!(
+                    d,
+                    "M{},{} L{},{} ",
+                    c(k[i].0),
+                    c(k[i].1),
+                    c(k[j].0),
+                    c(k[j].1)
+                );
+            }
             let _ = write!(
                 out,
-                r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}">{}</text>"#,
-                c(tx),
-                c(y - 7.0),
-                esc(&name)
+                r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1"/>"##,
+                d.trim_end()
             );
         }
-    }
-    // Joints.
-    for j in &s.joints {
-        let (x, y) = at(j.point);
-        if j.grounded {
-            ground(&mut out, x, y + 4.0, (0.0, -1.0), 16.0);
+        Outline::Shape(lines) => {
+            let mut d = String::new();
+            for l in lines {
+                for (k, p) in l.iter().enumerate() {
+                    let (u, v) = at(*p);
+                    let _ = write!(d, "{}{},{} ", if k == 0 { "M" } else { "L" }, c(u), c(v));
+                }
+            }
+            let _ = write!(
+                out,
+                r##"<path d="{}" fill="none" stroke="#5b6270" stroke-width="1.1" stroke-linejoin="round"/>"##,
+                d.trim_end()
+            );
         }
+        Outline::Fixed => {
+            hatch_square(out, x, y);
+        }
+        Outline::Point => {}
+    }
+    if b.outline == Outline::Point {
         let _ = write!(
             out,
-            r#"<circle cx="{}" cy="{}" r="4" fill="white" stroke="{INK}" stroke-width="1.4"/>"#,
+            r#"<circle cx="{}" cy="{}" r="3.5" fill="{INK}"/>"#,
             c(x),
             c(y)
         );
+    } else if b.outline != Outline::Fixed {
+        com_marker(out, x, y);
     }
-    // Contacts: ground, point, arrow, label.
-    for (i, k) in s.contacts.iter().enumerate() {
-        let (x, y) = at(k.point);
-        let (du, dv) = project(dim, k.normal);
-        let len = (du * du + dv * dv).sqrt();
-        // Screen direction (y down); straight up when the normal points at the viewer.
-        let (dx, dy) = if len > 1e-9 {
-            (du / len, -dv / len)
+    if named {
+        let name = short(&b.name);
+        // Kept inside the figure: written leftwards near its right edge.
+        let width = 5.6 * name.chars().count() as f64;
+        let (tx, anchor) = if x + 7.0 + width > w - 2.0 {
+            (x - 7.0, "end")
         } else {
-            (0.0, -1.0)
-        };
-        let pix = (arrow * scale * len).max(10.0);
-        if k.world {
-            ground(&mut out, x, y, (dx, dy), 26.0);
-        }
-        let (tx, ty) = (x + pix * dx, y + pix * dy);
-        let head = 7.0;
-        let (lx, ly) = (
-            tx - head * dx + 0.5 * head * dy,
-            ty - head * dy - 0.5 * head * dx,
-        );
-        let (rx, ry) = (
-            tx - head * dx - 0.5 * head * dy,
-            ty - head * dy + 0.5 * head * dx,
-        );
-        let _ = write!(
-            out,
-            r#"<circle cx="{}" cy="{}" r="2.6" fill="{CONTACT}"/><path class="arrow" d="M{},{} L{},{} M{},{} L{},{} L{},{}" fill="none" stroke="{CONTACT}" stroke-width="1.6" stroke-linejoin="round"/>"#,
-            c(x),
-            c(y),
-            c(x),
-            c(y),
-            c(tx),
-            c(ty),
-            c(lx),
-            c(ly),
-            c(tx),
-            c(ty),
-            c(rx),
-            c(ry)
-        );
-        let anchor = if dx > 0.3 {
-            "start"
-        } else if dx < -0.3 {
-            "end"
-        } else {
-            "middle"
+            (x + 7.0, "start")
         };
         let _ = write!(
             out,
-            r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}" style="fill:{CONTACT}">{}</text>"#,
-            c((tx + 5.0 * dx).min(w - 4.0).max(4.0)),
-            c(ty + 5.0 * dy
-                + if dy > 0.3 {
-                    8.0
-                } else if dy < -0.3 {
-                    -2.0
-                } else {
-                    3.5
-                }),
-            esc(&contact_label(s, i))
+            r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}">{}</text>"#,
+            c(tx),
+            c(y - 7.0),
+            esc(&name)
         );
     }
-    triad(&mut out, dim, h);
-    // Scale bar: a round length in metres, drawn in the scaled frame.
-    let bar_m = round_length(0.2 * (u1 - u0) * unit);
+}
+
+/// One contact: ground (against the world), point, normal arrow, label.
+fn draw_contact(
+    out: &mut String,
+    s: &Sketch,
+    i: usize,
+    at: &dyn Fn(Point) -> (f64, f64),
+    arrow_px: f64,
+    w: f64,
+) {
+    let k = &s.contacts[i];
+    let dim = s.dim;
+    let (x, y) = at(k.point);
+    let (du, dv) = project(dim, k.normal);
+    let len = (du * du + dv * dv).sqrt();
+    // Screen direction (y down); straight up when the normal points at the viewer.
+    let (dx, dy) = if len > 1e-9 {
+        (du / len, -dv / len)
+    } else {
+        (0.0, -1.0)
+    };
+    let pix = (arrow_px * len).max(10.0);
+    if k.world {
+        ground(out, x, y, (dx, dy), 26.0);
+    }
+    let (tx, ty) = (x + pix * dx, y + pix * dy);
+    let head = 7.0;
+    let (lx, ly) = (
+        tx - head * dx + 0.5 * head * dy,
+        ty - head * dy - 0.5 * head * dx,
+    );
+    let (rx, ry) = (
+        tx - head * dx - 0.5 * head * dy,
+        ty - head * dy + 0.5 * head * dx,
+    );
+    let _ = write!(
+        out,
+        r#"<circle cx="{}" cy="{}" r="2.6" fill="{CONTACT}"/><path class="arrow" d="M{},{} L{},{} M{},{} L{},{} L{},{}" fill="none" stroke="{CONTACT}" stroke-width="1.6" stroke-linejoin="round"/>"#,
+        c(x),
+        c(y),
+        c(x),
+        c(y),
+        c(tx),
+        c(ty),
+        c(lx),
+        c(ly),
+        c(tx),
+        c(ty),
+        c(rx),
+        c(ry)
+    );
+    let anchor = if dx > 0.3 {
+        "start"
+    } else if dx < -0.3 {
+        "end"
+    } else {
+        "middle"
+    };
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" class="tick" text-anchor="{anchor}" style="fill:{CONTACT}">{}</text>"#,
+        c((tx + 5.0 * dx).min(w - 4.0).max(4.0)),
+        c(ty + 5.0 * dy
+            + if dy > 0.3 {
+                8.0
+            } else if dy < -0.3 {
+                -2.0
+            } else {
+                3.5
+            }),
+        esc(&contact_label(s, i))
+    );
+}
+
+/// The scale bar: a round length in metres, drawn in the scaled frame
+/// (`unit` metres a unit), at the bottom right.
+fn scale_bar(out: &mut String, width_units: f64, unit: f64, scale: f64, w: f64, h: f64) {
+    let bar_m = round_length(0.2 * width_units * unit);
     let bar = bar_m / unit;
     if bar_m.is_finite() && bar_m > 0.0 && bar.is_finite() && bar > 0.0 {
         let (x1, y) = (w - MARGIN - bar * scale, h - 14.0);
@@ -513,8 +555,6 @@ pub fn svg(s: &Sketch) -> String {
             trim_zeros(&sig(bar_m, 3))
         );
     }
-    out.push_str("</svg>");
-    out
 }
 
 /// The centre-of-mass symbol: a circle with two opposite quarters filled.

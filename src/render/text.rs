@@ -78,6 +78,34 @@ fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
 pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     let d = digits;
     let mut out = Vec::new();
+    summary_section(report, d, &mut out);
+    checks_section(report, &mut out);
+    contacts_section(report, d, &mut out);
+    damping_section(report, d, &mut out);
+    robot_section(report, d, &mut out);
+    for e in &report.engines {
+        out.extend(super::engine_text::sections(e, d));
+    }
+    if !report.impacts.is_empty() {
+        out.push(impact_section(report, d));
+    }
+    person_section(report, d, &mut out);
+    symbolic_sections(report, d, &mut out);
+    delassus_section(report, d, &mut out);
+    modes_section(report, d, &mut out);
+    damped_modes_section(report, d, &mut out);
+    fastest_section(report, d, &mut out);
+    timestep_section(report, d, &mut out);
+    if let Some(v) = &report.verification {
+        verification_sections(v, d, &mut out);
+    }
+    constraints_section(report, &mut out);
+    claims_section(report, &mut out);
+    out
+}
+
+/// The headline lines.
+fn summary_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     out.push(Section {
         title: "Summary".into(),
         notes: super::headline::lines(report, d)
@@ -86,6 +114,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             .collect(),
         ..Section::default()
     });
+}
+
+/// The model checks' warnings.
+fn checks_section(report: &Report, out: &mut Vec<Section>) {
     if !report.model_checks.is_empty() {
         out.push(Section {
             title: format!("Model checks: {} warning(s)", report.model_checks_found),
@@ -97,6 +129,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             ..Section::default()
         });
     }
+}
+
+/// Effective mass per contact.
+fn contacts_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     out.push(Section {
         title: "Effective mass per contact".into(),
         header: strings([
@@ -163,6 +199,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         }))
         .collect(),
     });
+}
+
+/// The dashpots and damping ratios.
+fn damping_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     if report.contacts.iter().any(|c| c.damping.is_some()) {
         out.push(Section {
             title: "Damping".into(),
@@ -174,6 +214,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             notes: Vec::new(),
         });
     }
+}
+
+/// A `[model]` case's robot table.
+fn robot_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     if let Some(r) = &report.robot {
         out.push(Section {
             title: format!("Robot model ({} `{}`)", r.format, r.name),
@@ -222,12 +266,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             .collect(),
         });
     }
-    for e in &report.engines {
-        out.extend(super::engine_text::sections(e, d));
-    }
-    if !report.impacts.is_empty() {
-        out.push(impact_section(report, d));
-    }
+}
+
+/// Transient contact with a person.
+fn person_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     if !report.persons.is_empty() {
         let mut rows = Vec::new();
         for p in &report.persons {
@@ -268,6 +310,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             notes: vec!["m_H, k_H, speed and force limit are the case's own values".into()],
         });
     }
+}
+
+/// Closed forms and sensitivities.
+fn symbolic_sections(report: &Report, digits: usize, out: &mut Vec<Section>) {
     let sym = &report.symbolic;
     if sym.available {
         out.push(Section {
@@ -317,6 +363,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             ..Section::default()
         });
     }
+}
+
+/// The Delassus matrix.
+fn delassus_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     if let Some(matrix) = &report.delassus.matrix
         && matrix.len() > 1
     {
@@ -338,6 +388,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             notes: Vec::new(),
         });
     }
+}
+
+/// Coupled modes.
+fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     out.push(Section {
         title: "Coupled modes".into(),
         header: strings(["mode", "ω (rad/s)", "f (Hz)", "shape"]),
@@ -368,6 +422,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             _ => Vec::new(),
         },
     });
+}
+
+/// Damped coupled modes.
+fn damped_modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     if let Some(damped) = &report.damped_modes {
         out.push(Section {
             title: "Damped coupled modes".into(),
@@ -380,6 +438,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             notes: Vec::new(),
         });
     }
+}
+
+/// Fastest frequency: independent, coupled, upper bound.
+fn fastest_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     let ratio = report
         .coupled_to_independent_ratio
         .map_or(String::new(), |r| format!("×{}", sig(r, d)));
@@ -409,6 +471,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         ],
         notes: Vec::new(),
     });
+}
+
+/// Stable explicit timestep.
+fn timestep_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     let dt = &report.stable_dt;
     let t = |x: Option<f64>| x.map_or_else(|| "— (nothing moves)".to_string(), |v| time(v, d));
     let mut rows = vec![
@@ -440,9 +506,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         rows,
         notes,
     });
-    if let Some(v) = &report.verification {
-        verification_sections(v, digits, &mut out);
-    }
+}
+
+/// Constraint rows and their rank.
+fn constraints_section(report: &Report, out: &mut Vec<Section>) {
     if report.constraints.rows > 0 {
         out.push(Section {
             title: "Constraints".into(),
@@ -455,6 +522,10 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
             ..Section::default()
         });
     }
+}
+
+/// Claims with computed, claimed and tolerance.
+fn claims_section(report: &Report, out: &mut Vec<Section>) {
     if !report.claims.is_empty() {
         out.push(Section {
             title: "Claims".into(),
@@ -495,7 +566,6 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
                 .collect(),
         });
     }
-    out
 }
 
 /// One line saying what the system is: `planar · 3 generalized velocities · 2 contacts`.

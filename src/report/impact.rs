@@ -27,6 +27,10 @@ pub struct ImpactReport {
     /// How the piecewise-linear solution went (also run beside a closed
     /// form, as its check).
     pub integration: Option<IntegrationReport>,
+    /// The struck contacts push alike (at least two, none resting, the
+    /// same spring and dashpot, equal row sums of A over them): their
+    /// forces are equal and each acts with `m_together`.
+    pub alike: bool,
     /// Why there are no results (an immobile contact, no end in time).
     pub error: Option<String>,
     /// Why the closed forms of one contact are unchecked (their check by
@@ -60,6 +64,12 @@ pub struct ImpactContactReport {
     pub approach_speed: f64,
     /// The mass the contact sees alone, 1/A_cc (kg).
     pub m_eff: Option<f64>,
+    /// Struck with others: `1/Σ_j A_cj` over the struck contacts, the mass
+    /// it acts with when they push with equal forces (kg).
+    pub m_together: Option<f64>,
+    /// Struck with others: its row of A over the struck contacts (1/kg),
+    /// the terms of that sum.
+    pub a_struck: Vec<f64>,
     /// Largest force (N).
     pub peak_force: f64,
     /// Its time from the first touch (s).
@@ -191,6 +201,8 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                         role: if struck { "struck" } else { "resting" },
                         approach_speed: if struck { r.speed } else { 0.0 },
                         m_eff: r.m_eff[k],
+                        m_together: r.m_together.get(k).copied().flatten(),
+                        a_struck: r.a_struck.get(k).cloned().unwrap_or_default(),
                         peak_force: cr.peak_force,
                         time_to_peak: cr.time_to_peak,
                         start: cr.start,
@@ -243,6 +255,7 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                 contacts,
                 closed_form: closed,
                 integration,
+                alike: r.alike,
                 error,
                 check_note,
                 history,

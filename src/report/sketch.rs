@@ -24,7 +24,9 @@ pub struct Sketch {
     pub dim: usize,
     /// Bodies.
     pub bodies: Vec<SketchBody>,
-    /// A robot's links: parent frame origin to child frame origin.
+    /// A robot's links: parent frame origin to child frame origin, a
+    /// body without a child to its centre of mass, and every body to each
+    /// contact point on it.
     pub links: Vec<(Point, Point)>,
     /// Joints.
     pub joints: Vec<SketchJoint>,
@@ -447,6 +449,28 @@ fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
                 com: v3(&kin.world(&(kin.xpos[b] + kin.xrot[b] * body.com)))?,
                 outline: Outline::Point,
             });
+        }
+    }
+    // A link ends at its child's frame; a body with no child (the last
+    // link) is drawn out to its centre of mass, and every body to each
+    // contact point on it — so no link is only a point.
+    for (b, body) in tree.bodies.iter().enumerate() {
+        let leaf = !tree.bodies.iter().any(|c| c.parent == Some(b));
+        if leaf && body.mass > 0.0 && body.com.norm() > 1e-9 {
+            links.push((
+                v3(&kin.world(&kin.xpos[b]))?,
+                v3(&kin.world(&(kin.xpos[b] + kin.xrot[b] * body.com)))?,
+            ));
+        }
+    }
+    for (c, (p, _)) in case.contacts.iter().zip(&sys.points) {
+        let ContactGeometry::Link { body, other, .. } = &c.geometry else {
+            continue;
+        };
+        for side in std::iter::once(body).chain(other) {
+            if let crate::case::Side::Model(b) = side {
+                links.push((v3(&kin.world(&kin.xpos[*b]))?, v3(&(p + sys.origin))?));
+            }
         }
     }
     for b in &r.bodies {

@@ -25,6 +25,7 @@ mod cli {
 
 /// Engine settings against the engines' own numbers, and Rapier run here.
 mod engines {
+    mod lines;
     mod rapier;
     mod settings;
 }
@@ -42,6 +43,7 @@ mod input {
     mod bad;
     mod bounded_work;
     mod confine;
+    mod description_checks;
     mod hostile;
     mod inertia_rule;
     mod model_checks;
@@ -71,6 +73,7 @@ mod output {
 mod physics {
     mod claims;
     mod impact;
+    mod impact_together;
     mod nearby_origin;
     mod pose;
     mod properties;
@@ -86,6 +89,7 @@ mod robots {
     mod batch;
     mod models;
     mod references;
+    mod sketch;
 }
 
 /// Large systems: the large path, Lanczos, sparse Delassus products.

@@ -19,6 +19,18 @@ pub struct ImpactResult {
     pub stiffness_damping: Vec<(f64, f64)>,
     /// 1/A_cc per contact involved (`None`: immobile).
     pub m_eff: Vec<Option<f64>>,
+    /// Per struck contact, its row of A over the struck contacts (empty
+    /// with one struck contact).
+    pub a_struck: Vec<Vec<f64>>,
+    /// Per struck contact, `1/Σ_j A_cj` over the struck contacts: the mass
+    /// it acts with when the struck contacts push with equal forces
+    /// (`None`: one struck contact, or the sum is not positive).
+    pub m_together: Vec<Option<f64>>,
+    /// The struck contacts push alike — at least two, none resting, the
+    /// same spring and dashpot, and equal sums of their rows of A over
+    /// them — so their forces are equal at every instant and each
+    /// responds as one contact of mass `m_together`.
+    pub alike: bool,
     /// The response of the piecewise-linear system.
     pub response: Result<Response, ImpactError>,
     /// The closed forms, for one struck contact with none resting.
@@ -143,7 +155,30 @@ pub fn run(
                     .collect();
                 crate::control::cached(key, || respond_with(&a, &k, &c, &v, check))
             };
+            let ns = spec.contacts.len();
+            let a_struck: Vec<Vec<f64>> = if ns > 1 {
+                (0..ns)
+                    .map(|i| (0..ns).map(|j| a[(i, j)]).collect())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let sums: Vec<f64> = a_struck.iter().map(|r| r.iter().sum()).collect();
+            let m_together = sums.iter().map(|&s| (s > 0.0).then(|| 1.0 / s)).collect();
+            let same = |x: &[f64]| {
+                let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                x.iter().all(|v| (v - x[0]).abs() <= 1e-9 * scale)
+            };
+            let alike = ns > 1
+                && n == ns
+                && same(&sums)
+                && same(&k)
+                && same(&c)
+                && sums.iter().all(|&s| s > 0.0);
             let mut result = ImpactResult {
+                a_struck,
+                m_together,
+                alike,
                 speed: spec.speed,
                 contacts,
                 struck: spec.contacts.len(),
