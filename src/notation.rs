@@ -380,7 +380,7 @@ fn command(c: &[char], i: &mut usize, depth: usize) -> Result<(), String> {
         }
         return atom(c, i, depth);
     }
-    return Err(format!("`\\{name}` is not a command a symbol may use"));
+    Err(format!("`\\{name}` is not a command a symbol may use"))
 }
 
 #[cfg(test)]

@@ -291,12 +291,17 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     });
     // The robot section and the persons: physics, done here, not by the
     // report.
-    let (robot, persons) = analysis::robot::case_results(&case, &analysis);
+    let analysis::robot::CaseResults {
+        robot,
+        persons,
+        system: robot_system,
+    } = analysis::robot::case_results(&case, &analysis);
     let mut report = report::build(
         &case,
         report::Results {
             robot,
             persons,
+            robot_system: robot_system.as_ref(),
             analysis: &analysis,
             claims: &claims,
             system: &system,

@@ -109,17 +109,46 @@ pub const POLAR_STEPS: usize = 72;
 /// A·x = 0 within this fraction of the largest: an immobile direction.
 const IMMOBILE: f64 = 1e-12;
 
-/// The robot section and the `[[person]]` results of a case, from its
-/// analysis (each reads every contact's m_eff: small cases only; `None`
-/// and none for a case without a `[model]` or persons).
-pub fn case_results(case: &Case, an: &super::Analysis) -> (Option<RobotReport>, Vec<PersonReport>) {
+/// What the analysis stage computes for a case's robot and persons.
+#[derive(Clone, Debug, Default)]
+pub struct CaseResults {
+    /// The robot section of a `[model]` case.
+    pub robot: Option<RobotReport>,
+    /// The `[[person]]` results, in case order.
+    pub persons: Vec<PersonReport>,
+    /// A `[model]` case's numbers at its configuration (as the case asks
+    /// for armature): the sketch draws its pose from them.
+    pub system: Option<crate::model::robot::RobotSystem>,
+}
+
+/// The robot section, the `[[person]]` results and a `[model]` case's
+/// numbers, from the case and its analysis (the robot section and the
+/// persons read every contact's m_eff: small cases only; none for a case
+/// without a `[model]` or persons).
+pub fn case_results(case: &Case, an: &super::Analysis) -> CaseResults {
     let per_contact = matches!(case.form, Form::Robot(_)) || !case.persons.is_empty();
     let n_pc = if per_contact { an.contacts.len() } else { 0 };
     let m_effs: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.m_eff).collect();
     let naives: Vec<Option<f64>> = an.contacts[..n_pc].iter().map(|r| r.naive_mass).collect();
     let robot = analyze(case, &m_effs);
     let persons = persons(case, &m_effs, &naives, robot.as_ref());
-    (robot, persons)
+    let system = match &case.form {
+        Form::Robot(r) => Some(
+            robot_system(
+                case,
+                r,
+                &mut |v: &crate::case::Val| Ok::<f64, std::convert::Infallible>(v.si),
+                r.armature,
+            )
+            .unwrap_or_else(|e| match e {}),
+        ),
+        _ => None,
+    };
+    CaseResults {
+        robot,
+        persons,
+        system,
+    }
 }
 
 /// The robot section of a `[model]` case's report (`None` for other cases).

@@ -319,7 +319,7 @@ fn check_one(
     };
     let expected = match claimed_side(env, claim, rhs_expr, &base) {
         Ok(v) => v,
-        Err(done) => return done,
+        Err(done) => return *done,
     };
     let (factor, conversion) = cycle_conversion(case, claim, rhs_expr);
     let claimed = expected.si * factor;
@@ -374,35 +374,35 @@ fn claimed_side(
     claim: &Claim,
     rhs_expr: &crate::expr::Expr,
     base: &ClaimResult,
-) -> Result<crate::expr::Value, ClaimResult> {
+) -> Result<crate::expr::Value, Box<ClaimResult>> {
     let base = base.clone();
     let expected = match env.eval(rhs_expr) {
         Ok(v) => v,
         Err(e) if e.message.contains("dimension") => {
-            return Err(ClaimResult {
+            return Err(Box::new(ClaimResult {
                 how: Method::Dimension,
                 message: Some(format!(
                     "the claimed expression is not dimensionally consistent: {}",
                     e.message
                 )),
                 ..base
-            });
+            }));
         }
         Err(e) => {
-            return Err(ClaimResult {
+            return Err(Box::new(ClaimResult {
                 verdict: Verdict::Undetermined,
                 message: Some(format!(
                     "the claimed expression cannot be evaluated: {}",
                     e.message
                 )),
                 ..base
-            });
+            }));
         }
     };
     let want = claim.of.dim();
     if !expected.fits(want) {
         let got = expected.dim.unwrap_or_default();
-        return Err(ClaimResult {
+        return Err(Box::new(ClaimResult {
             how: Method::Dimension,
             expected: Some(expected.si),
             message: Some(format!(
@@ -410,7 +410,7 @@ fn claimed_side(
                 claim.of_text
             )),
             ..base
-        });
+        }));
     }
     Ok(expected)
 }

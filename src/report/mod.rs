@@ -435,6 +435,9 @@ pub struct Results<'a> {
     pub robot: Option<crate::analysis::robot::RobotReport>,
     /// The `[[person]]` results, in case order (likewise).
     pub persons: Vec<crate::analysis::robot::PersonReport>,
+    /// A `[model]` case's numbers at its configuration (likewise), which
+    /// the sketch draws.
+    pub robot_system: Option<&'a crate::model::robot::RobotSystem>,
 }
 
 impl Report {
@@ -465,6 +468,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         selection,
         robot,
         persons,
+        robot_system,
     } = results;
     let c = an.contacts.len();
     let impact_naives: Vec<Option<f64>> = if case.impacts.is_empty() {
@@ -491,7 +495,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         title: case.title.clone(),
         document: case.document.clone(),
         definition: definition::definition(case),
-        sketch: sketch::sketch(case),
+        sketch: sketch::sketch(case, robot_system),
         description: case.description.clone(),
         model_checks: Vec::new(),
         model_checks_found: 0,

@@ -342,7 +342,11 @@ fn shape_lines(g: &crate::case::pose::ShapeGeom) -> Vec<Vec<Point>> {
 
 /// The sketch of a case; `None` for a scene, or beyond [`MAX_DRAWN`]
 /// bodies or contacts, or where a coordinate is not finite.
-pub fn sketch(case: &Case) -> Option<Sketch> {
+///
+/// `system`: a `[model]` case's numbers at its configuration, computed by
+/// the analysis stage (the sketch computes no mass matrix: it places the
+/// links by the kinematics at `system.q`).
+pub fn sketch(case: &Case, system: Option<&crate::model::robot::RobotSystem>) -> Option<Sketch> {
     if case.scene.is_some() || case.contacts.len() > MAX_DRAWN {
         return None;
     }
@@ -392,7 +396,7 @@ pub fn sketch(case: &Case) -> Option<Sketch> {
                 contacts,
             })
         }
-        Form::Robot(r) => robot(case, r),
+        Form::Robot(r) => robot(case, r, system?),
         Form::Generalized { .. } => Some(Sketch {
             dim: 0,
             bodies: Vec::new(),
@@ -415,18 +419,15 @@ pub fn sketch(case: &Case) -> Option<Sketch> {
 /// A robot at its configuration: links as lines between frame origins,
 /// each link's centre of mass, joints at the frame origins of the bodies
 /// they move, the case's own bodies, and the contacts.
-fn robot(case: &Case, r: &crate::case::RobotForm) -> Option<Sketch> {
+fn robot(
+    case: &Case,
+    r: &crate::case::RobotForm,
+    sys: &crate::model::robot::RobotSystem,
+) -> Option<Sketch> {
     let tree = &r.robot.tree;
     if tree.bodies.len() + r.bodies.len() > MAX_DRAWN {
         return None;
     }
-    let sys = crate::model::robot::robot_system(
-        case,
-        r,
-        &mut |v: &Val| Ok::<f64, std::convert::Infallible>(v.si),
-        r.armature,
-    )
-    .unwrap_or_else(|e| match e {});
     let kin = tree.kinematics(&sys.q);
     let v3 = |v: &Vector3<f64>| pad(&[v.x, v.y, v.z]);
     let mut bodies = Vec::new();

@@ -322,15 +322,15 @@ fn written_paths(text: &str) -> Vec<Written> {
                     inline.pop();
                 }
             }
-            Tok::Ident(w) if w == "mod" => {
-                if ident(toks.get(i + 1)).is_some()
-                    && toks.get(i + 2).map(|t| &t.tok) == Some(&Tok::Punct('{'))
-                {
-                    inline.push(depth);
-                    depth += 1;
-                    i += 3;
-                    continue;
-                }
+            Tok::Ident(w)
+                if w == "mod"
+                    && ident(toks.get(i + 1)).is_some()
+                    && toks.get(i + 2).map(|t| &t.tok) == Some(&Tok::Punct('{')) =>
+            {
+                inline.push(depth);
+                depth += 1;
+                i += 3;
+                continue;
             }
             Tok::Ident(w) if w == "use" => {
                 // `pub use`, `pub(crate) use`: a re-export.

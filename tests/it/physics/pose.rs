@@ -230,7 +230,7 @@ fn a_shaped_body_is_sketched_as_its_shape_turned_with_it() {
         [1.2, 0.15, 0.0],
     );
     let parsed = meff::case::parse_case("test.toml", &text).unwrap();
-    let s = sketch(&parsed).unwrap();
+    let s = sketch(&parsed, None).unwrap();
     let Outline::Shape(lines) = &s.bodies[0].outline else {
         panic!("a box shape is drawn as itself: {:?}", s.bodies[0].outline)
     };
@@ -250,7 +250,7 @@ fn a_shaped_body_is_sketched_as_its_shape_turned_with_it() {
         [0.0, 0.0, 0.0],
     );
     let parsed = meff::case::parse_case("test.toml", &text).unwrap();
-    let Outline::Shape(rings) = &sketch(&parsed).unwrap().bodies[0].outline else {
+    let Outline::Shape(rings) = &sketch(&parsed, None).unwrap().bodies[0].outline else {
         panic!("a sphere is drawn as itself")
     };
     for p in rings.iter().flatten() {
