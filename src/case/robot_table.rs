@@ -264,6 +264,7 @@ impl Reader<'_> {
             configuration,
             armature,
             bodies: Vec::new(),
+            payloads: Vec::new(),
         })
     }
 

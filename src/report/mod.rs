@@ -121,6 +121,10 @@ pub struct Report {
     /// `[[person]]` transient contacts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub persons: Vec<crate::analysis::robot::PersonReport>,
+    /// `[motion]`: a program checked against body regions (collaborative
+    /// robots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<crate::analysis::program::ProgramReport>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -729,6 +733,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         },
         robot: robot_report.clone(),
         persons: crate::analysis::robot::persons(case, &m_effs, &naives, robot_report.as_ref()),
+        program: crate::analysis::program::analyze(case),
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,
