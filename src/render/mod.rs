@@ -13,6 +13,7 @@ pub use crate::number;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod plot;
+pub mod program;
 pub mod safe;
 pub mod sheet;
 pub mod sketch;

@@ -239,6 +239,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     if !report.impacts.is_empty() {
         out.push(impact_section(report, d));
     }
+    out.extend(super::program::section(report, d));
     if !report.persons.is_empty() {
         let mut rows = Vec::new();
         for p in &report.persons {

@@ -7,6 +7,7 @@ mod bounded_work;
 mod browser;
 mod claims;
 mod cli;
+mod cobot;
 mod columnar;
 mod confine;
 mod docs;
