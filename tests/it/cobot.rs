@@ -506,3 +506,91 @@ fn joint_beyond_range_is_a_warning_with_its_place() {
     assert!(p.warnings[0].contains("p.csv:4:9"), "{:?}", p.warnings);
     assert!(p.warnings[0].contains("elbow_joint"));
 }
+
+/// The UR5 with a payload along a trajectory against Pinocchio
+/// (`tests/robots/cobot.py`: crba, getFrameJacobian, appendBodyToJoint):
+/// speed, exact and worst-direction mass, v_max at every sample, to 1e-9.
+#[test]
+fn ur5_program_matches_pinocchio() {
+    let text = std::fs::read_to_string(root().join("tests/robots/cobot.json")).unwrap();
+    let f: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let num = |v: &serde_json::Value| v.as_f64().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("cases/models/ur5_robot.urdf"),
+        dir.path().join("ur5_robot.urdf"),
+    )
+    .unwrap();
+    let joints: Vec<&str> = f["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    let mut csv = format!("t,{}\n", joints.join(","));
+    for (t, q) in f["time"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(f["q"].as_array().unwrap())
+    {
+        let q: Vec<String> = q
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| num(x).to_string())
+            .collect();
+        csv += &format!("{},{}\n", num(t), q.join(","));
+    }
+    write(dir.path(), "p.csv", &csv);
+    let (pl, rg) = (&f["payload"], &f["region"]);
+    let vec3 = |v: &serde_json::Value, unit: &str| {
+        let x: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| format!("\"{} {unit}\"", num(x)))
+            .collect();
+        format!("[{}]", x.join(", "))
+    };
+    let mut case = format!(
+        "title = \"pinocchio\"\n[model]\nurdf = \"ur5_robot.urdf\"\n[[payload]]\nname = \"load\"\nbody = \"{}\"\nmass = \"{} kg\"\nposition = {}\ninertia = {}\n[[contact]]\nname = \"c\"\nbody = \"tool0\"\npoint = [\"0 m\", \"0 m\", \"0 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n[motion]\ntrajectory = \"p.csv\"\n[[region]]\nname = \"hand\"\nmass = \"{} kg\"\nstiffness = \"{} N/m\"\nforce_limit = \"{} N\"\nenergy_limit = \"{} J\"\n",
+        pl["body"].as_str().unwrap(),
+        num(&pl["mass"]),
+        vec3(&pl["position"], "m"),
+        vec3(&pl["inertia"], "kg m^2"),
+        num(&rg["mass"]),
+        num(&rg["stiffness"]),
+        num(&rg["force_limit"]),
+        num(&rg["energy_limit"]),
+    );
+    for h in f["hazards"].as_array().unwrap() {
+        case += &format!(
+            "[[hazard]]\nname = \"{}\"\nbody = \"{}\"\npoint = {}\n",
+            h["name"].as_str().unwrap(),
+            h["body"].as_str().unwrap(),
+            vec3(&h["point"], "m")
+        );
+    }
+    let p = program(dir.path(), &case);
+    assert_eq!(p.time.len(), f["time"].as_array().unwrap().len());
+    let mut checked = 0;
+    for (k, h) in p.hazards.iter().enumerate() {
+        let pair = &p.pairs[k];
+        for s in 0..p.time.len() {
+            assert_close(h.speed[s], num(&f["speed"][k][s]), 1e-9);
+            assert_close(h.mass_exact[s].unwrap(), num(&f["mass_exact"][k][s]), 1e-9);
+            match f["mass_worst"][k][s].as_f64() {
+                Some(m) => assert_close(h.mass_worst_direction[s].unwrap(), m, 1e-9),
+                None => assert_eq!(h.mass_worst_direction[s], None),
+            }
+            assert_close(
+                pair.max_speed_exact[s].unwrap(),
+                num(&f["max_speed_exact"][k][s]),
+                1e-9,
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 80);
+}
