@@ -594,3 +594,30 @@ fn ur5_program_matches_pinocchio() {
     }
     assert_eq!(checked, 80);
 }
+
+/// The bundled region table reads as `[[region]]` tables of a case, every
+/// region with both limits, and each region's values reach the report.
+#[test]
+fn bundled_region_table_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pin.urdf", &pin_urdf(2.0, 0.25, 0.05));
+    let table =
+        std::fs::read_to_string(root().join("cases/regions/iso-ts-15066-annex-a.toml")).unwrap();
+    let head = PIN_REGIONS.split("[[region]]").next().unwrap();
+    let case = format!(
+        "title = \"pin\"\n[model]\nurdf = \"pin.urdf\"\n[motion]\ninterpolation = \"linear\"\n[[waypoint]]\n[[waypoint]]\nconfiguration = {{ pin = \"1 rad\" }}\nduration = \"1 s\"\n{head}\n{table}"
+    );
+    let p = program(dir.path(), &case);
+    assert_eq!(p.regions.len(), 10);
+    assert_eq!(p.pairs.len(), 10);
+    for r in &p.regions {
+        assert!(
+            r.force_limit.is_some() && r.energy_limit.is_some(),
+            "{}",
+            r.name
+        );
+        assert!(table.contains(&format!("name = \"{}\"", r.name)));
+    }
+    let hand = p.regions.iter().find(|r| r.name == "hand").unwrap();
+    assert_close(hand.stiffness, 75e3, 1e-15);
+}
