@@ -364,72 +364,14 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
     let mut minima: Vec<(f64, usize, usize, usize)> = Vec::new();
     for (k, h) in motion.hazards.iter().enumerate() {
         for &ri in &h.regions {
-            let region = &motion.regions[ri];
-            let row = |s: usize| sample_row(motion, &per_sample, k, ri, s, rule_mass);
-            let at = |s: usize| -> Option<[Transfer; 3]> {
-                let p = &per_sample[s][k];
-                let v = p.v.norm();
-                (v > AT_REST)
-                    .then(|| [p.exact, p.worst, Some(rule_mass)].map(|m| transfer(m, region, v)))
+            let at = Pair {
+                motion,
+                per_sample: &per_sample,
+                k,
+                ri,
+                rule_mass,
             };
-            let all: Vec<Option<[Transfer; 3]>> = (0..n).map(at).collect();
-            let min_of = |i: usize| {
-                all.iter()
-                    .flatten()
-                    .map(|t| t[i].factor)
-                    .fold(None, |a: Option<f64>, f| Some(a.map_or(f, |a| a.min(f))))
-            };
-            let over = |i: usize| -> f64 {
-                let sum: f64 = (0..n)
-                    .filter(|&s| all[s].as_ref().is_some_and(|t| !t[i].within))
-                    .map(|s| w[s])
-                    .sum();
-                if duration > 0.0 {
-                    sum / duration + 0.0
-                } else {
-                    0.0
-                }
-            };
-            let factor = |s: usize| all[s].as_ref().map_or(f64::INFINITY, |t| t[0].factor);
-            for s in 0..n {
-                if all[s].as_ref().is_some_and(|t| !t[0].within) {
-                    over_any[s] = true;
-                }
-                let f = factor(s);
-                let left = if s > 0 { factor(s - 1) } else { f64::INFINITY };
-                let right = if s + 1 < n {
-                    factor(s + 1)
-                } else {
-                    f64::INFINITY
-                };
-                if f.is_finite() && f <= left && f < right {
-                    minima.push((f, s, k, ri));
-                }
-            }
-            let worst = (0..n)
-                .filter(|&s| all[s].is_some())
-                .min_by(|&a, &b| factor(a).total_cmp(&factor(b)))
-                .map(row);
-            let speed = |s: usize, i: usize| {
-                let p = &per_sample[s][k];
-                let m = [p.exact, p.worst, Some(rule_mass)][i];
-                transfer(m, region, p.v.norm()).max_speed
-            };
-            pairs.push(PairReport {
-                hazard: h.name.clone(),
-                region: region.name.clone(),
-                worst,
-                factor_exact: min_of(0),
-                factor_worst_direction: min_of(1),
-                factor_rule: min_of(2),
-                fraction_over: over(0),
-                fraction_over_rule: over(2),
-                max_speed_exact: (0..n)
-                    .map(|s| all[s].as_ref().map(|t| t[0].max_speed))
-                    .collect(),
-                max_speed_worst_direction: (0..n).map(|s| speed(s, 1)).collect(),
-                max_speed_rule: (0..n).map(|s| speed(s, 2)).collect(),
-            });
+            pairs.push(at.report(&w, duration, &mut over_any, &mut minima));
         }
     }
     minima.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
@@ -523,6 +465,102 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
         warnings: motion.warnings.clone(),
         pairs,
     })
+}
+
+/// One hazard point against one region along the program.
+struct Pair<'a> {
+    motion: &'a Motion,
+    per_sample: &'a [Vec<Point>],
+    k: usize,
+    ri: usize,
+    rule_mass: f64,
+}
+
+impl Pair<'_> {
+    /// The pair's report; marks the samples over the limit in `over_any`
+    /// and adds the local minima of the exact factor to `minima`.
+    fn report(
+        &self,
+        w: &[f64],
+        duration: f64,
+        over_any: &mut [bool],
+        minima: &mut Vec<(f64, usize, usize, usize)>,
+    ) -> PairReport {
+        let Pair {
+            motion,
+            per_sample,
+            k,
+            ri,
+            rule_mass,
+        } = *self;
+        let n = motion.time.len();
+        let region = &motion.regions[ri];
+        let row = |s: usize| sample_row(motion, per_sample, k, ri, s, rule_mass);
+        let at = |s: usize| -> Option<[Transfer; 3]> {
+            let p = &per_sample[s][k];
+            let v = p.v.norm();
+            (v > AT_REST)
+                .then(|| [p.exact, p.worst, Some(rule_mass)].map(|m| transfer(m, region, v)))
+        };
+        let all: Vec<Option<[Transfer; 3]>> = (0..n).map(at).collect();
+        let min_of = |i: usize| {
+            all.iter()
+                .flatten()
+                .map(|t| t[i].factor)
+                .fold(None, |a: Option<f64>, f| Some(a.map_or(f, |a| a.min(f))))
+        };
+        let over = |i: usize| -> f64 {
+            let sum: f64 = (0..n)
+                .filter(|&s| all[s].as_ref().is_some_and(|t| !t[i].within))
+                .map(|s| w[s])
+                .sum();
+            if duration > 0.0 {
+                sum / duration + 0.0
+            } else {
+                0.0
+            }
+        };
+        let factor = |s: usize| all[s].as_ref().map_or(f64::INFINITY, |t| t[0].factor);
+        for s in 0..n {
+            if all[s].as_ref().is_some_and(|t| !t[0].within) {
+                over_any[s] = true;
+            }
+            let f = factor(s);
+            let left = if s > 0 { factor(s - 1) } else { f64::INFINITY };
+            let right = if s + 1 < n {
+                factor(s + 1)
+            } else {
+                f64::INFINITY
+            };
+            if f.is_finite() && f <= left && f < right {
+                minima.push((f, s, k, ri));
+            }
+        }
+        let worst = (0..n)
+            .filter(|&s| all[s].is_some())
+            .min_by(|&a, &b| factor(a).total_cmp(&factor(b)))
+            .map(row);
+        let speed = |s: usize, i: usize| {
+            let p = &per_sample[s][k];
+            let m = [p.exact, p.worst, Some(rule_mass)][i];
+            transfer(m, region, p.v.norm()).max_speed
+        };
+        PairReport {
+            hazard: motion.hazards[k].name.clone(),
+            region: region.name.clone(),
+            worst,
+            factor_exact: min_of(0),
+            factor_worst_direction: min_of(1),
+            factor_rule: min_of(2),
+            fraction_over: over(0),
+            fraction_over_rule: over(2),
+            max_speed_exact: (0..n)
+                .map(|s| all[s].as_ref().map(|t| t[0].max_speed))
+                .collect(),
+            max_speed_worst_direction: (0..n).map(|s| speed(s, 1)).collect(),
+            max_speed_rule: (0..n).map(|s| speed(s, 2)).collect(),
+        }
+    }
 }
 
 fn sample_row(

@@ -22,6 +22,7 @@ mod generalized;
 mod impact;
 mod load;
 mod motion;
+mod waypoints;
 pub use motion::{
     AngleUnit, Hazard, Interpolation, Motion, Program, Region, Velocities, central_difference,
 };

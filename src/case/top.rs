@@ -201,8 +201,8 @@ impl Reader<'_> {
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let persons = self.persons(get(root, "person"), &contact_names);
         let motion = match &form {
-            Form::Robot(r) => self.motion(root, Some(r)),
-            _ => self.motion(root, None),
+            Form::Robot(r) => self.motion(root, Some(r), path),
+            _ => self.motion(root, None, path),
         };
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));

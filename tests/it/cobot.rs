@@ -621,3 +621,28 @@ fn bundled_region_table_reads() {
     let hand = p.regions.iter().find(|r| r.name == "hand").unwrap();
     assert_close(hand.stiffness, 75e3, 1e-15);
 }
+
+/// A waypoint beyond the model's range: a warning at the value in the
+/// case file.
+#[test]
+fn waypoint_beyond_range_is_a_warning_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("cases/models/ur5_robot.urdf"),
+        dir.path().join("ur5_robot.urdf"),
+    )
+    .unwrap();
+    let head = UR5_HEAD.replace("trajectory = \"p.csv\"", "interpolation = \"cubic\"");
+    let tail = "[[waypoint]]\n[[waypoint]]\nconfiguration = { elbow_joint = \"200 deg\" }\nduration = \"1 s\"\n";
+    write(dir.path(), "case.toml", &format!("{head}{tail}"));
+    let case = meff::case::load(&dir.path().join("case.toml")).unwrap();
+    let p = analyze(&case).unwrap();
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(
+        p.warnings[0].contains("case.toml:22:33"),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(p.interpolation, Some("cubic"));
+    assert_eq!(p.time.len(), 101);
+}

@@ -147,13 +147,10 @@ fn header(head: &::csv::StringRecord, joints: &[JointColumn], p: &mut Problems) 
             Some(Column::Time)
         } else if let Some(j) = joints.iter().position(|j| j.name == h) {
             Some(Column::Value(j))
-        } else if let Some(j) = h
-            .strip_suffix(".v")
-            .and_then(|base| joints.iter().position(|j| j.name == base))
-        {
-            Some(Column::Velocity(j))
         } else {
-            None
+            h.strip_suffix(".v")
+                .and_then(|base| joints.iter().position(|j| j.name == base))
+                .map(Column::Velocity)
         };
         match col {
             Some(c) => cols.push(c),
