@@ -170,10 +170,20 @@ impl Reader<'_> {
         };
         let scale = m.abs().max();
         let symmetric = (m - m.transpose()).abs().max() <= 1e-9 * scale;
-        let eig = nalgebra::SymmetricEigen::new(0.5 * (m + m.transpose())).eigenvalues;
-        let e = |i: usize| eig[i];
-        let triangle = (0..3).all(|i| e((i + 1) % 3) + e((i + 2) % 3) >= e(i) - 1e-9 * scale);
-        if !symmetric || eig.min() < -1e-9 * scale || !triangle {
+        // I is a body's inertia iff Σ = (tr I/2)·1 − I (the second moments
+        // of its mass) is positive semidefinite: then I₁ + I₂ ≥ I₃ and
+        // I ≥ 0. Sylvester's principal minors, no decomposition.
+        let sym = 0.5 * (m + m.transpose());
+        let sigma = Matrix3::identity() * (sym.trace() / 2.0) - sym;
+        let tol = 1e-9 * scale.max(f64::MIN_POSITIVE);
+        let minor =
+            |i: usize, j: usize| sigma[(i, i)] * sigma[(j, j)] - sigma[(i, j)] * sigma[(j, i)];
+        let semidefinite = (0..3).all(|i| sigma[(i, i)] >= -tol)
+            && [(0, 1), (0, 2), (1, 2)]
+                .iter()
+                .all(|&(i, j)| minor(i, j) >= -tol * scale)
+            && sigma.determinant() >= -tol * scale * scale;
+        if !symmetric || !semidefinite {
             self.error(
                 Diagnostic::new(n.span(), "a payload's inertia must be symmetric positive semidefinite, its principal moments obeying I₁ + I₂ ≥ I₃")
                     .hint("about the centre of mass, in the link's axes"),

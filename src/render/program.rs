@@ -111,25 +111,23 @@ fn verdict(t: &Transfer) -> &'static str {
 
 fn by(t: &Transfer) -> &'static str {
     match t.limited_by {
-        LimitKind::Force => "force",
-        LimitKind::Energy => "energy",
+        LimitKind::Force => "by force",
+        LimitKind::Energy => "by energy",
     }
 }
 
 fn sample_cells(r: &SampleRow, d: usize) -> Vec<String> {
     vec![
         n(r.time, d),
-        r.hazard.clone(),
-        r.region.clone(),
+        format!("{} · {}", r.hazard, r.region),
         n(r.speed, d),
         opt(r.exact.robot_mass, d),
-        format!("{} ({})", n(r.exact.max_speed, d), by(&r.exact)),
+        n(r.exact.max_speed, d),
         n(r.exact.factor, 3.min(d)),
-        verdict(&r.exact).into(),
         opt(r.worst_direction.robot_mass, d),
         n(r.worst_direction.max_speed, d),
         n(r.rule.max_speed, d),
-        verdict(&r.rule).into(),
+        format!("{} / {}", verdict(&r.exact), verdict(&r.rule)),
     ]
 }
 
@@ -243,7 +241,9 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
             );
         }
         s += &format!(
-            "; peak force {} N; factor {}/{} = {} ({})",
+            "; v_max = {} m/s {}; peak force {} N; factor {}/{} = {} ({})",
+            n(t.max_speed, d),
+            by(t),
             n(t.peak_force, d),
             n(t.max_speed, d),
             n(w.speed, d),
@@ -291,17 +291,15 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
             .collect(),
         header: [
             "t (s)",
-            "point",
-            "region",
+            "point · region",
             "v (m/s)",
             "m_R exact (kg)",
             "v_max exact (m/s)",
-            "factor",
-            "exact",
+            "factor exact",
             "m_R worst dir. (kg)",
             "v_max worst dir. (m/s)",
             "v_max rule (m/s)",
-            "rule",
+            "exact / rule",
         ]
         .map(String::from)
         .to_vec(),

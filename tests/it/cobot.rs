@@ -646,3 +646,52 @@ fn waypoint_beyond_range_is_a_warning_with_its_place() {
     assert_eq!(p.interpolation, Some("cubic"));
     assert_eq!(p.time.len(), 101);
 }
+
+/// A payload whose inertia no body has, on no link, or from a parameter:
+/// refused at the value.
+#[test]
+fn bad_payloads_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pin.urdf", &pin_urdf(2.0, 0.25, 0.05));
+    for (payload, place, message) in [
+        (
+            "body = \"arm\"\nmass = \"1 kg\"\ninertia = [\"1 kg m^2\", \"1 kg m^2\", \"3 kg m^2\"]",
+            "case.toml:9:11",
+            "I₁ + I₂ ≥ I₃",
+        ),
+        (
+            "body = \"arm\"\nmass = \"1 kg\"\ninertia = [[\"1 kg m^2\", \"0.5 kg m^2\", \"0 kg m^2\"], [\"0 kg m^2\", \"1 kg m^2\", \"0 kg m^2\"], [\"0 kg m^2\", \"0 kg m^2\", \"1 kg m^2\"]]",
+            "case.toml:9:11",
+            "symmetric",
+        ),
+        (
+            "body = \"arn\"\nmass = \"1 kg\"",
+            "case.toml:7:8",
+            "did you mean `arm`?",
+        ),
+        (
+            "body = \"arm\"\nmass = \"2*k\"",
+            "case.toml:8:8",
+            "not parameters",
+        ),
+        (
+            "body = \"arm\"\nmass = \"-1 kg\"",
+            "case.toml:8:8",
+            "positive",
+        ),
+    ] {
+        let case = format!(
+            "title = \"p\"\n[parameters]\nk = \"1 kg\"\n[model]\nurdf = \"pin.urdf\"\n[[payload]]\n{payload}\nname = \"load\"\n[[contact]]\nname = \"c\"\nbody = \"arm\"\npoint = [\"0.5 m\", \"0 m\", \"0 m\"]\nnormal = [0, 1, 0]\nstiffness = \"1e5 N/m\"\n"
+        );
+        write(dir.path(), "case.toml", &case);
+        let err = meff::case::load(&dir.path().join("case.toml"))
+            .err()
+            .unwrap_or_else(|| panic!("{payload}: accepted"))
+            .to_string();
+        assert!(err.contains(place), "{payload}: expected {place} in {err}");
+        assert!(
+            err.contains(message),
+            "{payload}: expected {message} in {err}"
+        );
+    }
+}
