@@ -316,6 +316,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
                 .collect(),
         },
     );
+    report.program = analysis::program::analyze(&case);
     stage()?;
     out_of_range(&case, &analysis, &report)?;
     report.verification = verification.clone();

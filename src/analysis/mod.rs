@@ -32,6 +32,7 @@ pub mod large;
 mod local_csr;
 mod modes;
 pub mod order;
+pub mod program;
 pub mod robot;
 pub mod stable;
 pub mod sweep;

@@ -22,7 +22,14 @@ mod engine_table;
 mod generalized;
 mod impact;
 mod load;
+mod motion;
+mod waypoints;
+pub use motion::{
+    AngleUnit, Hazard, Interpolation, Motion, Program, Region, Velocities, central_difference,
+};
+mod payload;
 pub use impact::{MAX_IMPACT_CONTACTS, STANDARD_GRAVITY};
+pub use payload::Payload;
 mod orientation;
 mod parameters;
 mod person;

@@ -121,6 +121,11 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[model]", super::robot_table::MODEL_KEYS),
     ("[[person]]", super::person::PERSON_KEYS),
     ("[[impact]]", super::impact::IMPACT_KEYS),
+    ("[motion]", super::motion::MOTION_KEYS),
+    ("[[waypoint]]", super::motion::WAYPOINT_KEYS),
+    ("[[hazard]]", super::motion::HAZARD_KEYS),
+    ("[[region]]", super::motion::REGION_KEYS),
+    ("[[payload]]", super::payload::PAYLOAD_KEYS),
     ("[[joint]]", JOINT_KEYS),
     ("[generalized]", GENERALIZED_KEYS),
     ("a coordinate", COORDINATE_KEYS),
@@ -215,6 +220,11 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "impact",
     "engine",
     "document",
+    "motion",
+    "waypoint",
+    "hazard",
+    "region",
+    "payload",
 ];
 
 impl Reader<'_> {

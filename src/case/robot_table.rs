@@ -34,6 +34,7 @@ impl Reader<'_> {
             configuration,
             armature,
             bodies: Vec::new(),
+            payloads: Vec::new(),
         })
     }
 

@@ -29,6 +29,10 @@ impl Reader<'_> {
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let persons = self.persons(get(root, "person"), &contact_names);
+        let motion = match &form {
+            Form::Robot(r) => self.motion(root, Some(r), path),
+            _ => self.motion(root, None, path),
+        };
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let document = get(root, "document").map_or_else(Default::default, |n| self.document(n));
@@ -51,6 +55,7 @@ impl Reader<'_> {
             sweeps,
             persons,
             impacts,
+            motion: motion.map(Box::new),
             verify,
             large_modes,
             analysis_path,
@@ -188,8 +193,10 @@ impl Reader<'_> {
                 return None;
             }
             let mut robot = self.robot_model(mn)?;
-            // Free bodies beside the model (a payload, a body region).
+            // Free bodies beside the model (a body region); payloads
+            // welded to links.
             robot.bodies = self.bodies(get(root, "body"), Space::ThreeD);
+            self.payloads(get(root, "payload"), &mut robot);
             for b in &robot.bodies {
                 if robot.robot.tree.body_index(&b.name).is_some() {
                     self.error(

@@ -305,6 +305,8 @@ pub struct RobotForm {
     pub armature: bool,
     /// Bodies written in the case beside the model (3-d, free).
     pub bodies: Vec<Body>,
+    /// `[[payload]]`s: welded into `robot`'s tree as bodies of their own.
+    pub payloads: Vec<super::payload::Payload>,
 }
 
 impl RobotForm {
@@ -565,6 +567,9 @@ pub struct Case {
     pub persons: Vec<Person>,
     /// `[[impact]]`s, in file order.
     pub impacts: Vec<Impact>,
+    /// `[motion]`: a `[model]` case's program, hazard points and body
+    /// regions (collaborative robots).
+    pub motion: Option<Box<super::motion::Motion>>,
     /// `[verify]`, when present.
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.

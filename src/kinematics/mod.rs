@@ -134,6 +134,11 @@ pub struct Tree {
     /// The reference configuration (hinges and slides at `q_ref`, balls and
     /// free joints at the body's own pose).
     pub qpos0: Vec<f64>,
+    /// Per joint, the model's range `[lower, upper]` (rad or m) where the
+    /// model file limits the joint (URDF `<limit>` of revolute and
+    /// prismatic joints); shorter than `joints`, or `None`, where it does
+    /// not. Not used by the mass matrix: programs are checked against it.
+    pub ranges: Vec<Option<[f64; 2]>>,
 }
 
 pub use crate::linalg::Real;

@@ -333,6 +333,9 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
     if plots && let Some(sk) = &report.sketch {
         plots_v.insert("sketch".into(), json!(super::sketch::svg(sk)));
     }
+    if plots && report.program.is_some() {
+        plots_v.insert("program".into(), json!(super::program::plots(report)));
+    }
     if plots && !report.impacts.is_empty() {
         plots_v.insert(
             "impacts".into(),
@@ -348,6 +351,7 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
     json!({
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
+        "program": super::program::view(report, digits),
         "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
         "impact_together": report.impacts.iter().map(|i| super::impact::together(i, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),

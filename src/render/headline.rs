@@ -53,6 +53,7 @@ pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
     }
     impact_lines(report, d, &mut out);
     person_lines(report, d, &mut out);
+    out.extend(super::program::headline(report, d));
     engine_lines(report, d, &mut out);
     if !report.model_checks.is_empty() {
         let k = report.model_checks.len();

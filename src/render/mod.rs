@@ -17,6 +17,7 @@ pub use crate::number;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod plot;
+pub mod program;
 pub mod safe;
 pub mod section;
 pub mod sheet;

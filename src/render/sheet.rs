@@ -22,6 +22,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("sweeps", "Sweeps"),
     ("impacts", "Impacts"),
     ("person", "Transient contact with a person"),
+    ("program", "Program near a person"),
     ("engines", "What the engines do with these settings"),
     ("claims", "Claims"),
     ("verification", "Verification by simulation"),

@@ -120,6 +120,10 @@ pub struct Report {
     /// `[[person]]` transient contacts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub persons: Vec<crate::analysis::robot::PersonReport>,
+    /// `[motion]`: a program checked against body regions (collaborative
+    /// robots); set by the pipeline from `analysis::program`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<crate::analysis::program::ProgramReport>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -556,6 +560,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         symbolic: symbolic_report(derivation, &keep, all, sensitivities),
         robot,
         persons,
+        program: None,
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,

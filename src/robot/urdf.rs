@@ -21,7 +21,10 @@ pub fn parse(shown: &str, text: String) -> Result<Robot, SourceError> {
     let result = {
         let doc = xml::parse(&text);
         match doc {
-            Ok(doc) => read(doc.root_element()),
+            Ok(doc) => read(doc.root_element()).map(|(name, mut tree, constraints, notes)| {
+                tree.ranges = ranges(doc.root_element(), &tree);
+                (name, tree, constraints, notes)
+            }),
             Err(p) => Err(p),
         }
     };
@@ -502,4 +505,35 @@ fn numbers_of(t: &str) -> Vec<f64> {
     t.split_ascii_whitespace()
         .map(|w| w.parse().unwrap_or(f64::NAN))
         .collect()
+}
+
+/// Per tree joint, the `<limit lower upper>` of a revolute or prismatic
+/// joint that gives both (a continuous joint has none); what a program is
+/// checked against, never used for the mass matrix.
+fn ranges(root: Node, tree: &Tree) -> Vec<Option<[f64; 2]>> {
+    let mut out = vec![None; tree.joints.len()];
+    for j in root.children().filter(|n| n.has_tag_name("joint")) {
+        if !matches!(j.attribute("type"), Some("revolute" | "prismatic")) {
+            continue;
+        }
+        let Some(k) = j
+            .attribute("name")
+            .and_then(|name| tree.joints.iter().position(|t| t.name == name))
+        else {
+            continue;
+        };
+        let limit = child(j, "limit");
+        let bound = |a: &str| {
+            limit
+                .and_then(|l| l.attribute(a))
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .filter(|x| x.is_finite())
+        };
+        if let (Some(lo), Some(hi)) = (bound("lower"), bound("upper"))
+            && lo <= hi
+        {
+            out[k] = Some([lo, hi]);
+        }
+    }
+    out
 }

@@ -87,6 +87,7 @@ mod physics {
 /// compiled batch path.
 mod robots {
     mod batch;
+    mod cobot;
     mod models;
     mod references;
     mod sketch;

@@ -43,7 +43,7 @@ fn columns(table: Table, space: Space) -> Vec<(&'static str, bool)> {
     v
 }
 
-fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {
+pub(super) fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() {
@@ -439,7 +439,7 @@ fn next_record(
     }
 }
 
-fn reader(text: &str) -> ::csv::Reader<&[u8]> {
+pub(super) fn reader(text: &str) -> ::csv::Reader<&[u8]> {
     ::csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
@@ -496,7 +496,7 @@ fn locate(text: &str, issue: &Issue) -> std::ops::Range<usize> {
 }
 
 /// The byte ranges of the fields of record `index` (0: the header).
-fn raw_record(text: &str, index: usize) -> Option<Vec<std::ops::Range<usize>>> {
+pub(super) fn raw_record(text: &str, index: usize) -> Option<Vec<std::ops::Range<usize>>> {
     let b = text.as_bytes();
     let mut pos = 0;
     let mut k = 0;

@@ -14,6 +14,7 @@
 
 mod csv;
 pub mod npy;
+pub(crate) mod trajectory;
 
 use super::types::Space;
 use std::ops::Range;
