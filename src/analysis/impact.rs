@@ -693,24 +693,6 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// Free flight (no contact pushes): moves every penetration on to just
-/// before the next closing (δ̇ constant), in whole steps `h` so that the
-/// event search stays on the step grid; returns the time skipped.
-fn skip_free_flight(x: &mut State, n: usize, h: f64) -> f64 {
-    let jump = (0..n)
-        .filter(|&i| x[n + i] > 0.0)
-        .map(|i| (-x[i] / x[n + i]).max(0.0))
-        .fold(f64::INFINITY, f64::min);
-    if jump > h {
-        let skip = (jump / h).floor() * h;
-        for i in 0..n {
-            x[i] += x[n + i] * skip;
-        }
-        return skip;
-    }
-    0.0
-}
-
 /// At most [`MAX_SAMPLES`] samples, evenly taken (first and last kept).
 fn decimate(h: History) -> History {
     let len = h.t.len();
@@ -748,7 +730,9 @@ pub fn single_history(m: f64, k: f64, c: f64, v: f64) -> History {
         .unwrap_or_default()
 }
 
+mod flight;
 mod run;
+use flight::skip_free_flight;
 pub use run::{ImpactResult, run};
 
 #[cfg(test)]

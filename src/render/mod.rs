@@ -24,6 +24,7 @@ pub mod sheet;
 pub mod sketch;
 pub mod templates;
 pub mod text;
+mod text_verify;
 pub mod typ;
 
 /// What `meff report --format pdf` says when the typesetter is not built

@@ -3,7 +3,6 @@
 //! worst sample as plain Unicode text (each format escapes it its own
 //! way), and the speed-against-limit plots. Numbers only from the report.
 
-use super::headline::Segment;
 use super::plot::{self, Scale, Series};
 use crate::analysis::program::{LimitKind, ProgramReport, SampleRow, Transfer};
 use crate::number::{pretty, sig};
@@ -16,74 +15,6 @@ fn n(x: f64, d: usize) -> String {
 
 fn opt(x: Option<f64>, d: usize) -> String {
     x.map_or_else(|| "∞".to_string(), |v| n(v, d))
-}
-
-fn seg(text: impl Into<String>, strong: bool) -> Segment {
-    Segment {
-        text: text.into(),
-        strong,
-    }
-}
-
-/// The headline line: within limits by a factor, or where it first exceeds.
-pub fn headline(report: &Report, d: usize) -> Option<Vec<Segment>> {
-    let p = report.program.as_ref()?;
-    let mut line = vec![seg(
-        format!(
-            "Program ({} samples, {} s): ",
-            p.time.len(),
-            n(p.duration, d)
-        ),
-        false,
-    )];
-    match (p.factor, p.first_over) {
-        (None, _) => line.push(seg("the hazard points never move", true)),
-        (Some(f), None) => {
-            line.push(seg(
-                format!("within limits by factor {}", n(f, 3.min(d))),
-                true,
-            ));
-            line.push(seg(
-                " (its speeds may grow that much; exact mass along the motion)",
-                false,
-            ));
-        }
-        (Some(f), Some(t)) => {
-            line.push(seg(format!("exceeds at t = {} s", n(t, d)), true));
-            line.push(seg(
-                format!(
-                    " ({} % of its time over a limit); run it at ≤ {} of its speed (durations × {})",
-                    n(100.0 * p.fraction_over, 3),
-                    n(f, 3.min(d)),
-                    n(1.0 / f, 3.min(d))
-                ),
-                false,
-            ));
-        }
-    }
-    if let Some(w) = &p.worst {
-        line.push(seg(
-            format!(
-                "; worst: {} · {} at t = {} s",
-                w.hazard,
-                w.region,
-                n(w.time, d)
-            ),
-            false,
-        ));
-    }
-    if let Some(r) = p.factor_rule {
-        line.push(seg(
-            format!(
-                ". The rule M/2 + m_L = {} kg gives factor {}",
-                n(p.rule_mass, d),
-                n(r, 3.min(d))
-            ),
-            false,
-        ));
-    }
-    line.push(seg(".", false));
-    Some(line)
 }
 
 /// What the templates show: sentences, two tables, the worked numbers.

@@ -13,3 +13,13 @@ pub struct Section {
     /// Lines of text under the table.
     pub notes: Vec<String>,
 }
+
+/// A number at `digits` significant figures, or `—` when absent.
+pub(super) fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "—".to_string(), |v| super::number::sig(v, digits))
+}
+
+/// Cells from string literals.
+pub(super) fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
+    cells.map(String::from).to_vec()
+}

@@ -133,60 +133,7 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
                 None => 1.0,
             };
             let closed = r.closed_form.clone();
-            // One contact: the closed forms are the results whether or not
-            // their check by integration ran to its end.
-            let (responses, integration, error, check_note, history) = match (&r.response, &closed)
-            {
-                (Ok(resp), _) => {
-                    let difference = closed.as_ref().map(|s| {
-                        let c = &resp.contacts[0];
-                        [
-                            (c.peak_force - s.peak_force).abs() / s.peak_force,
-                            (c.duration - s.duration).abs() / s.duration,
-                            (c.compression - s.compression).abs() / s.compression,
-                            (c.rebound_speed - s.rebound_speed).abs() / s.speed,
-                        ]
-                        .into_iter()
-                        .fold(0.0f64, f64::max)
-                    });
-                    let integration = IntegrationReport {
-                        method: "exact between events (matrix exponential)",
-                        step: resp.step,
-                        events: resp.events,
-                        end: resp.end,
-                        error_estimate: resp.error,
-                        closed_form_difference: difference,
-                    };
-                    let h = resp.history.clone();
-                    (resp.contacts.clone(), Some(integration), None, None, h)
-                }
-                (Err(e), Some(s)) => {
-                    let one = ContactResponse {
-                        peak_force: s.peak_force,
-                        time_to_peak: s.time_to_peak,
-                        start: 0.0,
-                        duration: s.duration,
-                        compression: s.compression,
-                        time_to_compression: s.time_to_compression,
-                        rebound_speed: s.rebound_speed,
-                        closings: 1,
-                    };
-                    (
-                        vec![one],
-                        None,
-                        None,
-                        Some(e.to_string()),
-                        History::default(),
-                    )
-                }
-                (Err(e), None) => (
-                    Vec::new(),
-                    None,
-                    Some(e.to_string()),
-                    None,
-                    History::default(),
-                ),
-            };
+            let (responses, integration, error, check_note, history) = responses(r, &closed);
             let contacts: Vec<ImpactContactReport> = r
                 .contacts
                 .iter()
@@ -263,4 +210,71 @@ pub fn impacts(case: &Case, results: &[ImpactResult], naive: &[Option<f64>]) -> 
             }
         })
         .collect()
+}
+
+/// What one impact's response gives: per-contact results, the
+/// integration's account, an error or a note on its check, the force
+/// history.
+type Responses = (
+    Vec<ContactResponse>,
+    Option<IntegrationReport>,
+    Option<String>,
+    Option<String>,
+    History,
+);
+
+/// The response as reported: the integration's, or for one contact the
+/// closed forms whether or not their check by integration ran to its end.
+fn responses(r: &ImpactResult, closed: &Option<crate::analysis::impact::Single>) -> Responses {
+    match (&r.response, closed) {
+        (Ok(resp), _) => {
+            let difference = closed.as_ref().map(|s| {
+                let c = &resp.contacts[0];
+                [
+                    (c.peak_force - s.peak_force).abs() / s.peak_force,
+                    (c.duration - s.duration).abs() / s.duration,
+                    (c.compression - s.compression).abs() / s.compression,
+                    (c.rebound_speed - s.rebound_speed).abs() / s.speed,
+                ]
+                .into_iter()
+                .fold(0.0f64, f64::max)
+            });
+            let integration = IntegrationReport {
+                method: "exact between events (matrix exponential)",
+                step: resp.step,
+                events: resp.events,
+                end: resp.end,
+                error_estimate: resp.error,
+                closed_form_difference: difference,
+            };
+            let h = resp.history.clone();
+            (resp.contacts.clone(), Some(integration), None, None, h)
+        }
+        (Err(e), Some(s)) => {
+            let one = ContactResponse {
+                peak_force: s.peak_force,
+                time_to_peak: s.time_to_peak,
+                start: 0.0,
+                duration: s.duration,
+                compression: s.compression,
+                time_to_compression: s.time_to_compression,
+                rebound_speed: s.rebound_speed,
+                closings: 1,
+            };
+            (
+                vec![one],
+                None,
+                None,
+                Some(e.to_string()),
+                History::default(),
+            )
+        }
+        (Err(e), None) => (
+            Vec::new(),
+            None,
+            Some(e.to_string()),
+            None,
+            History::default(),
+        ),
+    }
 }

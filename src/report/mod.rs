@@ -11,6 +11,8 @@ use crate::claims::ClaimResult;
 use serde::Serialize;
 
 pub mod claims;
+mod symbolic;
+use symbolic::{form, symbolic_report};
 pub mod definition;
 pub mod impact;
 pub mod selection;
@@ -568,13 +570,6 @@ pub fn build(case: &Case, results: Results) -> Report {
     }
 }
 
-fn form(f: &crate::symbolic::SymForm) -> SymbolicForm {
-    SymbolicForm {
-        text: f.text.clone(),
-        latex: f.latex.clone(),
-    }
-}
-
 /// One contact's row.
 fn contact_report(
     case: &Case,
@@ -765,46 +760,5 @@ fn stable_dt_report(an: &Analysis) -> StableDtReport {
             .map(|(i, c)| i / c),
         coupled_damped: an.stable_dt.coupled_damped,
         independent_damped: an.stable_dt.independent_damped,
-    }
-}
-
-/// The closed forms of the listed contacts, or why there are none.
-fn symbolic_report(
-    derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
-    keep: &[usize],
-    all: bool,
-    sensitivities: Vec<crate::symbolic::Sensitivity>,
-) -> SymbolicReport {
-    match derivation {
-        Ok(d) => SymbolicReport {
-            available: true,
-            note: None,
-            dofs: d.dofs.clone(),
-            mass: d
-                .mass
-                .as_ref()
-                .map(|m| m.iter().map(|row| row.iter().map(form).collect()).collect()),
-            delassus: all.then(|| {
-                d.delassus_forms
-                    .iter()
-                    .map(|row| row.iter().map(form).collect())
-                    .collect()
-            }),
-            contacts: keep.iter().map(|&i| d.contacts[i].clone()).collect(),
-            sensitivities,
-            quantities: d.quantities.clone(),
-        },
-        Err(why) => SymbolicReport {
-            available: false,
-            note: Some(format!(
-                "no closed forms for this case: {why}; the numeric results stand"
-            )),
-            dofs: Vec::new(),
-            mass: None,
-            delassus: None,
-            contacts: Vec::new(),
-            sensitivities: Vec::new(),
-            quantities: Vec::new(),
-        },
     }
 }
