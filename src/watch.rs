@@ -67,15 +67,28 @@ fn strings(v: &toml::Value, out: &mut Vec<String>) {
     }
 }
 
+/// Files up to this size are fingerprinted by their bytes, larger ones by
+/// their modification time and length only.
+pub const HASHED_BYTES: u64 = 1 << 20;
+
 /// What changes when any watched file is written, created or removed:
-/// each file's modification time and length.
-pub fn fingerprint(files: &[PathBuf]) -> Vec<Option<(SystemTime, u64)>> {
+/// each file's length and its bytes' hash (files up to [`HASHED_BYTES`]),
+/// or its modification time. The bytes, not only the time: an edit that
+/// keeps the length within one tick of the file system's clock (a digit
+/// changed in the same few milliseconds) leaves the time unchanged.
+pub fn fingerprint(files: &[PathBuf]) -> Vec<Option<(u64, u64)>> {
+    use std::hash::{Hash, Hasher};
     files
         .iter()
         .map(|f| {
-            std::fs::metadata(f)
-                .ok()
-                .map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()))
+            let m = std::fs::metadata(f).ok()?;
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            if m.len() <= HASHED_BYTES {
+                std::fs::read(f).ok()?.hash(&mut h);
+            } else {
+                m.modified().unwrap_or(SystemTime::UNIX_EPOCH).hash(&mut h);
+            }
+            Some((m.len(), h.finish()))
         })
         .collect()
 }
@@ -185,6 +198,20 @@ mod tests {
         assert_eq!(names, ["c.toml", "models/arm.xml", "models/part.xml"]);
         let before = fingerprint(&files);
         std::fs::write(dir.path().join("models/part.xml"), "<mujoco model=\"x\"/>").unwrap();
+        assert_ne!(before, fingerprint(&files));
+        // The same length, the same modification time (an edit inside one
+        // tick of the file system's clock): still seen.
+        let part = dir.path().join("models/part.xml");
+        let time = std::fs::metadata(&part).unwrap().modified().unwrap();
+        let before = fingerprint(&files);
+        std::fs::write(&part, "<mujoco model=\"y\"/>").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&part)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+        assert_eq!(std::fs::metadata(&part).unwrap().modified().unwrap(), time);
         assert_ne!(before, fingerprint(&files));
     }
 }
