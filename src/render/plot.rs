@@ -374,32 +374,7 @@ pub fn line_plot_in(
         s.push_str(r#"<text x="20" y="40" class="tick">no data</text></svg>"#);
         return s;
     }
-    let (mut x0, mut x1) = all
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-            (a.min(p.0), b.max(p.0))
-        });
-    let (mut y0, mut y1) = all
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-            (a.min(p.1), b.max(p.1))
-        });
-    if x1 - x0 <= 0.0 {
-        let pad = if x0 == 0.0 { 1.0 } else { x0.abs() * 0.1 };
-        x0 -= pad;
-        x1 += pad;
-    }
-    if y1 - y0 <= 0.0 {
-        let pad = if y0 == 0.0 { 1.0 } else { y0.abs() * 0.1 };
-        y0 -= pad;
-        y1 += pad;
-    }
-    if y_scale == Scale::Linear {
-        // Whole ticks at both ends: the labels bound the data.
-        let step = linear_step(y1 - y0);
-        y0 = (y0 / step - 1e-9).floor() * step;
-        y1 = (y1 / step + 1e-9).ceil() * step;
-    }
+    let (x0, x1, y0, y1) = data_ranges(&all, y_scale);
     let (x_label, x_factor) = match x_scale {
         Scale::Linear if rescale.0 => scaled_label(x_label, x0.abs().max(x1.abs())),
         _ => (x_label.to_string(), 1.0),
@@ -466,7 +441,68 @@ pub fn line_plot_in(
         l = rich(&y_label)
     );
     let mut legend = String::new();
-    for (k, (series, p)) in series.iter().zip(&pts).enumerate() {
+    let layout = Legend {
+        plot_h,
+        row: legend_row,
+        left,
+    };
+    draw_series(&mut s, &mut legend, series, &pts, &px, &py, &layout);
+    s.push_str(&legend);
+    s.push_str("</svg>");
+    s
+}
+
+/// Where a plot's legend rows go: below the plot area, one row a series.
+struct Legend {
+    plot_h: f64,
+    row: f64,
+    left: f64,
+}
+
+/// The ranges the axes span: the data's, widened where it has no extent,
+/// a linear y axis to whole ticks at both ends.
+fn data_ranges(all: &[(f64, f64)], y_scale: Scale) -> (f64, f64, f64, f64) {
+    let (mut x0, mut x1) = all
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    let (mut y0, mut y1) = all
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.1), b.max(p.1))
+        });
+    if x1 - x0 <= 0.0 {
+        let pad = if x0 == 0.0 { 1.0 } else { x0.abs() * 0.1 };
+        x0 -= pad;
+        x1 += pad;
+    }
+    if y1 - y0 <= 0.0 {
+        let pad = if y0 == 0.0 { 1.0 } else { y0.abs() * 0.1 };
+        y0 -= pad;
+        y1 += pad;
+    }
+    if y_scale == Scale::Linear {
+        // Whole ticks at both ends: the labels bound the data.
+        let step = linear_step(y1 - y0);
+        y0 = (y0 / step - 1e-9).floor() * step;
+        y1 = (y1 / step + 1e-9).ceil() * step;
+    }
+    (x0, x1, y0, y1)
+}
+
+/// Each series as a line (dashed after the first, or as asked) with its
+/// markers, and its legend row.
+fn draw_series(
+    s: &mut String,
+    legend: &mut String,
+    series: &[Series],
+    pts: &[Vec<(f64, f64)>],
+    px: &dyn Fn(f64) -> f64,
+    py: &dyn Fn(f64) -> f64,
+    layout: &Legend,
+) {
+    for (k, (series, p)) in series.iter().zip(pts).enumerate() {
         let col = COLORS[k % COLORS.len()];
         // Reference lines are dashed; every curve after the first gets a
         // dash pattern of its own, so a curve beneath it shows through.
@@ -509,12 +545,12 @@ pub fn line_plot_in(
                 0
             };
             for &(x, y) in p.iter().skip(offset).step_by(every) {
-                marker(&mut s, k, px(x), py(y), col);
+                marker(s, k, px(x), py(y), col);
             }
         }
         // The legend row below the plot.
-        let ly = plot_h + 8.0 + legend_row * (k as f64 + 0.7);
-        let lx = left;
+        let ly = layout.plot_h + 8.0 + layout.row * (k as f64 + 0.7);
+        let lx = layout.left;
         let _ = write!(
             legend,
             r#"<line x1="{a}" y1="{y}" x2="{b}" y2="{y}" stroke="{col}" stroke-width="2"{dash}/>"#,
@@ -523,7 +559,7 @@ pub fn line_plot_in(
             y = c(ly - 4.0)
         );
         if every > 0 {
-            marker(&mut legend, k, lx + 13.0, ly - 4.0, col);
+            marker(legend, k, lx + 13.0, ly - 4.0, col);
         }
         let _ = write!(
             legend,
@@ -533,9 +569,6 @@ pub fn line_plot_in(
             l = rich(&series.label)
         );
     }
-    s.push_str(&legend);
-    s.push_str("</svg>");
-    s
 }
 
 /// A histogram as an SVG bar chart (`edges` has one more entry than

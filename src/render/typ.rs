@@ -206,155 +206,164 @@ fn item(l: &List<'_, '_>, i: &mut usize, out: &mut String, in_args: bool) {
             out.push_str(&group(g, in_args));
             out.push(' ');
         }
-        Tok::Char(c) => match c {
-            '^' | '_' => {
-                // Typst drops the parentheses around a script.
-                let arg = argument(l, i);
-                out.push(*c);
-                out.push('(');
-                out.push_str(&arg);
-                out.push_str(") ");
-            }
-            '(' | '[' | ')' | ']' => {
-                if !l.bracket(at) {
-                    out.push('\\');
-                }
-                out.push(*c);
-                out.push(' ');
-            }
-            c if c.is_whitespace() => {}
-            '&' => out.push_str(" & "),
-            ',' if in_args => out.push_str("\\, "),
-            '/' | '#' | '$' | '"' | '@' | '*' | '\\' | '~' | '`' => {
+        Tok::Char(c) => char_item(l, *c, at, i, out, in_args),
+        Tok::Cmd(name) => command_item(l, name, i, out),
+    }
+}
+
+/// One character of the token list: escaped, spaced or dropped.
+fn char_item(l: &List<'_, '_>, c: char, at: usize, i: &mut usize, out: &mut String, in_args: bool) {
+    let toks = l.toks;
+    match c {
+        '^' | '_' => {
+            // Typst drops the parentheses around a script.
+            let arg = argument(l, i);
+            out.push(c);
+            out.push('(');
+            out.push_str(&arg);
+            out.push_str(") ");
+        }
+        '(' | '[' | ')' | ']' => {
+            if !l.bracket(at) {
                 out.push('\\');
-                out.push(*c);
+            }
+            out.push(c);
+            out.push(' ');
+        }
+        c if c.is_whitespace() => {}
+        '&' => out.push_str(" & "),
+        ',' if in_args => out.push_str("\\, "),
+        '/' | '#' | '$' | '"' | '@' | '*' | '\\' | '~' | '`' => {
+            out.push('\\');
+            out.push(c);
+            out.push(' ');
+        }
+        '+' | '-' | '=' | '<' | '>' | ':' | '|' | ',' | ';' | '!' | '.' | '\'' => {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        }
+        c if c.is_alphabetic() => {
+            out.push(c);
+            out.push(' ');
+        }
+        c if c.is_ascii_digit() => {
+            out.push(c);
+            // A digit run stays one number; anything else is separated.
+            if !matches!(toks.get(*i), Some(Tok::Char(d)) if d.is_ascii_digit() || *d == '.') {
                 out.push(' ');
             }
-            '+' | '-' | '=' | '<' | '>' | ':' | '|' | ',' | ';' | '!' | '.' | '\'' => {
-                out.push(' ');
-                out.push(*c);
-                out.push(' ');
+        }
+        c if c.is_control() => {}
+        // Anything else (`{`, `%`, `?`, `⟨`, `⌈`, a combining mark, …)
+        // escaped: Typst shows it and gives it no meaning (an opening
+        // bracket among them would otherwise open a group).
+        c => {
+            out.push('\\');
+            out.push(c);
+            out.push(' ');
+        }
+    }
+}
+
+/// One command of the token list: its Typst form, its arguments taken.
+fn command_item(l: &List<'_, '_>, name: &str, i: &mut usize, out: &mut String) {
+    let toks = l.toks;
+    match name {
+        "frac" | "dfrac" | "tfrac" => {
+            let n = argument(l, i);
+            let d = argument(l, i);
+            out.push_str(&format!(" frac({n}, {d}) "));
+        }
+        "sqrt" => {
+            let a = argument(l, i);
+            out.push_str(&format!(" sqrt({a}) "));
+        }
+        "mathrm" | "text" | "operatorname" => {
+            let body = match toks.get(*i) {
+                Some(Tok::Group(g)) => {
+                    *i += 1;
+                    plain(g)
+                }
+                _ => String::new(),
+            };
+            out.push_str(&format!(" upright(\"{}\") ", string_body(&body)));
+        }
+        "mathsf" | "mathcal" | "mathbf" | "mathit" | "boxed" => {
+            let a = argument(l, i);
+            let f = match name {
+                "mathsf" => "sans",
+                "mathcal" => "cal",
+                "mathbf" => "bold",
+                "mathit" => "italic",
+                _ => "",
+            };
+            out.push_str(&format!(" {f}({a}) "));
+        }
+        s if SIZING.contains(&s) => {
+            // The delimiter after it is translated as itself (a
+            // bracket only where it pairs; `\left#` is `\#`, never
+            // a character copied raw); `.`, no delimiter, is dropped.
+            if let Some(Tok::Char('.')) = toks.get(*i) {
+                *i += 1;
             }
-            c if c.is_alphabetic() => {
-                out.push(*c);
-                out.push(' ');
+        }
+        "begin" | "end" => {
+            // `aligned`: Typst math aligns at `&` and breaks at `\`.
+            if let Some(Tok::Group(_)) = toks.get(*i) {
+                *i += 1;
             }
-            c if c.is_ascii_digit() => {
-                out.push(*c);
-                // A digit run stays one number; anything else is separated.
-                if !matches!(toks.get(*i), Some(Tok::Char(d)) if d.is_ascii_digit() || *d == '.') {
-                    out.push(' ');
-                }
-            }
-            c if c.is_control() => {}
-            // Anything else (`{`, `%`, `?`, `⟨`, `⌈`, a combining mark, …)
-            // escaped: Typst shows it and gives it no meaning (an opening
-            // bracket among them would otherwise open a group).
-            c => {
-                out.push('\\');
-                out.push(*c);
-                out.push(' ');
-            }
-        },
-        Tok::Cmd(name) => {
-            let name = *name;
-            match name {
-                "frac" | "dfrac" | "tfrac" => {
-                    let n = argument(l, i);
-                    let d = argument(l, i);
-                    out.push_str(&format!(" frac({n}, {d}) "));
-                }
-                "sqrt" => {
-                    let a = argument(l, i);
-                    out.push_str(&format!(" sqrt({a}) "));
-                }
-                "mathrm" | "text" | "operatorname" => {
-                    let body = match toks.get(*i) {
-                        Some(Tok::Group(g)) => {
-                            *i += 1;
-                            plain(g)
-                        }
-                        _ => String::new(),
-                    };
-                    out.push_str(&format!(" upright(\"{}\") ", string_body(&body)));
-                }
-                "mathsf" | "mathcal" | "mathbf" | "mathit" | "boxed" => {
-                    let a = argument(l, i);
-                    let f = match name {
-                        "mathsf" => "sans",
-                        "mathcal" => "cal",
-                        "mathbf" => "bold",
-                        "mathit" => "italic",
-                        _ => "",
-                    };
-                    out.push_str(&format!(" {f}({a}) "));
-                }
-                s if SIZING.contains(&s) => {
-                    // The delimiter after it is translated as itself (a
-                    // bracket only where it pairs; `\left#` is `\#`, never
-                    // a character copied raw); `.`, no delimiter, is dropped.
-                    if let Some(Tok::Char('.')) = toks.get(*i) {
-                        *i += 1;
-                    }
-                }
-                "begin" | "end" => {
-                    // `aligned`: Typst math aligns at `&` and breaks at `\`.
-                    if let Some(Tok::Group(_)) = toks.get(*i) {
-                        *i += 1;
-                    }
-                }
-                "\\" => out.push_str(" \\ "),
-                "," => out.push_str(" thin "),
-                ":" | ">" => out.push_str(" med "),
-                ";" => out.push_str(" thick "),
-                "!" => {}
-                " " => out.push_str(" space "),
-                "quad" => out.push_str(" quad "),
-                "qquad" => out.push_str(" wide "),
-                "cdot" => out.push_str(" dot.op "),
-                "times" => out.push_str(" times "),
-                "pm" => out.push_str(" plus.minus "),
-                "le" | "leq" => out.push_str(" <= "),
-                "ge" | "geq" => out.push_str(" >= "),
-                "approx" => out.push_str(" approx "),
-                "neq" => out.push_str(" != "),
-                "to" => out.push_str(" -> "),
-                "infty" => out.push_str(" infinity "),
-                "partial" => out.push_str(" partial "),
-                "circ" => out.push_str(" degree "),
-                "lt" => out.push_str(" < "),
-                "gt" => out.push_str(" > "),
-                "vert" | "lvert" | "rvert" | "mid" => out.push_str(" | "),
-                "|" | "Vert" | "lVert" | "rVert" => out.push_str(" ‖ "),
-                "langle" => out.push_str(" \\⟨ "),
-                "rangle" => out.push_str(" \\⟩ "),
-                "lbrace" => out.push_str(" \\{ "),
-                "rbrace" => out.push_str(" \\} "),
-                "sim" => out.push_str(" tilde.op "),
-                "hat" => {
-                    let a = argument(l, i);
-                    out.push_str(&format!(" hat({a}) "));
-                }
-                "backslash" => out.push_str(" \\\\ "),
-                "{" | "}" | "_" | "&" | "%" | "#" | "$" => {
-                    out.push('\\');
-                    out.push_str(name);
-                    out.push(' ');
-                }
-                f if FUNCTIONS.contains(&f) => {
-                    out.push(' ');
-                    out.push_str(f);
-                    out.push(' ');
-                }
-                g if g == "pi" || crate::notation::GREEK.contains(&g) => {
-                    out.push(' ');
-                    out.push_str(g);
-                    out.push(' ');
-                }
-                other => {
-                    out.push_str(&format!(" \"\\\\{}\" ", string_body(other)));
-                }
-            }
+        }
+        "\\" => out.push_str(" \\ "),
+        "," => out.push_str(" thin "),
+        ":" | ">" => out.push_str(" med "),
+        ";" => out.push_str(" thick "),
+        "!" => {}
+        " " => out.push_str(" space "),
+        "quad" => out.push_str(" quad "),
+        "qquad" => out.push_str(" wide "),
+        "cdot" => out.push_str(" dot.op "),
+        "times" => out.push_str(" times "),
+        "pm" => out.push_str(" plus.minus "),
+        "le" | "leq" => out.push_str(" <= "),
+        "ge" | "geq" => out.push_str(" >= "),
+        "approx" => out.push_str(" approx "),
+        "neq" => out.push_str(" != "),
+        "to" => out.push_str(" -> "),
+        "infty" => out.push_str(" infinity "),
+        "partial" => out.push_str(" partial "),
+        "circ" => out.push_str(" degree "),
+        "lt" => out.push_str(" < "),
+        "gt" => out.push_str(" > "),
+        "vert" | "lvert" | "rvert" | "mid" => out.push_str(" | "),
+        "|" | "Vert" | "lVert" | "rVert" => out.push_str(" ‖ "),
+        "langle" => out.push_str(" \\⟨ "),
+        "rangle" => out.push_str(" \\⟩ "),
+        "lbrace" => out.push_str(" \\{ "),
+        "rbrace" => out.push_str(" \\} "),
+        "sim" => out.push_str(" tilde.op "),
+        "hat" => {
+            let a = argument(l, i);
+            out.push_str(&format!(" hat({a}) "));
+        }
+        "backslash" => out.push_str(" \\\\ "),
+        "{" | "}" | "_" | "&" | "%" | "#" | "$" => {
+            out.push('\\');
+            out.push_str(name);
+            out.push(' ');
+        }
+        f if FUNCTIONS.contains(&f) => {
+            out.push(' ');
+            out.push_str(f);
+            out.push(' ');
+        }
+        g if g == "pi" || crate::notation::GREEK.contains(&g) => {
+            out.push(' ');
+            out.push_str(g);
+            out.push(' ');
+        }
+        other => {
+            out.push_str(&format!(" \"\\\\{}\" ", string_body(other)));
         }
     }
 }
