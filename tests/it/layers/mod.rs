@@ -20,6 +20,9 @@
 use crate::support::root;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod lex;
+use lex::{Written, is_ident, written_paths};
+
 /// One source file: its path from the repository root and its text.
 pub struct Source {
     pub path: String,
@@ -68,324 +71,6 @@ fn locate(path: &str) -> Option<(Krate, Vec<String>)> {
 }
 
 // ---------------------------------------------------------------- lexing
-
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Ident(String),
-    /// `::`
-    Sep,
-    Punct(char),
-}
-
-struct Token {
-    tok: Tok,
-    line: usize,
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Rust text → identifiers, `::` and punctuation with their line; comments,
-/// string, byte-string, raw-string and char literals and lifetimes dropped.
-fn lex(text: &str) -> Vec<Token> {
-    let s: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let n = s.len();
-    // Skips a quoted literal starting at s[i] == '"'; returns past its end.
-    let skip_string = |mut i: usize, line: &mut usize| {
-        i += 1;
-        while i < n && s[i] != '"' {
-            if s[i] == '\\' {
-                i += 1;
-            }
-            if i < n && s[i] == '\n' {
-                *line += 1;
-            }
-            i += 1;
-        }
-        i + 1
-    };
-    while i < n {
-        let c = s[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-        } else if c.is_whitespace() {
-            i += 1;
-        } else if c == '/' && i + 1 < n && s[i + 1] == '/' {
-            while i < n && s[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && i + 1 < n && s[i + 1] == '*' {
-            let mut depth = 0;
-            while i < n {
-                if s[i] == '/' && i + 1 < n && s[i + 1] == '*' {
-                    depth += 1;
-                    i += 2;
-                } else if s[i] == '*' && i + 1 < n && s[i + 1] == '/' {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    if s[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-            }
-        } else if c == '"' {
-            i = skip_string(i, &mut line);
-        } else if c == '\'' {
-            if i + 1 < n && s[i + 1] == '\\' {
-                i += 2;
-                while i < n && s[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if i + 2 < n && s[i + 2] == '\'' {
-                i += 3;
-            } else {
-                i += 1; // a lifetime: its name lexes as an identifier
-            }
-        } else if is_ident(c) {
-            let start = i;
-            while i < n && is_ident(s[i]) {
-                i += 1;
-            }
-            let word: String = s[start..i].iter().collect();
-            let raw_prefix = matches!(word.as_str(), "r" | "br" | "cr");
-            if raw_prefix && i < n && (s[i] == '"' || s[i] == '#') {
-                let mut hashes = 0;
-                let mut j = i;
-                while j < n && s[j] == '#' {
-                    hashes += 1;
-                    j += 1;
-                }
-                if j < n && s[j] == '"' {
-                    // A raw string: ends at `"` and as many `#`.
-                    j += 1;
-                    loop {
-                        if j >= n {
-                            break;
-                        }
-                        if s[j] == '\n' {
-                            line += 1;
-                        }
-                        if s[j] == '"' && (0..hashes).all(|k| j + 1 + k < n && s[j + 1 + k] == '#')
-                        {
-                            j += 1 + hashes;
-                            break;
-                        }
-                        j += 1;
-                    }
-                    i = j;
-                    continue;
-                }
-                if hashes == 1 && j < n && is_ident(s[j]) {
-                    // A raw identifier `r#name`.
-                    let start = j;
-                    while j < n && is_ident(s[j]) {
-                        j += 1;
-                    }
-                    out.push(Token {
-                        tok: Tok::Ident(s[start..j].iter().collect()),
-                        line,
-                    });
-                    i = j;
-                    continue;
-                }
-            }
-            if (word == "b" || word == "c") && i < n && s[i] == '"' {
-                i = skip_string(i, &mut line);
-                continue;
-            }
-            if word == "b" && i < n && s[i] == '\'' {
-                continue; // b'x': the quote is handled as a char literal
-            }
-            out.push(Token {
-                tok: Tok::Ident(word),
-                line,
-            });
-        } else if c == ':' && i + 1 < n && s[i + 1] == ':' {
-            out.push(Token {
-                tok: Tok::Sep,
-                line,
-            });
-            i += 2;
-        } else {
-            out.push(Token {
-                tok: Tok::Punct(c),
-                line,
-            });
-            i += 1;
-        }
-    }
-    out
-}
-
-// --------------------------------------------------------------- parsing
-
-/// A path written in a file.
-#[derive(Debug)]
-struct Written {
-    /// Segments as written (`crate`, `super`, …, `*` for a glob).
-    segments: Vec<String>,
-    line: usize,
-    /// Inline modules (`mod tests { … }`) the path sits in.
-    inline: usize,
-    /// A `pub use` (a re-export): the name it exports.
-    exports: Option<String>,
-}
-
-fn ident(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(s)) => Some(s),
-        _ => None,
-    }
-}
-
-/// Expands a use tree starting at `toks[*i]` into full paths.
-fn use_tree(
-    toks: &[Token],
-    i: &mut usize,
-    prefix: &[String],
-    out: &mut Vec<(Vec<String>, String)>,
-) {
-    let mut path = prefix.to_vec();
-    loop {
-        match toks.get(*i).map(|t| &t.tok) {
-            Some(Tok::Ident(s)) => {
-                path.push(s.clone());
-                *i += 1;
-            }
-            Some(Tok::Punct('*')) => {
-                *i += 1;
-                path.push("*".into());
-                out.push((path, "*".into()));
-                return;
-            }
-            Some(Tok::Punct('{')) => {
-                *i += 1;
-                loop {
-                    match toks.get(*i).map(|t| &t.tok) {
-                        Some(Tok::Punct('}')) => {
-                            *i += 1;
-                            return;
-                        }
-                        Some(Tok::Punct(',')) => *i += 1,
-                        None => return,
-                        _ => use_tree(toks, i, &path, out),
-                    }
-                }
-            }
-            _ => {}
-        }
-        match toks.get(*i).map(|t| &t.tok) {
-            Some(Tok::Sep) => *i += 1,
-            _ => break,
-        }
-    }
-    let mut name = path.last().cloned().unwrap_or_default();
-    if ident(toks.get(*i)) == Some("as") {
-        if let Some(a) = ident(toks.get(*i + 1)) {
-            name = a.to_string();
-        }
-        *i += 2;
-    }
-    if name == "self" {
-        path.pop();
-        name = path.last().cloned().unwrap_or_default();
-    }
-    out.push((path, name));
-}
-
-/// Every path a file writes that could name a module of its own crate.
-fn written_paths(text: &str) -> Vec<Written> {
-    let toks = lex(text);
-    let mut out = Vec::new();
-    // Open inline modules: the brace depth at which each closes.
-    let mut inline: Vec<usize> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < toks.len() {
-        let t = &toks[i];
-        match &t.tok {
-            Tok::Punct('{') => depth += 1,
-            Tok::Punct('}') => {
-                depth = depth.saturating_sub(1);
-                if inline.last() == Some(&depth) {
-                    inline.pop();
-                }
-            }
-            Tok::Ident(w)
-                if w == "mod"
-                    && ident(toks.get(i + 1)).is_some()
-                    && toks.get(i + 2).map(|t| &t.tok) == Some(&Tok::Punct('{')) =>
-            {
-                inline.push(depth);
-                depth += 1;
-                i += 3;
-                continue;
-            }
-            Tok::Ident(w) if w == "use" => {
-                // `pub use`, `pub(crate) use`: a re-export.
-                let public = (i >= 1 && ident(toks.get(i - 1)) == Some("pub"))
-                    || (i >= 4
-                        && ident(toks.get(i - 4)) == Some("pub")
-                        && toks[i - 1].tok == Tok::Punct(')'));
-                let line = t.line;
-                i += 1;
-                let mut paths = Vec::new();
-                use_tree(&toks, &mut i, &[], &mut paths);
-                for (segments, name) in paths {
-                    out.push(Written {
-                        segments,
-                        line,
-                        inline: inline.len(),
-                        exports: public.then_some(name),
-                    });
-                }
-                continue;
-            }
-            Tok::Ident(w) => {
-                let after_sep = i >= 1 && toks[i - 1].tok == Tok::Sep;
-                let macro_crate = w == "crate" && i >= 1 && toks[i - 1].tok == Tok::Punct('$');
-                if !after_sep && toks.get(i + 1).map(|t| &t.tok) == Some(&Tok::Sep) || macro_crate {
-                    let line = t.line;
-                    let mut segments = vec![w.clone()];
-                    let mut j = i + 1;
-                    while toks.get(j).map(|t| &t.tok) == Some(&Tok::Sep) {
-                        match ident(toks.get(j + 1)) {
-                            Some(s) => segments.push(s.to_string()),
-                            None => break,
-                        }
-                        j += 2;
-                    }
-                    if segments.len() > 1 {
-                        out.push(Written {
-                            segments,
-                            line,
-                            inline: inline.len(),
-                            exports: None,
-                        });
-                    }
-                    i = j;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-// ------------------------------------------------------------ the layers
 
 /// The declared order: a module's line (bottom first) and group on it.
 pub struct Layers {
@@ -446,7 +131,7 @@ struct Edge {
 /// whose cycles are tolerated (and must still have one).
 pub fn check(sources: &[Source], layers: &Layers, known_cycles: &[(&str, &str)]) -> Vec<String> {
     let mut problems = Vec::new();
-    let files: Vec<(Krate, Vec<String>, &Source, Vec<Written>)> = sources
+    let files: Vec<File<'_>> = sources
         .iter()
         .filter_map(|s| {
             let (k, m) = locate(&s.path)?;
@@ -456,94 +141,7 @@ pub fn check(sources: &[Source], layers: &Layers, known_cycles: &[(&str, &str)])
     let modules: BTreeSet<(Krate, Vec<String>)> =
         files.iter().map(|(k, m, ..)| (*k, m.clone())).collect();
 
-    // Resolves written segments in module `at` (inline modules `inline`
-    // deep) to an absolute path in the crate, or None (another crate).
-    let absolute =
-        |k: Krate, at: &[String], inline: usize, segs: &[String]| -> Option<Vec<String>> {
-            let first = segs[0].as_str();
-            let (mut base, rest): (Vec<String>, &[String]) = match first {
-                "crate" => (Vec::new(), &segs[1..]),
-                "self" => (at.to_vec(), &segs[1..]),
-                "super" => {
-                    let supers = segs.iter().take_while(|s| *s == "super").count();
-                    // `super` inside an inline module first leaves it.
-                    let up = supers.saturating_sub(inline);
-                    let mut b = at.to_vec();
-                    for _ in 0..up {
-                        b.pop()?;
-                    }
-                    (b, &segs[supers..])
-                }
-                _ => {
-                    let mut child = at.to_vec();
-                    child.push(first.to_string());
-                    if inline == 0 && modules.contains(&(k, child)) {
-                        (at.to_vec(), segs)
-                    } else {
-                        return None;
-                    }
-                }
-            };
-            base.extend(rest.iter().cloned());
-            Some(base)
-        };
-    // Splits an absolute path into (module, item).
-    let split = |k: Krate, abs: &[String]| -> (Vec<String>, Option<String>) {
-        let mut m = abs.to_vec();
-        loop {
-            if modules.contains(&(k, m.clone())) {
-                let item = abs.get(m.len()).filter(|s| *s != "*").cloned();
-                return (m, item);
-            }
-            m.pop();
-        }
-    };
-    // Re-exports: (crate, module, name) → absolute path.
-    let mut exports: BTreeMap<(Krate, Vec<String>, String), Vec<String>> = BTreeMap::new();
-    for (k, m, _, written) in &files {
-        for w in written {
-            if let Some(name) = &w.exports
-                && name != "*"
-                && let Some(abs) = absolute(*k, m, w.inline, &w.segments)
-            {
-                exports.insert((*k, m.clone(), name.clone()), abs);
-            }
-        }
-    }
-    let mut edges = Vec::new();
-    for (k, m, src, written) in &files {
-        for w in written {
-            let Some(abs) = absolute(*k, m, w.inline, &w.segments) else {
-                continue;
-            };
-            let (mut to, mut item) = split(*k, &abs);
-            // The crate root's own items are not for the library's modules.
-            if *k == Krate::Lib && to.is_empty() && !m.is_empty() {
-                if let Some(it) = &item {
-                    problems.push(format!(
-                        "{}:{}: {} -> crate::{it} (the crate root's items are its public API: import from the module that defines them)",
-                        src.path, w.line, m[0]
-                    ));
-                }
-                continue;
-            }
-            for _ in 0..8 {
-                let Some(it) = &item else { break };
-                let Some(target) = exports.get(&(*k, to.clone(), it.clone())) else {
-                    break;
-                };
-                (to, item) = split(*k, target);
-            }
-            edges.push(Edge {
-                krate: *k,
-                from: m.clone(),
-                to,
-                item,
-                path: src.path.clone(),
-                line: w.line,
-            });
-        }
-    }
+    let edges = resolve_edges(&files, &modules, &mut problems);
 
     // Folder graphs: (crate, folder) → node → node → first place.
     type Graph = BTreeMap<String, BTreeMap<String, (String, usize)>>;
@@ -638,6 +236,108 @@ pub fn check(sources: &[Source], layers: &Layers, known_cycles: &[(&str, &str)])
         }
     }
     problems
+}
+
+/// A source file with its module path and the paths written in it.
+type File<'s> = (Krate, Vec<String>, &'s Source, Vec<Written>);
+
+/// Every written path resolved to the module (and item) that defines it,
+/// re-exports followed; a library module naming a crate-root item is a
+/// problem.
+fn resolve_edges(
+    files: &[File<'_>],
+    modules: &BTreeSet<(Krate, Vec<String>)>,
+    problems: &mut Vec<String>,
+) -> Vec<Edge> {
+    // Resolves written segments in module `at` (inline modules `inline`
+    // deep) to an absolute path in the crate, or None (another crate).
+    let absolute =
+        |k: Krate, at: &[String], inline: usize, segs: &[String]| -> Option<Vec<String>> {
+            let first = segs[0].as_str();
+            let (mut base, rest): (Vec<String>, &[String]) = match first {
+                "crate" => (Vec::new(), &segs[1..]),
+                "self" => (at.to_vec(), &segs[1..]),
+                "super" => {
+                    let supers = segs.iter().take_while(|s| *s == "super").count();
+                    // `super` inside an inline module first leaves it.
+                    let up = supers.saturating_sub(inline);
+                    let mut b = at.to_vec();
+                    for _ in 0..up {
+                        b.pop()?;
+                    }
+                    (b, &segs[supers..])
+                }
+                _ => {
+                    let mut child = at.to_vec();
+                    child.push(first.to_string());
+                    if inline == 0 && modules.contains(&(k, child)) {
+                        (at.to_vec(), segs)
+                    } else {
+                        return None;
+                    }
+                }
+            };
+            base.extend(rest.iter().cloned());
+            Some(base)
+        };
+    // Splits an absolute path into (module, item).
+    let split = |k: Krate, abs: &[String]| -> (Vec<String>, Option<String>) {
+        let mut m = abs.to_vec();
+        loop {
+            if modules.contains(&(k, m.clone())) {
+                let item = abs.get(m.len()).filter(|s| *s != "*").cloned();
+                return (m, item);
+            }
+            m.pop();
+        }
+    };
+    // Re-exports: (crate, module, name) → absolute path.
+    let mut exports: BTreeMap<(Krate, Vec<String>, String), Vec<String>> = BTreeMap::new();
+    for (k, m, _, written) in files {
+        for w in written {
+            if let Some(name) = &w.exports
+                && name != "*"
+                && let Some(abs) = absolute(*k, m, w.inline, &w.segments)
+            {
+                exports.insert((*k, m.clone(), name.clone()), abs);
+            }
+        }
+    }
+    let mut edges = Vec::new();
+    for (k, m, src, written) in files {
+        for w in written {
+            let Some(abs) = absolute(*k, m, w.inline, &w.segments) else {
+                continue;
+            };
+            let (mut to, mut item) = split(*k, &abs);
+            // The crate root's own items are not for the library's modules.
+            if *k == Krate::Lib && to.is_empty() && !m.is_empty() {
+                if let Some(it) = &item {
+                    problems.push(format!(
+                        "{}:{}: {} -> crate::{it} (the crate root's items are its public API: import from the module that defines them)",
+                        src.path, w.line, m[0]
+                    ));
+                }
+                continue;
+            }
+            for _ in 0..8 {
+                let Some(it) = &item else { break };
+                let Some(target) = exports.get(&(*k, to.clone(), it.clone())) else {
+                    break;
+                };
+                (to, item) = split(*k, target);
+            }
+            edges.push(Edge {
+                krate: *k,
+                from: m.clone(),
+                to,
+                item,
+                path: src.path.clone(),
+                line: w.line,
+            });
+        }
+    }
+    edges
 }
 
 /// The strongly connected components of more than one node (Tarjan).
