@@ -444,9 +444,9 @@ fn a_sweep_that_does_not_reach_an_impact_reuses_its_response() {
         .unwrap()
         .replace("[parameters]\n", "[parameters]\nx = { value = \"1 m\" }\n")
         + "\n[[sweep]]\nparameter = \"x\"\nfrom = \"0 m\"\nto = \"1 m\"\npoints = 10001\nplot = [\"peak_force(on an edge, corner)\"]\n";
-    let t = Instant::now();
+    // No wall clock: the work allowance is the deterministic measure, and
+    // 10,001 solves would exhaust it (the note says so).
     let ev = evaluate_str(&source);
-    assert!(t.elapsed() < Duration::from_secs(10));
     let s = ev.report.sweeps.last().unwrap();
     assert!(s.note.is_none(), "{:?}", s.note);
     let v = &s.series[0].values;
