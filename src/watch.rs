@@ -124,7 +124,7 @@ pub fn error_page(error: &str, last_good: Option<&str>, version: u64) -> String 
         } else {
             "no sheet has built yet"
         },
-        escape(error)
+        crate::render::safe::html_escape(error)
     );
     let body = match last_good {
         Some(html) => match html
@@ -139,22 +139,6 @@ pub fn error_page(error: &str, last_good: Option<&str>, version: u64) -> String 
         ),
     };
     live_page(&body, version)
-}
-
-/// Text as HTML: `& < > " '` escaped.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -60,8 +60,8 @@ pub fn load_confined(
 }
 
 /// The bytes of a regular file (or standard input for `-`), refusing more
-/// than `max_bytes`.
-fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+/// than `max_bytes` (`meff diff` reads its JSON revisions through it too).
+pub fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let too_large = || {
         format!(

@@ -49,7 +49,7 @@ pub use document::{DOCUMENT_KEYS, Document};
 pub use engine_settings::*;
 pub use load::{
     case_from_columns, load, load_confined, load_limited, parse_case, parse_case_ordinary,
-    parse_case_with,
+    parse_case_with, read_bounded,
 };
 pub use read::{KEYS, MAX_INPUT_BYTES};
 pub use scene_table::FileAccess;

@@ -34,7 +34,7 @@ fn document(path: &Path, o: &DiffOptions) -> Result<serde_json::Value, ExitCode>
             }
         };
     }
-    let bytes = read_limited(path, o.limit).map_err(|e| {
+    let bytes = meff::case::read_bounded(path, o.limit).map_err(|e| {
         error(&format!("cannot read {}: {e}", shown(path)));
         ExitCode::from(EXIT_BAD_INPUT)
     })?;
@@ -47,24 +47,6 @@ fn document(path: &Path, o: &DiffOptions) -> Result<serde_json::Value, ExitCode>
         ));
         ExitCode::from(EXIT_BAD_INPUT)
     })
-}
-
-/// The file's bytes, refused beyond `limit` (`--max-input-bytes`) before
-/// they are read.
-fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
-        return Err("not a regular file".into());
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > limit {
-        return Err(format!("larger than {limit} bytes (--max-input-bytes)"));
-    }
-    Ok(bytes)
 }
 
 pub(crate) fn diff(old: &Path, new: &Path, o: DiffOptions) -> ExitCode {
