@@ -117,22 +117,8 @@ pub struct HazardReport {
     pub peak_speed: f64,
 }
 
-/// A body region as the case gives it.
-#[derive(Clone, Debug, Serialize)]
-pub struct RegionReport {
-    /// Name.
-    pub name: String,
-    /// m_H (kg).
-    pub mass: f64,
-    /// k_H (N/m).
-    pub stiffness: f64,
-    /// F_max (N).
-    pub force_limit: Option<f64>,
-    /// E_max (J).
-    pub energy_limit: Option<f64>,
-    /// As given.
-    pub description: String,
-}
+/// A body region as the case gives it (serialized as it is read).
+pub type RegionReport = crate::case::Region;
 
 /// A hazard point against a region over the program.
 #[derive(Clone, Debug, Serialize)]
@@ -441,18 +427,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
         payload_mass,
         rule_mass,
         hazards,
-        regions: motion
-            .regions
-            .iter()
-            .map(|r| RegionReport {
-                name: r.name.clone(),
-                mass: r.mass,
-                stiffness: r.stiffness,
-                force_limit: r.force_limit,
-                energy_limit: r.energy_limit,
-                description: r.description.clone(),
-            })
-            .collect(),
+        regions: motion.regions.clone(),
         within: factor.is_none_or(|f| f >= 1.0),
         factor,
         factor_worst_direction: smallest(|p| p.factor_worst_direction),

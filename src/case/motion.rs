@@ -126,7 +126,7 @@ pub struct Hazard {
 }
 
 /// A body region of a person, the user's values.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Region {
     /// Name.
     pub name: String,
