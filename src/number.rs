@@ -67,6 +67,24 @@ pub fn time(t: f64, digits: usize) -> String {
     }
 }
 
+/// The largest number of `digits` significant figures that is not above
+/// `v` (for a positive `v`; others unchanged): a step limit printed
+/// rounded *down*, so that the digits a reader copies are still stable
+/// (4.55998 ms prints as 4.559 ms, not 4.560 ms).
+pub fn at_most(v: f64, digits: usize) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return v;
+    }
+    let digits = digits.clamp(1, 17) as i32;
+    let scale = 10f64.powi(v.log10().floor() as i32 + 1 - digits);
+    let mut r = (v / scale).floor() * scale;
+    // The text printed for r must not read above v either.
+    while r > 0.0 && sig(r, digits as usize).parse::<f64>().is_ok_and(|p| p > v) {
+        r -= scale;
+    }
+    r
+}
+
 /// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
 /// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
 pub fn pretty(s: &str) -> String {
@@ -108,6 +126,24 @@ pub fn sci(x: f64, decimals: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_limit_is_printed_rounded_down() {
+        assert_eq!(sig(at_most(4.55998e-3, 4), 4), "0.004559");
+        assert_eq!(sig(at_most(4.5600e-3, 4), 4), "0.004560");
+        assert_eq!(sig(at_most(0.09999, 2), 2), "0.099");
+        for v in [1e-9, 3.3333e-4, 0.999999, 1.0, 123.456, 9.99951e7] {
+            for d in 1..=6 {
+                let printed: f64 = sig(at_most(v, d), d).parse().unwrap();
+                assert!(printed <= v, "{v} at {d}: {printed}");
+                assert!(
+                    printed > v * (1.0 - 2.0 * 10f64.powi(1 - d as i32)),
+                    "{v} at {d}"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -158,7 +158,10 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         "omega_max": report.coupled_omega_max,
         // The step the sheet tells the user to use (the damped one with
         // dashpots), never the undamped 2/ω_max beside dashpots.
-        "dt": report.stable_dt.governing,
+        "dt": report
+            .stable_dt
+            .governing
+            .map(|h| crate::number::at_most(h, crate::number::DEFAULT_DIGITS)),
         "dt_damped": report.stable_dt.governing_by.is_some_and(|g| g.starts_with("damped")),
         "warnings": report.model_checks_found,
         "claims_passed": passed,

@@ -41,6 +41,19 @@ fn t(report: &Report, x: f64, d: usize) -> String {
     }
 }
 
+/// A step limit as [`t`] prints it, rounded down (`number::at_most`) in
+/// the unit shown: the digits a reader copies never exceed the limit.
+fn t_at_most(report: &Report, x: f64, d: usize) -> String {
+    match &report.display.time {
+        Some(u) => format!(
+            "{} {}",
+            pretty(&sig(crate::number::at_most(x * u.factor, d), d)),
+            u.unit
+        ),
+        None => pretty(&time(crate::number::at_most(x, d), d)),
+    }
+}
+
 fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
 }
@@ -78,7 +91,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     let by = dt.governing_by.unwrap_or("coupled_mode");
     let mut line = vec![
         plain("Use "),
-        strong(format!("Δt ≤ {}", t(report, h, d))),
+        strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
         plain(if by.starts_with("damped") {
             " (symplectic Euler, the dashpot force taken at the step's start velocity): "
         } else {

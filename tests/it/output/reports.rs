@@ -91,7 +91,7 @@ fn index_lists_every_case() {
     );
     assert!(
         md.contains(
-            "(./two-corners.md) · **1 model warning** | 2 | 0.800 | 316.2 (×1.265) | 6.325 ms | 5 / 5 | agrees |"
+            "(./two-corners.md) · **1 model warning** | 2 | 0.800 | 316.2 (×1.265) | 6.324 ms | 5 / 5 | agrees |"
         ),
         "{md}"
     );
