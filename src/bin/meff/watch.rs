@@ -65,6 +65,10 @@ pub(crate) fn watch(case: &Path, o: WatchOptions) -> ExitCode {
         }
     };
     let shared: Shared = Arc::new((Mutex::new(Served::default()), Condvar::new()));
+    // What the first build reads, taken before it: an edit made while it
+    // runs (or before the builder thread starts) is a change next time.
+    let files = meff::watch::watched_files(case);
+    let seen = meff::watch::fingerprint(&files);
     rebuild(case, &o, &templates, &shared);
     let addr = listener
         .local_addr()
@@ -75,7 +79,7 @@ pub(crate) fn watch(case: &Path, o: WatchOptions) -> ExitCode {
     let _ = std::io::stdout().flush();
     {
         let (case, shared) = (case.to_path_buf(), shared.clone());
-        std::thread::spawn(move || builder(&case, &o, &templates, &shared));
+        std::thread::spawn(move || builder(&case, &o, &templates, &shared, (files, seen)));
     }
     let busy = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     for stream in listener.incoming().flatten() {
@@ -94,25 +98,26 @@ pub(crate) fn watch(case: &Path, o: WatchOptions) -> ExitCode {
 }
 
 /// Polls the watched files and rebuilds when their fingerprint changes
-/// (the list itself is taken again after each rebuild: the case may name
-/// new files).
+/// from `last` (the files and their fingerprint the last build read). The
+/// list and fingerprint are taken again *before* each rebuild (the case
+/// may name new files): an edit made while a build runs is seen next time.
 fn builder(
     case: &Path,
     o: &WatchOptions,
     templates: &meff::render::templates::Templates,
     shared: &Shared,
+    last: (Vec<PathBuf>, Vec<Option<(u64, u64)>>),
 ) {
-    let mut files: Vec<PathBuf> = meff::watch::watched_files(case);
-    let mut seen = meff::watch::fingerprint(&files);
+    let (mut files, mut seen) = last;
     loop {
         std::thread::sleep(POLL);
         let now = meff::watch::fingerprint(&files);
         if now == seen {
             continue;
         }
-        rebuild(case, o, templates, shared);
         files = meff::watch::watched_files(case);
         seen = meff::watch::fingerprint(&files);
+        rebuild(case, o, templates, shared);
     }
 }
 
