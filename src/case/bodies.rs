@@ -422,6 +422,9 @@ impl Reader<'_> {
                 stiffness,
                 damping,
                 from_engine,
+                body_frame: matches!(form, Form::Bodies { .. })
+                    && get(t, "frame")
+                        .is_some_and(|n| matches!(n.get_ref(), DeValue::String(s) if s == "body")),
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,

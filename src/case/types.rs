@@ -224,6 +224,10 @@ pub struct Contact {
     /// stiffness (and, without a damping, the dashpot) are the engine's,
     /// filled in by `engines::fill_from_engine` before the analysis.
     pub from_engine: bool,
+    /// A bodies case's point and normal were typed in the body's axes
+    /// (`frame = "body"`) and turned into the world's by the reader (the
+    /// model checks compare the two).
+    pub body_frame: bool,
 }
 
 /// A pin (planar) or ball (3-d) joint.

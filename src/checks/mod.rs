@@ -11,8 +11,14 @@
 //! model contact against the world, the angle to each plane of the model.
 
 pub mod description;
+mod dynamics;
+mod normals;
 mod plausible;
 
+pub use dynamics::{
+    DAMPING_RATIO_MAX, ENGINE_FREQUENCY_STEPS, ENGINE_STEP, FASTEST_WAVE, GENERALIZED_MASS_RATIO,
+};
+pub use normals::{AWAY_COS, CUT_RATIO, PARTICLE_REACH, PLANE_GAP_RATIO};
 pub use plausible::{
     COMPRESSION_RATIO, DENSITY, EQUIVALENT_DENSITY, EQUIVALENT_DENSITY_PLANAR, LEVER_MASS_RATIO,
     PERSON_BANDS,
@@ -66,7 +72,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "person_values",
-        "a person's region values lie within 0.3–75 kg, 1–500 kN/m, 10–1000 N and up to 5 m/s",
+        "a person's region values lie within 0.3–75 kg, 1–500 kN/m, 10–1000 N and up to 5 m/s, and within a factor of 3 of the bundled ISO/TS 15066 Annex A table's values for a region of that name",
     ),
     (
         "impact_compression",
@@ -82,7 +88,43 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "body_frame_normal",
-        "without a plane, a world contact's normal typed in body axes lies within 10° of a world axis or of the same numbers read in world axes",
+        "a normal typed in a turned body's axes (a `[[body]]` with an orientation, or a model link without a plane to compare) lies within 10° of a world axis or of the same numbers read in world axes",
+    ),
+    (
+        "normal_away_from_centre",
+        "a contact's normal does not point within 60° of straight away from its (unshaped) body's or link's centre of mass; a hanging body is the exception the signer judges",
+    ),
+    (
+        "normal_not_surface",
+        "at a point on a shaped body's surface, the plane normal to the contact cuts the body by at most 10 % of its circumradius (the normal is the surface's, or within an edge's cone)",
+    ),
+    (
+        "particle_point_far",
+        "a particle's contact point lies within 10 times the case's length scale (and 1 m) of the particle",
+    ),
+    (
+        "point_off_plane",
+        "a model contact with the world has its point within 10 % of the model's reach of the plane it touches",
+    ),
+    (
+        "point_far_from_link",
+        "a model contact's point lies within the model's reach of its link's frame",
+    ),
+    (
+        "stiffness_for_size",
+        "a contact's half period π√(m_eff/k) is longer than the time the fastest wave in a solid (18 km/s) takes to cross its body, and the body's weight sinks its contacts by less than its size",
+    ),
+    (
+        "damping_ratio",
+        "a contact's dashpot is at most 10 times critical, c ≤ 20√(k m_eff)",
+    ),
+    (
+        "engine_time_scales",
+        "an engine's step lies within 1 µs–0.1 s and its contact spring completes at most 10 periods in one (sub)step",
+    ),
+    (
+        "mass_out_of_proportion",
+        "a generalized contact's m_eff lies within 10⁻³–10 times the largest mass the case's parameters name",
     ),
     (
         "rule_of_thumb_ratio",
@@ -102,7 +144,10 @@ pub struct ModelCheck {
     /// `lever_beyond_gyration`, `normal_out_of_shape`, `opposite_normals`, `person_values`,
     /// `impact_compression`, `contact_outside_shape`,
     /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`,
-    /// `description_contradicts_result`.
+    /// `normal_away_from_centre`, `normal_not_surface`, `particle_point_far`,
+    /// `point_off_plane`, `point_far_from_link`, `stiffness_for_size`,
+    /// `damping_ratio`, `engine_time_scales`, `mass_out_of_proportion`,
+    /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
     pub input: String,
@@ -182,7 +227,13 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     plausible::opposite_normals(case, model, &mut out);
     plausible::normal_out_of_shape(case, model, &mut out);
     plausible::person(case, &mut out);
-    plausible::impact_compression(case, model, an, &body_sizes(case, model), &mut out);
+    plausible::person_region(case, &mut out);
+    let sizes = body_sizes(case, model);
+    plausible::impact_compression(case, model, an, &sizes, &mut out);
+    normals::bodies(case, model, &mut out);
+    dynamics::springs(case, model, &m_eff, &sizes, &mut out);
+    dynamics::engine_scales(case, &mut out);
+    dynamics::generalized_mass(case, &m_eff, &mut out);
     sweep_ends(case, &mut out);
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
@@ -642,30 +693,15 @@ fn robot_contacts(
         } else if nearest.is_none() && !*normal_world && against_world {
             // No plane to compare with: the same numbers read as world axes.
             let typed = Vector3::new(normal[0].si, normal[1].si, normal[2].si);
-            let turn = angle(&typed);
-            // A fixed surface's normal is usually along a world axis: a
-            // body-frame normal that lands along one is taken as meant.
-            let axis = [Vector3::x(), Vector3::y(), Vector3::z()]
-                .iter()
-                .map(|a| angle(a).min(180.0 - angle(a)))
-                .fold(f64::INFINITY, f64::min);
-            if turn > PLANE_ANGLE_DEG && axis > PLANE_ANGLE_DEG {
-                out.warn(
-                    "body_frame_normal",
-                    input.clone(),
-                    location.clone(),
-                    format!(
-                        "typed in the body's axes, the normal points along world ({}, {}, {}) at \
-                         this configuration, {}° from the same numbers read in world axes; a \
-                         contact with the fixed world usually has its normal in world axes",
-                        n(nrm.x),
-                        n(nrm.y),
-                        n(nrm.z),
-                        pretty(&sig(turn, 3))
-                    ),
-                );
+            if let Some(msg) = normals::body_frame_landing(&nrm, &typed, 3) {
+                out.warn("body_frame_normal", input.clone(), location.clone(), msg);
             }
         }
+        let link = match body {
+            Side::Model(b) => Some(*b),
+            Side::Case(_) => None,
+        };
+        normals::model_contact(case, i, &r.robot, &kin, link, against_world, p, nrm, out);
         if matches!(body, Side::Model(_)) && moving > 0.0 {
             let rule = 0.5 * moving;
             if let Some(Some(m)) = m_eff.get(i)

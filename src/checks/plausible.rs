@@ -357,3 +357,87 @@ pub(super) fn normal_out_of_shape(case: &Case, model: &Model<f64>, out: &mut Che
         }
     }
 }
+
+/// The bundled table of body-region values (the one file that holds
+/// them; the check names it in its message).
+const REGION_TABLE: &str = include_str!("../../cases/regions/iso-ts-15066-annex-a.toml");
+
+/// A person's values more than this factor from the bundled table's for
+/// a region of the same name are flagged.
+pub const REGION_FACTOR: f64 = 3.0;
+
+/// `"50 N/mm"` in SI (`None` for anything else).
+fn table_si(text: &str) -> Option<f64> {
+    let (num, unit) = text.trim().split_once(' ')?;
+    let u = crate::units::parse_unit(unit, false).ok()?;
+    Some(num.parse::<f64>().ok()? * u.scale.to_f64())
+}
+
+/// The bundled table's (name, mass, stiffness, force limit) rows.
+fn region_table() -> Vec<(String, [Option<f64>; 3])> {
+    let Ok(doc) = REGION_TABLE.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(rows) = doc.get("region").and_then(|r| r.as_array()) else {
+        return Vec::new();
+    };
+    rows.iter()
+        .filter_map(|r| {
+            let s = |k: &str| r.get(k).and_then(|v| v.as_str()).and_then(table_si);
+            Some((
+                r.get("name")?.as_str()?.to_lowercase(),
+                [s("mass"), s("stiffness"), s("force_limit")],
+            ))
+        })
+        .collect()
+}
+
+/// A `[[person]]` whose region the bundled table names, held against the
+/// table's values: a person's 60 kg hand is inside the general bands but
+/// 100 times the hand's.
+pub(super) fn person_region(case: &Case, out: &mut Checks) {
+    if case.persons.is_empty() {
+        return;
+    }
+    let table = region_table();
+    for p in &case.persons {
+        let region = p.region.to_lowercase();
+        let words: Vec<&str> = region
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let Some((name, values)) = table.iter().find(|(name, _)| {
+            *name == region
+                || words
+                    .windows(name.split(' ').count())
+                    .any(|w| w.join(" ") == *name)
+        }) else {
+            continue;
+        };
+        let typed = [Some(&p.mass), Some(&p.stiffness), p.force_limit.as_ref()];
+        for ((v, t), (what, unit)) in typed
+            .into_iter()
+            .zip(values)
+            .zip([("mass", "kg"), ("stiffness", "N/m"), ("force_limit", "N")])
+        {
+            let (Some(v), Some(t)) = (v, t) else { continue };
+            let ratio = v.si / t;
+            if ratio.is_finite() && ratio > 0.0 && ratio <= REGION_FACTOR && ratio >= 1.0 / REGION_FACTOR {
+                continue;
+            }
+            out.warn(
+                "person_values",
+                format!("person {} at {}: {what}", p.region, case.contact_name(p.contact)),
+                at(case, &v.span),
+                format!(
+                    "{what} = {} {unit} is {}× the {} {unit} that the table of values commonly \
+                     quoted from ISO/TS 15066 Annex A (cases/regions/iso-ts-15066-annex-a.toml) \
+                     gives the region `{name}`: check the value, its unit and the region",
+                    n(v.si),
+                    n(ratio),
+                    n(*t)
+                ),
+            );
+        }
+    }
+}

@@ -112,6 +112,54 @@ impl Shape {
         }
     }
 
+    /// The support function `max x·u` over the shape of sizes `size`
+    /// centred at the origin in its own axes (`u` in those axes; planar
+    /// shapes ignore `u[2]`: a disc for a sphere, cylinder or capsule seen
+    /// along its axis); `None` for sizes the shape does not take.
+    pub fn support(self, size: &[f64], u: [f64; 3]) -> Option<f64> {
+        let len = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        Some(match (self, size) {
+            (Shape::Box, [a, b, c]) => 0.5 * (a * u[0].abs() + b * u[1].abs() + c * u[2].abs()),
+            (Shape::Box, [a, b]) => 0.5 * (a * u[0].abs() + b * u[1].abs()),
+            (Shape::Sphere, [r]) => r * len(&u),
+            (Shape::Cylinder | Shape::Capsule, [r, _]) if u[2] == 0.0 => r * len(&u[..2]),
+            (Shape::Cylinder, [r, l]) => r * len(&u[..2]) + 0.5 * l * u[2].abs(),
+            (Shape::Capsule, [r, l]) => r * len(&u) + 0.5 * l * u[2].abs(),
+            (Shape::Ellipsoid, [a, b, c]) => len(&[a * u[0], b * u[1], c * u[2]]),
+            (Shape::Ellipsoid, [a, b]) => len(&[a * u[0], b * u[1]]),
+            (Shape::Rod, [l]) => 0.5 * l * u[0].abs(),
+            _ => return None,
+        })
+    }
+
+    /// How deep a point `p` (the shape's axes, from its centre) lies
+    /// inside the shape: its distance to the surface inside, negative
+    /// outside (a lower bound on the distance there; the ellipsoid's is
+    /// scaled by its smallest semi-axis). `planar` reads a sphere,
+    /// cylinder or capsule as the disc seen along its axis.
+    pub fn depth(self, size: &[f64], p: [f64; 3], planar: bool) -> Option<f64> {
+        let len = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let dims = if planar { 2 } else { 3 };
+        Some(match (self, size) {
+            (Shape::Box, s) if s.len() == dims => (0..dims)
+                .map(|i| 0.5 * s[i] - p[i].abs())
+                .fold(f64::INFINITY, f64::min),
+            (Shape::Sphere, [r]) => r - len(&p[..dims]),
+            (Shape::Cylinder | Shape::Capsule, [r, _]) if planar => r - len(&p[..2]),
+            (Shape::Cylinder, [r, l]) => (r - len(&p[..2])).min(0.5 * l - p[2].abs()),
+            (Shape::Capsule, [r, l]) => {
+                let z = p[2].clamp(-0.5 * l, 0.5 * l);
+                r - len(&[p[0], p[1], p[2] - z])
+            }
+            (Shape::Ellipsoid, s) if s.len() == dims => {
+                let scaled = len(&(0..dims).map(|i| p[i] / s[i]).collect::<Vec<_>>());
+                (1.0 - scaled) * s.iter().fold(f64::INFINITY, |m, x| m.min(*x))
+            }
+            (Shape::Rod, [l]) => -(p[1].abs().max(p[0].abs() - 0.5 * l).max(0.0)),
+            _ => return None,
+        })
+    }
+
     /// The volume (m³) of the 3-d shape of sizes `size` (as a case gives
     /// them); `None` for a planar shape or a rod (no volume).
     pub fn volume(self, size: &[f64]) -> Option<f64> {

@@ -47,6 +47,7 @@ mod input {
     mod hostile;
     mod inertia_rule;
     mod model_checks;
+    mod model_checks_more;
     mod robustness;
     mod sweeps;
 }

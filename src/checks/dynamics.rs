@@ -1,0 +1,263 @@
+//! Checks that a contact's spring, dashpot and an engine's time scales are
+//! ones a body of that mass and size can have: a stiffness whose contact
+//! rings faster than sound crosses the body, or so soft the body sinks
+//! through it under its own weight; a dashpot many times critical; an
+//! engine step or spring frequency no engine runs with; a generalized
+//! case's m_eff out of all proportion to the masses it names. Thresholds
+//! are the named constants, wide enough that honest inputs of any field
+//! pass (a rubber pad to a steel die, a DEM grain to a crane).
+
+use super::{Checks, at, n};
+use crate::case::{Case, ContactGeometry, Form, Val};
+use crate::model::{BodyKind, Geometry, Model};
+use crate::units::Dim;
+
+/// The fastest wave in any solid (m/s; diamond's longitudinal speed is
+/// about 18 km/s): a contact whose half period is shorter than the time
+/// such a wave takes to cross its body breaks the rigid-body model.
+pub const FASTEST_WAVE: f64 = 18_000.0;
+
+/// Standard gravity (m/s²), for the sinkage under a body's own weight.
+pub const GRAVITY: f64 = 9.806_65;
+
+/// A dashpot above this multiple of critical damping (ζ = c/(2√(k m_eff)))
+/// is flagged.
+pub const DAMPING_RATIO_MAX: f64 = 10.0;
+
+/// Engine steps (s) outside this band are flagged: no physics engine's
+/// contact is run with a step above 0.1 s or below 1 µs.
+pub const ENGINE_STEP: (f64, f64) = (1e-6, 0.1);
+
+/// An engine's contact-spring frequency times its (sub)step above this is
+/// flagged: the spring would complete many periods within one step.
+pub const ENGINE_FREQUENCY_STEPS: f64 = 10.0;
+
+/// A generalized contact's m_eff outside these multiples of the largest
+/// mass the case's parameters name is flagged.
+pub const GENERALIZED_MASS_RATIO: (f64, f64) = (1e-3, 10.0);
+
+/// Where a model contact's stiffness (else its table) is written.
+fn stiffness_at(case: &Case, ci: usize) -> String {
+    match case.contacts.get(ci) {
+        Some(c) => at(case, &c.stiffness.span),
+        None => format!("{} (contact {})", at(case, &(0..0)), ci + 1),
+    }
+}
+
+/// The stiffness against the body's size and weight, and the dashpot
+/// against critical damping, contact by contact.
+pub(super) fn springs(
+    case: &Case,
+    model: &Model<f64>,
+    m_eff: &[Option<f64>],
+    size: &[f64],
+    out: &mut Checks,
+) {
+    let bodies = match &model.kind {
+        crate::model::Kind::Bodies { bodies, .. } => Some(bodies),
+        _ => None,
+    };
+    let mut held = bodies.map_or_else(Vec::new, |b| vec![0.0f64; b.len()]);
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let Some(m) = m_eff.get(ci).copied().flatten() else {
+            continue;
+        };
+        let k = c.stiffness;
+        let sides = match &c.geometry {
+            Geometry::Point { body, other, .. } => [Some(*body), *other],
+            _ => [None, None],
+        };
+        for b in sides.into_iter().flatten() {
+            if let Some(h) = held.get_mut(b) {
+                *h += k;
+            }
+        }
+        // A particle has no size of its own (its contact point's distance
+        // is no measure of it).
+        let rigid = |b: &usize| {
+            bodies.is_some_and(|x| matches!(x[*b].kind, BodyKind::Rigid { .. }))
+        };
+        let length = sides
+            .into_iter()
+            .flatten()
+            .filter(rigid)
+            .filter_map(|b| size.get(b).copied())
+            .fold(0.0f64, f64::max);
+        let half_period = std::f64::consts::PI * (m / k).sqrt();
+        if length > 0.0 && half_period < length / FASTEST_WAVE {
+            out.warn(
+                "stiffness_for_size",
+                format!("contact {}: stiffness", case.contact_name(ci)),
+                stiffness_at(case, ci),
+                format!(
+                    "k = {} N/m on m_eff = {} kg rings with half period π√(m_eff/k) = {} s, \
+                     shorter than the {} s the fastest wave in any solid ({} m/s) takes to \
+                     cross the body ({} m): no rigid body is that stiff at its contact; check \
+                     the stiffness's unit (N/m, not N/mm·10³) and the mass's",
+                    n(k),
+                    n(m),
+                    n(half_period),
+                    n(length / FASTEST_WAVE),
+                    n(FASTEST_WAVE),
+                    n(length)
+                ),
+            );
+        }
+        if let Some(cd) = c.damping {
+            let zeta = cd / (2.0 * (k * m).sqrt());
+            if zeta > DAMPING_RATIO_MAX {
+                let location = match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
+                    Some(v) => at(case, &v.span),
+                    None => stiffness_at(case, ci),
+                };
+                out.warn(
+                    "damping_ratio",
+                    format!("contact {}: damping", case.contact_name(ci)),
+                    location,
+                    format!(
+                        "c = {} N s/m is ζ = c/(2√(k m_eff)) = {} times critical damping for \
+                         k = {} N/m and m_eff = {} kg: the contact creeps instead of ringing, and \
+                         its dashpot, not its spring, sets the step; check the value and its \
+                         unit (N s/m)",
+                        n(cd),
+                        n(zeta),
+                        n(k),
+                        n(m)
+                    ),
+                );
+            }
+        }
+    }
+    let Some(bodies) = bodies else { return };
+    for (b, body) in bodies.iter().enumerate() {
+        let mass = match &body.kind {
+            BodyKind::Rigid { mass, .. } | BodyKind::Particle { mass } => *mass,
+            BodyKind::Fixed => continue,
+        };
+        let s = match body.kind {
+            BodyKind::Rigid { .. } => size.get(b).copied().unwrap_or(0.0),
+            _ => 0.0,
+        };
+        let k = held[b];
+        let sink = mass * GRAVITY / k;
+        if k > 0.0 && s > 0.0 && sink > s {
+            let (name, location) = super::body_name_and_location(case, b, &body.name);
+            out.warn(
+                "stiffness_for_size",
+                format!("body {name}: contact stiffness"),
+                location,
+                format!(
+                    "its contacts' stiffnesses sum to {} N/m: under its own weight ({} kg × g) \
+                     the body would sink {} m into them, more than its size ({} m); check the \
+                     stiffnesses' unit",
+                    n(k),
+                    n(mass),
+                    n(sink),
+                    n(s)
+                ),
+            );
+        }
+    }
+}
+
+/// Each engine's step and contact-spring frequency against the band
+/// engines run in.
+pub(super) fn engine_scales(case: &Case, out: &mut Checks) {
+    let e = &case.engines;
+    let steps: Vec<(&str, &Val, usize, Option<&Val>)> = [
+        e.mujoco.as_ref().map(|s| ("mujoco", &s.timestep, 1, None)),
+        e.box2d
+            .as_ref()
+            .map(|s| ("box2d", &s.timestep, s.substeps, Some(&s.contact_hertz))),
+        e.bullet.as_ref().map(|s| ("bullet", &s.timestep, 1, None)),
+        e.drake.as_ref().map(|s| ("drake", &s.timestep, 1, None)),
+        e.rapier.as_ref().map(|s| {
+            (
+                "rapier",
+                &s.timestep,
+                s.substeps,
+                Some(&s.contact_natural_frequency),
+            )
+        }),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for (engine, h, substeps, freq) in steps {
+        if h.si < ENGINE_STEP.0 || h.si > ENGINE_STEP.1 {
+            out.warn(
+                "engine_time_scales",
+                format!("[engine.{engine}]: timestep"),
+                at(case, &h.span),
+                format!(
+                    "a step of {} s is outside {}–{} s, the band physics engines run contacts \
+                     in: check the value and its unit",
+                    n(h.si),
+                    n(ENGINE_STEP.0),
+                    n(ENGINE_STEP.1)
+                ),
+            );
+        }
+        let sub = h.si / substeps.max(1) as f64;
+        if let Some(f) = freq
+            && f.si * sub > ENGINE_FREQUENCY_STEPS
+        {
+            out.warn(
+                "engine_time_scales",
+                format!("[engine.{engine}]: contact frequency"),
+                at(case, &f.span),
+                format!(
+                    "a contact spring of {} Hz completes {} periods within one (sub)step of {} s: \
+                     the engine cannot resolve it (and clamps or ignores it); check the value \
+                     and its unit (Hz)",
+                    n(f.si),
+                    n(f.si * sub),
+                    n(sub)
+                ),
+            );
+        }
+    }
+}
+
+/// A generalized case's m_eff against the masses its parameters name.
+pub(super) fn generalized_mass(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
+    if !matches!(case.form, Form::Generalized { .. }) {
+        return;
+    }
+    let Some(named) = case
+        .parameters
+        .iter()
+        .filter(|p| p.value.dim == Dim::MASS && p.value.si > 0.0)
+        .max_by(|a, b| a.value.si.total_cmp(&b.value.si))
+    else {
+        return;
+    };
+    let big = named.value.si;
+    for (ci, c) in case.contacts.iter().enumerate() {
+        let Some(Some(m)) = m_eff.get(ci) else {
+            continue;
+        };
+        let ratio = m / big;
+        if ratio >= GENERALIZED_MASS_RATIO.0 && ratio <= GENERALIZED_MASS_RATIO.1 {
+            continue;
+        }
+        let span = match &c.geometry {
+            ContactGeometry::Jacobian(row) => row.first().map_or(c.span.clone(), |v| v.span.clone()),
+            _ => c.span.clone(),
+        };
+        out.warn(
+            "mass_out_of_proportion",
+            format!("contact {}: jacobian", c.name),
+            at(case, &span),
+            format!(
+                "m_eff = {} kg is {}× the largest mass the case names ({} = {} kg): a lever or \
+                 a mass-matrix entry in another unit (mm for m, g for kg) gives this; check the \
+                 Jacobian row against the mass matrix",
+                n(*m),
+                n(ratio),
+                named.name,
+                n(big)
+            ),
+        );
+    }
+}
