@@ -458,3 +458,161 @@ mod tests {
         assert_eq!(latex_symbol("mass"), "\\mathrm{mass}");
     }
 }
+
+/// The Unicode letter of each name in [`GREEK`] (and `pi`), same order.
+const GREEK_UNICODE: &[(&str, &str)] = &[
+    ("alpha", "α"), ("beta", "β"), ("gamma", "γ"), ("delta", "δ"), ("epsilon", "ε"),
+    ("zeta", "ζ"), ("eta", "η"), ("theta", "θ"), ("iota", "ι"), ("kappa", "κ"),
+    ("lambda", "λ"), ("mu", "µ"), ("nu", "ν"), ("xi", "ξ"), ("rho", "ρ"), ("sigma", "σ"),
+    ("tau", "τ"), ("upsilon", "υ"), ("phi", "φ"), ("chi", "χ"), ("psi", "ψ"),
+    ("omega", "ω"), ("Gamma", "Γ"), ("Delta", "Δ"), ("Theta", "Θ"), ("Lambda", "Λ"),
+    ("Xi", "Ξ"), ("Pi", "Π"), ("Sigma", "Σ"), ("Phi", "Φ"), ("Psi", "Ψ"), ("Omega", "Ω"),
+    ("pi", "π"),
+];
+
+/// A LaTeX line of the kind meff writes (fractions, roots, `\left(`,
+/// `\mathrm`, `\hat`, Greek, sub- and superscripts) as plain Unicode for
+/// the terminal: `\frac{2}{\omega h}` → `2/(ω h)`, `10^{-3}` → `10⁻³`.
+/// Not a LaTeX parser: what it does not know it drops the backslash of.
+pub fn tex_plain(latex: &str) -> String {
+    let chars: Vec<char> = latex.chars().collect();
+    let mut i = 0;
+    plain_until(&chars, &mut i, None)
+}
+
+/// Reads a `{…}` group (or one character, or one command) at `i`.
+fn plain_group(c: &[char], i: &mut usize) -> String {
+    while *i < c.len() && c[*i] == ' ' {
+        *i += 1;
+    }
+    match c.get(*i) {
+        Some('{') => {
+            *i += 1;
+            plain_until(c, i, Some('}'))
+        }
+        Some('\\') => {
+            let mut j = *i;
+            let s = plain_command(c, &mut j);
+            *i = j;
+            s
+        }
+        Some(ch) => {
+            *i += 1;
+            ch.to_string()
+        }
+        None => String::new(),
+    }
+}
+
+/// `x` as it stands next to `/` or `√`: parenthesised unless one term.
+fn plain_atom(x: &str) -> String {
+    let one_term = |ch: char| ch.is_alphanumeric() || matches!(ch, '.' | '_' | '\u{302}' | '\u{304}');
+    if x.chars().count() <= 1 || x.chars().all(one_term) {
+        x.to_string()
+    } else {
+        format!("({x})")
+    }
+}
+
+fn plain_script(x: &str, sup: bool) -> String {
+    const SUP: [(char, char); 13] = [
+        ('0', '⁰'), ('1', '¹'), ('2', '²'), ('3', '³'), ('4', '⁴'), ('5', '⁵'), ('6', '⁶'),
+        ('7', '⁷'), ('8', '⁸'), ('9', '⁹'), ('-', '⁻'), ('+', '⁺'), ('*', '*'),
+    ];
+    if sup {
+        let mapped: Option<String> = x
+            .chars()
+            .map(|ch| SUP.iter().find(|(a, _)| *a == ch).map(|(_, b)| *b))
+            .collect();
+        return mapped.unwrap_or_else(|| format!("^{}", plain_atom(x)));
+    }
+    format!("_{}", plain_atom(x))
+}
+
+fn plain_command(c: &[char], i: &mut usize) -> String {
+    *i += 1; // the backslash
+    let start = *i;
+    while *i < c.len() && c[*i].is_ascii_alphabetic() {
+        *i += 1;
+    }
+    let name: String = c[start..*i].iter().collect();
+    if name.is_empty() {
+        // `\,` `\;` `\!` `\{` …
+        let ch = c.get(*i).copied().unwrap_or(' ');
+        *i += 1;
+        return match ch {
+            ',' | ';' | ':' => " ".into(),
+            '!' => String::new(),
+            other => other.to_string(),
+        };
+    }
+    match name.as_str() {
+        "frac" | "dfrac" | "tfrac" => {
+            let a = plain_group(c, i);
+            let b = plain_group(c, i);
+            format!("{}/{}", plain_atom(&a), plain_atom(&b))
+        }
+        "sqrt" => format!("√{}", plain_atom(&plain_group(c, i))),
+        "hat" => format!("{}\u{302}", plain_group(c, i)),
+        "bar" => format!("{}\u{304}", plain_group(c, i)),
+        "mathrm" | "text" | "mathit" | "operatorname" | "boldsymbol" | "mathbf" => {
+            plain_group(c, i)
+        }
+        "left" | "right" | "big" | "Big" => String::new(),
+        "times" => "×".into(),
+        "cdot" => "·".into(),
+        "approx" => "≈".into(),
+        "le" | "leq" => "≤".into(),
+        "ge" | "geq" => "≥".into(),
+        "infty" => "∞".into(),
+        "quad" | "qquad" => "  ".into(),
+        other => GREEK_UNICODE
+            .iter()
+            .find(|(n, _)| *n == other)
+            .map_or_else(|| other.to_string(), |(_, u)| (*u).to_string()),
+    }
+}
+
+fn plain_until(c: &[char], i: &mut usize, end: Option<char>) -> String {
+    let mut out = String::new();
+    while *i < c.len() {
+        let ch = c[*i];
+        if Some(ch) == end {
+            *i += 1;
+            break;
+        }
+        match ch {
+            '\\' => out.push_str(&plain_command(c, i)),
+            '{' => {
+                *i += 1;
+                out.push_str(&plain_until(c, i, Some('}')));
+            }
+            '_' | '^' => {
+                *i += 1;
+                let g = plain_group(c, i);
+                out.push_str(&plain_script(&g, ch == '^'));
+            }
+            _ => {
+                out.push(ch);
+                *i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::tex_plain;
+
+    #[test]
+    fn latex_lines_read_as_unicode() {
+        assert_eq!(tex_plain("\\frac{2}{\\omega h}"), "2/(ω h)");
+        assert_eq!(tex_plain("3.380\\times10^{5}\\,\\mathrm{N/m}"), "3.380×10⁵ N/m");
+        assert_eq!(tex_plain("\\sqrt{k^{*} A_{ii}}"), "√(k* A_ii)");
+        assert_eq!(tex_plain("\\hat{A}_{ii}"), "A\u{302}_ii");
+        assert_eq!(tex_plain("\\left(1 - d\\right)"), "(1 - d)");
+        assert_eq!(tex_plain("10^{-3}"), "10⁻³");
+        assert_eq!(tex_plain("\\zeta = \\frac{c}{2\\sqrt{k m}}"), "ζ = c/(2√(k m))");
+    }
+}

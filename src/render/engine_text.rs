@@ -161,5 +161,34 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
             .collect(),
         notes: Vec::new(),
     });
+    // How the numbers follow, line by line with the case's numbers (the
+    // sheets' LaTeX lines, read as plain text).
+    let q = super::engine_eqs::equations(e, d);
+    let mut lines: Vec<String> = q
+        .engine
+        .iter()
+        .map(|l| crate::notation::tex_plain(l))
+        .collect();
+    for c in &q.contacts {
+        lines.push(format!("contact {}:", c.name));
+        lines.extend(
+            c.lines
+                .iter()
+                .map(|l| format!("  {}", crate::notation::tex_plain(l))),
+        );
+    }
+    if q.more > 0 {
+        lines.push(format!(
+            "the other {} contacts follow the same lines with their own numbers",
+            q.more
+        ));
+    }
+    if !lines.is_empty() {
+        out.push(Section {
+            title: format!("{}: how these numbers follow", e.name),
+            notes: lines,
+            ..Section::default()
+        });
+    }
     out
 }
