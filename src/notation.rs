@@ -461,12 +461,38 @@ mod tests {
 
 /// The Unicode letter of each name in [`GREEK`] (and `pi`), same order.
 const GREEK_UNICODE: &[(&str, &str)] = &[
-    ("alpha", "α"), ("beta", "β"), ("gamma", "γ"), ("delta", "δ"), ("epsilon", "ε"),
-    ("zeta", "ζ"), ("eta", "η"), ("theta", "θ"), ("iota", "ι"), ("kappa", "κ"),
-    ("lambda", "λ"), ("mu", "µ"), ("nu", "ν"), ("xi", "ξ"), ("rho", "ρ"), ("sigma", "σ"),
-    ("tau", "τ"), ("upsilon", "υ"), ("phi", "φ"), ("chi", "χ"), ("psi", "ψ"),
-    ("omega", "ω"), ("Gamma", "Γ"), ("Delta", "Δ"), ("Theta", "Θ"), ("Lambda", "Λ"),
-    ("Xi", "Ξ"), ("Pi", "Π"), ("Sigma", "Σ"), ("Phi", "Φ"), ("Psi", "Ψ"), ("Omega", "Ω"),
+    ("alpha", "α"),
+    ("beta", "β"),
+    ("gamma", "γ"),
+    ("delta", "δ"),
+    ("epsilon", "ε"),
+    ("zeta", "ζ"),
+    ("eta", "η"),
+    ("theta", "θ"),
+    ("iota", "ι"),
+    ("kappa", "κ"),
+    ("lambda", "λ"),
+    ("mu", "µ"),
+    ("nu", "ν"),
+    ("xi", "ξ"),
+    ("rho", "ρ"),
+    ("sigma", "σ"),
+    ("tau", "τ"),
+    ("upsilon", "υ"),
+    ("phi", "φ"),
+    ("chi", "χ"),
+    ("psi", "ψ"),
+    ("omega", "ω"),
+    ("Gamma", "Γ"),
+    ("Delta", "Δ"),
+    ("Theta", "Θ"),
+    ("Lambda", "Λ"),
+    ("Xi", "Ξ"),
+    ("Pi", "Π"),
+    ("Sigma", "Σ"),
+    ("Phi", "Φ"),
+    ("Psi", "Ψ"),
+    ("Omega", "Ω"),
     ("pi", "π"),
 ];
 
@@ -506,7 +532,8 @@ fn plain_group(c: &[char], i: &mut usize) -> String {
 
 /// `x` as it stands next to `/` or `√`: parenthesised unless one term.
 fn plain_atom(x: &str) -> String {
-    let one_term = |ch: char| ch.is_alphanumeric() || matches!(ch, '.' | '_' | '\u{302}' | '\u{304}');
+    let one_term =
+        |ch: char| ch.is_alphanumeric() || matches!(ch, '.' | '_' | '\u{302}' | '\u{304}');
     if x.chars().count() <= 1 || x.chars().all(one_term) {
         x.to_string()
     } else {
@@ -516,8 +543,19 @@ fn plain_atom(x: &str) -> String {
 
 fn plain_script(x: &str, sup: bool) -> String {
     const SUP: [(char, char); 13] = [
-        ('0', '⁰'), ('1', '¹'), ('2', '²'), ('3', '³'), ('4', '⁴'), ('5', '⁵'), ('6', '⁶'),
-        ('7', '⁷'), ('8', '⁸'), ('9', '⁹'), ('-', '⁻'), ('+', '⁺'), ('*', '*'),
+        ('0', '⁰'),
+        ('1', '¹'),
+        ('2', '²'),
+        ('3', '³'),
+        ('4', '⁴'),
+        ('5', '⁵'),
+        ('6', '⁶'),
+        ('7', '⁷'),
+        ('8', '⁸'),
+        ('9', '⁹'),
+        ('-', '⁻'),
+        ('+', '⁺'),
+        ('*', '*'),
     ];
     if sup {
         let mapped: Option<String> = x
@@ -608,11 +646,17 @@ mod plain_tests {
     #[test]
     fn latex_lines_read_as_unicode() {
         assert_eq!(tex_plain("\\frac{2}{\\omega h}"), "2/(ω h)");
-        assert_eq!(tex_plain("3.380\\times10^{5}\\,\\mathrm{N/m}"), "3.380×10⁵ N/m");
+        assert_eq!(
+            tex_plain("3.380\\times10^{5}\\,\\mathrm{N/m}"),
+            "3.380×10⁵ N/m"
+        );
         assert_eq!(tex_plain("\\sqrt{k^{*} A_{ii}}"), "√(k* A_ii)");
         assert_eq!(tex_plain("\\hat{A}_{ii}"), "A\u{302}_ii");
         assert_eq!(tex_plain("\\left(1 - d\\right)"), "(1 - d)");
         assert_eq!(tex_plain("10^{-3}"), "10⁻³");
-        assert_eq!(tex_plain("\\zeta = \\frac{c}{2\\sqrt{k m}}"), "ζ = c/(2√(k m))");
+        assert_eq!(
+            tex_plain("\\zeta = \\frac{c}{2\\sqrt{k m}}"),
+            "ζ = c/(2√(k m))"
+        );
     }
 }

@@ -74,9 +74,8 @@ pub(super) fn springs(
         }
         // A particle has no size of its own (its contact point's distance
         // is no measure of it).
-        let rigid = |b: &usize| {
-            bodies.is_some_and(|x| matches!(x[*b].kind, BodyKind::Rigid { .. }))
-        };
+        let rigid =
+            |b: &usize| bodies.is_some_and(|x| matches!(x[*b].kind, BodyKind::Rigid { .. }));
         let length = sides
             .into_iter()
             .flatten()
@@ -242,7 +241,9 @@ pub(super) fn generalized_mass(case: &Case, m_eff: &[Option<f64>], out: &mut Che
             continue;
         }
         let span = match &c.geometry {
-            ContactGeometry::Jacobian(row) => row.first().map_or(c.span.clone(), |v| v.span.clone()),
+            ContactGeometry::Jacobian(row) => {
+                row.first().map_or(c.span.clone(), |v| v.span.clone())
+            }
             _ => c.span.clone(),
         };
         out.warn(

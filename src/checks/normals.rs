@@ -73,7 +73,11 @@ fn rotation(case: &Case, b: usize) -> nalgebra::Matrix3<f64> {
 /// The body-frame rule's message when a normal typed in a turned body's
 /// axes lands off every world axis (`None`: it does not). Shared by bodies
 /// and model contacts.
-pub(super) fn body_frame_landing(world: &Vector3<f64>, typed: &Vector3<f64>, dims: usize) -> Option<String> {
+pub(super) fn body_frame_landing(
+    world: &Vector3<f64>,
+    typed: &Vector3<f64>,
+    dims: usize,
+) -> Option<String> {
     let angle = |a: &Vector3<f64>| world.angle(a).to_degrees();
     let turn = angle(typed);
     let axis = [Vector3::x(), Vector3::y(), Vector3::z()]
@@ -203,9 +207,11 @@ fn length_scale(model: &Model<f64>) -> f64 {
     let dims = bodies.first().map_or(0, |b| b.position.len());
     let mut spread = 0.0f64;
     for i in 0..dims {
-        let (lo, hi) = bodies.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), b| {
-            (l.min(b.position[i]), h.max(b.position[i]))
-        });
+        let (lo, hi) = bodies
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), b| {
+                (l.min(b.position[i]), h.max(b.position[i]))
+            });
         if hi > lo {
             spread = spread.hypot(hi - lo);
         }

@@ -415,19 +415,23 @@ pub(super) fn person_region(case: &Case, out: &mut Checks) {
             continue;
         };
         let typed = [Some(&p.mass), Some(&p.stiffness), p.force_limit.as_ref()];
-        for ((v, t), (what, unit)) in typed
-            .into_iter()
-            .zip(values)
-            .zip([("mass", "kg"), ("stiffness", "N/m"), ("force_limit", "N")])
-        {
+        for ((v, t), (what, unit)) in typed.into_iter().zip(values).zip([
+            ("mass", "kg"),
+            ("stiffness", "N/m"),
+            ("force_limit", "N"),
+        ]) {
             let (Some(v), Some(t)) = (v, t) else { continue };
             let ratio = v.si / t;
-            if ratio.is_finite() && ratio > 0.0 && ratio <= REGION_FACTOR && ratio >= 1.0 / REGION_FACTOR {
+            if ratio.is_finite() && (1.0 / REGION_FACTOR..=REGION_FACTOR).contains(&ratio) {
                 continue;
             }
             out.warn(
                 "person_values",
-                format!("person {} at {}: {what}", p.region, case.contact_name(p.contact)),
+                format!(
+                    "person {} at {}: {what}",
+                    p.region,
+                    case.contact_name(p.contact)
+                ),
                 at(case, &v.span),
                 format!(
                     "{what} = {} {unit} is {}× the {} {unit} that the table of values commonly \

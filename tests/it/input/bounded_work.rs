@@ -82,12 +82,17 @@ fn pinched_blocks_and_walled_particles_return_at_random_stiffnesses() {
             ([0.0, 0.0], [1.0, 1.0]),
             ([3.0, 0.5], [1.0, 0.0]),
         ] {
-            let t = Instant::now();
             let r = respond(&a, &[k1, k2], &c, &v);
+            // Bounded work, counted: the solver's steps (the run and its
+            // half-step check) stay within its limit whatever k.
+            let steps = match &r {
+                Ok(resp) => (resp.end / resp.step).round() as usize,
+                Err(ImpactError::NotEnded(p)) => p.steps,
+                Err(_) => 0,
+            };
             assert!(
-                t.elapsed() < Duration::from_secs(5),
-                "k = {k1}, {k2}: {:?}",
-                t.elapsed()
+                steps <= 2 * meff::analysis::impact::MAX_STEPS,
+                "k = {k1}, {k2}: {steps} steps"
             );
             // The fingers' relative approach never reverses without
             // damping: the impact does not end, and says so with numbers.
@@ -101,9 +106,7 @@ fn pinched_blocks_and_walled_particles_return_at_random_stiffnesses() {
         }
         // The whole pipeline, a few of them (verification included).
         if n < 6 {
-            let t = Instant::now();
             let ev = evaluate_str(&pinched_block(k1, k2, None));
-            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
             assert_eq!(ev.analysis.impacts.len(), 1);
         }
     }
@@ -408,12 +411,9 @@ fn impacts_sweeps_and_probes_share_one_work_allowance() {
         .unwrap()
         .replace("points = 10\n", "points = 10001\n")
         + "\n[[sweep]]\nparameter = \"h\"\nfrom = \"0.2 m\"\nto = \"2 m\"\npoints = 10001\nplot = [\"peak_force(on an edge, corner)\"]\n";
-    let t = Instant::now();
+    // Bounded by the work allowance, not timed: the sweep's note below
+    // says where it ended (3.2 s of CPU from the command line).
     let ev = evaluate_str(&source);
-    let took = t.elapsed();
-    // 3.2 s of CPU alone from the command line; wall time here shares two
-    // cores with the other tests.
-    assert!(took < Duration::from_secs(40), "{took:?}");
     let sweeps = &ev.report.sweeps;
     assert_eq!(sweeps.len(), 2);
     // Closed forms: every point.
@@ -468,9 +468,8 @@ fn many_impacts_that_never_end_stop_at_the_allowance() {
             1.0 + i as f64
         ));
     }
-    let t = Instant::now();
+    // Bounded by the allowance (the later impacts say so below), not timed.
     let ev = evaluate_str(&source);
-    assert!(t.elapsed() < Duration::from_secs(40), "{:?}", t.elapsed());
     let over = ev
         .analysis
         .impacts

@@ -54,10 +54,19 @@ fn a_normal_pointing_away_from_an_unshaped_body_is_flagged_its_sign_kept() {
     ] {
         let ev = evaluate_str(&feet(l, r));
         let w = &ev.report.model_checks;
-        assert_eq!(rules(&ev), vec!["normal_away_from_centre"; count], "{l} {r}: {w:?}");
+        assert_eq!(
+            rules(&ev),
+            vec!["normal_away_from_centre"; count],
+            "{l} {r}: {w:?}"
+        );
         assert!(w[0].message.contains("hanging"), "{}", w[0].message);
         // The numbers do not change: a normal's sign changes no m_eff.
-        let m: Vec<f64> = ev.analysis.contacts.iter().map(|c| c.m_eff.unwrap()).collect();
+        let m: Vec<f64> = ev
+            .analysis
+            .contacts
+            .iter()
+            .map(|c| c.m_eff.unwrap())
+            .collect();
         let honest = evaluate_str(&feet("[0, 1]", "[0, 1]"));
         for (a, b) in m.iter().zip(&honest.analysis.contacts) {
             assert!((a - b.m_eff.unwrap()).abs() < 1e-12 * a, "{a}");
@@ -109,7 +118,13 @@ fn a_normal_that_is_not_its_shaped_surfaces_is_flagged() {
     };
     // On the bottom face: its normal is silent, a tangent or a 30° tilt
     // is flagged.
-    assert!(rules(&evaluate_str(&cube("[\"0 m\", \"0 m\", \"-0.05 m\"]", "[0, 0, 1]"))).is_empty());
+    assert!(
+        rules(&evaluate_str(&cube(
+            "[\"0 m\", \"0 m\", \"-0.05 m\"]",
+            "[0, 0, 1]"
+        )))
+        .is_empty()
+    );
     for normal in ["[1, 0, 0]", "[0.5, 0, 0.8660254037844386]"] {
         let ev = evaluate_str(&cube("[\"0 m\", \"0 m\", \"-0.05 m\"]", normal));
         assert_eq!(rules(&ev), ["normal_not_surface"], "{normal}");
@@ -132,9 +147,18 @@ fn a_normal_that_is_not_its_shaped_surfaces_is_flagged() {
     );
     // Inside, on the line of a face point: the same m_eff, silent; off the
     // face by 3 cm (inside the circumradius): flagged.
-    assert!(rules(&evaluate_str(&cube("[\"0.01 m\", \"0 m\", \"0 m\"]", "[0, 0, 1]"))).is_empty());
+    assert!(
+        rules(&evaluate_str(&cube(
+            "[\"0.01 m\", \"0 m\", \"0 m\"]",
+            "[0, 0, 1]"
+        )))
+        .is_empty()
+    );
     assert_eq!(
-        rules(&evaluate_str(&cube("[\"0 m\", \"0 m\", \"-0.08 m\"]", "[0, 0, 1]"))),
+        rules(&evaluate_str(&cube(
+            "[\"0 m\", \"0 m\", \"-0.08 m\"]",
+            "[0, 0, 1]"
+        ))),
         ["contact_outside_shape"]
     );
 }
@@ -144,8 +168,7 @@ fn springs_and_dashpots_no_body_of_that_size_has_are_flagged() {
     let pair = |k: &str, more: &str| {
         block(
             "",
-            &(contact("left", "[\"-0.05 m\", \"0 m\"]", "[0, 1]", more)
-                .replace("1e5 N/m", k)
+            &(contact("left", "[\"-0.05 m\", \"0 m\"]", "[0, 1]", more).replace("1e5 N/m", k)
                 + &contact("right", "[\"0.05 m\", \"0 m\"]", "[0, 1]", "").replace("1e5 N/m", k)),
         )
     };
@@ -153,14 +176,24 @@ fn springs_and_dashpots_no_body_of_that_size_has_are_flagged() {
     // Stiffer than diamond across the block; so soft it sinks 10 km.
     let ev = evaluate_str(&pair("1e14 N/m", ""));
     assert_eq!(rules(&ev), ["stiffness_for_size"; 2]);
-    assert!(ev.report.model_checks[0].message.contains("fastest wave in any solid"), "{}", ev.report.model_checks[0].message);
+    assert!(
+        ev.report.model_checks[0]
+            .message
+            .contains("fastest wave in any solid"),
+        "{}",
+        ev.report.model_checks[0].message
+    );
     let ev = evaluate_str(&pair("1e-3 N/m", ""));
     assert_eq!(rules(&ev), ["stiffness_for_size"]);
     assert!(ev.report.model_checks[0].message.contains("sink"));
     // A dashpot 1000 times critical, located at its value.
     let ev = evaluate_str(&pair("1e5 N/m", "damping = \"1e6 N s/m\"\n"));
     assert_eq!(rules(&ev), ["damping_ratio"]);
-    assert!(ev.report.model_checks[0].location.ends_with(":16:11"), "{}", ev.report.model_checks[0].location);
+    assert!(
+        ev.report.model_checks[0].location.ends_with(":16:11"),
+        "{}",
+        ev.report.model_checks[0].location
+    );
 }
 
 #[test]
@@ -170,15 +203,25 @@ fn engine_steps_and_springs_no_engine_runs_are_flagged() {
             "title = \"t\"\nspace = \"3d\"\n[[body]]\nname = \"part\"\ntype = \"rigid\"\nmass = \"2 kg\"\nshape = {{ box = [\"0.1 m\", \"0.1 m\", \"0.1 m\"] }}\nposition = [\"0 m\", \"0 m\", \"0.05 m\"]\n[[contact]]\nname = \"c\"\nbody = \"part\"\nframe = \"body\"\npoint = [\"0.05 m\", \"0.05 m\", \"-0.05 m\"]\nnormal = [0, 0, 1]\nstiffness = \"1e5 N/m\"\n{engine}"
         )
     };
-    assert!(rules(&evaluate_str(&with("[engine.mujoco]\ntimestep = \"2 ms\"\n"))).is_empty());
+    assert!(
+        rules(&evaluate_str(&with(
+            "[engine.mujoco]\ntimestep = \"2 ms\"\n"
+        )))
+        .is_empty()
+    );
     for engine in [
         "[engine.mujoco]\ntimestep = \"2 s\"\n",
         "[engine.mujoco]\ntimestep = \"2 ns\"\n",
         "[engine.bullet]\ntimestep = \"1/240 min\"\n",
     ] {
-        assert_eq!(rules(&evaluate_str(&with(engine))), ["engine_time_scales"], "{engine}");
+        assert_eq!(
+            rules(&evaluate_str(&with(engine))),
+            ["engine_time_scales"],
+            "{engine}"
+        );
     }
-    let rapier = with("[engine.rapier]\ncontact_natural_frequency = \"30 MHz\"\n").replace("stiffness = \"1e5 N/m\"\n", "");
+    let rapier = with("[engine.rapier]\ncontact_natural_frequency = \"30 MHz\"\n")
+        .replace("stiffness = \"1e5 N/m\"\n", "");
     assert!(rules(&evaluate_str(&rapier)).contains(&"engine_time_scales"));
 }
 
@@ -194,7 +237,11 @@ fn a_generalized_lever_in_another_unit_is_flagged() {
     assert!(rules(&evaluate_str(&pendulum("0.3 m").replace("L2", "L"))).is_empty());
     let ev = evaluate_str(&pendulum("0.3 m").replace("L2", "300 m"));
     assert_eq!(rules(&ev), ["mass_out_of_proportion"]);
-    assert!(ev.report.model_checks[0].location.ends_with(":11:13"), "{}", ev.report.model_checks[0].location);
+    assert!(
+        ev.report.model_checks[0].location.ends_with(":11:13"),
+        "{}",
+        ev.report.model_checks[0].location
+    );
 }
 
 #[test]
@@ -205,7 +252,10 @@ fn a_particles_point_far_from_it_is_flagged() {
         )
     };
     assert!(rules(&evaluate_str(&particle("[\"0 m\", \"-0.1 m\"]"))).is_empty());
-    assert_eq!(rules(&evaluate_str(&particle("[\"30 m\", \"-400 m\"]"))), ["particle_point_far"]);
+    assert_eq!(
+        rules(&evaluate_str(&particle("[\"30 m\", \"-400 m\"]"))),
+        ["particle_point_far"]
+    );
 }
 
 #[test]
@@ -244,5 +294,9 @@ fn a_persons_region_values_far_from_the_bundled_tables_are_flagged() {
     assert_ne!(heavy, tool, "the bundled case names the hand's 0.6 kg");
     let ev = evaluate_beside_the_models(&heavy);
     assert_eq!(rules(&ev), ["person_values"]);
-    assert!(ev.report.model_checks[0].message.contains("100.0×"), "{}", ev.report.model_checks[0].message);
+    assert!(
+        ev.report.model_checks[0].message.contains("100.0×"),
+        "{}",
+        ev.report.model_checks[0].message
+    );
 }
