@@ -422,16 +422,20 @@ pub(super) fn person_region(case: &Case, out: &mut Checks) {
         ]) {
             let (Some(v), Some(t)) = (v, t) else { continue };
             let ratio = v.si / t;
-            if ratio.is_finite() && (1.0 / REGION_FACTOR..=REGION_FACTOR).contains(&ratio) {
+            let input = format!(
+                "person {} at {}: {what}",
+                p.region,
+                case.contact_name(p.contact)
+            );
+            // The general bands said it already: one warning an input.
+            let known = out.warnings.iter().any(|w| w.input == input);
+            if known || ratio.is_finite() && (1.0 / REGION_FACTOR..=REGION_FACTOR).contains(&ratio)
+            {
                 continue;
             }
             out.warn(
                 "person_values",
-                format!(
-                    "person {} at {}: {what}",
-                    p.region,
-                    case.contact_name(p.contact)
-                ),
+                input,
                 at(case, &v.span),
                 format!(
                     "{what} = {} {unit} is {}× the {} {unit} that the table of values commonly \
