@@ -94,6 +94,7 @@ impl Reader<'_> {
                 return None;
             }
             let a = self.value(n, Dim::NONE, "an angle")?;
+            self.angles.push(a.clone());
             let name = self.named(&a);
             let (c, s) = (format!("cos({name})"), format!("sin({name})"));
             let text = [
@@ -202,6 +203,7 @@ impl Reader<'_> {
     /// `R = Rz(yaw) Ry(pitch) Rx(roll)`.
     fn rpy(&mut self, r: &Node, at: &Range<usize>) -> Option<Rotation> {
         let v = self.vector(r, 3, Dim::NONE, "an angle")?;
+        self.angles.extend(v.iter().cloned());
         let names: Vec<String> = v.iter().map(|x| self.named(x)).collect();
         let c = |k: usize| format!("cos({})", names[k]);
         let s = |k: usize| format!("sin({})", names[k]);
@@ -257,6 +259,7 @@ impl Reader<'_> {
         let angle = self
             .required(aa_t, "angle", "`axis_angle`", &aa.span())
             .and_then(|n| self.value(n, Dim::NONE, "an angle"))?;
+        self.angles.push(angle.clone());
         if !self.rule(Rule::NonZero, "the axis of a rotation", &axis, aa.span()) {
             return None;
         }

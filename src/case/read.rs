@@ -63,6 +63,8 @@ pub(super) struct Reader<'s> {
     pub(super) named: std::collections::HashMap<(usize, usize, u64), String>,
     /// Rules on values that depend on parameters (`rules.rs`).
     pub(super) checks: Vec<super::rules::Check>,
+    /// Every body angle as typed (planar `angle`, `rpy`, `axis_angle`).
+    pub(super) angles: Vec<Val>,
 }
 
 impl<'s> Reader<'s> {
@@ -89,6 +91,7 @@ impl<'s> Reader<'s> {
             derived: Vec::new(),
             named: Default::default(),
             checks: Vec::new(),
+            angles: Vec::new(),
         }
     }
 }

@@ -62,6 +62,7 @@ impl Reader<'_> {
             display,
             scene,
             engines,
+            angles: std::mem::take(&mut self.angles),
             stiffness_from: None,
             document,
         };

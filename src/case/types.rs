@@ -587,6 +587,9 @@ pub struct Case {
     pub scene: Option<Box<super::scene::Scene>>,
     /// `[engine.*]`: simulators' contact settings to translate.
     pub engines: super::engine_table::Engines,
+    /// Every body angle as typed (a planar `angle`, the three of an `rpy`,
+    /// an `axis_angle`'s), for the model checks.
+    pub angles: Vec<Val>,
     /// The engine whose springs and dashpots stand in for the contacts
     /// that gave no stiffness (`None`: every contact gave its own).
     pub stiffness_from: Option<super::Engine>,

@@ -480,6 +480,20 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
         masses.extend(r.robot.tree.bodies.iter().map(|b| b.mass));
     }
     let total: f64 = masses.iter().sum();
+    // MuJoCo's solref time constant is a time the case types without a
+    // unit (the settings line cannot carry it).
+    let solref = case
+        .engines
+        .mujoco
+        .as_ref()
+        .map(|m| m.solref[0])
+        .filter(|t| *t > 0.0)
+        .map(|t| Known {
+            value: t,
+            dim: Dim::TIME,
+            what: "solref's time constant".into(),
+            step: true,
+        });
     masses
         .into_iter()
         .map(|m| Known {
@@ -494,6 +508,7 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
             what: "the bodies' total mass".into(),
             step: false,
         }))
+        .chain(solref)
         .collect()
 }
 

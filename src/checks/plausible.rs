@@ -72,12 +72,25 @@ pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
             (None, 3) => {
                 let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();
                 let r = (5.0f64 / 3.0).sqrt() * rg;
+                let sphere = mass / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3));
+                // A slender rod or a flat plate reads far lighter as a
+                // sphere: it is flagged only if the uniform box of its
+                // principal moments is implausible too.
+                let boxed = equivalent_box_density(*mass, &moments);
+                let inside = |x: f64| (EQUIVALENT_DENSITY.0..=EQUIVALENT_DENSITY.1).contains(&x);
+                if !inside(sphere) && boxed.is_some_and(inside) {
+                    continue;
+                }
                 (
-                    mass / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3)),
+                    sphere,
                     EQUIVALENT_DENSITY,
                     format!(
-                        "the density of the uniform sphere with its radius of gyration ({} m)",
-                        n(rg)
+                        "the density of the uniform sphere with its radius of gyration ({} m){}",
+                        n(rg),
+                        boxed.map_or_else(String::new, |b| format!(
+                            " (of the uniform box with its principal moments, {} kg/m³)",
+                            n(b)
+                        ))
                     ),
                 )
             }
@@ -107,6 +120,19 @@ pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
             ),
         );
     }
+}
+
+/// m/V of the uniform box whose principal moments are `moments`: sides
+/// `√(6(I_j + I_k − I_i)/m)`; `None` if the moments break the triangle
+/// inequality (another rule's) or give a side of zero.
+fn equivalent_box_density(mass: f64, moments: &[f64]) -> Option<f64> {
+    let [a, b, c] = moments else { return None };
+    let side = |i: f64, j: f64, k: f64| {
+        let s2 = 6.0 * (j + k - i) / mass;
+        (s2 > 0.0).then(|| s2.sqrt())
+    };
+    let v = side(*a, *b, *c)? * side(*b, *a, *c)? * side(*c, *a, *b)?;
+    Some(mass / v)
 }
 
 /// A contact that its own body alone would give a small fraction of the
@@ -285,8 +311,10 @@ pub(super) fn impact_compression(
                     at(case, &imp.speed.span),
                     format!(
                         "contact {} compresses {} m, {} % of its body's size ({} m): the \
-                         analysis holds the pose and J still during the contact, which no \
-                         longer holds; check the speed, the drop and the stiffness",
+                         analysis holds the pose and J still and the spring linear during the \
+                         contact, which a compression this large may no longer allow (J stays \
+                         for a strike through a round body's centre; the linear spring does not); \
+                         check the speed, the drop and the stiffness",
                         case.contact_name(c),
                         n(cr.compression),
                         n(100.0 * cr.compression / s),
@@ -350,7 +378,9 @@ pub(super) fn normal_out_of_shape(case: &Case, model: &Model<f64>, out: &mut Che
                 format!(
                     "the normal pulls body {} ({}) away from its centre: a {} is convex, so \
                      whatever touches it pushes it inward; the normal's sign is likely flipped \
-                     (it points the way the gap opens, from the other side into this body)",
+                     (it points the way the gap opens, from the other side into this body); \
+                     right only for a body hanging from or pulled by this contact (a lamp on a \
+                     hook)",
                     bodies[b].name, shape.kind, shape.kind
                 ),
             );
@@ -401,17 +431,7 @@ pub(super) fn person_region(case: &Case, out: &mut Checks) {
     }
     let table = region_table();
     for p in &case.persons {
-        let region = p.region.to_lowercase();
-        let words: Vec<&str> = region
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let Some((name, values)) = table.iter().find(|(name, _)| {
-            *name == region
-                || words
-                    .windows(name.split(' ').count())
-                    .any(|w| w.join(" ") == *name)
-        }) else {
+        let Some((name, values)) = table_row(&table, &p.region) else {
             continue;
         };
         let typed = [Some(&p.mass), Some(&p.stiffness), p.force_limit.as_ref()];
@@ -437,15 +457,82 @@ pub(super) fn person_region(case: &Case, out: &mut Checks) {
                 "person_values",
                 input,
                 at(case, &v.span),
-                format!(
-                    "{what} = {} {unit} is {}× the {} {unit} that the table of values commonly \
-                     quoted from ISO/TS 15066 Annex A (cases/regions/iso-ts-15066-annex-a.toml) \
-                     gives the region `{name}`: check the value, its unit and the region",
-                    n(v.si),
-                    n(ratio),
-                    n(*t)
-                ),
+                table_message(what, unit, v.si, *t, name),
             );
         }
     }
+}
+
+/// The row of the bundled table a region's name names (itself, or as
+/// whole words of a longer name: `left hand` → `hand`).
+fn table_row<'t>(
+    table: &'t [(String, [Option<f64>; 3])],
+    region: &str,
+) -> Option<&'t (String, [Option<f64>; 3])> {
+    let region = region.to_lowercase();
+    let words: Vec<&str> = region
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    table.iter().find(|(name, _)| {
+        *name == region
+            || words
+                .windows(name.split(' ').count())
+                .any(|w| w.join(" ") == *name)
+    })
+}
+
+/// A `[[region]]`'s mass, stiffness and force limit (SI) against the
+/// general bands and, for a region the bundled table names, its values.
+pub(super) fn region_values(
+    region: &str,
+    values: &[Option<f64>; 3],
+    location: &str,
+    out: &mut Checks,
+) {
+    let table = region_table();
+    let row = table_row(&table, region);
+    for (k, (what, unit, lo, hi)) in PERSON_BANDS.iter().take(3).enumerate() {
+        let Some(v) = values[k] else { continue };
+        let input = format!("region {region}: {what}");
+        if !(*lo..=*hi).contains(&v) {
+            out.warn(
+                "person_values",
+                input,
+                location.to_string(),
+                format!(
+                    "{what} = {} {unit} is outside {}–{} {unit}, several times wider than the \
+                     range of ISO/TS 15066 Annex A's body model: check the value and its unit",
+                    n(v),
+                    n(*lo),
+                    n(*hi)
+                ),
+            );
+            continue;
+        }
+        let Some((name, t)) = row else { continue };
+        let Some(t) = t[k] else { continue };
+        let ratio = v / t;
+        if (1.0 / REGION_FACTOR..=REGION_FACTOR).contains(&ratio) {
+            continue;
+        }
+        out.warn(
+            "person_values",
+            input,
+            location.to_string(),
+            table_message(what, unit, v, t, name),
+        );
+    }
+}
+
+/// The warning of a value `v` far from the bundled table's `t`.
+fn table_message(what: &str, unit: &str, v: f64, t: f64, name: &str) -> String {
+    format!(
+        "{what} = {} {unit} is {}× the {} {unit} that the table of values commonly quoted from \
+         ISO/TS 15066 Annex A (cases/regions/iso-ts-15066-annex-a.toml) gives the region \
+         `{name}`: check the value, its unit and the region",
+        n(v),
+        n(v / t),
+        n(t)
+    )
 }

@@ -300,3 +300,105 @@ fn a_persons_region_values_far_from_the_bundled_tables_are_flagged() {
         ev.report.model_checks[0].message
     );
 }
+
+/// The bundled cobot program with `edit` applied, evaluated beside its
+/// trajectory and the models.
+fn program_with(edit: impl Fn(String) -> String) -> meff::Evaluated {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = root().join("cases");
+    std::fs::copy(
+        cases.join("ur5-program.csv"),
+        dir.path().join("ur5-program.csv"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(cases.join("ur5-program.toml")).unwrap();
+    let text = edit(text).replace(
+        "\"models/",
+        &format!("\"{}/", cases.join("models").display()),
+    );
+    let path = dir.path().join("case.toml");
+    std::fs::write(&path, text).unwrap();
+    evaluate_path(&path)
+}
+
+#[test]
+fn degrees_typed_as_radians_and_a_pose_beyond_the_joint_limits_are_flagged() {
+    let turned = |angle: &str| {
+        block(
+            &format!("angle = \"{angle}\""),
+            &contact("c", "[\"-0.05 m\", \"-0.05 m\"]", "[0, 1]", ""),
+        )
+    };
+    assert!(rules(&evaluate_str(&turned("30 deg"))).is_empty());
+    let ev = evaluate_str(&turned("30"));
+    assert!(
+        rules(&ev).contains(&"angle_unit"),
+        "{:?}",
+        ev.report.model_checks
+    );
+    assert!(
+        ev.report
+            .model_checks
+            .iter()
+            .any(|w| w.message.contains("`30 deg`"))
+    );
+    // The UR5's elbow: 90 read as radians; 4 rad beyond its ±π.
+    let ur5 = |elbow: &str| {
+        evaluate_beside_the_models(&format!(
+            "title = \"t\"\n[parameters]\nk = \"1e5 N/m\"\n[model]\nurdf = \"models/ur5_robot.urdf\"\nconfiguration = {{ shoulder_lift_joint = \"-90 deg\", elbow_joint = \"{elbow}\" }}\n[[contact]]\nname = \"tool\"\nbody = \"tool0\"\npoint = [\"0 m\", \"0 m\", \"0.05 m\"]\nnormal = [0, 0, -1]\nframe = \"body\"\nnormal_frame = \"world\"\nstiffness = \"k\"\n"
+        ))
+    };
+    assert!(!rules(&ur5("90 deg")).contains(&"angle_unit"));
+    assert!(rules(&ur5("90")).contains(&"angle_unit"));
+    assert!(rules(&ur5("4 rad")).contains(&"configuration_beyond_limits"));
+}
+
+#[test]
+fn a_payload_hazard_or_region_of_a_program_in_the_wrong_unit_is_flagged() {
+    assert!(rules(&program_with(|t| t)).is_empty());
+    // The payload's centre 60 m out (mm typed as m); 1000 kg with the
+    // gripper's inertia (g typed as kg).
+    let far = program_with(|t| {
+        t.replacen(
+            "position = [\"0 m\", \"0 m\", \"0.06 m\"]",
+            "position = [\"0 m\", \"0 m\", \"60 m\"]",
+            1,
+        )
+    });
+    assert!(
+        rules(&far).contains(&"point_far_from_link"),
+        "{:?}",
+        far.report.model_checks
+    );
+    assert!(
+        far.report.model_checks[0].location.ends_with(":22:1"),
+        "{}",
+        far.report.model_checks[0].location
+    );
+    let dense = program_with(|t| t.replacen("mass = \"1 kg\"", "mass = \"1000 kg\"", 1));
+    assert_eq!(rules(&dense), ["implausible_density"]);
+    // A hazard point 120 m beyond the flange.
+    let hazard = program_with(|t| {
+        t.replacen(
+            "point = [\"0 m\", \"0 m\", \"0.12 m\"]\n\n[[hazard]]",
+            "point = [\"0 m\", \"0 m\", \"120 m\"]\n\n[[hazard]]",
+            1,
+        )
+    });
+    assert!(
+        rules(&hazard).contains(&"point_far_from_link"),
+        "{:?}",
+        hazard.report.model_checks
+    );
+    // The hand's stiffness in N/m for N/mm; the chest at 400 kg.
+    let region = program_with(|t| {
+        t.replacen("stiffness = \"75 N/mm\"", "stiffness = \"75 N/m\"", 1)
+            .replacen("mass = \"40 kg\"", "mass = \"400 kg\"", 1)
+    });
+    assert_eq!(
+        rules(&region),
+        ["person_values"; 2],
+        "{:?}",
+        region.report.model_checks
+    );
+}
