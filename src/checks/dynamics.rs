@@ -40,7 +40,7 @@ pub const GENERALIZED_MASS_RATIO: (f64, f64) = (1e-3, 10.0);
 fn stiffness_at(case: &Case, ci: usize) -> String {
     match case.contacts.get(ci) {
         Some(c) => at(case, &c.stiffness.span),
-        None => format!("{} (contact {})", at(case, &(0..0)), ci + 1),
+        None => super::scene_row(case, "contacts", ci),
     }
 }
 

@@ -223,6 +223,26 @@ fn at(case: &Case, span: &Range<usize>) -> String {
     format!("{name}:{line}:{col}")
 }
 
+/// Where a scene's row is written: the file (the bodies CSV, the
+/// contacts CSV, or the NPZ) and the 1-based data row of the table; the
+/// case file's start with the row when it has no scene file.
+fn scene_row(case: &Case, table: &str, row: usize) -> String {
+    let files = case
+        .scene
+        .as_ref()
+        .map(|s| s.files.clone())
+        .unwrap_or_default();
+    let file = match (table, files.as_slice()) {
+        ("contacts", [_, contacts, ..]) => Some(contacts.clone()),
+        (_, [first, ..]) => Some(first.clone()),
+        _ => None,
+    };
+    match file {
+        Some(f) => format!("{f}: {table} row {}", row + 1),
+        None => format!("{} ({table} row {})", at(case, &(0..0)), row + 1),
+    }
+}
+
 /// Entries below 10⁻¹² of a vector's largest are round-off of a zero (a
 /// turned normal's 6·10⁻¹⁷): printed and kept as 0.
 fn chop(v: Vec<f64>) -> Vec<f64> {
@@ -343,6 +363,14 @@ fn sweep_ends(case: &Case, out: &mut Checks) {
             }
             plausible::density(case, &model, &mut here);
             plausible::lever(case, &model, &mut here);
+            // The springs and dashpots at the end need its m_eff: an
+            // analysis of the end point (small cases; from the allowance).
+            if model.contacts.len() <= 2000
+                && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
+            {
+                let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
+                dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);
+            }
             for w in here.warnings {
                 let known = out
                     .warnings
@@ -371,10 +399,7 @@ fn sweep_ends(case: &Case, out: &mut Checks) {
 fn body_name_and_location(case: &Case, b: usize, name: &str) -> (String, String) {
     match body_input(case, b) {
         Some((name, loc, _)) => (name, loc),
-        None => (
-            name.to_string(),
-            format!("{} (body {})", at(case, &(0..0)), b + 1),
-        ),
+        None => (name.to_string(), scene_row(case, "bodies", b)),
     }
 }
 
@@ -454,10 +479,7 @@ fn body_checks(
         };
         let (name, location) = match body_input(case, b) {
             Some((name, loc, _)) => (name, loc),
-            None => (
-                body.name.clone(),
-                format!("{} (body {})", at(case, &(0..0)), b + 1),
-            ),
+            None => (body.name.clone(), scene_row(case, "bodies", b)),
         };
         let moments = principal(inertia);
         if moments.len() == 3 {

@@ -402,3 +402,50 @@ fn a_payload_hazard_or_region_of_a_program_in_the_wrong_unit_is_flagged() {
         region.report.model_checks
     );
 }
+
+#[test]
+fn a_sweep_to_a_stiffness_no_body_has_is_flagged_at_its_end() {
+    let swept = |to: &str| {
+        format!(
+            "title = \"t\"\nspace = \"planar\"\n[parameters]\nk = \"1e5 N/m\"\n[[body]]\nname = \"block\"\ntype = \"rigid\"\nmass = \"2 kg\"\ninertia = \"0.003333 kg m^2\"\nposition = [\"0 m\", \"0.05 m\"]\n[[contact]]\nname = \"c\"\nbody = \"block\"\npoint = [\"-0.05 m\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"k\"\n[[sweep]]\nparameter = \"k\"\nfrom = \"1e4 N/m\"\nto = \"{to}\"\npoints = 5\nplot = [\"m_eff(c)\"]\n"
+        )
+    };
+    assert!(rules(&evaluate_str(&swept("1e7 N/m"))).is_empty());
+    let ev = evaluate_str(&swept("1e14 N/m"));
+    let w = &ev.report.model_checks;
+    assert_eq!(rules(&ev), ["stiffness_for_size"], "{w:?}");
+    assert!(
+        w[0].message.starts_with("at the sweep's end"),
+        "{}",
+        w[0].message
+    );
+    assert!(w[0].location.ends_with(":20:6"), "{}", w[0].location);
+}
+
+#[test]
+fn a_scene_rows_warning_names_its_file_and_row() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bodies.csv"),
+        "name,mass,x,y,z,Ixx,Iyy,Izz,Ixy,Ixz,Iyz,fixed\nfloor,,0,0,0,,,,,,,true\na,1,0,0,0.1,0.004,0.004,0.004,0,0,0,false\nb,1,1,0,0.1,4,4,4,0,0,0,false\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("contacts.csv"),
+        "name,body,other,px,py,pz,nx,ny,nz,k\nca,a,floor,0,0,0.05,0,0,1,1e5\ncb,b,floor,1,0,0.05,0,0,1,1e5\ncb2,b,floor,1.05,0,0.05,0,0,1,1e5\n",
+    )
+    .unwrap();
+    let case = dir.path().join("case.toml");
+    std::fs::write(
+        &case,
+        "title = \"t\"\nspace = \"3d\"\n[scene]\nbodies = \"bodies.csv\"\ncontacts = \"contacts.csv\"\n",
+    )
+    .unwrap();
+    let ev = evaluate_path(&case);
+    let w = &ev.report.model_checks;
+    assert!(!w.is_empty());
+    assert!(
+        w.iter().all(|w| w.location == "bodies.csv: bodies row 3"),
+        "{w:?}"
+    );
+}
