@@ -120,6 +120,9 @@ pub enum Geometry<T> {
         point: Vec<T>,
         /// Unit normal.
         normal: Vec<T>,
+        /// Where a periodic box has the contact see `other`: its position
+        /// plus this shift (scenes from dumps; `None` otherwise).
+        image: Option<Vec<T>>,
     },
     /// Jacobian row in generalized coordinates.
     Jacobian(Vec<T>),
@@ -306,6 +309,7 @@ pub fn build<T: Numeric, E>(
                 other: *other,
                 point: vec(point, f)?,
                 normal: vec(normal, f)?,
+                image: None,
             },
             ContactGeometry::Jacobian(row) => Geometry::Jacobian(vec(row, f)?),
             ContactGeometry::Link { .. } => unreachable!("model contacts are built by build_robot"),
@@ -535,6 +539,16 @@ fn scene_contact<T, E>(
         normal.push(num(s.normal[d * c + k], Dim::NONE)?);
     }
     let other = s.other[c];
+    let image = match &s.image {
+        Some(v) if v[d * c..d * c + d].iter().any(|&x| x != 0.0) => {
+            let mut out = Vec::with_capacity(d);
+            for k in 0..d {
+                out.push(num(v[d * c + k], Dim::LENGTH)?);
+            }
+            Some(out)
+        }
+        _ => None,
+    };
     Ok(Contact {
         name: s.contact_name(c),
         geometry: Geometry::Point {
@@ -542,6 +556,7 @@ fn scene_contact<T, E>(
             other: (other != case::scene::WORLD).then_some(other as usize),
             point,
             normal,
+            image,
         },
         stiffness: num(s.stiffness[c], Dim::STIFFNESS)?,
         damping: match &s.damping {

@@ -231,22 +231,31 @@ impl BodySim {
                     other,
                     point,
                     normal,
+                    image,
                 } = &c.geometry
                 else {
                     unreachable!("body-form contacts have points")
                 };
                 let p = v3(point);
+                // `other` seen at its periodic image: the point less the shift.
+                let q = p - image.as_ref().map_or(Vector3::zeros(), |s| v3(s));
                 let (b, o) = (index[*body], other.and_then(|o| index[o]));
                 // A fixed `body` against a movable `other`: swap roles, flip the normal.
-                let (b, o, n) = match b {
-                    Some(b) => (b, o, v3(normal)),
-                    None => (o.expect("validated: one side moves"), None, -v3(normal)),
+                let (b, o, n, pb, po) = match b {
+                    Some(b) => (b, o, v3(normal), p, q),
+                    None => (
+                        o.expect("validated: one side moves"),
+                        None,
+                        -v3(normal),
+                        q,
+                        p,
+                    ),
                 };
                 ContactSim {
                     body: b,
                     other: o,
-                    r_body: point_in(Some(b), p),
-                    r_other: point_in(o, p),
+                    r_body: point_in(Some(b), pb),
+                    r_other: point_in(o, po),
                     normal: n,
                     normal_attached: o.is_some(),
                     k: c.stiffness,
