@@ -128,6 +128,17 @@ pub enum Geometry<T> {
     Jacobian(Vec<T>),
 }
 
+/// The contact point as each side of a point contact sees it: `body` at
+/// `point`, `other` at `point` less the periodic image shift (the two are
+/// one point but across a periodic boundary).
+pub fn side_points(point: &[f64], image: &Option<Vec<f64>>) -> [Vec<f64>; 2] {
+    let other = match image {
+        Some(s) => point.iter().zip(s).map(|(p, s)| p - s).collect(),
+        None => point.to_vec(),
+    };
+    [point.to_vec(), other]
+}
+
 /// A contact.
 #[derive(Clone, Debug)]
 pub struct Contact<T> {
