@@ -271,7 +271,9 @@ impl Scene {
             let list: Vec<String> = match w.extract::<String>() {
                 Ok(s) => vec![s],
                 Err(_) => w.extract::<Vec<String>>().map_err(|_| {
-                    PyValueError::new_err("walls is \"fixed\" or a list of xlo, xhi, ylo, yhi, zlo, zhi")
+                    PyValueError::new_err(
+                        "walls is \"fixed\" or a list of xlo, xhi, ylo, yhi, zlo, zhi",
+                    )
                 })?,
             };
             if list.len() == 1 && list[0] == "fixed" {

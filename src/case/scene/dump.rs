@@ -508,18 +508,20 @@ fn columns(text: &str, start: usize, line: &str) -> Result<Columns, Vec<Diagnost
         .split_ascii_whitespace()
         .collect();
     let mut issues = Vec::new();
-    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, usize> = Default::default();
     for (i, n) in names.iter().enumerate() {
-        if let Some((_, first)) = seen.iter().find(|(m, _)| m == n) {
-            issues.push(
-                Diagnostic::new(
-                    field_span(text, start, 2 + i),
-                    format!("column `{n}` is named twice"),
-                )
-                .hint(format!("first as column {}", first + 1)),
-            );
+        if let Some(first) = seen.get(n) {
+            if issues.len() < super::MAX_ISSUES {
+                issues.push(
+                    Diagnostic::new(
+                        field_span(text, start, 2 + i),
+                        format!("column `{n}` is named twice"),
+                    )
+                    .hint(format!("first as column {}", first + 1)),
+                );
+            }
         } else {
-            seen.push((n, i));
+            seen.insert(n, i);
         }
     }
     let find = |n: &str| names.iter().position(|m| *m == n);

@@ -104,8 +104,15 @@ pub fn pairs(s: &Spheres, tol: f64) -> Result<Vec<(u32, u32)>, GridError> {
     // Cells at least `range` wide; coarser while there are more than 2N.
     let mut size = range.max(f64::MIN_POSITIVE);
     let dims = loop {
-        let dims: [usize; 3] =
-            std::array::from_fn(|k| ((extent[k] / size).floor() as usize).clamp(1, 1 << 20));
+        // A non-finite extent (coordinates near the range of f64) is one cell.
+        let dims: [usize; 3] = std::array::from_fn(|k| {
+            let q = (extent[k] / size).floor();
+            if q.is_finite() {
+                (q as usize).clamp(1, 1 << 20)
+            } else {
+                1
+            }
+        });
         if dims.iter().map(|&d| d as u128).product::<u128>() <= 2 * n as u128 + 1 {
             break dims;
         }

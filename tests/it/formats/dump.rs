@@ -284,6 +284,24 @@ fn defects_are_errors_at_dump_line_and_column() {
             ":11:",
         ),
     ];
+    // Coordinates at the ends of f64's range: one cell, no contact, no hang.
+    let far = edit("1 1 0.5 0.5 0.5 ", "1 1 0.5 0.5 -1.7e308 ").replacen(
+        "2 1 0.5 0.5 0.519 ",
+        "2 1 0.5 0.5 1.7e308 ",
+        1,
+    );
+    let mut cases = cases;
+    cases.push((far, "the scene has no contacts", ":5:"));
+    // A header of 100,000 copies of one name: 20 problems, at once.
+    let names = format!(
+        "ITEM: ATOMS id type x y z radius mass{}",
+        " x".repeat(100_000)
+    );
+    cases.push((
+        edit("ITEM: ATOMS id type x y z radius mass", &names),
+        "column `x` is named twice",
+        ":9:",
+    ));
     let tmp = tempfile::tempdir().unwrap();
     let case = tmp.path().join("case.toml");
     std::fs::write(
