@@ -101,9 +101,7 @@ impl Reader<'_> {
             Some(n) => Which::Step(self.integer(n, "`timestep`", 0..=i64::MAX)? as u64),
             None => Which::Last,
         };
-        let Some(law) = self.required(t, "contact", "a `dump` scene", span) else {
-            return None;
-        };
+        let law = self.required(t, "contact", "a `dump` scene", span)?;
         let law = self.contact_law(law)?;
         let tolerance = match get(t, "tolerance") {
             Some(n) => {

@@ -482,7 +482,7 @@ fn box_bounds(lines: &mut Lines, after: usize) -> Result<BoxBounds, Vec<Diagnost
                 hi[k] = v;
             }
         }
-        if !(hi[k] > lo[k]) {
+        if hi[k] <= lo[k] {
             return Err(vec![Diagnostic::new(
                 line_span(ls, ll),
                 format!(
@@ -720,7 +720,7 @@ fn atoms(text: &str, lines: &mut Lines, h: &Header) -> Result<Atoms, Vec<Diagnos
         let size = num(c.size, size_name, &mut issues);
         let r = size.map_or(1.0, |v| if c.diameter { 0.5 * v } else { v });
         if let Some(size) = size
-            && !(size > 0.0)
+            && size <= 0.0
         {
             issues.push(Diagnostic::new(
                 field_span(text, s, c.size),
@@ -730,7 +730,7 @@ fn atoms(text: &str, lines: &mut Lines, h: &Header) -> Result<Atoms, Vec<Diagnos
         let mass_name = if c.density { "density" } else { "mass" };
         let m = num(c.mass, mass_name, &mut issues);
         if let Some(m) = m
-            && !(m > 0.0)
+            && m <= 0.0
         {
             issues.push(Diagnostic::new(
                 field_span(text, s, c.mass),

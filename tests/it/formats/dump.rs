@@ -362,7 +362,7 @@ fn case_keys_that_do_not_fit_are_errors_in_the_case() {
             "stiffness",
         ),
         (format!("{head}{law}tolerance = \"1 kg\"\n"), "must be in"),
-        (format!("{head}"), "missing `contact`"),
+        (head.to_string(), "missing `contact`"),
         (
             format!(
                 "{head}{law}planes = [{{ point = [\"0 m\", \"0 m\", \"0 m\"], normal = [0, 0, 2] }}]\n"
