@@ -96,6 +96,42 @@ pub fn run_scene(data: &[u8]) {
     }
 }
 
+/// A LAMMPS dump (any bytes, as text) read through a case's `[scene]`
+/// with `dump`: the first byte picks the walls and the tolerance; then
+/// analysed and rendered as JSON.
+pub fn run_dump(data: &[u8]) {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("meff-fuzz-dump-{}", std::process::id()));
+    if std::fs::create_dir_all(&dir).is_err() || std::fs::write(dir.join("d.dump"), rest).is_err() {
+        return;
+    }
+    let walls = if mode & 1 != 0 {
+        "walls = \"fixed\"\n"
+    } else {
+        ""
+    };
+    let tolerance = if mode & 2 != 0 {
+        "tolerance = \"1 mm\"\n"
+    } else {
+        ""
+    };
+    let case = format!(
+        "title = \"fuzz dump\"\nspace = \"3d\"\n[scene]\ndump = \"d.dump\"\ncontact = {{ stiffness = \"1e5 N/m\" }}\n{walls}{tolerance}"
+    );
+    let path = dir.join("dump.toml");
+    if std::fs::write(&path, case).is_err() {
+        return;
+    }
+    let Ok(case) = crate::case::load(&path) else {
+        return;
+    };
+    if let Ok(ev) = crate::pipeline::evaluate(case) {
+        let _ = crate::render::json(&ev.report);
+    }
+}
+
 /// An engine table (any TOML text) after a fixed two-contact case whose
 /// second contact takes its stiffness from the engine: the engine
 /// reader, the translation (each engine's formulas, its step map, its

@@ -214,6 +214,7 @@ impl Scene {
             stiffness,
             damping,
             contact_names: None,
+            image: None,
         };
         let source = format!(
             "title = {}\nspace = \"{}\"\n",
@@ -223,6 +224,70 @@ impl Scene {
         let case = py
             .detach(|| meff::case::case_from_columns(crate::ARRAYS, &source, data))
             .map_err(|e| meff_error(py, e.into()))?;
+        Ok(Scene { case })
+    }
+
+    /// A scene from a LAMMPS/LIGGGHTS text dump, as a case's `[scene]` with
+    /// `dump` reads it (docs/case-format.md): the spheres of the last
+    /// snapshot (or of `timestep`), the contacts meff finds (overlaps, or
+    /// gaps below `tolerance` in m; `walls` "fixed" or a list such as
+    /// `["zlo"]`), each with `stiffness` (N/m) and `damping` (N s/m). A
+    /// problem in the dump raises `InputError` at its line and column.
+    #[staticmethod]
+    #[pyo3(signature = (path, stiffness, damping = None, timestep = None, tolerance = 0.0, walls = None, title = "scene"))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_dump(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        stiffness: f64,
+        damping: Option<f64>,
+        timestep: Option<u64>,
+        tolerance: f64,
+        walls: Option<&Bound<'_, PyAny>>,
+        title: &str,
+    ) -> PyResult<Scene> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| PyValueError::new_err("path names no file"))?
+            .to_string_lossy()
+            .into_owned();
+        let base = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let mut law = format!("stiffness = \"{stiffness:?} N/m\"");
+        if let Some(c) = damping {
+            law.push_str(&format!(", damping = \"{c:?} N s/m\""));
+        }
+        let mut source = format!(
+            "title = {}\nspace = \"3d\"\n[scene]\ndump = {}\ncontact = {{ {law} }}\ntolerance = \"{tolerance:?} m\"\n",
+            toml_string(title),
+            toml_string(&name)
+        );
+        if let Some(t) = timestep {
+            source.push_str(&format!("timestep = {t}\n"));
+        }
+        if let Some(w) = walls {
+            let list: Vec<String> = match w.extract::<String>() {
+                Ok(s) => vec![s],
+                Err(_) => w.extract::<Vec<String>>().map_err(|_| {
+                    PyValueError::new_err(
+                        "walls is \"fixed\" or a list of xlo, xhi, ylo, yhi, zlo, zhi",
+                    )
+                })?,
+            };
+            if list.len() == 1 && list[0] == "fixed" {
+                source.push_str("walls = \"fixed\"\n");
+            } else {
+                let items: Vec<String> = list.iter().map(|s| toml_string(s)).collect();
+                source.push_str(&format!("walls = [{}]\n", items.join(", ")));
+            }
+        }
+        let access = meff::case::FileAccess::new(base, meff::case::MAX_INPUT_BYTES);
+        let shown = path.display().to_string();
+        let case = py
+            .detach(|| meff::case::parse_case_with(&shown, &source, Some(access)))
+            .map_err(|e| meff_error(py, meff::Error::Input(e)))?;
         Ok(Scene { case })
     }
 

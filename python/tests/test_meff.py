@@ -268,6 +268,33 @@ def test_bad_scene_arrays_are_errors_that_say_where():
         meff.Scene(**{**arrays, "point": arrays["point"][:, :2]})
 
 
+def two_sphere_dump(m1, m2, z2):
+    return (
+        "ITEM: TIMESTEP\n5\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS pp pp ff\n0 1\n0 1\n0 1\n"
+        "ITEM: ATOMS id type x y z radius mass\n"
+        f"1 1 0.5 0.5 0.5 0.01 {m1}\n2 1 0.5 0.5 {z2} 0.01 {m2}\n"
+    )
+
+
+def test_a_scene_from_a_lammps_dump(tmp_path):
+    # Two spheres overlapping by 1 µm: the reduced mass, ω = sqrt(k/m).
+    path = tmp_path / "pair.dump"
+    path.write_text(two_sphere_dump(0.3, 0.7, 0.519999))
+    scene = meff.Scene.from_dump(path, stiffness=2e5, damping=0.1)
+    got = scene.analyze(top=1)
+    me = 0.3 * 0.7 / (0.3 + 0.7)
+    assert got["m_eff"] == pytest.approx([me], rel=1e-12)
+    assert got["omega"] == pytest.approx([np.sqrt(2e5 / me)], rel=1e-12)
+    assert "2 bodies, 1 contacts" in repr(scene)
+    # Centres 9 mm apart with 10 mm radii: more overlap than a radius.
+    path.write_text(two_sphere_dump(0.3, 0.7, 0.509))
+    with pytest.raises(meff.InputError) as e:
+        meff.Scene.from_dump(path, stiffness=2e5)
+    assert "atoms 1 and 2 overlap" in str(e.value) and "pair.dump:11:" in str(e.value)
+    with pytest.raises(meff.InputError):
+        meff.Scene.from_dump(path, stiffness=2e5, walls=["xlo"])
+
+
 def test_ctrl_c_stops_a_long_batch():
     import signal
 

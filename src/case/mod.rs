@@ -17,6 +17,7 @@ mod bodies;
 mod claims;
 mod columnar;
 mod document;
+mod dump_table;
 mod engine_settings;
 mod engine_table;
 mod generalized;

@@ -146,6 +146,8 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[engine.drake]", super::engine_table::DRAKE_KEYS),
     ("[engine.rapier]", super::engine_table::RAPIER_KEYS),
     ("[scene] units", super::scene_table::SCENE_UNIT_KEYS),
+    ("[scene] contact", super::dump_table::DUMP_CONTACT_KEYS),
+    ("[scene] planes", super::dump_table::PLANE_KEYS),
 ];
 
 pub(super) const PARAMETER_KEYS: &[&str] = &["value", "description", "symbol"];

@@ -10,7 +10,20 @@ use toml::de::{DeTable, DeValue};
 
 type Node<'i> = toml::Spanned<DeValue<'i>>;
 
-pub(super) const SCENE_KEYS: &[&str] = &["file", "bodies", "contacts", "units"];
+pub(super) const SCENE_KEYS: &[&str] = &[
+    "file",
+    "bodies",
+    "contacts",
+    "units",
+    "dump",
+    "timestep",
+    "contact",
+    "tolerance",
+    "walls",
+    "planes",
+];
+/// The keys only a `dump` scene has.
+const DUMP_ONLY_KEYS: &[&str] = &["timestep", "contact", "tolerance", "walls", "planes"];
 pub(super) const SCENE_UNIT_KEYS: &[&str] = &["length", "mass", "stiffness", "damping"];
 
 /// Where the files a case names (scene tables, models) are looked for,
@@ -48,6 +61,18 @@ impl Reader<'_> {
         let t: &DeTable = self.table(node, "`[scene]`")?;
         self.keys(t, SCENE_KEYS, "`[scene]`");
         let span = node.span();
+        if let Some(d) = get(t, "dump") {
+            return self.dump_scene(t, d, span, space);
+        }
+        for key in DUMP_ONLY_KEYS {
+            if let Some(n) = get(t, key) {
+                self.error(
+                    Diagnostic::new(n.span(), format!("`{key}` is a key of a `dump` scene"))
+                        .hint("`[scene]` with `dump = \"run.dump\"` reads a LAMMPS dump; `file`, `bodies` and `contacts` give bodies and contacts as columns"),
+                );
+                return None;
+            }
+        }
         let units = match get(t, "units") {
             Some(n) => self.scene_units(n)?,
             None => Units::default(),
@@ -141,7 +166,7 @@ impl Reader<'_> {
         }
     }
 
-    fn scene_units(&mut self, node: &Node) -> Option<Units> {
+    pub(super) fn scene_units(&mut self, node: &Node) -> Option<Units> {
         let t = self.table(node, "`units`")?;
         self.keys(t, SCENE_UNIT_KEYS, "`units`");
         let mut u = Units::default();

@@ -436,10 +436,15 @@ fn body_sizes(case: &Case, model: &Model<f64>) -> Vec<f64> {
         .collect();
     for c in &model.contacts {
         if let Geometry::Point {
-            body, other, point, ..
+            body,
+            other,
+            point,
+            image,
+            ..
         } = &c.geometry
         {
-            for b in [Some(*body), *other].into_iter().flatten() {
+            let sides = crate::model::side_points(point, image);
+            for (b, point) in [Some(*body), *other].into_iter().flatten().zip(&sides) {
                 size[b] = size[b].max(dist(point, &bodies[b].position));
             }
         }
@@ -459,12 +464,17 @@ fn body_checks(
     let mut count = vec![0usize; bodies.len()];
     for (ci, c) in model.contacts.iter().enumerate() {
         let Geometry::Point {
-            body, other, point, ..
+            body,
+            other,
+            point,
+            image,
+            ..
         } = &c.geometry
         else {
             continue;
         };
-        for b in [Some(*body), *other].into_iter().flatten() {
+        let sides = crate::model::side_points(point, image);
+        for (b, point) in [Some(*body), *other].into_iter().flatten().zip(&sides) {
             count[b] += 1;
             let d = dist(point, &bodies[b].position);
             if d > far[b] {

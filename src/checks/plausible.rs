@@ -217,6 +217,7 @@ pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks
                 other,
                 point,
                 normal,
+                ..
             } => Some((*body, *other, point, normal)),
             _ => None,
         })
@@ -342,6 +343,7 @@ pub(super) fn normal_out_of_shape(case: &Case, model: &Model<f64>, out: &mut Che
             other,
             point,
             normal,
+            ..
         } = &c.geometry
         else {
             continue;

@@ -259,6 +259,7 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     other,
                     point,
                     normal,
+                    image,
                 },
             ) => {
                 point_rate(
@@ -271,12 +272,26 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     false,
                 );
                 if let Some(o) = other {
+                    // Across a periodic boundary the lever arm is to the
+                    // other body's image: the point less the shift.
+                    let shifted: Vec<T>;
+                    let p = match image {
+                        Some(s) => {
+                            shifted = point
+                                .iter()
+                                .zip(s)
+                                .map(|(p, s)| p.clone() - s.clone())
+                                .collect();
+                            &shifted
+                        }
+                        None => point,
+                    };
                     point_rate(
                         row,
                         &bodies[*o],
                         self.offsets[*o],
                         model.space,
-                        point,
+                        p,
                         normal,
                         true,
                     );

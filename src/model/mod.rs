@@ -120,9 +120,23 @@ pub enum Geometry<T> {
         point: Vec<T>,
         /// Unit normal.
         normal: Vec<T>,
+        /// Where a periodic box has the contact see `other`: its position
+        /// plus this shift (scenes from dumps; `None` otherwise).
+        image: Option<Vec<T>>,
     },
     /// Jacobian row in generalized coordinates.
     Jacobian(Vec<T>),
+}
+
+/// The contact point as each side of a point contact sees it: `body` at
+/// `point`, `other` at `point` less the periodic image shift (the two are
+/// one point but across a periodic boundary).
+pub fn side_points(point: &[f64], image: &Option<Vec<f64>>) -> [Vec<f64>; 2] {
+    let other = match image {
+        Some(s) => point.iter().zip(s).map(|(p, s)| p - s).collect(),
+        None => point.to_vec(),
+    };
+    [point.to_vec(), other]
 }
 
 /// A contact.
@@ -306,6 +320,7 @@ pub fn build<T: Numeric, E>(
                 other: *other,
                 point: vec(point, f)?,
                 normal: vec(normal, f)?,
+                image: None,
             },
             ContactGeometry::Jacobian(row) => Geometry::Jacobian(vec(row, f)?),
             ContactGeometry::Link { .. } => unreachable!("model contacts are built by build_robot"),
@@ -535,6 +550,16 @@ fn scene_contact<T, E>(
         normal.push(num(s.normal[d * c + k], Dim::NONE)?);
     }
     let other = s.other[c];
+    let image = match &s.image {
+        Some(v) if v[d * c..d * c + d].iter().any(|&x| x != 0.0) => {
+            let mut out = Vec::with_capacity(d);
+            for k in 0..d {
+                out.push(num(v[d * c + k], Dim::LENGTH)?);
+            }
+            Some(out)
+        }
+        _ => None,
+    };
     Ok(Contact {
         name: s.contact_name(c),
         geometry: Geometry::Point {
@@ -542,6 +567,7 @@ fn scene_contact<T, E>(
             other: (other != case::scene::WORLD).then_some(other as usize),
             point,
             normal,
+            image,
         },
         stiffness: num(s.stiffness[c], Dim::STIFFNESS)?,
         damping: match &s.damping {

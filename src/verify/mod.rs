@@ -123,10 +123,15 @@ fn length_scale(model: &Model<f64>) -> Option<(f64, String)> {
     };
     for c in &model.contacts {
         if let Geometry::Point {
-            body, other, point, ..
+            body,
+            other,
+            point,
+            image,
+            ..
         } = &c.geometry
         {
-            for b in std::iter::once(*body).chain(*other) {
+            let sides = crate::model::side_points(point, image);
+            for (b, point) in std::iter::once(*body).chain(*other).zip(&sides) {
                 if matches!(bodies[b].kind, BodyKind::Rigid { .. }) {
                     consider(
                         arm(b, point),

@@ -144,6 +144,9 @@ struct ContactSim {
     /// `body`), else fixed in the world.
     normal: Vector3<f64>,
     normal_attached: bool,
+    /// The other side's periodic image shift: the gap is taken to the
+    /// other point moved by it (zero but across a periodic boundary).
+    image: Vector3<f64>,
     k: f64,
     c: f64,
     preload: f64,
@@ -231,24 +234,36 @@ impl BodySim {
                     other,
                     point,
                     normal,
+                    image,
                 } = &c.geometry
                 else {
                     unreachable!("body-form contacts have points")
                 };
                 let p = v3(point);
+                // `other` seen at its periodic image: the point less the shift.
+                let shift = image.as_ref().map_or(Vector3::zeros(), |s| v3(s));
+                let q = p - shift;
                 let (b, o) = (index[*body], other.and_then(|o| index[o]));
                 // A fixed `body` against a movable `other`: swap roles, flip the normal.
-                let (b, o, n) = match b {
-                    Some(b) => (b, o, v3(normal)),
-                    None => (o.expect("validated: one side moves"), None, -v3(normal)),
+                let (b, o, n, pb, po, shift) = match b {
+                    Some(b) => (b, o, v3(normal), p, q, shift),
+                    None => (
+                        o.expect("validated: one side moves"),
+                        None,
+                        -v3(normal),
+                        q,
+                        p,
+                        -shift,
+                    ),
                 };
                 ContactSim {
                     body: b,
                     other: o,
-                    r_body: point_in(Some(b), p),
-                    r_other: point_in(o, p),
+                    r_body: point_in(Some(b), pb),
+                    r_other: point_in(o, po),
                     normal: n,
                     normal_attached: o.is_some(),
+                    image: shift,
                     k: c.stiffness,
                     c: c.damping.unwrap_or(0.0),
                     preload: pre,
@@ -308,7 +323,9 @@ impl BodySim {
 
     fn gap_and_rate(&self, c: &ContactSim) -> (f64, f64) {
         let n = self.normal(c);
-        let d = self.world_point(Some(c.body), &c.r_body) - self.world_point(c.other, &c.r_other);
+        let d = self.world_point(Some(c.body), &c.r_body)
+            - self.world_point(c.other, &c.r_other)
+            - c.image;
         let dv =
             self.point_velocity(Some(c.body), &c.r_body) - self.point_velocity(c.other, &c.r_other);
         let mut rate = n.dot(&dv);

@@ -33,6 +33,7 @@ mod engines {
 /// Input formats beside TOML: scenes (NPZ, CSV) and the columnar reader.
 mod formats {
     mod columnar;
+    mod dump;
     mod scene;
 }
 

@@ -13,6 +13,9 @@
 //! numbers).
 
 mod csv;
+pub mod dump;
+pub mod from_dump;
+pub mod grid;
 pub mod npy;
 pub(crate) mod trajectory;
 
@@ -53,6 +56,10 @@ pub struct SceneData {
     pub damping: Option<Vec<f64>>,
     /// Contact names, when the files give them (otherwise `c0`, `c1`, …).
     pub contact_names: Option<Vec<String>>,
+    /// Per contact, `d` components: where a periodic box has the contact
+    /// see `other` — its position plus this shift (a whole number of box
+    /// lengths; zero for most). Only dumps with periodic boxes have it.
+    pub image: Option<Vec<f64>>,
 }
 
 impl SceneData {
@@ -73,6 +80,7 @@ impl SceneData {
         self.body = Vec::new();
         self.other = Vec::new();
         self.damping = None;
+        self.image = None;
     }
 
     /// Number of bodies.
@@ -199,7 +207,7 @@ pub enum SceneError {
     },
     /// Problems in an NPZ archive's arrays.
     Npz(Vec<Issue>),
-    /// Problems in a CSV file.
+    /// Problems in a text file (CSV), or a foreign file's problems.
     Csv(crate::diag::SourceError),
 }
 

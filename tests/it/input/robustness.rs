@@ -180,6 +180,7 @@ fn model_corpus_replays() {
 fn scene_engine_book_and_typst_corpora_replay() {
     for (target, seeds) in [
         ("scene", "seeds-scene"),
+        ("dump", "seeds-dump"),
         ("engine", "seeds-engine"),
         ("book", "seeds-book"),
         ("typst_text", "seeds-typst"),
@@ -193,6 +194,7 @@ fn scene_engine_book_and_typst_corpora_replay() {
         for (_, bytes) in all {
             match target {
                 "scene" => meff::fuzz::run_scene(&bytes),
+                "dump" => meff::fuzz::run_dump(&bytes),
                 _ => {
                     let Ok(text) = std::str::from_utf8(&bytes) else {
                         continue;

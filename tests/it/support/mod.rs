@@ -47,10 +47,10 @@ pub fn bundled_case_paths() -> Vec<PathBuf> {
     paths
 }
 
-/// True for a case whose system comes from an MJCF or URDF model: no
-/// closed forms are derived for it.
+/// True for a case whose system comes from an MJCF or URDF model, or
+/// from a scene's files (a LAMMPS dump): no closed forms are derived for it.
 pub fn is_model_case(ev: &meff::Evaluated) -> bool {
-    matches!(ev.case.form, meff::case::Form::Robot(_))
+    matches!(ev.case.form, meff::case::Form::Robot(_)) || ev.case.scene.is_some()
 }
 
 /// Loads and evaluates a bundled case by file name.

@@ -1,0 +1,460 @@
+//! A scene from a LAMMPS/LIGGGHTS dump: the spheres of one snapshot become
+//! bodies (solid spheres, I = 2/5 m r²), and the contacts are found — pairs
+//! by the cell grid ([`super::grid`]), spheres against planes — with the
+//! case's contact law on each. The result is the [`SceneData`] every other
+//! reader gives, validated by the same rules.
+
+use super::dump::{self, Which};
+use super::grid::{self, Period, Spheres};
+use super::{SceneData, WORLD};
+use crate::diag::Diagnostic;
+
+/// The contact law every contact of the dump gets (SI). Issue 38's
+/// tangential and Hertz keys of `[scene.contact]` join here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactLaw {
+    /// Normal stiffness.
+    pub stiffness: f64,
+    /// Normal damping, when given.
+    pub damping: Option<f64>,
+}
+
+/// LAMMPS unit styles (the `units` command), for the dump's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitStyle {
+    /// m, kg.
+    Si,
+    /// cm, g.
+    Cgs,
+    /// µm, pg.
+    Micro,
+    /// nm, ag.
+    Nano,
+    /// Å, g/mol (per atom: dalton).
+    Real,
+    /// Å, g/mol (per atom: dalton).
+    Metal,
+}
+
+impl UnitStyle {
+    /// The styles by name (`lj` is not one: it has no physical scale).
+    pub const NAMES: &[(&str, UnitStyle)] = &[
+        ("si", UnitStyle::Si),
+        ("cgs", UnitStyle::Cgs),
+        ("micro", UnitStyle::Micro),
+        ("nano", UnitStyle::Nano),
+        ("real", UnitStyle::Real),
+        ("metal", UnitStyle::Metal),
+    ];
+
+    /// The style named `s`.
+    pub fn parse(s: &str) -> Option<UnitStyle> {
+        Self::NAMES.iter().find(|(n, _)| *n == s).map(|(_, u)| *u)
+    }
+
+    /// Metres per length unit and kilograms per mass unit.
+    pub fn scales(self) -> (f64, f64) {
+        match self {
+            UnitStyle::Si => (1.0, 1.0),
+            UnitStyle::Cgs => (1e-2, 1e-3),
+            UnitStyle::Micro => (1e-6, 1e-15),
+            UnitStyle::Nano => (1e-9, 1e-21),
+            UnitStyle::Real | UnitStyle::Metal => (1e-10, 1.660_539_066_60e-27),
+        }
+    }
+}
+
+/// A wall of the dump's box (on a non-periodic axis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wall {
+    /// x = xlo, normal +x.
+    XLo,
+    /// x = xhi, normal −x.
+    XHi,
+    /// y = ylo.
+    YLo,
+    /// y = yhi.
+    YHi,
+    /// z = zlo.
+    ZLo,
+    /// z = zhi.
+    ZHi,
+}
+
+impl Wall {
+    /// The walls by name.
+    pub const NAMES: &[(&str, Wall)] = &[
+        ("xlo", Wall::XLo),
+        ("xhi", Wall::XHi),
+        ("ylo", Wall::YLo),
+        ("yhi", Wall::YHi),
+        ("zlo", Wall::ZLo),
+        ("zhi", Wall::ZHi),
+    ];
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, w)| *w == self)
+            .expect("listed")
+            .0
+    }
+
+    fn axis(self) -> usize {
+        match self {
+            Wall::XLo | Wall::XHi => 0,
+            Wall::YLo | Wall::YHi => 1,
+            Wall::ZLo | Wall::ZHi => 2,
+        }
+    }
+
+    fn high(self) -> bool {
+        matches!(self, Wall::XHi | Wall::YHi | Wall::ZHi)
+    }
+}
+
+/// Which walls of the box touch spheres.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Walls {
+    /// Every wall on a non-periodic axis.
+    Fixed,
+    /// These.
+    Listed(Vec<Wall>),
+}
+
+/// A plane spheres rest on (SI, unit normal pointing to the spheres' side).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plane {
+    /// A point of the plane.
+    pub point: [f64; 3],
+    /// Unit normal.
+    pub normal: [f64; 3],
+}
+
+/// How to make a scene of a dump.
+#[derive(Clone, Debug)]
+pub struct DumpOptions {
+    /// The snapshot.
+    pub which: Which,
+    /// The dump's units (`None`: its `ITEM: UNITS`, else SI).
+    pub units: Option<UnitStyle>,
+    /// Metres per length unit and kilograms per mass unit given as a table
+    /// (instead of a style).
+    pub scales: Option<(f64, f64)>,
+    /// The law of every contact.
+    pub law: ContactLaw,
+    /// Surfaces closer than this (SI) are in contact.
+    pub tolerance: f64,
+    /// Box walls.
+    pub walls: Walls,
+    /// Other planes.
+    pub planes: Vec<Plane>,
+}
+
+/// A problem making the scene.
+#[derive(Debug)]
+pub enum DumpError {
+    /// The file could not be read.
+    File(String),
+    /// Problems in the dump, at their place in `text`.
+    Dump {
+        /// The dump's text.
+        text: String,
+        /// The problems.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// A key of the case does not fit the dump (`key`: which).
+    Key(&'static str, String),
+}
+
+/// What the dump held, for the report of the reading.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DumpSummary {
+    /// The snapshot's timestep.
+    pub step: u64,
+    /// Sphere–sphere contacts.
+    pub pairs: usize,
+    /// Of which across a periodic boundary.
+    pub wrapped: usize,
+    /// Sphere–plane (and wall) contacts.
+    pub planes: usize,
+}
+
+/// Reads the dump at `path` (at most `max_bytes`) into a scene.
+pub fn read(
+    path: &std::path::Path,
+    opts: &DumpOptions,
+    max_bytes: u64,
+) -> Result<(SceneData, DumpSummary), DumpError> {
+    let text = super::csv::read_text(path, max_bytes).map_err(DumpError::File)?;
+    let fail = |text: String, diagnostics: Vec<Diagnostic>| DumpError::Dump { text, diagnostics };
+    let snap = match dump::read(&text, opts.which) {
+        Ok(s) => s,
+        Err(d) => return Err(fail(text, d)),
+    };
+    let (length, mass) = match (opts.scales, opts.units, &snap.units) {
+        (Some(s), _, _) => s,
+        (None, Some(u), _) => u.scales(),
+        (None, None, Some((name, span))) => match UnitStyle::parse(name) {
+            Some(u) => u.scales(),
+            None => {
+                let d = Diagnostic::new(span.clone(), format!("unknown units `{name}`"))
+                    .hint(if name == "lj" {
+                        "lj units have no physical scale: give `units` in `[scene]` (a table of length and mass) to say what they stand for".to_string()
+                    } else {
+                        format!("the LAMMPS unit styles meff reads are {}", style_list())
+                    });
+                return Err(fail(text, vec![d]));
+            }
+        },
+        (None, None, None) => (1.0, 1.0),
+    };
+    match build(&text, &snap, length, mass, opts) {
+        Ok(r) => Ok(r),
+        Err(Built::Dump(d)) => Err(fail(text, d)),
+        Err(Built::Key(k, m)) => Err(DumpError::Key(k, m)),
+    }
+}
+
+/// The unit styles, quoted, for hints.
+pub fn style_list() -> String {
+    UnitStyle::NAMES
+        .iter()
+        .map(|(n, _)| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+enum Built {
+    Dump(Vec<Diagnostic>),
+    Key(&'static str, String),
+}
+
+/// The planes of the walls asked for and of `opts.planes`, with names.
+fn planes(
+    snap: &dump::Snapshot,
+    length: f64,
+    opts: &DumpOptions,
+) -> Result<Vec<(Plane, String)>, Built> {
+    let b = &snap.bounds;
+    let walls: Vec<Wall> = match &opts.walls {
+        Walls::Fixed => Wall::NAMES
+            .iter()
+            .map(|(_, w)| *w)
+            .filter(|w| !b.periodic[w.axis()])
+            .collect(),
+        Walls::Listed(v) => v.clone(),
+    };
+    let mut out = Vec::new();
+    for w in walls {
+        let k = w.axis();
+        if b.periodic[k] {
+            return Err(Built::Key(
+                "walls",
+                format!(
+                    "wall `{}` is on the {} axis, which the dump's box makes periodic",
+                    w.name(),
+                    ["x", "y", "z"][k]
+                ),
+            ));
+        }
+        let mut point = [0.0; 3];
+        let mut normal = [0.0; 3];
+        point[k] = length * if w.high() { b.hi[k] } else { b.lo[k] };
+        normal[k] = if w.high() { -1.0 } else { 1.0 };
+        out.push((Plane { point, normal }, w.name().to_string()));
+    }
+    for (i, p) in opts.planes.iter().enumerate() {
+        out.push((p.clone(), format!("plane{i}")));
+    }
+    Ok(out)
+}
+
+/// The scene of a snapshot: bodies, pair contacts, plane contacts.
+fn build(
+    text: &str,
+    snap: &dump::Snapshot,
+    length: f64,
+    mass_unit: f64,
+    opts: &DumpOptions,
+) -> Result<(SceneData, DumpSummary), Built> {
+    let a = &snap.atoms;
+    let n = a.id.len();
+    let b = &snap.bounds;
+    let periodic: [Option<Period>; 3] = std::array::from_fn(|k| {
+        b.periodic[k].then(|| Period {
+            lo: length * b.lo[k],
+            len: length * (b.hi[k] - b.lo[k]),
+        })
+    });
+    let mut s = SceneData {
+        mass: a.mass.iter().map(|m| m * mass_unit).collect(),
+        position: (0..3 * n)
+            .map(|i| grid::wrap(length * a.position[i], periodic[i % 3]))
+            .collect(),
+        fixed: vec![false; n],
+        body_names: Some(a.id.iter().map(|id| format!("a{id}")).collect()),
+        ..SceneData::default()
+    };
+    let radius: Vec<f64> = a.radius.iter().map(|r| r * length).collect();
+    s.inertia = Vec::with_capacity(6 * n);
+    for i in 0..n {
+        let moment = 0.4 * s.mass[i] * radius[i] * radius[i];
+        s.inertia.extend([moment, moment, moment, 0.0, 0.0, 0.0]);
+    }
+    let at_atom = |i: usize, message: String| {
+        Diagnostic::new(dump::field_span(text, a.line[i], a.x_field), message)
+    };
+    let spheres = Spheres {
+        position: &s.position,
+        radius: &radius,
+        periodic,
+    };
+    let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| match e {
+        grid::GridError::BoxTooSmall { axis, len, range } => Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            format!(
+                "the periodic box is {len:e} m long along {}, less than twice the contact range {range:e} m (the largest diameter plus the tolerance): a sphere would touch two images of another",
+                ["x", "y", "z"][axis]
+            ),
+        )]),
+        grid::GridError::Budget(limit) => Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            format!("the contact search would test more than {limit} pairs: the radii spread too widely for one grid"),
+        )
+        .hint("meff's cell grid is sized by the largest sphere; split the scene or lower the spread of radii")]),
+    })?;
+    let planes = planes(snap, length, opts)?;
+    let (c_pairs, c_planes) = (pairs.len(), n * planes.len());
+    if c_pairs > super::MAX_ROWS {
+        return Err(Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            format!("{c_pairs} contacts are more than a scene may have"),
+        )]));
+    }
+    let mut issues = Vec::new();
+    let mut names = Vec::with_capacity(c_pairs);
+    let mut image: Vec<f64> = Vec::new();
+    let mut wrapped = 0;
+    for (c, &(i, j)) in pairs.iter().enumerate() {
+        let (i, j) = (i as usize, j as usize);
+        let d: [f64; 3] = std::array::from_fn(|k| s.position[3 * i + k] - s.position[3 * j + k]);
+        let shift = grid::image_shift(d, &periodic);
+        let d: [f64; 3] = std::array::from_fn(|k| d[k] + shift[k]);
+        let dist = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let gap = dist - radius[i] - radius[j];
+        let small = radius[i].min(radius[j]);
+        if -gap > small || dist == 0.0 {
+            if issues.len() < super::MAX_ISSUES {
+                issues.push(
+                    at_atom(
+                        j,
+                        format!(
+                            "atoms {} and {} overlap by {:e} m, more than the smaller radius ({small:e} m)",
+                            a.id[i], a.id[j], -gap
+                        ),
+                    )
+                    .hint(format!(
+                        "atom {} is at line {}; a contact's overlap is a small fraction of a radius",
+                        a.id[i],
+                        crate::diag::line_col(text, a.line[i]).0
+                    )),
+                );
+            }
+            continue;
+        }
+        let nrm: [f64; 3] = std::array::from_fn(|k| d[k] / dist);
+        // On body i's side of the gap's middle: both lever arms are along
+        // the normal when `other` is taken at its image.
+        for k in 0..3 {
+            s.point
+                .push(s.position[3 * i + k] - nrm[k] * (radius[i] + 0.5 * gap));
+            s.normal.push(nrm[k]);
+        }
+        if shift.iter().any(|&x| x != 0.0) {
+            if image.is_empty() {
+                image = vec![0.0; 3 * c_pairs];
+            }
+            wrapped += 1;
+            for k in 0..3 {
+                image[3 * c + k] = -shift[k];
+            }
+        }
+        s.body.push(i as u32);
+        s.other.push(j as u32);
+        names.push(format!("a{}_a{}", a.id[i], a.id[j]));
+    }
+    let mut on_planes = 0;
+    if c_planes > 0 {
+        for i in 0..n {
+            for (p, pname) in &planes {
+                let x = &s.position[3 * i..3 * i + 3];
+                let dist: f64 = (0..3).map(|k| (x[k] - p.point[k]) * p.normal[k]).sum();
+                let gap = dist - radius[i];
+                if gap >= opts.tolerance {
+                    continue;
+                }
+                if -gap > radius[i] {
+                    if issues.len() < super::MAX_ISSUES {
+                        issues.push(at_atom(
+                            i,
+                            format!(
+                                "atom {} overlaps `{pname}` by {:e} m, more than its radius ({:e} m): its centre is not on the plane's side",
+                                a.id[i], -gap, radius[i]
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                for k in 0..3 {
+                    s.point.push(x[k] - p.normal[k] * (radius[i] + 0.5 * gap));
+                    s.normal.push(p.normal[k]);
+                }
+                s.body.push(i as u32);
+                s.other.push(WORLD);
+                names.push(format!("a{}_{pname}", a.id[i]));
+                on_planes += 1;
+            }
+        }
+    }
+    if !issues.is_empty() {
+        return Err(Built::Dump(issues));
+    }
+    if names.is_empty() {
+        return Err(Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            "no two spheres touch, and no sphere touches a plane: the scene has no contacts",
+        )
+        .hint("a contact is an overlap (or a gap below `tolerance` in `[scene]`); walls of the box count with `walls`")]));
+    }
+    let c = names.len();
+    if !image.is_empty() {
+        image.resize(3 * c, 0.0);
+        s.image = Some(image);
+    }
+    s.stiffness = vec![opts.law.stiffness; c];
+    s.damping = opts.law.damping.map(|d| vec![d; c]);
+    s.contact_names = Some(names);
+    let issues = super::validate(&s, crate::case::types::Space::ThreeD);
+    if let Some(i) = issues.first() {
+        let row = i.row.unwrap_or(0);
+        let atom = match i.table {
+            super::Table::Bodies => row,
+            super::Table::Contacts => s.body[row.min(s.body.len() - 1)] as usize,
+        };
+        return Err(Built::Dump(vec![at_atom(
+            atom.min(n - 1),
+            i.message.clone(),
+        )]));
+    }
+    Ok((
+        s,
+        DumpSummary {
+            step: snap.step,
+            pairs: c - on_planes,
+            wrapped,
+            planes: on_planes,
+        },
+    ))
+}
