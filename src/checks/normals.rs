@@ -114,11 +114,15 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
             other,
             point,
             normal,
+            image,
         } = &c.geometry
         else {
             continue;
         };
-        let (p, nw) = (v3(point), v3(normal));
+        // Across a periodic boundary the other body sees the point at
+        // its image.
+        let seen = crate::model::side_points(point, image);
+        let nw = v3(normal);
         if case.contacts.get(ci).is_some_and(|c| c.body_frame) {
             let r = rotation(case, *body);
             if let Some(msg) = body_frame_landing(&nw, &(r.transpose() * nw), case.space.dim()) {
@@ -130,9 +134,9 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
                 );
             }
         }
-        for (b, sign) in [(Some(*body), 1.0), (*other, -1.0)] {
+        for (b, sign, p) in [(Some(*body), 1.0, &seen[0]), (*other, -1.0, &seen[1])] {
             let Some(b) = b else { continue };
-            let x = v3(&bodies[b].position);
+            let (x, p) = (v3(&bodies[b].position), v3(p));
             let inward = sign * nw;
             match (&bodies[b].kind, typed.get(b).and_then(|t| t.shape.as_ref())) {
                 (BodyKind::Rigid { .. }, Some(shape)) => {
