@@ -161,8 +161,13 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
             .collect(),
         notes: Vec::new(),
     });
-    // How the numbers follow, line by line with the case's numbers (the
-    // sheets' LaTeX lines, read as plain text).
+    out.extend(derivation_section(e, d));
+    out
+}
+
+/// How the numbers follow, line by line with the case's numbers (the
+/// sheets' LaTeX lines, read as plain text); `None` without lines.
+fn derivation_section(e: &EngineReport, d: usize) -> Option<Section> {
     let q = super::engine_eqs::equations(e, d);
     let mut lines: Vec<String> = q
         .engine
@@ -183,12 +188,9 @@ pub fn sections(e: &EngineReport, d: usize) -> Vec<Section> {
             q.more
         ));
     }
-    if !lines.is_empty() {
-        out.push(Section {
-            title: format!("{}: how these numbers follow", e.name),
-            notes: lines,
-            ..Section::default()
-        });
-    }
-    out
+    (!lines.is_empty()).then(|| Section {
+        title: format!("{}: how these numbers follow", e.name),
+        notes: lines,
+        ..Section::default()
+    })
 }
