@@ -89,6 +89,10 @@ pub const RULES: &[(&str, &str)] = &[
         "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
     ),
     (
+        "joint_beyond_range",
+        "a program's joint values lie within the model's joint ranges (URDF `<limit>`, MJCF `range` of a limited joint)",
+    ),
+    (
         "description_contradicts_result",
         "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
     ),
@@ -102,7 +106,7 @@ pub struct ModelCheck {
     /// `lever_beyond_gyration`, `normal_out_of_shape`, `opposite_normals`, `person_values`,
     /// `impact_compression`, `contact_outside_shape`,
     /// `normal_against_plane`, `body_frame_normal`, `rule_of_thumb_ratio`,
-    /// `description_contradicts_result`.
+    /// `joint_beyond_range`, `description_contradicts_result`.
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
     pub input: String,
@@ -184,6 +188,15 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     plausible::person(case, &mut out);
     plausible::impact_compression(case, model, an, &body_sizes(case, model), &mut out);
     sweep_ends(case, &mut out);
+    for w in case.motion.iter().flat_map(|m| &m.warnings) {
+        let input = format!("motion: joint {}", w.joint);
+        out.warn(
+            "joint_beyond_range",
+            input,
+            w.location.clone(),
+            w.message.clone(),
+        );
+    }
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
         w.normal = chop(std::mem::take(&mut w.normal));

@@ -15,6 +15,7 @@
 mod csv;
 pub mod npy;
 pub(crate) mod trajectory;
+pub(crate) mod trajectory_npz;
 
 use super::types::Space;
 use std::ops::Range;
