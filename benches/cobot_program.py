@@ -16,7 +16,8 @@ the worst-direction mass 1/λ_min(J M⁻¹ Jᵀ), the rule M/2 + m_L, and v_max
 by force and by energy for each; per pair the smallest v_max/v.
 
 meff: `meff eval case.toml --json --no-verify` (reads the CSV, evaluates,
-writes the JSON), wall time and peak memory from /usr/bin/time. Pinocchio:
+writes the JSON), wall time, CPU time (user + sys) and peak memory from
+/usr/bin/time. Pinocchio:
 reading the same CSV with NumPy, central differences, and per sample
 computeJointJacobians + updateFramePlacements + crba + the three point
 frames' Jacobians + a solve + eigvalsh (what a user writes), timed in
@@ -152,11 +153,11 @@ def pinocchio_program(path):
 def run_meff(exe, d):
     t0 = time.perf_counter()
     res = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M", exe, "eval", "case.toml", "--json", "--no-verify"],
+        ["/usr/bin/time", "-f", "%e %U %S %M", exe, "eval", "case.toml", "--json", "--no-verify"],
         cwd=d, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
-    rss_kb = int(res.stderr.strip().split()[-1])
-    return wall, rss_kb, res.stdout
+    _, user, sys_, rss_kb = res.stderr.strip().split("\n")[-1].split()
+    return wall, float(user) + float(sys_), int(rss_kb), res.stdout
 
 
 def main():
@@ -167,16 +168,18 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         write_case(d, args.samples)
-        meff_times, rss, pin_times = [], [], []
+        meff_times, cpu, rss, pin_times, pin_cpu = [], [], [], [], []
         doc = None
         for _ in range(args.runs):
-            wall, kb, out = run_meff(args.meff, d)
+            wall, c, kb, out = run_meff(args.meff, d)
             meff_times.append(wall)
+            cpu.append(c)
             rss.append(kb)
             doc = out
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             factors = pinocchio_program(os.path.join(d, "program.csv"))
             pin_times.append(time.perf_counter() - t0)
+            pin_cpu.append(time.process_time() - c0)
         report = json.loads(doc)
         worst = 0.0
         for p in report["program"]["pairs"]:
@@ -198,9 +201,11 @@ def main():
         print("|---|---:|---|")
         fmt = lambda xs: ", ".join(f"{x:.3f}" for x in xs)
         print(f"| meff eval --json, end to end (s) | {statistics.median(meff_times):.3f} | {fmt(meff_times)} |")
+        print(f"| meff eval, CPU time user + sys (s) | {statistics.median(cpu):.3f} | {fmt(cpu)} |")
         print(f"| meff peak memory (MB) | {statistics.median(rss) / 1024:.0f} | "
               + ", ".join(f"{x / 1024:.0f}" for x in rss) + " |")
         print(f"| Pinocchio from Python, CSV read + loop (s) | {statistics.median(pin_times):.3f} | {fmt(pin_times)} |")
+        print(f"| Pinocchio, CPU time of the process (s) | {statistics.median(pin_cpu):.3f} | {fmt(pin_cpu)} |")
         print(f"| ratio Pinocchio / meff | {statistics.median(pin_times) / statistics.median(meff_times):.1f} | |")
 
 
