@@ -79,7 +79,7 @@ pub fn heat_map(
     }
     let _ = write!(
         s,
-        r#"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>"#,
+        r#"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame" fill="none"/>"#,
         l = c(left),
         t = c(top),
         pw = c(pw),
