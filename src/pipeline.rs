@@ -317,6 +317,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         },
     );
     report.program = analysis::program::analyze(&case);
+    report.map = analysis::workspace::analyze(&case);
     stage()?;
     out_of_range(&case, &analysis, &report)?;
     report.verification = verification.clone();

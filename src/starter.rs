@@ -17,11 +17,14 @@ pub enum Starter {
     Robot,
     /// A box dropped onto one corner (shape and orientation).
     Drop,
+    /// A collaborative robot's pick-and-place program near a person (a
+    /// UR5 model written beside the case).
+    Cobot,
 }
 
 impl Starter {
     /// All examples.
-    pub const ALL: [Starter; 7] = [
+    pub const ALL: [Starter; 8] = [
         Starter::Planar,
         Starter::Bodies3d,
         Starter::Generalized,
@@ -29,6 +32,7 @@ impl Starter {
         Starter::Joints,
         Starter::Robot,
         Starter::Drop,
+        Starter::Cobot,
     ];
 
     /// The case text.
@@ -41,6 +45,7 @@ impl Starter {
             Starter::Joints => include_str!("../templates/new/joints.toml"),
             Starter::Robot => include_str!("../templates/new/robot.toml"),
             Starter::Drop => include_str!("../templates/new/drop.toml"),
+            Starter::Cobot => include_str!("../templates/new/cobot.toml"),
         }
     }
 
@@ -54,6 +59,9 @@ impl Starter {
             Starter::Joints => "a double pendulum of two links joined by pins",
             Starter::Robot => "the tip of a one-link arm read from an MJCF model",
             Starter::Drop => "a box dropped onto one corner (shape, orientation, impact)",
+            Starter::Cobot => {
+                "a UR5's pick-and-place program near a person (hazard points, body regions)"
+            }
         }
     }
 
@@ -62,6 +70,7 @@ impl Starter {
     pub fn model_file(self) -> Option<(&'static str, &'static str)> {
         match self {
             Starter::Robot => Some(("xml", include_str!("../templates/new/robot.xml"))),
+            Starter::Cobot => Some(("urdf", include_str!("../cases/models/ur5_robot.urdf"))),
             _ => None,
         }
     }

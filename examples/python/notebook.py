@@ -36,6 +36,24 @@ CELLS = [
     ("md", "The effective-mass ellipsoid at one configuration: principal masses (kg) and directions."),
     ("code", "e = ur5.ellipsoid(ur5.configuration({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.5}), 'tool0', [0, 0, 0.05], frame='body')\n"
              "np.round(e['masses'], 4)"),
+    ("md", "How fast may the tool move near a person (ISO/TS 15066 Annex A)? 2 000 samples of a motion, "
+           "vectorised: the tool tip's speed, the mass along its motion, v_max exact and by the rule M/2 + m_L "
+           "against a hand (your region values: check them against your copy of the standard). "
+           "Printed: the rule's mass, the range of the exact mass, the smallest v_max (exact), the rule's v_max, "
+           "and the smallest v_max/|v| (below 1: too fast somewhere)."),
+    ("code", "t = np.linspace(0, 2, 2000)\n"
+             "q = np.tile(ur5.configuration({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.5}), (len(t), 1))\n"
+             "q[:, 0] = 0.8 * np.sin(np.pi * t)          # shoulder pan and elbow move together\n"
+             "q[:, 2] += 0.6 * np.sin(np.pi * t)\n"
+             "qd = np.zeros((len(t), ur5.nv))\n"
+             "qd[:, 0] = 0.8 * np.pi * np.cos(np.pi * t)\n"
+             "qd[:, 2] = 0.6 * np.pi * np.cos(np.pi * t)\n"
+             "hand = {'mass': 0.6, 'stiffness': 75e3, 'force_limit': 280.0, 'energy_limit': 0.49}\n"
+             "s = ur5.contact_speeds(q, qd, 'tool0', [0, 0, 0.05], hand, payload=1.0)\n"
+             "moving = s['speed'] > 1e-9\n"
+             "(round(s['mass_rule'], 3), np.round([s['mass_exact'][moving].min(), s['mass_exact'][moving].max()], 3),\n"
+             " round(float(s['max_speed_exact'][moving].min()), 3), round(float(s['max_speed_rule'][0]), 3),\n"
+             " round(float(s['factor_exact'].min()), 3))"),
     ("md", "Bad input is an exception that says where."),
     ("code", "try:\n    meff.load('title = \"x\"\\n[[body]]\\nname = \"b\"\\ntype = \"rigid\"\\nmass = \"2 m\"\\n')\n"
              "except meff.InputError as err:\n    print(err.file, err.line, err.column, err.message)"),

@@ -114,6 +114,19 @@ class Robot:
         constrained: bool = True,
     ) -> Union[float, npt.NDArray[np.float64]]:
         """m_eff at a point of `body` along `normal`; vectorised over q (n, nq) and normals (k, 3)."""
+    def contact_speeds(
+        self,
+        q: npt.ArrayLike,
+        qd: npt.ArrayLike,
+        body: str,
+        point: npt.ArrayLike,
+        region: dict[str, float],
+        payload: float = 0.0,
+        armature: bool = True,
+    ) -> dict[str, Union[float, npt.NDArray[np.float64]]]:
+        """ISO/TS 15066 Annex A at a point of `body` (body frame) moving with qd: speed, velocity,
+        mass_exact (along v), mass_worst_direction, max_speed_exact / _worst_direction / _rule,
+        factor_exact, mass_rule; vectorised over q (n, nq) and qd (n, nv)."""
 
 class Scene:
     """A packing from arrays (SI units), validated like a `[scene]`."""

@@ -165,6 +165,72 @@ fn body_index(tree: &Tree, body: &str) -> PyResult<usize> {
         ))
     })
 }
+
+/// A body region from a dict of SI numbers: `mass`, `stiffness` and at
+/// least one of `force_limit`, `energy_limit`, `pressure_limit` (the last
+/// with `area`).
+fn read_region(d: &Bound<'_, pyo3::types::PyDict>) -> PyResult<meff::case::Region> {
+    const KEYS: [&str; 6] = [
+        "mass",
+        "stiffness",
+        "force_limit",
+        "energy_limit",
+        "area",
+        "pressure_limit",
+    ];
+    for k in d.keys() {
+        let k: String = k.extract()?;
+        if !KEYS.contains(&k.as_str()) && k != "name" {
+            return Err(PyValueError::new_err(format!(
+                "region: unknown key `{k}` (mass, stiffness, force_limit, energy_limit, area, pressure_limit; SI units)"
+            )));
+        }
+    }
+    let get = |k: &str| -> PyResult<Option<f64>> {
+        match d.get_item(k)? {
+            None => Ok(None),
+            Some(v) if v.is_none() => Ok(None),
+            Some(v) => {
+                let x: f64 = v.extract()?;
+                if x.is_finite() && x > 0.0 {
+                    Ok(Some(x))
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "region `{k}` must be a positive finite number (SI), not {x}"
+                    )))
+                }
+            }
+        }
+    };
+    let need = |k: &str| -> PyResult<f64> {
+        get(k)?.ok_or_else(|| PyValueError::new_err(format!("region needs `{k}` (SI)")))
+    };
+    let r = meff::case::Region {
+        name: match d.get_item("name")? {
+            Some(v) => v.extract()?,
+            None => "region".into(),
+        },
+        mass: need("mass")?,
+        stiffness: need("stiffness")?,
+        force_limit: get("force_limit")?,
+        energy_limit: get("energy_limit")?,
+        area: get("area")?,
+        pressure_limit: get("pressure_limit")?,
+        description: String::new(),
+    };
+    if r.pressure_limit.is_some() && r.area.is_none() {
+        return Err(PyValueError::new_err(
+            "region: a pressure_limit needs the contact `area` (m²)",
+        ));
+    }
+    if r.force_limit.is_none() && r.energy_limit.is_none() && r.pressure_limit.is_none() {
+        return Err(PyValueError::new_err(
+            "region without a limit: give force_limit, energy_limit and/or pressure_limit",
+        ));
+    }
+    Ok(r)
+}
+
 #[pymethods]
 impl Robot {
     /// Reads an MJCF file (a `str` or `os.PathLike`; `<include>`s from
@@ -471,6 +537,115 @@ impl Robot {
         out.set_item("inverse", PyArray2::from_vec2(py, &inv)?)?;
         out.set_item("masses", masses.into_pyarray(py))?;
         out.set_item("axes", PyArray2::from_vec2(py, &axes)?)?;
+        Ok(out)
+    }
+
+    /// How fast may a point move into a body region (ISO/TS 15066 Annex A,
+    /// issue 40), at many configurations at once: `q` (n, nq) and `qd`
+    /// (n, nv) (or one of each), a point of `body` given in the body's
+    /// frame, a `region` dict of SI numbers (`mass` m_H, `stiffness` k_H,
+    /// and `force_limit`, `energy_limit` and/or `pressure_limit` with
+    /// `area`). Returns a dict of arrays (one entry per configuration):
+    /// `velocity` (n, 3, world axes), `speed`, `mass_exact` (the mass along
+    /// the velocity, 1/(uᵀ Λ⁻¹ u); `nan` at rest, `inf` where infinite),
+    /// `mass_worst_direction` (1/λ_min(Λ⁻¹)), and `max_speed_exact`,
+    /// `max_speed_worst_direction`, `max_speed_rule` (v_max, m/s, the
+    /// smallest of the region's limits), `factor_exact` (v_max/|v|, `inf`
+    /// at rest); and `mass_rule` = M/2 + `payload` (M the mass the joints
+    /// move). Configurations run in parallel, without the GIL.
+    #[pyo3(signature = (q, qd, body, point, region, payload = 0.0, armature = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn contact_speeds<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        qd: &Bound<'py, PyAny>,
+        body: &str,
+        point: &Bound<'py, PyAny>,
+        region: &Bound<'py, pyo3::types::PyDict>,
+        payload: f64,
+        armature: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        use meff::analysis::program::{moving_mass, point_masses, transfer};
+        use rayon::prelude::*;
+        let robot = self.robot();
+        let tree = &robot.tree;
+        let body = body_index(tree, body)?;
+        let (q, qd, point) = (floats(py, q)?, floats(py, qd)?, floats(py, point)?);
+        let (qs, n, many) = rows(&q, tree.nq, "q")?;
+        let (qds, m, many_v) = rows(&qd, tree.nv, "qd")?;
+        if n != m {
+            return Err(PyValueError::new_err(format!(
+                "q has {n} configurations, qd {m}: one velocity per configuration"
+            )));
+        }
+        if !(payload.is_finite() && payload >= 0.0) {
+            return Err(PyValueError::new_err(
+                "payload must be a finite mass ≥ 0 (kg)",
+            ));
+        }
+        let p = point3(&point)?;
+        let region = read_region(region)?;
+        let rule_mass = moving_mass(tree) / 2.0 + payload;
+        let (nq, nv) = (tree.nq, tree.nv);
+        let at = |s: usize| {
+            point_masses(
+                robot,
+                armature,
+                &qs[s * nq..(s + 1) * nq],
+                &qds[s * nv..(s + 1) * nv],
+                (body, [p.x, p.y, p.z]),
+            )
+        };
+        let per: Vec<([f64; 3], Option<f64>, Option<f64>)> =
+            py.detach(|| (0..n).into_par_iter().with_min_len(64).map(at).collect());
+        let inf = |m: Option<f64>| m.unwrap_or(f64::INFINITY);
+        let speed: Vec<f64> = per
+            .iter()
+            .map(|(v, _, _)| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt())
+            .collect();
+        let moving = |s: usize| speed[s] > meff::analysis::program::AT_REST;
+        let v_max = |m: Option<f64>| transfer(m, &region, 1.0).max_speed;
+        let mass_exact: Vec<f64> = (0..n)
+            .map(|s| if moving(s) { inf(per[s].1) } else { f64::NAN })
+            .collect();
+        let max_exact: Vec<f64> = (0..n)
+            .map(|s| if moving(s) { v_max(per[s].1) } else { f64::NAN })
+            .collect();
+        let factor: Vec<f64> = (0..n)
+            .map(|s| {
+                if moving(s) {
+                    max_exact[s] / speed[s]
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect();
+        let worst: Vec<f64> = per.iter().map(|x| inf(x.2)).collect();
+        let max_worst: Vec<f64> = per.iter().map(|x| v_max(x.2)).collect();
+        let velocity: Vec<Vec<f64>> = per.iter().map(|x| x.0.to_vec()).collect();
+        let out = pyo3::types::PyDict::new(py);
+        let one = !(many || many_v);
+        let put = |k: &str, v: Vec<f64>| -> PyResult<()> {
+            if one {
+                out.set_item(k, v[0])
+            } else {
+                out.set_item(k, v.into_pyarray(py))
+            }
+        };
+        if one {
+            out.set_item("velocity", per[0].0.to_vec().into_pyarray(py))?;
+        } else {
+            out.set_item("velocity", PyArray2::from_vec2(py, &velocity)?)?;
+        }
+        put("speed", speed)?;
+        put("mass_exact", mass_exact)?;
+        put("mass_worst_direction", worst)?;
+        put("max_speed_exact", max_exact)?;
+        put("max_speed_worst_direction", max_worst)?;
+        put("max_speed_rule", vec![v_max(Some(rule_mass)); n])?;
+        put("factor_exact", factor)?;
+        out.set_item("mass_rule", rule_mass)?;
         Ok(out)
     }
 

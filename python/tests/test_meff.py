@@ -555,3 +555,118 @@ def test_errors_speak_python():
         meff.Scene(**{**arrays, "normal": arrays["normal"] * 2})
     assert "<arrays>" not in str(e.value) and "normal" in str(e.value)
     assert e.value.file is None and e.value.line is None and e.value.column is None
+
+
+# --- Collaborative robots: Robot.contact_speeds (issue 40) -----------------
+
+COBOT = os.path.join(ROOT, "tests", "robots", "cobot.json")
+
+
+def _ur5_with_payload(tmp_path, payload):
+    """The UR5 with the fixture's payload welded to tool0 in the file."""
+    text = open(os.path.join(CASES, "models", "ur5_robot.urdf")).read()
+    p, i = payload["position"], payload["inertia"]
+    link = (
+        f'<link name="payload"><inertial><origin xyz="{p[0]} {p[1]} {p[2]}"/>'
+        f'<mass value="{payload["mass"]}"/><inertia ixx="{i[0]}" ixy="0" ixz="0" '
+        f'iyy="{i[1]}" iyz="0" izz="{i[2]}"/></inertial></link>'
+        '<joint name="payload_weld" type="fixed"><parent link="tool0"/>'
+        '<child link="payload"/><origin xyz="0 0 0"/></joint></robot>'
+    )
+    path = tmp_path / "ur5_payload.urdf"
+    path.write_text(text.replace("</robot>", link))
+    return meff.Robot.from_urdf(str(path))
+
+
+def test_contact_speeds_equal_pinocchio(tmp_path):
+    """Every sample of the Pinocchio fixture (tests/robots/cobot.py) in one
+    vectorised call per hazard point: speed, exact and worst-direction
+    mass, v_max, to 1e-9."""
+    ref = json.load(open(COBOT))
+    robot = _ur5_with_payload(tmp_path, ref["payload"])
+    t = np.array(ref["time"])
+    q6 = np.array(ref["q"])
+    n = len(t)
+    a, b = np.maximum(np.arange(n) - 1, 0), np.minimum(np.arange(n) + 1, n - 1)
+    qd6 = (q6[b] - q6[a]) / (t[b] - t[a])[:, None]
+    idx = [robot.joints.index(j) for j in ref["joints"]]
+    q = np.zeros((n, robot.nq))
+    qd = np.zeros((n, robot.nv))
+    q[:, idx] = q6
+    qd[:, idx] = qd6
+    for h, hz in enumerate(ref["hazards"]):
+        out = robot.contact_speeds(q, qd, hz["body"], hz["point"], ref["region"])
+        assert out["speed"].shape == (n,) and out["velocity"].shape == (n, 3)
+        np.testing.assert_allclose(out["speed"], ref["speed"][h], rtol=1e-9)
+        np.testing.assert_allclose(out["mass_exact"], ref["mass_exact"][h], rtol=1e-9)
+        worst = np.array([np.inf if m is None else m for m in ref["mass_worst"][h]])
+        np.testing.assert_allclose(out["mass_worst_direction"], worst, rtol=1e-9)
+        np.testing.assert_allclose(out["max_speed_exact"], ref["max_speed_exact"][h], rtol=1e-9)
+        np.testing.assert_allclose(out["factor_exact"], out["max_speed_exact"] / out["speed"], rtol=1e-15)
+
+
+def test_contact_speeds_rule_by_hand():
+    """The rule M/2 + m_L with M summed from the URDF's moving links, and
+    its v_max = min(F/sqrt(mu k), sqrt(2E/mu)) recomputed here."""
+    robot = meff.Robot.from_urdf(os.path.join(CASES, "models", "ur5_robot.urdf"))
+    import xml.etree.ElementTree as ET
+    root = ET.parse(os.path.join(CASES, "models", "ur5_robot.urdf")).getroot()
+    moving = sum(
+        float(l.find("inertial/mass").get("value"))
+        for l in root.findall("link")
+        if l.find("inertial/mass") is not None and l.get("name") != "base_link"
+    )
+    region = {"mass": 40.0, "stiffness": 25e3, "force_limit": 280.0, "energy_limit": 1.6}
+    q = robot.configuration({"shoulder_lift_joint": -1.2, "elbow_joint": 1.5})
+    qd = np.zeros(robot.nv)
+    qd[robot.joints.index("elbow_joint")] = 0.5
+    out = robot.contact_speeds(q, qd, "tool0", [0, 0, 0.05], region, payload=2.0)
+    m_r = moving / 2 + 2.0
+    assert out["mass_rule"] == pytest.approx(m_r, rel=1e-12)
+    mu = 1 / (1 / m_r + 1 / 40.0)
+    v = min(280.0 / np.sqrt(mu * 25e3), np.sqrt(2 * 1.6 / mu))
+    assert out["max_speed_rule"] == pytest.approx(v, rel=1e-12)
+    # One configuration in, numbers out; the exact mass is the ellipsoid's
+    # along the velocity.
+    u = out["velocity"] / out["speed"]
+    inv = robot.ellipsoid(q, "tool0", [0, 0, 0.05], frame="body")["inverse"]
+    assert out["mass_exact"] == pytest.approx(1 / (u @ inv @ u), rel=1e-9)
+
+
+def test_contact_speeds_pressure_and_rest():
+    """A pressure limit with an area: v_max = p A / sqrt(mu k) when it is
+    the smallest; a point at rest has no exact mass (nan) and factor inf."""
+    robot = meff.Robot.from_urdf(os.path.join(CASES, "models", "ur5_robot.urdf"))
+    q = np.tile(robot.qpos0, (3, 1))
+    qd = np.zeros((3, robot.nv))
+    qd[1, 0] = 1.0
+    qd[2, 1] = 0.3
+    region = {"mass": 0.6, "stiffness": 75e3, "force_limit": 280.0, "area": 1e-4, "pressure_limit": 1e6}
+    out = robot.contact_speeds(q, qd, "tool0", [0, 0, 0.1], region)
+    assert np.isnan(out["mass_exact"][0]) and out["factor_exact"][0] == np.inf
+    m = out["mass_exact"][1:]
+    mu = 1 / (1 / m + 1 / 0.6)
+    expect = np.minimum(280.0 / np.sqrt(mu * 75e3), 1e6 * 1e-4 / np.sqrt(mu * 75e3))
+    np.testing.assert_allclose(out["max_speed_exact"][1:], expect, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "region, words",
+    [
+        ({"mass": 0.6, "stiffness": 75e3}, "without a limit"),
+        ({"mass": 0.6, "stiffness": 75e3, "pressure_limit": 1e6}, "needs the contact `area`"),
+        ({"mass": -1, "stiffness": 75e3, "force_limit": 280}, "positive"),
+        ({"mass": 0.6, "stiffness": 75e3, "force": 280}, "unknown key `force`"),
+    ],
+)
+def test_contact_speeds_bad_regions(region, words):
+    robot = meff.Robot.from_urdf(os.path.join(CASES, "models", "ur5_robot.urdf"))
+    with pytest.raises(ValueError, match=words):
+        robot.contact_speeds(robot.qpos0, np.zeros(robot.nv), "tool0", [0, 0, 0], region)
+
+
+def test_contact_speeds_shapes_must_agree():
+    robot = meff.Robot.from_urdf(os.path.join(CASES, "models", "ur5_robot.urdf"))
+    region = {"mass": 0.6, "stiffness": 75e3, "force_limit": 280}
+    with pytest.raises(ValueError, match="one velocity per configuration"):
+        robot.contact_speeds(np.zeros((4, robot.nq)), np.zeros((3, robot.nv)), "tool0", [0, 0, 0], region)

@@ -36,6 +36,7 @@ pub mod program;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
+pub mod workspace;
 
 pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 pub use delassus::{Delassus, delassus, whitened_rows};

@@ -14,7 +14,9 @@
 //! Each meets the region as two masses and a spring (ISO/TS 15066
 //! Annex A): `μ = (1/m_R + 1/m_H)⁻¹`, peak force `v√(μ k_H)`, energy
 //! `½ μ v²`, permissible speed `F_max/√(μ k_H)` by force and
-//! `√(2 E_max/μ)` by energy, the smaller governing. A mass that is
+//! `√(2 E_max/μ)` by energy, and — for a region with a contact area A
+//! and a pressure limit — `p_max A/√(μ k_H)` by pressure (the peak
+//! pressure is the peak force over A), the smallest governing. A mass that is
 //! infinite (a direction the point cannot move in, or M not factorable at
 //! a sample) gives `μ = m_H`, the most cautious value.
 //!
@@ -24,7 +26,7 @@
 //! scaling and the direction (so every mass) does not change, so it is
 //! `min v_max/v` over the samples.
 
-use crate::case::{Case, Form, Motion, Program, RobotForm};
+use crate::case::{Case, Form, Motion, Program, RobotForm, SERIES_POINTS, SeriesMode};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use serde::Serialize;
 
@@ -46,6 +48,8 @@ pub enum LimitKind {
     Force,
     /// √(2 E_max/μ).
     Energy,
+    /// p_max A/√(μ k_H).
+    Pressure,
 }
 
 /// One mass model's contact at one sample with one region.
@@ -63,7 +67,12 @@ pub struct Transfer {
     pub max_speed_force: Option<f64>,
     /// √(2 E_max/μ) (m/s), when the region has an energy limit.
     pub max_speed_energy: Option<f64>,
-    /// The smaller of the two (m/s).
+    /// Peak pressure at the program's speed, v√(μ k_H)/A (Pa), when the
+    /// region has a contact area.
+    pub pressure: Option<f64>,
+    /// p_max A/√(μ k_H) (m/s), when the region has a pressure limit.
+    pub max_speed_pressure: Option<f64>,
+    /// The smallest of them (m/s).
     pub max_speed: f64,
     /// Which limit gives `max_speed`.
     pub limited_by: LimitKind,
@@ -107,11 +116,13 @@ pub struct HazardReport {
     pub body: String,
     /// The point in the link's frame (m).
     pub point: [f64; 3],
-    /// |v| at every sample (m/s).
+    /// |v| at every series point (m/s; an envelope's largest in its bin).
     pub speed: Vec<f64>,
-    /// The exact mass along v at every sample (kg); `null` at rest or infinite.
+    /// The exact mass along v at every series point (kg; an envelope's
+    /// largest); `null` at rest or infinite.
     pub mass_exact: Vec<Option<f64>>,
-    /// The worst-direction mass at every sample (kg); `null`: infinite.
+    /// The worst-direction mass at every series point (kg; an envelope's
+    /// largest); `null`: infinite.
     pub mass_worst_direction: Vec<Option<f64>>,
     /// The largest speed along the program (m/s).
     pub peak_speed: f64,
@@ -139,11 +150,12 @@ pub struct PairReport {
     pub fraction_over: f64,
     /// The same with the rule.
     pub fraction_over_rule: f64,
-    /// v_max at every sample, exact mass (m/s); `null` at rest.
+    /// v_max at every series point, exact mass (m/s; an envelope's
+    /// smallest); `null` at rest.
     pub max_speed_exact: Vec<Option<f64>>,
-    /// v_max at every sample, worst-direction mass (m/s).
+    /// v_max at every series point, worst-direction mass (m/s).
     pub max_speed_worst_direction: Vec<f64>,
-    /// v_max at every sample, rule (m/s).
+    /// v_max at every series point, rule (m/s).
     pub max_speed_rule: Vec<f64>,
 }
 
@@ -164,7 +176,12 @@ pub struct ProgramReport {
     pub velocities: &'static str,
     /// The joints the program moves.
     pub joints: Vec<String>,
-    /// Sample times (s).
+    /// Number of samples in the program.
+    pub samples: usize,
+    /// How the per-sample series below were kept (every sample, or a
+    /// bounded envelope).
+    pub series: SeriesInfo,
+    /// The series' times (s): each sample's, or each bin's first sample's.
     pub time: Vec<f64>,
     /// Program duration (s).
     pub duration: f64,
@@ -213,12 +230,17 @@ pub fn transfer(m: Option<f64>, r: &crate::case::Region, speed: f64) -> Transfer
     let root = (mu * r.stiffness).sqrt();
     let by_force = r.force_limit.map(|f| f / root);
     let by_energy = r.energy_limit.map(|e| (2.0 * e / mu).sqrt());
-    let (max_speed, limited_by) = match (by_force, by_energy) {
-        (Some(f), Some(e)) if e < f => (e, LimitKind::Energy),
-        (Some(f), _) => (f, LimitKind::Force),
-        (None, Some(e)) => (e, LimitKind::Energy),
-        (None, None) => unreachable!("a region has a limit (the reader checks)"),
-    };
+    let by_pressure = r.pressure_limit.zip(r.area).map(|(p, a)| p * a / root);
+    // The smallest; on a tie the first in the order force, energy, pressure.
+    let (max_speed, limited_by) = [
+        (by_force, LimitKind::Force),
+        (by_energy, LimitKind::Energy),
+        (by_pressure, LimitKind::Pressure),
+    ]
+    .into_iter()
+    .filter_map(|(v, k)| v.map(|v| (v, k)))
+    .reduce(|a, b| if b.0 < a.0 { b } else { a })
+    .expect("a region has a limit (the reader checks)");
     Transfer {
         robot_mass: m,
         reduced_mass: mu,
@@ -226,6 +248,8 @@ pub fn transfer(m: Option<f64>, r: &crate::case::Region, speed: f64) -> Transfer
         energy: 0.5 * mu * speed * speed,
         max_speed_force: by_force,
         max_speed_energy: by_energy,
+        pressure: r.area.map(|a| speed * root / a),
+        max_speed_pressure: by_pressure,
         max_speed,
         limited_by,
         margin: max_speed - speed,
@@ -242,25 +266,100 @@ struct Point {
     worst: Option<f64>,
 }
 
+/// Points' velocity rows (3 per point, world axes) at `q`, and
+/// `Λ⁻¹ = J M⁻¹ Jᵀ` over them, constrained by the model's equality rows
+/// (`None` where M cannot be factored). `points`: body and point in its
+/// frame.
+pub fn point_responses(
+    robot: &crate::robot::Robot,
+    armature: bool,
+    q: &[f64],
+    points: &[(usize, [f64; 3])],
+) -> (DMatrix<f64>, Option<DMatrix<f64>>) {
+    let tree = &robot.tree;
+    let nv = tree.nv;
+    let kin = tree.kinematics(q);
+    let mt = crate::model::robot::chop_mass(tree.mass_matrix(&kin, armature), nv);
+    let m = DMatrix::from_row_slice(nv, nv, &mt);
+    let g: Vec<Vec<f64>> = robot.constraint_rows(&kin, q);
+    let mut rows = DMatrix::zeros(3 * points.len(), nv);
+    for (k, (body, point)) in points.iter().enumerate() {
+        let p = tree.place(&kin, *body, &Vector3::from(*point));
+        let jp = super::robot::point_rows(tree, &kin, *body, &p, nv);
+        rows.view_mut((3 * k, 0), (3, nv)).copy_from(&jp);
+    }
+    let inv = crate::linalg::response(&m, &g, &rows);
+    (rows, inv)
+}
+
+/// The hazard points as (body, point).
+pub(super) fn hazard_points(hazards: &[crate::case::Hazard]) -> Vec<(usize, [f64; 3])> {
+    hazards.iter().map(|h| (h.body, h.point)).collect()
+}
+
+/// One point at one configuration: its velocity `J q̇` (world axes), the
+/// mass along it (`None` at rest or infinite) and the worst-direction
+/// mass (`None`: infinite). What `meff.Robot.contact_speeds` computes per
+/// configuration, and the program per sample and hazard point.
+pub fn point_masses(
+    robot: &crate::robot::Robot,
+    armature: bool,
+    q: &[f64],
+    qd: &[f64],
+    point: (usize, [f64; 3]),
+) -> ([f64; 3], Option<f64>, Option<f64>) {
+    let (rows, inv) = point_responses(robot, armature, q, &[point]);
+    let qd = DVector::from_column_slice(qd);
+    let vd = &rows * &qd;
+    let v = Vector3::new(vd[0], vd[1], vd[2]);
+    let Some(inv) = inv else {
+        return ([v.x, v.y, v.z], None, None);
+    };
+    let a = block(&inv, 0);
+    let speed = v.norm();
+    let exact = (speed > AT_REST)
+        .then(|| v / speed)
+        .and_then(|u| mass_along(&a, &u));
+    ([v.x, v.y, v.z], exact, worst_mass(&a))
+}
+
+/// The mass of the bodies a joint moves (the rule's M, payloads included
+/// when they are bodies of the tree).
+pub fn moving_mass(tree: &crate::kinematics::Tree) -> f64 {
+    let kin = tree.kinematics(&tree.qpos0);
+    (0..tree.bodies.len())
+        .filter(|&b| tree.last_dof(&kin, b).is_some())
+        .map(|b| tree.bodies[b].mass)
+        .sum()
+}
+
+/// Point `k`'s 3×3 block of Λ⁻¹, symmetrised.
+pub(super) fn block(inv: &DMatrix<f64>, k: usize) -> Matrix3<f64> {
+    Matrix3::from_fn(|i, j| 0.5 * (inv[(3 * k + i, 3 * k + j)] + inv[(3 * k + j, 3 * k + i)]))
+}
+
+/// The mass along the unit direction `u`, 1/(uᵀ Λ⁻¹ u); `None`: infinite.
+pub(super) fn mass_along(a: &Matrix3<f64>, u: &Vector3<f64>) -> Option<f64> {
+    let x = u.dot(&(a * u));
+    (x > IMMOBILE * a.abs().max()).then(|| 1.0 / x)
+}
+
+/// The worst-direction mass, 1/λ_min(Λ⁻¹); `None`: infinite.
+pub(super) fn worst_mass(a: &Matrix3<f64>) -> Option<f64> {
+    crate::linalg::eig::symmetric(*a).and_then(|e| {
+        let (lo, hi) = (e.eigenvalues.min(), e.eigenvalues.amax());
+        (lo > IMMOBILE * hi && lo > 0.0).then(|| 1.0 / lo)
+    })
+}
+
 /// The hazard points at sample `s`.
 fn points_at(r: &RobotForm, motion: &Motion, s: usize) -> Vec<Point> {
     let tree = &r.robot.tree;
     let (nq, nv) = (tree.nq, tree.nv);
     let q = &motion.q[s * nq..(s + 1) * nq];
     let qd = DVector::from_column_slice(&motion.qd[s * nv..(s + 1) * nv]);
-    let kin = tree.kinematics(q);
-    let mt = crate::model::robot::chop_mass(tree.mass_matrix(&kin, r.armature), nv);
-    let m = DMatrix::from_row_slice(nv, nv, &mt);
-    let g: Vec<Vec<f64>> = r.robot.constraint_rows(&kin, q);
-    let h = motion.hazards.len();
-    let mut rows = DMatrix::zeros(3 * h, nv);
-    for (k, hz) in motion.hazards.iter().enumerate() {
-        let p = tree.place(&kin, hz.body, &Vector3::from(hz.point));
-        let jp = super::robot::point_rows(tree, &kin, hz.body, &p, nv);
-        rows.view_mut((3 * k, 0), (3, nv)).copy_from(&jp);
-    }
-    let inv = crate::linalg::response(&m, &g, &rows);
-    (0..h)
+    let (rows, inv) = point_responses(&r.robot, r.armature, q, &hazard_points(&motion.hazards));
+    (0..motion.hazards.len())
         .map(|k| {
             let vd = rows.rows(3 * k, 3) * &qd;
             let v = Vector3::new(vd[0], vd[1], vd[2]);
@@ -271,25 +370,22 @@ fn points_at(r: &RobotForm, motion: &Motion, s: usize) -> Vec<Point> {
                     worst: None,
                 };
             };
-            let a = Matrix3::from_fn(|i, j| {
-                0.5 * (inv[(3 * k + i, 3 * k + j)] + inv[(3 * k + j, 3 * k + i)])
-            });
+            let a = block(inv, k);
             let speed = v.norm();
-            let exact = (speed > AT_REST).then(|| v / speed).and_then(|u| {
-                let x = u.dot(&(a * u));
-                (x > IMMOBILE * a.abs().max()).then(|| 1.0 / x)
-            });
-            let worst = crate::linalg::eig::symmetric(a).and_then(|e| {
-                let (lo, hi) = (e.eigenvalues.min(), e.eigenvalues.amax());
-                (lo > IMMOBILE * hi && lo > 0.0).then(|| 1.0 / lo)
-            });
-            Point { v, exact, worst }
+            let exact = (speed > AT_REST)
+                .then(|| v / speed)
+                .and_then(|u| mass_along(&a, &u));
+            Point {
+                v,
+                exact,
+                worst: worst_mass(&a),
+            }
         })
         .collect()
 }
 
 /// The moving mass of the model without payloads, and the payloads' mass.
-fn rule_masses(r: &RobotForm) -> (f64, f64) {
+pub(super) fn rule_masses(r: &RobotForm) -> (f64, f64) {
     let tree = &r.robot.tree;
     let kin = tree.kinematics(&tree.qpos0);
     let moving = |b: usize| tree.last_dof(&kin, b).is_some();
@@ -316,6 +412,98 @@ fn weights(t: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// How the per-sample series were kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesKind {
+    /// One point per sample.
+    Full,
+    /// One point per bin of `bin` consecutive samples, holding the bin's
+    /// worst value of each series (largest speed and mass, smallest v_max).
+    Envelope,
+}
+
+/// The series' sampling: which samples each point stands for.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SeriesInfo {
+    /// `full` or `envelope`.
+    pub kind: SeriesKind,
+    /// Samples per point: point i stands for samples i·bin … (i+1)·bin − 1.
+    pub bin: usize,
+    /// Points in each series.
+    pub points: usize,
+}
+
+impl SeriesInfo {
+    fn new(n: usize, mode: SeriesMode) -> Self {
+        let bin = match mode {
+            SeriesMode::Full => 1,
+            SeriesMode::Bounded => n.div_ceil(SERIES_POINTS).max(1),
+        };
+        SeriesInfo {
+            kind: if bin == 1 {
+                SeriesKind::Full
+            } else {
+                SeriesKind::Envelope
+            },
+            bin,
+            points: n.div_ceil(bin),
+        }
+    }
+
+    /// `f` over the samples, each bin reduced by `pick` (the worse of two).
+    fn reduce<T>(&self, n: usize, f: impl Fn(usize) -> T, pick: impl Fn(T, T) -> T) -> Vec<T> {
+        (0..n)
+            .step_by(self.bin)
+            .map(|a| {
+                let mut it = (a..(a + self.bin).min(n)).map(&f);
+                let first = it.next().expect("a bin has a sample");
+                it.fold(first, &pick)
+            })
+            .collect()
+    }
+}
+
+fn larger(a: f64, b: f64) -> f64 {
+    a.max(b)
+}
+
+fn smaller(a: f64, b: f64) -> f64 {
+    a.min(b)
+}
+
+/// The larger of two values where `None` is absent (at rest).
+fn larger_present(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) | (None, x) => x,
+    }
+}
+
+/// The smaller of two values where `None` is absent (at rest).
+fn smaller_present(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) | (None, x) => x,
+    }
+}
+
+/// The larger of two masses where `None` is infinite.
+fn larger_mass(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    a.zip(b).map(|(x, y)| x.max(y))
+}
+
+/// Every sample's hazard points, samples evaluated in parallel (each is
+/// independent; the order is the samples').
+fn all_points(r: &RobotForm, motion: &Motion) -> Vec<Vec<Point>> {
+    use rayon::prelude::*;
+    (0..motion.time.len())
+        .into_par_iter()
+        .with_min_len(64)
+        .map(|s| points_at(r, motion, s))
+        .collect()
+}
+
 /// The program section of a `[model]` case with a `[motion]`.
 pub fn analyze(case: &Case) -> Option<ProgramReport> {
     let (Form::Robot(r), Some(motion)) = (&case.form, &case.motion) else {
@@ -323,24 +511,24 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
     };
     let tree = &r.robot.tree;
     let n = motion.time.len();
-    let per_sample: Vec<Vec<Point>> = (0..n).map(|s| points_at(r, motion, s)).collect();
+    let per_sample = all_points(r, motion);
     let (moving_mass, payload_mass) = rule_masses(r);
     let rule_mass = moving_mass / 2.0 + payload_mass;
+    let series = SeriesInfo::new(n, motion.series);
     let hazards: Vec<HazardReport> = motion
         .hazards
         .iter()
         .enumerate()
-        .map(|(k, h)| {
-            let speed: Vec<f64> = per_sample.iter().map(|p| p[k].v.norm()).collect();
-            HazardReport {
-                name: h.name.clone(),
-                body: tree.bodies[h.body].name.clone(),
-                point: h.point,
-                peak_speed: speed.iter().fold(0.0, |a: f64, &b| a.max(b)),
-                speed,
-                mass_exact: per_sample.iter().map(|p| p[k].exact).collect(),
-                mass_worst_direction: per_sample.iter().map(|p| p[k].worst).collect(),
-            }
+        .map(|(k, h)| HazardReport {
+            name: h.name.clone(),
+            body: tree.bodies[h.body].name.clone(),
+            point: h.point,
+            peak_speed: per_sample
+                .iter()
+                .fold(0.0, |a: f64, p| a.max(p[k].v.norm())),
+            speed: series.reduce(n, |s| per_sample[s][k].v.norm(), larger),
+            mass_exact: series.reduce(n, |s| per_sample[s][k].exact, larger_present),
+            mass_worst_direction: series.reduce(n, |s| per_sample[s][k].worst, larger_mass),
         })
         .collect();
     let w = weights(&motion.time);
@@ -356,6 +544,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
                 k,
                 ri,
                 rule_mass,
+                series,
             };
             pairs.push(at.report(&w, duration, &mut over_any, &mut minima));
         }
@@ -421,7 +610,9 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
             .iter()
             .map(|&j| tree.joints[j].name.clone())
             .collect(),
-        time: motion.time.clone(),
+        samples: n,
+        series,
+        time: series.reduce(n, |s| motion.time[s], smaller),
         duration,
         moving_mass,
         payload_mass,
@@ -437,7 +628,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
         worst,
         worst_samples,
         mass_ratio,
-        warnings: motion.warnings.clone(),
+        warnings: motion.warnings.iter().map(ToString::to_string).collect(),
         pairs,
     })
 }
@@ -449,6 +640,7 @@ struct Pair<'a> {
     k: usize,
     ri: usize,
     rule_mass: f64,
+    series: SeriesInfo,
 }
 
 impl Pair<'_> {
@@ -467,73 +659,75 @@ impl Pair<'_> {
             k,
             ri,
             rule_mass,
+            series,
         } = *self;
         let n = motion.time.len();
         let region = &motion.regions[ri];
-        let row = |s: usize| sample_row(motion, per_sample, k, ri, s, rule_mass);
-        let at = |s: usize| -> Option<[Transfer; 3]> {
+        let masses = |s: usize| {
             let p = &per_sample[s][k];
-            let v = p.v.norm();
-            (v > AT_REST)
-                .then(|| [p.exact, p.worst, Some(rule_mass)].map(|m| transfer(m, region, v)))
+            [p.exact, p.worst, Some(rule_mass)]
         };
-        let all: Vec<Option<[Transfer; 3]>> = (0..n).map(at).collect();
-        let min_of = |i: usize| {
-            all.iter()
-                .flatten()
-                .map(|t| t[i].factor)
-                .fold(None, |a: Option<f64>, f| Some(a.map_or(f, |a| a.min(f))))
-        };
-        let over = |i: usize| -> f64 {
-            let sum: f64 = (0..n)
-                .filter(|&s| all[s].as_ref().is_some_and(|t| !t[i].within))
-                .map(|s| w[s])
-                .sum();
+        // v_max/v per sample and mass model (∞ at rest): v_max depends on
+        // the mass alone, so one transfer per sample and model.
+        let mut min_factor = [None::<f64>; 3];
+        let mut over_time = [0.0; 3];
+        let mut exact_factor = vec![f64::INFINITY; n];
+        for s in 0..n {
+            let v = per_sample[s][k].v.norm();
+            if v <= AT_REST {
+                continue;
+            }
+            for (i, m) in masses(s).into_iter().enumerate() {
+                let t = transfer(m, region, v);
+                min_factor[i] = Some(min_factor[i].map_or(t.factor, |a| a.min(t.factor)));
+                if !t.within {
+                    over_time[i] += w[s];
+                    if i == 0 {
+                        over_any[s] = true;
+                    }
+                }
+                if i == 0 {
+                    exact_factor[s] = t.factor;
+                }
+            }
+        }
+        let fraction = |x: f64| {
             if duration > 0.0 {
-                sum / duration + 0.0
+                x / duration + 0.0
             } else {
                 0.0
             }
         };
-        let factor = |s: usize| all[s].as_ref().map_or(f64::INFINITY, |t| t[0].factor);
         for s in 0..n {
-            if all[s].as_ref().is_some_and(|t| !t[0].within) {
-                over_any[s] = true;
-            }
-            let f = factor(s);
-            let left = if s > 0 { factor(s - 1) } else { f64::INFINITY };
-            let right = if s + 1 < n {
-                factor(s + 1)
+            let f = exact_factor[s];
+            let left = if s > 0 {
+                exact_factor[s - 1]
             } else {
                 f64::INFINITY
             };
+            let right = exact_factor.get(s + 1).copied().unwrap_or(f64::INFINITY);
             if f.is_finite() && f <= left && f < right {
                 minima.push((f, s, k, ri));
             }
         }
         let worst = (0..n)
-            .filter(|&s| all[s].is_some())
-            .min_by(|&a, &b| factor(a).total_cmp(&factor(b)))
-            .map(row);
-        let speed = |s: usize, i: usize| {
-            let p = &per_sample[s][k];
-            let m = [p.exact, p.worst, Some(rule_mass)][i];
-            transfer(m, region, p.v.norm()).max_speed
-        };
+            .filter(|&s| exact_factor[s].is_finite())
+            .min_by(|&a, &b| exact_factor[a].total_cmp(&exact_factor[b]))
+            .map(|s| sample_row(motion, per_sample, k, ri, s, rule_mass));
+        let v_max = |s: usize, i: usize| transfer(masses(s)[i], region, 1.0).max_speed;
+        let moving = |s: usize| per_sample[s][k].v.norm() > AT_REST;
         PairReport {
             hazard: motion.hazards[k].name.clone(),
             region: region.name.clone(),
             worst,
-            factor_exact: min_of(0),
-            factor_worst_direction: min_of(1),
-            factor_rule: min_of(2),
-            fraction_over: over(0),
-            fraction_over_rule: over(2),
-            max_speed_exact: (0..n)
-                .map(|s| all[s].as_ref().map(|t| t[0].max_speed))
-                .collect(),
-            max_speed_worst_direction: (0..n).map(|s| speed(s, 1)).collect(),
-            max_speed_rule: (0..n).map(|s| speed(s, 2)).collect(),
+            factor_exact: min_factor[0],
+            factor_worst_direction: min_factor[1],
+            factor_rule: min_factor[2],
+            fraction_over: fraction(over_time[0]),
+            fraction_over_rule: fraction(over_time[2]),
+            max_speed_exact: series.reduce(n, |s| moving(s).then(|| v_max(s, 0)), smaller_present),
+            max_speed_worst_direction: series.reduce(n, |s| v_max(s, 1), smaller),
+            max_speed_rule: series.reduce(n, |s| v_max(s, 2), smaller),
         }
     }
 }

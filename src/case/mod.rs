@@ -23,10 +23,13 @@ mod engine_table;
 mod generalized;
 mod impact;
 mod load;
+mod map;
 mod motion;
 mod waypoints;
+pub use map::{MAX_MAP_POINTS, WorkspaceMap};
 pub use motion::{
-    AngleUnit, Hazard, Interpolation, Motion, Program, Region, Velocities, central_difference,
+    AngleUnit, Hazard, Interpolation, Motion, Program, RangeWarning, Region, SERIES_POINTS,
+    SeriesMode, Velocities, central_difference,
 };
 mod payload;
 pub use impact::{MAX_IMPACT_CONTACTS, STANDARD_GRAVITY};

@@ -23,6 +23,7 @@ pub(super) const MOTION_KEYS: &[&str] = &[
     "angle_unit",
     "interpolation",
     "step",
+    "series",
     "description",
 ];
 pub(super) const WAYPOINT_KEYS: &[&str] = &["configuration", "duration", "description"];
@@ -33,6 +34,8 @@ pub(super) const REGION_KEYS: &[&str] = &[
     "stiffness",
     "force_limit",
     "energy_limit",
+    "area",
+    "pressure_limit",
     "description",
 ];
 
@@ -61,6 +64,19 @@ impl Interpolation {
         }
     }
 }
+
+/// How much of the per-sample series the report keeps (`[motion] series`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesMode {
+    /// Every sample up to [`SERIES_POINTS`]; above, one point per bin of
+    /// consecutive samples holding the bin's worst value of each series.
+    Bounded,
+    /// Every sample, however many.
+    Full,
+}
+
+/// The most points a bounded series holds.
+pub const SERIES_POINTS: usize = 2000;
 
 /// Unit of hinge columns in a trajectory file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,8 +154,30 @@ pub struct Region {
     pub force_limit: Option<f64>,
     /// E_max (J), when given.
     pub energy_limit: Option<f64>,
+    /// Contact area A (m²), when given: the peak pressure is F/A.
+    pub area: Option<f64>,
+    /// p_max (Pa), when given (with an area): v_max = p_max A/√(μ k_H).
+    pub pressure_limit: Option<f64>,
     /// Description as given.
     pub description: String,
+}
+
+/// A joint value of a program beyond the model's range (a warning: the
+/// model checks list it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeWarning {
+    /// The joint.
+    pub joint: String,
+    /// Where the value is written: `file:line:col`.
+    pub location: String,
+    /// What was found (for a CSV file, with its data row and column).
+    pub message: String,
+}
+
+impl std::fmt::Display for RangeWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)
+    }
 }
 
 /// A robot program, sampled: what `analysis::program` checks.
@@ -164,7 +202,9 @@ pub struct Motion {
     /// Body regions.
     pub regions: Vec<Region>,
     /// Joint values beyond the model's range, each with its place.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<RangeWarning>,
+    /// How much of the per-sample series the report keeps.
+    pub series: SeriesMode,
 }
 
 /// Central differences of `x` over `t` (one-sided at the ends).
@@ -186,7 +226,7 @@ impl Reader<'_> {
         root: &DeTable,
         form: Option<&RobotForm>,
         path: &str,
-    ) -> Option<Motion> {
+    ) -> (Option<Motion>, Option<super::map::WorkspaceMap>) {
         if let (None, Some(n)) = (form, get(root, "payload")) {
             self.error(
                 Diagnostic::new(
@@ -196,7 +236,11 @@ impl Reader<'_> {
                 .hint("without a model, write the payload as a `[[body]]` joined to its carrier"),
             );
         }
+        let map_node = get(root, "map");
         let Some(node) = get(root, "motion") else {
+            if let Some(m) = map_node {
+                return (None, self.map_only(root, m, form));
+            }
             for key in ["waypoint", "hazard", "region"] {
                 if let Some(n) = get(root, key) {
                     self.error(
@@ -204,11 +248,11 @@ impl Reader<'_> {
                             header(&n.span()),
                             format!("`[[{key}]]` belongs to a `[motion]`"),
                         )
-                        .hint("add `[motion]` with a `trajectory` file or `[[waypoint]]` tables"),
+                        .hint("add `[motion]` with a `trajectory` file or `[[waypoint]]` tables, or a workspace `[map]`"),
                     );
                 }
             }
-            return None;
+            return (None, None);
         };
         let Some(r) = form else {
             self.error(
@@ -218,10 +262,24 @@ impl Reader<'_> {
                 )
                 .hint("add `[model]` with the robot's MJCF or URDF file"),
             );
-            return None;
+            return (None, None);
         };
-        let t = self.table(node, "`[motion]`")?;
+        let Some(t) = self.table(node, "`[motion]`") else {
+            return (None, None);
+        };
         self.keys(t, MOTION_KEYS, "`[motion]`");
+        let series = match get(t, "series") {
+            Some(n) => self.choice(
+                n,
+                ("series", "series"),
+                &[("bounded", SeriesMode::Bounded), ("full", SeriesMode::Full)],
+                2,
+            ),
+            None => Some(SeriesMode::Bounded),
+        };
+        let Some(series) = series else {
+            return (None, None);
+        };
         let regions = self.regions(get(root, "region"), &node.span());
         let hazards = self.hazards(get(root, "hazard"), r, &regions, &node.span());
         let base = r.configuration_with(|v| v.si);
@@ -260,9 +318,13 @@ impl Reader<'_> {
                 );
                 None
             }
-        }?;
+        };
+        let (Some(samples), Some(hazards), Some(regions)) = (samples, hazards, regions) else {
+            return (None, None);
+        };
+        let map = map_node.and_then(|m| self.map(m, r, hazards.clone(), regions.clone()));
         let (program, velocities, joints, time, q, qd, warnings) = samples;
-        Some(Motion {
+        let motion = Motion {
             span: node.span(),
             program,
             velocities,
@@ -270,10 +332,37 @@ impl Reader<'_> {
             time,
             q,
             qd,
-            hazards: hazards?,
-            regions: regions?,
+            hazards,
+            regions,
             warnings,
-        })
+            series,
+        };
+        (Some(motion), map)
+    }
+
+    /// A `[map]` without a `[motion]`: its hazards and regions.
+    fn map_only(
+        &mut self,
+        root: &DeTable,
+        node: &Node,
+        form: Option<&RobotForm>,
+    ) -> Option<super::map::WorkspaceMap> {
+        if let Some(n) = get(root, "waypoint") {
+            self.error(Diagnostic::new(
+                header(&n.span()),
+                "`[[waypoint]]` belongs to a `[motion]`",
+            ));
+        }
+        let Some(r) = form else {
+            self.error(
+                Diagnostic::new(header(&node.span()), "`[map]` is a map of a `[model]`")
+                    .hint("add `[model]` with the robot's MJCF or URDF file"),
+            );
+            return None;
+        };
+        let regions = self.regions(get(root, "region"), &node.span());
+        let hazards = self.hazards(get(root, "hazard"), r, &regions, &node.span());
+        self.map(node, r, hazards?, regions?)
     }
 
     fn regions(&mut self, node: Option<&Node>, motion: &Range<usize>) -> Option<Vec<Region>> {
@@ -328,30 +417,57 @@ impl Reader<'_> {
                 "an energy limit",
                 false,
             );
+            let area = value(
+                "area",
+                Dim::LENGTH.times(Dim::LENGTH),
+                "a contact area",
+                false,
+            );
+            let pressure = value(
+                "pressure_limit",
+                Dim([1, -1, -2]),
+                "a pressure limit",
+                false,
+            );
             let description = get(t, "description")
                 .and_then(|n| self.string(n, "`description`"))
                 .unwrap_or_default();
-            if let (Some(None), Some(None)) = (force, energy) {
+            if let (Some(Some(_)), Some(None)) = (pressure, area)
+                && let Some(n) = get(t, "pressure_limit")
+            {
                 self.error(
-                    Diagnostic::new(header(&span), "a region without a limit")
-                        .hint("give force_limit (F_max) and/or energy_limit (E_max)"),
+                    Diagnostic::new(n.span(), "a pressure limit needs the contact `area`")
+                        .hint("area = \"1 cm^2\": the peak pressure is the peak force over it"),
                 );
                 ok = false;
                 continue;
             }
-            match (name, mass, stiffness, force, energy) {
+            if let (Some(None), Some(None), Some(None)) = (force, energy, pressure) {
+                self.error(
+                    Diagnostic::new(header(&span), "a region without a limit").hint(
+                        "give force_limit (F_max), energy_limit (E_max) and/or pressure_limit (p_max, with area)",
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            match (name, mass, stiffness, force, energy, area, pressure) {
                 (
                     Some(name),
                     Some(Some(mass)),
                     Some(Some(stiffness)),
                     Some(force_limit),
                     Some(energy_limit),
+                    Some(area),
+                    Some(pressure_limit),
                 ) => out.push(Region {
                     name,
                     mass,
                     stiffness,
                     force_limit,
                     energy_limit,
+                    area,
+                    pressure_limit,
                     description,
                 }),
                 _ => ok = false,
@@ -473,7 +589,7 @@ pub(super) type Samples = (
     Vec<f64>,
     Vec<f64>,
     Vec<f64>,
-    Vec<String>,
+    Vec<RangeWarning>,
 );
 
 /// A joint's range as the model gives it.
@@ -545,7 +661,14 @@ impl Reader<'_> {
             .into_owned();
         let movable = movable(r, angle);
         let columns: Vec<JointColumn> = movable.iter().map(|(_, c)| c.clone()).collect();
-        let table = match trajectory::read(&path, &shown, access.max_bytes, &columns) {
+        let npz = file.to_ascii_lowercase().ends_with(".npz");
+        let read = if npz {
+            super::scene::trajectory_npz::read(&path, &shown, access.max_bytes, &columns)
+                .map_err(TableError::File)
+        } else {
+            trajectory::read(&path, &shown, access.max_bytes, &columns)
+        };
+        let table = match read {
             Ok(t) => t,
             Err(TableError::File(message)) => {
                 self.error(Diagnostic::new(

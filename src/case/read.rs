@@ -128,6 +128,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[[waypoint]]", super::motion::WAYPOINT_KEYS),
     ("[[hazard]]", super::motion::HAZARD_KEYS),
     ("[[region]]", super::motion::REGION_KEYS),
+    ("[map]", super::map::MAP_KEYS),
     ("[[payload]]", super::payload::PAYLOAD_KEYS),
     ("[[joint]]", JOINT_KEYS),
     ("[generalized]", GENERALIZED_KEYS),
@@ -230,6 +231,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "hazard",
     "region",
     "payload",
+    "map",
 ];
 
 impl Reader<'_> {

@@ -29,7 +29,7 @@ impl Reader<'_> {
         let claims = self.claims(get(root, "claim"), &contact_names);
         let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
         let persons = self.persons(get(root, "person"), &contact_names);
-        let motion = match &form {
+        let (motion, map) = match &form {
             Form::Robot(r) => self.motion(root, Some(r), path),
             _ => self.motion(root, None, path),
         };
@@ -56,6 +56,7 @@ impl Reader<'_> {
             persons,
             impacts,
             motion: motion.map(Box::new),
+            map: map.map(Box::new),
             verify,
             large_modes,
             analysis_path,

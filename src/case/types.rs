@@ -574,6 +574,9 @@ pub struct Case {
     /// `[motion]`: a `[model]` case's program, hazard points and body
     /// regions (collaborative robots).
     pub motion: Option<Box<super::motion::Motion>>,
+    /// `[map]`: a workspace map of the hazard points' permissible speeds
+    /// over two joints.
+    pub map: Option<Box<super::map::WorkspaceMap>>,
     /// `[verify]`, when present.
     pub verify: Option<Verify>,
     /// `[analysis] modes`: fastest modes sought on the large-system path.

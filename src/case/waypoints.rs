@@ -150,7 +150,7 @@ struct Waypoint<'a> {
     movable: &'a [(usize, JointColumn)],
     q: &'a mut Vec<f64>,
     joints: &'a mut Vec<usize>,
-    warnings: &'a mut Vec<String>,
+    warnings: &'a mut Vec<super::motion::RangeWarning>,
     path: &'a str,
 }
 
@@ -190,10 +190,14 @@ impl Reader<'_> {
                 && !(lo..=hi).contains(&val.si)
             {
                 let (line, col) = crate::diag::line_col(self.source, val.span.start);
-                at.warnings.push(format!(
-                    "{}:{line}:{col}: joint `{jname}` at {} is beyond the model's range [{lo}, {hi}]",
-                    at.path, val.si,
-                ));
+                at.warnings.push(super::motion::RangeWarning {
+                    joint: jname.to_string(),
+                    location: format!("{}:{line}:{col}", at.path),
+                    message: format!(
+                        "joint `{jname}` at {} is beyond the model's range [{lo}, {hi}]",
+                        val.si
+                    ),
+                });
             }
             at.q[tree.joints[*j].qpos_adr] = val.si;
             if !at.joints.contains(j) {

@@ -144,6 +144,10 @@ pub const RULES: &[(&str, &str)] = &[
         "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
     ),
     (
+        "joint_beyond_range",
+        "a program's joint values lie within the model's joint ranges (URDF `<limit>`, MJCF `range` of a limited joint)",
+    ),
+    (
         "description_contradicts_result",
         "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
     ),
@@ -160,7 +164,7 @@ pub struct ModelCheck {
     /// `normal_away_from_centre`, `normal_not_surface`, `particle_point_far`,
     /// `point_off_plane`, `point_far_from_link`, `stiffness_for_size`,
     /// `damping_ratio`, `engine_time_scales`, `mass_out_of_proportion`,
-    /// `angle_unit`, `configuration_beyond_limits`,
+    /// `angle_unit`, `configuration_beyond_limits`, `joint_beyond_range`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
@@ -271,6 +275,15 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     robot_inputs::angles(case, &mut out);
     robot_inputs::model_inputs(case, &mut out);
     sweep_ends(case, &mut out);
+    for w in case.motion.iter().flat_map(|m| &m.warnings) {
+        let input = format!("motion: joint {}", w.joint);
+        out.warn(
+            "joint_beyond_range",
+            input,
+            w.location.clone(),
+            w.message.clone(),
+        );
+    }
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
         w.normal = chop(std::mem::take(&mut w.normal));

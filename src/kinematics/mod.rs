@@ -136,7 +136,8 @@ pub struct Tree {
     pub qpos0: Vec<f64>,
     /// Per joint, the model's range `[lower, upper]` (rad or m) where the
     /// model file limits the joint (URDF `<limit>` of revolute and
-    /// prismatic joints); shorter than `joints`, or `None`, where it does
+    /// prismatic joints, MJCF `range` of a limited hinge or slide);
+    /// shorter than `joints`, or `None`, where it does
     /// not. Not used by the mass matrix: programs are checked against it.
     pub ranges: Vec<Option<[f64; 2]>>,
 }

@@ -339,6 +339,9 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
     if plots && report.program.is_some() {
         plots_v.insert("program".into(), json!(super::program::plots(report)));
     }
+    if plots && report.map.is_some() {
+        plots_v.insert("map".into(), json!(super::workspace::plots(report)));
+    }
     if plots && !report.impacts.is_empty() {
         plots_v.insert(
             "impacts".into(),
@@ -355,6 +358,7 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
         "program": super::program::view(report, digits),
+        "map": super::workspace::view(report, digits),
         "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
         "impact_together": report.impacts.iter().map(|i| super::impact::together(i, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),

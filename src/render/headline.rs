@@ -301,11 +301,7 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
 fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     let p = report.program.as_ref()?;
     let mut line = vec![seg(
-        format!(
-            "Program ({} samples, {} s): ",
-            p.time.len(),
-            n(p.duration, d)
-        ),
+        format!("Program ({} samples, {} s): ", p.samples, n(p.duration, d)),
         false,
     )];
     match (p.factor, p.first_over) {

@@ -26,6 +26,7 @@ pub mod templates;
 pub mod text;
 mod text_verify;
 pub mod typ;
+pub mod workspace;
 
 /// What `meff report --format pdf` says when the typesetter is not built
 /// in (the cargo feature `pdf`, off by default to keep the first build

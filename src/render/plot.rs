@@ -3,10 +3,14 @@
 //! lays them out).
 //!
 //! Two kinds: small bar charts for mode shapes, and line plots (linear or
-//! logarithmic axes) for sweeps, convergence studies and energy histories.
+//! logarithmic axes) for sweeps, convergence studies and energy histories;
+//! and heat maps over a grid of two variables (`heatmap.rs`).
 
 use super::number::{sig, superscript};
 use std::fmt::Write;
+
+mod heatmap;
+pub use heatmap::heat_map;
 
 /// One line of a line plot.
 #[derive(Clone, Debug)]

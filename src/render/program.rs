@@ -4,7 +4,7 @@
 //! way), and the speed-against-limit plots. Numbers only from the report.
 
 use super::plot::{self, Scale, Series};
-use crate::analysis::program::{LimitKind, ProgramReport, SampleRow, Transfer};
+use crate::analysis::program::{LimitKind, ProgramReport, SampleRow, SeriesKind, Transfer};
 use crate::number::{pretty, sig};
 use crate::report::Report;
 use serde::Serialize;
@@ -44,11 +44,15 @@ fn by(t: &Transfer) -> &'static str {
     match t.limited_by {
         LimitKind::Force => "by force",
         LimitKind::Energy => "by energy",
+        LimitKind::Pressure => "by pressure",
     }
 }
 
-fn sample_cells(r: &SampleRow, d: usize) -> Vec<String> {
-    vec![
+/// Pa → N/cm², the unit the region tables use.
+const PA_PER_N_CM2: f64 = 1e4;
+
+fn sample_cells(r: &SampleRow, d: usize, pressure: bool) -> Vec<String> {
+    let mut cells = vec![
         n(r.time, d),
         format!("{} · {}", r.hazard, r.region),
         n(r.speed, d),
@@ -59,7 +63,16 @@ fn sample_cells(r: &SampleRow, d: usize) -> Vec<String> {
         n(r.worst_direction.max_speed, d),
         n(r.rule.max_speed, d),
         format!("{} / {}", verdict(&r.exact), verdict(&r.rule)),
-    ]
+    ];
+    if pressure {
+        cells.insert(
+            6,
+            r.exact
+                .pressure
+                .map_or_else(|| "—".to_string(), |p| n(p / PA_PER_N_CM2, d)),
+        );
+    }
+    cells
 }
 
 fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
@@ -81,7 +94,7 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
     };
     let mut out = vec![format!(
         "{} samples over {} s from {source}; {velocities}; joints moved: {}.",
-        p.time.len(),
+        p.samples,
         n(p.duration, d),
         p.joints.join(", ")
     )];
@@ -91,7 +104,7 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
         n(p.payload_mass, d),
         n(p.rule_mass, d)
     ));
-    out.push("Each meets the body region as two masses and a spring (ISO/TS 15066 Annex A): μ = (1/m_R + 1/m_H)⁻¹, peak force v√(μ k_H), permissible speed v_max = F_max/√(μ k_H) by force and √(2 E_max/μ) by energy, the smaller governing; the factor is v_max/v. A uniform time scaling of the program scales every speed and leaves every mass, so the program's factor is the smallest over its samples.".into());
+    out.push("Each meets the body region as two masses and a spring (ISO/TS 15066 Annex A): μ = (1/m_R + 1/m_H)⁻¹, peak force v√(μ k_H), permissible speed v_max = F_max/√(μ k_H) by force, √(2 E_max/μ) by energy and, for a region with a contact area A, p_max A/√(μ k_H) by pressure (peak pressure p = F/A), the smallest governing; the factor is v_max/v. A uniform time scaling of the program scales every speed and leaves every mass, so the program's factor is the smallest over its samples.".into());
     let regions: Vec<String> = p
         .regions
         .iter()
@@ -108,6 +121,12 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
             if let Some(e) = r.energy_limit {
                 s += &format!(", E_max = {} J", n(e, d));
             }
+            if let Some(a) = r.area {
+                s += &format!(", contact area A = {} cm²", n(a * 1e4, d));
+            }
+            if let Some(p) = r.pressure_limit {
+                s += &format!(", p_max = {} N/cm²", n(p / PA_PER_N_CM2, d));
+            }
             s
         })
         .collect();
@@ -115,6 +134,12 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
         "Body regions as the case gives them (no region value is built into meff): {}.",
         regions.join("; ")
     ));
+    if p.series.kind == SeriesKind::Envelope {
+        out.push(format!(
+            "The plots show an envelope of the {} samples: each point stands for {} consecutive samples and holds their largest speed and masses and their smallest permissible speeds; the factors, fractions of time and worst samples are from every sample.",
+            p.samples, p.series.bin
+        ));
+    }
     if let Some([lo, hi]) = p.mass_ratio {
         out.push(format!(
             "Exact mass over the rule's along the program: {} to {}.",
@@ -163,6 +188,18 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
                 n(v, d)
             );
         }
+        if let (Some(v), Some(p), Some(a)) =
+            (t.max_speed_pressure, region.pressure_limit, region.area)
+        {
+            s += &format!(
+                "; p_max A/√(μ k_H) = {} N/cm² × {} cm²/√({} × {}) = {} m/s",
+                n(p / PA_PER_N_CM2, d),
+                n(a * 1e4, d),
+                n(t.reduced_mass, d),
+                n(region.stiffness, d),
+                n(v, d)
+            );
+        }
         if let (Some(v), Some(e)) = (t.max_speed_energy, region.energy_limit) {
             s += &format!(
                 "; √(2 E_max/μ) = √(2 × {}/{}) = {} m/s",
@@ -171,8 +208,11 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
                 n(v, d)
             );
         }
+        let pressure = t.pressure.map_or_else(String::new, |p| {
+            format!(", peak pressure {} N/cm²", n(p / PA_PER_N_CM2, d))
+        });
         s += &format!(
-            "; v_max = {} m/s {}; peak force {} N; factor {}/{} = {} ({})",
+            "; v_max = {} m/s {}; peak force {} N{pressure}; factor {}/{} = {} ({})",
             n(t.max_speed, d),
             by(t),
             n(t.peak_force, d),
@@ -190,6 +230,24 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
 pub fn view(report: &Report, d: usize) -> Option<View> {
     let p = report.program.as_ref()?;
     let f = |x: Option<f64>| x.map_or_else(|| "—".to_string(), |v| n(v, 3.min(d)));
+    let pressure = p.regions.iter().any(|r| r.area.is_some());
+    let mut header: Vec<String> = [
+        "t (s)",
+        "point · region",
+        "v (m/s)",
+        "m_R exact (kg)",
+        "v_max exact (m/s)",
+        "factor exact",
+        "m_R worst dir. (kg)",
+        "v_max worst dir. (m/s)",
+        "v_max rule (m/s)",
+        "exact / rule",
+    ]
+    .map(String::from)
+    .to_vec();
+    if pressure {
+        header.insert(6, "peak pressure exact (N/cm²)".into());
+    }
     Some(View {
         summary: summary(p, d),
         pairs_header: [
@@ -220,21 +278,12 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
                 ]
             })
             .collect(),
-        header: [
-            "t (s)",
-            "point · region",
-            "v (m/s)",
-            "m_R exact (kg)",
-            "v_max exact (m/s)",
-            "factor exact",
-            "m_R worst dir. (kg)",
-            "v_max worst dir. (m/s)",
-            "v_max rule (m/s)",
-            "exact / rule",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: p.worst_samples.iter().map(|r| sample_cells(r, d)).collect(),
+        header,
+        rows: p
+            .worst_samples
+            .iter()
+            .map(|r| sample_cells(r, d, pressure))
+            .collect(),
         worked: worked(p, d),
         warnings: p.warnings.clone(),
     })

@@ -23,6 +23,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("impacts", "Impacts"),
     ("person", "Transient contact with a person"),
     ("program", "Program near a person"),
+    ("map", "Workspace map"),
     ("engines", "What the engines do with these settings"),
     ("claims", "Claims"),
     ("verification", "Verification by simulation"),

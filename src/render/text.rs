@@ -84,6 +84,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
         out.push(impact_section(report, d));
     }
     out.extend(super::program::section(report, d));
+    out.extend(super::workspace::sections(report, d));
     person_section(report, d, &mut out);
     symbolic_sections(report, d, &mut out);
     delassus_section(report, d, &mut out);

@@ -126,6 +126,10 @@ pub struct Report {
     /// robots); set by the pipeline from `analysis::program`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<crate::analysis::program::ProgramReport>,
+    /// `[map]`: permissible speeds over a grid of two joints; set by the
+    /// pipeline from `analysis::workspace`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<crate::analysis::workspace::MapReport>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -563,6 +567,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         robot,
         persons,
         program: None,
+        map: None,
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,

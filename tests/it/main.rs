@@ -90,6 +90,7 @@ mod physics {
 mod robots {
     mod batch;
     mod cobot;
+    mod cobot_more;
     mod models;
     mod references;
     mod sketch;

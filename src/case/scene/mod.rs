@@ -18,6 +18,7 @@ pub mod from_dump;
 pub mod grid;
 pub mod npy;
 pub(crate) mod trajectory;
+pub(crate) mod trajectory_npz;
 
 use super::types::Space;
 use std::ops::Range;

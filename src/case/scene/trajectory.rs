@@ -40,8 +40,8 @@ pub(crate) struct Table {
     /// Per named joint, its velocity at every sample, when the file gives
     /// velocity columns.
     pub velocities: Option<Vec<Vec<f64>>>,
-    /// Values beyond the model's range: `file:line:col`, what.
-    pub warnings: Vec<String>,
+    /// Values beyond the model's range, each with its place.
+    pub warnings: Vec<crate::case::RangeWarning>,
 }
 
 /// Why a table could not be read.
@@ -329,10 +329,16 @@ fn parse(text: &str, shown: &str, joints: &[JointColumn], p: &mut Problems) -> T
                     {
                         warned[*j] = true;
                         let (line, col) = line_col(text, cell(text, record, i).start);
-                        t.warnings.push(format!(
-                            "{shown}:{line}:{col}: joint `{}` at {si} is beyond the model's range [{lo}, {hi}] (first such sample; later ones not listed)",
-                            joints[*j].name
-                        ));
+                        t.warnings.push(crate::case::RangeWarning {
+                            joint: joints[*j].name.clone(),
+                            location: format!("{shown}:{line}:{col}"),
+                            message: format!(
+                                "data row {record}, column {} (`{}`): joint `{}` at {si} is beyond the model's range [{lo}, {hi}] (first such sample; later ones not listed)",
+                                i + 1,
+                                head[i].trim(),
+                                joints[*j].name
+                            ),
+                        });
                     }
                     t.values[slot(*j)].push(si);
                 }

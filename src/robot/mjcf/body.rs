@@ -126,13 +126,18 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         }
         // Joints, geoms and the inertial, through nested frames.
         let mut joints = Vec::new();
+        let mut ranges = Vec::new();
         let mut geoms: Vec<(El<'a, 'i>, Frame, &'a str)> = Vec::new();
         let mut inertial = None;
         let mut stack = vec![(el, Frame::identity(), class)];
         while let Some((container, f, cls)) = stack.pop() {
             for child in self.children(container)? {
                 match child.name() {
-                    "joint" | "freejoint" => joints.push(self.joint(child, cls, parent)?),
+                    "joint" | "freejoint" => {
+                        let j = self.joint(child, cls, parent)?;
+                        ranges.push(self.range(child, cls, j.kind)?);
+                        joints.push(j);
+                    }
                     "geom" => geoms.push((child, f, cls)),
                     "inertial" => inertial = Some(child),
                     "frame" => {
@@ -187,6 +192,8 @@ impl<'a, 'i> Mjcf<'a, 'i> {
             }
         }
         let first_joint = self.tree.joints.len();
+        self.tree.ranges.resize(first_joint, None);
+        self.tree.ranges.extend(ranges);
         for (k, j) in joints.iter_mut().enumerate() {
             if j.name.is_empty() {
                 // `joint3`, or `joint3_2`… when the file names a joint so.
@@ -211,6 +218,40 @@ impl<'a, 'i> Mjcf<'a, 'i> {
         );
         self.moving.push(moving);
         self.bodies(el, Some(b), Frame::identity(), cc, depth)
+    }
+
+    /// A hinge or slide joint's `range` (SI) where it is limited: `limited
+    /// = "true"`, or `"auto"` (the default) with the compiler's
+    /// `autolimits` (default true) and a `range` given. What a program is
+    /// checked against, never used for the mass matrix.
+    fn range(
+        &self,
+        el: El<'a, 'i>,
+        class: &str,
+        kind: JointKind,
+    ) -> Result<Option<[f64; 2]>, Fail> {
+        if !matches!(kind, JointKind::Hinge | JointKind::Slide) {
+            return Ok(None);
+        }
+        let Some([lo, hi]) = self.nums::<2>(el, class, "range")? else {
+            return Ok(None);
+        };
+        let limited = match self.attr(el, class, "limited").map(|(v, _)| v.trim()) {
+            Some("true") => true,
+            Some("false") => false,
+            _ => self.compiler.autolimits,
+        };
+        let scale = |x: f64| {
+            if kind == JointKind::Hinge {
+                self.angle(x)
+            } else {
+                x
+            }
+        };
+        Ok(
+            (limited && lo.is_finite() && hi.is_finite() && lo < hi)
+                .then(|| [scale(lo), scale(hi)]),
+        )
     }
 
     fn joint(&self, el: El<'a, 'i>, class: &str, parent: Option<usize>) -> Result<Joint, Fail> {

@@ -213,6 +213,8 @@ struct Compiler {
     boundinertia: f64,
     balanceinertia: bool,
     settotalmass: f64,
+    /// `autolimits`: a `range` limits a joint whose `limited` is `auto`.
+    autolimits: bool,
 }
 
 impl Default for Compiler {
@@ -226,6 +228,7 @@ impl Default for Compiler {
             boundinertia: 0.0,
             balanceinertia: false,
             settotalmass: -1.0,
+            autolimits: true,
         }
     }
 }
@@ -521,6 +524,7 @@ impl<'a, 'i> Mjcf<'a, 'i> {
                     }
                 }
                 "balanceinertia" => c.balanceinertia = v == "true",
+                "autolimits" => c.autolimits = v != "false",
                 "coordinate" if v != "local" => {
                     return Err(bad("`local` (global coordinates were removed from MJCF)"));
                 }

@@ -1,0 +1,154 @@
+//! The workspace map section (`[map]`, issue 40) in every format: a
+//! sentence on how it was computed, per hazard point and region a table
+//! of v_max over the grid (rows the first joint, columns the second) and
+//! a heat map. Numbers only from the report.
+
+use super::plot;
+use crate::number::{pretty, sig};
+use crate::report::Report;
+use serde::Serialize;
+
+fn n(x: f64, d: usize) -> String {
+    pretty(&sig(x, d))
+}
+
+/// One hazard point against one region.
+#[derive(Clone, Debug, Serialize)]
+pub struct GridView {
+    /// `point · region`.
+    pub title: String,
+    /// A sentence: smallest and largest v_max, where, and the rule's.
+    pub note: String,
+    /// Header: the first joint's name, then the second joint's values.
+    pub header: Vec<String>,
+    /// Rows: the first joint's value, then v_max per column.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// What the templates show.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// How the map was computed.
+    pub summary: Vec<String>,
+    /// Per hazard point and region.
+    pub grids: Vec<GridView>,
+}
+
+/// A joint value as shown: degrees for a hinge, metres for a slide.
+fn shown(kind: &str) -> (f64, &'static str) {
+    if kind == "slide" {
+        (1.0, "m")
+    } else {
+        (180.0 / std::f64::consts::PI, "deg")
+    }
+}
+
+/// The templates' view of the map section.
+pub fn view(report: &Report, d: usize) -> Option<View> {
+    let m = report.map.as_ref()?;
+    let (fa, ua) = shown(m.kinds[0]);
+    let (fb, ub) = shown(m.kinds[1]);
+    let how = match m.direction {
+        Some(u) => format!(
+            "the mass along the contact direction ({}, {}, {}) in world axes, m_R = 1/(uᵀ Λ⁻¹ u)",
+            n(u[0], 3),
+            n(u[1], 3),
+            n(u[2], 3)
+        ),
+        None => "the worst-direction mass, the largest of the point's effective-mass ellipsoid, m_R = 1/λ_min(Λ⁻¹) (a contact whose direction is unknown)".into(),
+    };
+    let summary = vec![format!(
+        "Permissible speed v_max over a grid of {} × {} poses: {} from {} to {} {ua} (rows) and {} from {} to {} {ub} (columns), the other joints at the case's configuration; at each pose {how}, met as in the program section (μ = (1/m_R + 1/m_H)⁻¹, the smallest of the force, energy and pressure limits). The rule M/2 + m_L = {} kg gives one v_max per region at every pose.",
+        m.axes[0].len(),
+        m.axes[1].len(),
+        m.joints[0],
+        n(m.axes[0][0] * fa, d),
+        n(m.axes[0][m.axes[0].len() - 1] * fa, d),
+        m.joints[1],
+        n(m.axes[1][0] * fb, d),
+        n(m.axes[1][m.axes[1].len() - 1] * fb, d),
+        n(m.rule_mass, d)
+    )];
+    let grids = m
+        .grids
+        .iter()
+        .map(|g| {
+            let mut header = vec![format!("{} ({ua}) \\ {} ({ub})", m.joints[0], m.joints[1])];
+            header.extend(m.axes[1].iter().map(|&b| n(b * fb, 3)));
+            let rows = m.axes[0]
+                .iter()
+                .zip(&g.max_speed)
+                .map(|(&a, row)| {
+                    let mut r = vec![n(a * fa, 3)];
+                    r.extend(row.iter().map(|&v| n(v, 3.min(d))));
+                    r
+                })
+                .collect();
+            GridView {
+                title: format!("{} · {}", g.hazard, g.region),
+                note: format!(
+                    "{} · {}: v_max from {} m/s (at {} = {} {ua}, {} = {} {ub}) to {} m/s; with the rule {} m/s everywhere.",
+                    g.hazard,
+                    g.region,
+                    n(g.min_speed, d),
+                    m.joints[0],
+                    n(g.at_min[0] * fa, d),
+                    m.joints[1],
+                    n(g.at_min[1] * fb, d),
+                    n(g.max_speed_largest, d),
+                    n(g.rule_speed, d)
+                ),
+                header,
+                rows,
+            }
+        })
+        .collect();
+    Some(View { summary, grids })
+}
+
+/// One heat map per hazard point and region.
+pub fn plots(report: &Report) -> Vec<String> {
+    let Some(m) = report.map.as_ref() else {
+        return Vec::new();
+    };
+    let (fa, ua) = shown(m.kinds[0]);
+    let (fb, ub) = shown(m.kinds[1]);
+    let a: Vec<f64> = m.axes[0].iter().map(|x| x * fa).collect();
+    let b: Vec<f64> = m.axes[1].iter().map(|x| x * fb).collect();
+    m.grids
+        .iter()
+        .map(|g| {
+            plot::heat_map(
+                &b,
+                &a,
+                &g.max_speed,
+                &format!("{} ({ub})", m.joints[1]),
+                &format!("{} ({ua})", m.joints[0]),
+                &format!("v_max (m/s), {} · {}", g.hazard, g.region),
+            )
+        })
+        .collect()
+}
+
+/// The plain-text section of `meff eval`: the notes, then each grid.
+pub fn sections(report: &Report, d: usize) -> Vec<super::text::Section> {
+    let Some(v) = view(report, d) else {
+        return Vec::new();
+    };
+    v.grids
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| super::text::Section {
+            title: format!("Workspace map: v_max (m/s), {}", g.title),
+            header: g.header,
+            rows: g.rows,
+            notes: if i == 0 {
+                let mut notes = v.summary.clone();
+                notes.push(g.note);
+                notes
+            } else {
+                vec![g.note]
+            },
+        })
+        .collect()
+}
