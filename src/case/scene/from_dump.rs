@@ -311,20 +311,7 @@ fn build(
         radius: &radius,
         periodic,
     };
-    let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| match e {
-        grid::GridError::BoxTooSmall { axis, len, range } => Built::Dump(vec![Diagnostic::new(
-            b.span.clone(),
-            format!(
-                "the periodic box is {len:e} m long along {}, less than twice the contact range {range:e} m (the largest diameter plus the tolerance): a sphere would touch two images of another",
-                ["x", "y", "z"][axis]
-            ),
-        )]),
-        grid::GridError::Budget(limit) => Built::Dump(vec![Diagnostic::new(
-            b.span.clone(),
-            format!("the contact search would test more than {limit} pairs: the radii spread too widely for one grid"),
-        )
-        .hint("meff's cell grid is sized by the largest sphere; split the scene or lower the spread of radii")]),
-    })?;
+    let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| grid_error(e, b))?;
     let planes = planes(snap, length, opts)?;
     let (c_pairs, c_planes) = (pairs.len(), n * planes.len());
     if c_pairs > super::MAX_ROWS {
@@ -347,20 +334,7 @@ fn build(
         let small = radius[i].min(radius[j]);
         if -gap > small || dist == 0.0 {
             if issues.len() < super::MAX_ISSUES {
-                issues.push(
-                    at_atom(
-                        j,
-                        format!(
-                            "atoms {} and {} overlap by {:e} m, more than the smaller radius ({small:e} m)",
-                            a.id[i], a.id[j], -gap
-                        ),
-                    )
-                    .hint(format!(
-                        "atom {} is at line {}; a contact's overlap is a small fraction of a radius",
-                        a.id[i],
-                        crate::diag::line_col(text, a.line[i]).0
-                    )),
-                );
+                issues.push(overlap(text, a, i, j, -gap, small));
             }
             continue;
         }
@@ -385,39 +359,20 @@ fn build(
         s.other.push(j as u32);
         names.push(format!("a{}_a{}", a.id[i], a.id[j]));
     }
-    let mut on_planes = 0;
-    if c_planes > 0 {
-        for i in 0..n {
-            for (p, pname) in &planes {
-                let x = &s.position[3 * i..3 * i + 3];
-                let dist: f64 = (0..3).map(|k| (x[k] - p.point[k]) * p.normal[k]).sum();
-                let gap = dist - radius[i];
-                if gap >= opts.tolerance {
-                    continue;
-                }
-                if -gap > radius[i] {
-                    if issues.len() < super::MAX_ISSUES {
-                        issues.push(at_atom(
-                            i,
-                            format!(
-                                "atom {} overlaps `{pname}` by {:e} m, more than its radius ({:e} m): its centre is not on the plane's side",
-                                a.id[i], -gap, radius[i]
-                            ),
-                        ));
-                    }
-                    continue;
-                }
-                for k in 0..3 {
-                    s.point.push(x[k] - p.normal[k] * (radius[i] + 0.5 * gap));
-                    s.normal.push(p.normal[k]);
-                }
-                s.body.push(i as u32);
-                s.other.push(WORLD);
-                names.push(format!("a{}_{pname}", a.id[i]));
-                on_planes += 1;
-            }
-        }
-    }
+    let on_planes = if c_planes > 0 {
+        plane_contacts(
+            &mut s,
+            &radius,
+            &planes,
+            opts.tolerance,
+            &mut names,
+            &mut issues,
+            &at_atom,
+            &a.id,
+        )
+    } else {
+        0
+    };
     if !issues.is_empty() {
         return Err(Built::Dump(issues));
     }
@@ -456,5 +411,86 @@ fn build(
             wrapped,
             planes: on_planes,
         },
+    ))
+}
+
+/// Each sphere against each plane: contacts into `s` and `names`, overlaps
+/// past a centre into `issues`; the number of contacts.
+#[allow(clippy::too_many_arguments)]
+fn plane_contacts(
+    s: &mut SceneData,
+    radius: &[f64],
+    planes: &[(Plane, String)],
+    tolerance: f64,
+    names: &mut Vec<String>,
+    issues: &mut Vec<Diagnostic>,
+    at_atom: &dyn Fn(usize, String) -> Diagnostic,
+    ids: &[i64],
+) -> usize {
+    let mut on_planes = 0;
+    for i in 0..radius.len() {
+        for (p, pname) in planes {
+            let x: [f64; 3] = std::array::from_fn(|k| s.position[3 * i + k]);
+            let dist: f64 = (0..3).map(|k| (x[k] - p.point[k]) * p.normal[k]).sum();
+            let gap = dist - radius[i];
+            if gap >= tolerance {
+                continue;
+            }
+            if -gap > radius[i] {
+                if issues.len() < super::MAX_ISSUES {
+                    issues.push(at_atom(
+                        i,
+                        format!(
+                            "atom {} overlaps `{pname}` by {:e} m, more than its radius ({:e} m): its centre is not on the plane's side",
+                            ids[i], -gap, radius[i]
+                        ),
+                    ));
+                }
+                continue;
+            }
+            for k in 0..3 {
+                s.point.push(x[k] - p.normal[k] * (radius[i] + 0.5 * gap));
+                s.normal.push(p.normal[k]);
+            }
+            s.body.push(i as u32);
+            s.other.push(WORLD);
+            names.push(format!("a{}_{pname}", ids[i]));
+            on_planes += 1;
+        }
+    }
+    on_planes
+}
+
+/// The error of a search the grid refused.
+fn grid_error(e: grid::GridError, b: &dump::BoxBounds) -> Built {
+    match e {
+        grid::GridError::BoxTooSmall { axis, len, range } => Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            format!(
+                "the periodic box is {len:e} m long along {}, less than twice the contact range {range:e} m (the largest diameter plus the tolerance): a sphere would touch two images of another",
+                ["x", "y", "z"][axis]
+            ),
+        )]),
+        grid::GridError::Budget(limit) => Built::Dump(vec![Diagnostic::new(
+            b.span.clone(),
+            format!("the contact search would test more than {limit} pairs: the radii spread too widely for one grid"),
+        )
+        .hint("meff's cell grid is sized by the largest sphere; split the scene or lower the spread of radii")]),
+    }
+}
+
+/// Two spheres overlapping by more than the smaller radius.
+fn overlap(text: &str, a: &dump::Atoms, i: usize, j: usize, by: f64, small: f64) -> Diagnostic {
+    Diagnostic::new(
+        dump::field_span(text, a.line[j], a.x_field),
+        format!(
+            "atoms {} and {} overlap by {by:e} m, more than the smaller radius ({small:e} m)",
+            a.id[i], a.id[j]
+        ),
+    )
+    .hint(format!(
+        "atom {} is at line {}; a contact's overlap is a small fraction of a radius",
+        a.id[i],
+        crate::diag::line_col(text, a.line[i]).0
     ))
 }

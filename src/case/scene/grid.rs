@@ -298,7 +298,7 @@ mod tests {
         let s = Spheres {
             position: &pos,
             radius: &rad,
-            periodic: [Some(Period { lo: 0.0, len: 0.5 }), None, None],
+            periodic: [Some(Period { lo: 0.0, len: 0.3 }), None, None],
         };
         assert!(matches!(
             pairs(&s, 0.0),

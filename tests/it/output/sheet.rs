@@ -380,6 +380,9 @@ fn the_sketch_draws_one_arrow_per_contact_in_every_format() {
     let t = meff::render::templates::Templates::load(None).unwrap();
     for path in bundled_case_paths() {
         let ev = evaluate_path(&path);
+        if ev.case.scene.is_some() {
+            continue; // a scene (a dump's spheres) is not drawn
+        }
         let r = &ev.report;
         let n = r.contacts_total;
         let html = t.report_html(r, 4).unwrap();
