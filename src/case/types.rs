@@ -590,8 +590,7 @@ pub struct Case {
     pub scene: Option<Box<super::scene::Scene>>,
     /// `[engine.*]`: simulators' contact settings to translate.
     pub engines: super::engine_table::Engines,
-    /// Every body angle as typed (a planar `angle`, the three of an `rpy`,
-    /// an `axis_angle`'s), for the model checks.
+    /// Every body angle as typed (`angle`, `rpy`, `axis_angle`: checks).
     pub angles: Vec<Val>,
     /// The engine whose springs and dashpots stand in for the contacts
     /// that gave no stiffness (`None`: every contact gave its own).
