@@ -414,6 +414,7 @@ impl Reader<'_> {
                 self.point_geometry(t, &span, &what, form, fixed, body_names, space)
             }
         };
+        let tangential = self.tangential(t, &what, form, geometry.as_ref(), space);
         match (name, geometry, stiffness) {
             (Some(name), Some(geometry), Some(stiffness)) => Some(Contact {
                 name,
@@ -422,6 +423,7 @@ impl Reader<'_> {
                 stiffness,
                 damping,
                 from_engine,
+                tangential,
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,

@@ -40,6 +40,7 @@ pub mod rules;
 pub mod scene;
 mod scene_table;
 mod settings;
+pub mod tangential;
 mod top;
 pub use crate::linalg::cholesky_failure;
 pub use read::NORMAL_TOLERANCE;

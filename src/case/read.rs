@@ -167,6 +167,10 @@ pub(super) const CONTACT_KEYS: &[&str] = &[
     "stiffness",
     "damping",
     "description",
+    "tangential_stiffness",
+    "tangential_ratio",
+    "tangential_damping",
+    "tangent",
 ];
 pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
     "name",

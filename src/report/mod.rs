@@ -17,6 +17,7 @@ pub mod definition;
 pub mod impact;
 pub mod selection;
 pub mod sketch;
+pub mod tangential;
 pub mod value;
 
 pub use claims::{ClaimReport, ParameterValue, impact_symbol};
@@ -135,6 +136,11 @@ pub struct Report {
     /// Verification by simulation, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Verification>,
+    /// Contacts with tangential springs: every row (normal and tangential),
+    /// the per-contact blocks, the modes over every row and the step with
+    /// and without the tangential springs (absent without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tangential: Option<tangential::TangentialReport>,
 }
 
 /// The assembled matrices, numerically.
@@ -567,6 +573,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         engines: Vec::new(),
         verification: None,
         claims: claims::claim_reports(case, claims),
+        tangential: an.tangential.as_ref().map(|t| tangential::report(case, t)),
     }
 }
 
