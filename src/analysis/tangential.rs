@@ -200,9 +200,7 @@ fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
     let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
     let gamma = any_damping.then(|| super::damping_rate_bound(a, &c));
     let damped = any_damping
-        .then(|| {
-            dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h))
-        })
+        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
         .flatten();
     let governing = stable::governing(omega_max, false, damped, gamma);
     let trace = rows.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
@@ -224,7 +222,8 @@ fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
                 rows.iter()
                     .filter(|r| r.m_eff.is_some())
                     .filter_map(|r| {
-                        let zeta = r.damping.unwrap_or(0.0) * r.a.sqrt() / (2.0 * r.stiffness.sqrt());
+                        let zeta =
+                            r.damping.unwrap_or(0.0) * r.a.sqrt() / (2.0 * r.stiffness.sqrt());
                         super::dt_damped(r.omega, zeta)
                     })
                     .min_by(f64::total_cmp)

@@ -96,7 +96,9 @@ impl Reader<'_> {
                 self.error(
                     Diagnostic::new(
                         first.span(),
-                        format!("{what}: a tangential damping or tangent needs a tangential spring"),
+                        format!(
+                            "{what}: a tangential damping or tangent needs a tangential spring"
+                        ),
                     )
                     .hint("add `tangential_stiffness = \"… N/m\"` or `tangential_ratio = 0.8`"),
                 );
@@ -158,7 +160,10 @@ impl Reader<'_> {
     ) -> Option<Vec<Vec<Val>>> {
         let d = space.dim();
         let given = match tg {
-            Some(n) => Some((self.vector(n, d, Dim::NONE, "a tangent component")?, n.span())),
+            Some(n) => Some((
+                self.vector(n, d, Dim::NONE, "a tangent component")?,
+                n.span(),
+            )),
             None => None,
         };
         let Some(ContactGeometry::Point { body, normal, .. }) = geometry else {
@@ -183,7 +188,7 @@ impl Reader<'_> {
         match tangent_basis(&n, given.as_ref().map(|(u, _)| u.as_slice())) {
             Some(b) => Some(
                 b.into_iter()
-                    .map(|t| t.into_iter().map(|x| Val::number(x, Dim::NONE)).collect())
+                    .map(|t| t.into_iter().map(literal).collect())
                     .collect(),
             ),
             None => {
@@ -196,6 +201,18 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// A number as a literal value whose text is its shortest round-trip
+/// decimal (what the symbolic engine reads exactly).
+fn literal(x: f64) -> Val {
+    let mut v = Val::number(x, Dim::NONE);
+    let text = format!("{x:?}");
+    if let crate::expr::ExprKind::Number(n) = &mut v.expr.kind {
+        n.text = text.clone();
+    }
+    v.text = text;
+    v
 }
 
 #[cfg(test)]

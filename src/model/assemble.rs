@@ -264,7 +264,12 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
         row.clear();
         let model = self.model;
         match (&model.kind, &model.contacts[i].geometry) {
-            (Kind::Bodies { bodies, .. }, Geometry::Point { body, other, point, .. }) => {
+            (
+                Kind::Bodies { bodies, .. },
+                Geometry::Point {
+                    body, other, point, ..
+                },
+            ) => {
                 point_rate(
                     row,
                     &bodies[*body],
@@ -275,7 +280,15 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     false,
                 );
                 if let Some(o) = other {
-                    point_rate(row, &bodies[*o], self.offsets[*o], model.space, point, dir, true);
+                    point_rate(
+                        row,
+                        &bodies[*o],
+                        self.offsets[*o],
+                        model.space,
+                        point,
+                        dir,
+                        true,
+                    );
                 }
                 tidy(row);
             }

@@ -18,7 +18,8 @@ mod assemble;
 pub mod robot;
 
 pub use assemble::{
-    ContactRows, Direction, Dof, RowOf, MassBlock, SparseRow, System, assemble, assemble_without_contacts,
+    ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,
+    assemble_without_contacts,
 };
 
 use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};

@@ -12,7 +12,14 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
     };
     out.push(Section {
         title: "Tangential rows: effective mass per row".into(),
-        header: strings(["row", "k (N/m)", "c (N s/m)", "A_ii (1/kg)", "m (kg)", "ω (rad/s)"]),
+        header: strings([
+            "row",
+            "k (N/m)",
+            "c (N s/m)",
+            "A_ii (1/kg)",
+            "m (kg)",
+            "ω (rad/s)",
+        ]),
         rows: tg
             .rows
             .iter()
@@ -31,7 +38,13 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
     });
     out.push(Section {
         title: "Tangential rows: per contact".into(),
-        header: strings(["contact", "tangent", "m_t (kg)", "m_t/m_n", "coupling A_nt/√(A_nn A_tt)"]),
+        header: strings([
+            "contact",
+            "tangent",
+            "m_t (kg)",
+            "m_t/m_n",
+            "coupling A_nt/√(A_nn A_tt)",
+        ]),
         rows: tg
             .contacts
             .iter()
