@@ -25,6 +25,7 @@
 
 mod coupled;
 pub mod delassus;
+pub mod hertz;
 pub mod impact;
 mod kernels;
 pub mod lanczos;
