@@ -25,7 +25,6 @@
 
 mod coupled;
 pub mod delassus;
-pub mod hertz;
 pub mod impact;
 mod kernels;
 pub mod lanczos;

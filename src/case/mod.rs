@@ -20,6 +20,7 @@ mod document;
 mod engine_settings;
 mod engine_table;
 mod generalized;
+mod hertz;
 mod impact;
 mod load;
 mod motion;

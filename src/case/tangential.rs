@@ -67,9 +67,39 @@ impl Reader<'_> {
         form: &Form,
         geometry: Option<&ContactGeometry>,
         space: Space,
+        mindlin: Option<Val>,
     ) -> Option<Tangential> {
         let (ks, kr) = (get(t, "tangential_stiffness"), get(t, "tangential_ratio"));
         let (cd, tg) = (get(t, "tangential_damping"), get(t, "tangent"));
+        if let Some(kt) = mindlin {
+            if let Some(n) = ks.or(kr) {
+                self.error(
+                    Diagnostic::new(n.span(), format!("{what}: `shear_modulus` gives Mindlin's tangential stiffness; a second one is given here"))
+                        .hint("remove `tangential_stiffness`/`tangential_ratio`, or `shear_modulus`"),
+                );
+                return None;
+            }
+            if space == Space::Line {
+                self.error(Diagnostic::new(kt.span.clone(), "a `line` case has no tangent direction: Mindlin's tangential stiffness needs a planar or 3-d case"));
+                return None;
+            }
+            let damping = match cd {
+                Some(n) => Some(TangentialValue::Absolute(self.value(
+                    n,
+                    Dim::DAMPING,
+                    "a tangential damping",
+                )?)),
+                None => None,
+            };
+            let basis = self.basis(t, tg, form, geometry, space)?;
+            return Some(Tangential {
+                span: kt.span.clone(),
+                stiffness: TangentialValue::Absolute(kt),
+                damping,
+                basis,
+                given_tangent: tg.is_some(),
+            });
+        }
         let first = ks.or(kr).or(cd).or(tg)?;
         if space == Space::Line {
             self.error(

@@ -277,3 +277,106 @@ fn bad_tangential_input_is_located() {
     let line = "space = \"line\"\n[[body]]\nname = \"p\"\ntype = \"particle\"\nmass = \"1 kg\"\n[[contact]]\nname = \"c\"\nbody = \"p\"\npoint = [\"0 m\"]\nnormal = [1]\nstiffness = \"1 N/m\"\ntangential_ratio = 0.5\n";
     refused(&eval_stdin(line), "no tangent direction");
 }
+
+#[test]
+fn a_hertz_contact_is_linearised_under_its_load_with_mindlins_spring() {
+    let (e, r, w, g, m): (f64, f64, f64, f64, f64) = (115e9, 0.01, 0.3208, 43.5e9, 0.0327);
+    let src = format!(
+        r#"
+space = "3d"
+[[body]]
+name = "ball"
+type = "rigid"
+mass = "{m} kg"
+inertia = ["{i} kg m^2", "{i} kg m^2", "{i} kg m^2"]
+position = ["0 m", "0 m", "{r} m"]
+[[contact]]
+name = "plate"
+body = "ball"
+point = ["0 m", "0 m", "0 m"]
+normal = [0, 0, 1]
+law = "hertz"
+modulus = "{e} Pa"
+radius = "{r} m"
+load = "{w} N"
+shear_modulus = "{g} Pa"
+"#,
+        i = 0.4 * m * r * r
+    );
+    let ev = evaluate_str(&src);
+    let k = 4.0 / 3.0 * e * r.sqrt();
+    let delta = (w / k).powf(2.0 / 3.0);
+    // F(δ) = W, and k = dF/dδ there.
+    assert_close(k * delta.powf(1.5), w, 1e-12);
+    assert_close(
+        ev.analysis.contacts[0].stiffness,
+        1.5 * k * delta.sqrt(),
+        1e-12,
+    );
+    let tg = ev.analysis.tangential.as_ref().unwrap();
+    assert_close(tg.rows[1].stiffness, 8.0 * g * (r * delta).sqrt(), 1e-12);
+    // The same contact by its coefficient and overlap.
+    let by_k = src
+        .replace(
+            &format!("modulus = \"{e} Pa\"\n"),
+            &format!("hertz_coefficient = {k}\n"),
+        )
+        .replace(
+            &format!("load = \"{w} N\"\n"),
+            &format!("overlap = \"{delta} m\"\n"),
+        );
+    let ev2 = evaluate_str(&by_k);
+    assert_close(
+        ev2.analysis.contacts[0].stiffness,
+        ev.analysis.contacts[0].stiffness,
+        1e-12,
+    );
+    for (from, to, said) in [
+        (
+            "law = \"hertz\"\n",
+            "law = \"hertz\"\nstiffness = \"1 N/m\"\n",
+            "its stiffness comes from the law",
+        ),
+        (
+            "law = \"hertz\"\n",
+            "law = \"herz\"\n",
+            "unknown contact law",
+        ),
+        (
+            &format!("load = \"{w} N\"\n"),
+            "",
+            "give one of `overlap` and `load`",
+        ),
+        (
+            &format!("load = \"{w} N\"\n"),
+            &format!("load = \"{w} N\"\noverlap = \"1 um\"\n"),
+            "give one of `overlap` and `load`",
+        ),
+        (
+            &format!("modulus = \"{e} Pa\"\n"),
+            "",
+            "needs `modulus` and `radius`",
+        ),
+        (
+            &format!("modulus = \"{e} Pa\"\n"),
+            "modulus = \"-1 Pa\"\n",
+            "must be positive",
+        ),
+        (
+            &format!("load = \"{w} N\"\n"),
+            "load = \"1 m\"\n",
+            "a load must be in",
+        ),
+        (
+            "law = \"hertz\"\n",
+            "law = \"hertz\"\ntangential_ratio = 0.5\n",
+            "Mindlin",
+        ),
+    ] {
+        let bad = src.replace(from, to);
+        refused(&eval_stdin(&bad), said);
+    }
+    // Hertz keys on a linear contact.
+    let linear = sphere(0.2, 0.02, 1e5, "overlap = \"1 um\"");
+    refused(&eval_stdin(&linear), "is a Hertz key");
+}

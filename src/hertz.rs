@@ -113,7 +113,11 @@ pub fn integrate(m: f64, k: f64, v: f64, steps: usize) -> HertzImpact {
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
             for _ in 0..60 {
                 let mid = 0.5 * (lo + hi);
-                if hermite(mid) > 0.0 { lo = mid } else { hi = mid }
+                if hermite(mid) > 0.0 {
+                    lo = mid
+                } else {
+                    hi = mid
+                }
             }
             let duration = t + h * 0.5 * (lo + hi);
             return HertzImpact {
@@ -147,7 +151,11 @@ mod tests {
         let g = |s: f64| {
             let x: f64 = 1.0 - s * s;
             let den = (1.0 - x.powf(2.5)).sqrt();
-            if s == 0.0 { 2.0 / 2.5f64.sqrt() } else { 2.0 * s / den }
+            if s == 0.0 {
+                2.0 / 2.5f64.sqrt()
+            } else {
+                2.0 * s / den
+            }
         };
         let n = 20_000;
         let h = 1.0 / n as f64;
@@ -164,7 +172,12 @@ mod tests {
     /// masses, coefficients and speeds over several decades.
     #[test]
     fn the_closed_form_impact_matches_an_integration() {
-        for (m, k, v) in [(0.2, 1e8, 1.0), (3.0, 5e9, 0.05), (1e-4, 2e6, 12.0), (50.0, 1e10, 3.0)] {
+        for (m, k, v) in [
+            (0.2, 1e8, 1.0),
+            (3.0, 5e9, 0.05),
+            (1e-4, 2e6, 12.0),
+            (50.0, 1e10, 3.0),
+        ] {
             let c = impact(m, k, v);
             let n = integrate(m, k, v, 2000);
             for (a, b, what) in [
@@ -172,7 +185,10 @@ mod tests {
                 (c.peak_force, n.peak_force, "force"),
                 (c.duration, n.duration, "duration"),
             ] {
-                assert!(((a - b) / a).abs() < 1e-6, "{what}: {a} vs {b} at m={m} K={k} v={v}");
+                assert!(
+                    ((a - b) / a).abs() < 1e-6,
+                    "{what}: {a} vs {b} at m={m} K={k} v={v}"
+                );
             }
             // Energy: ½ m v² = 2/5 K δ_max^{5/2}.
             let e = 0.4 * k * c.max_overlap.powf(2.5);
