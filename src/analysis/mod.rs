@@ -341,27 +341,8 @@ fn analyze_system_with(
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     analyze_dense_or_large(model, system, large)
-        .and_then(|an| with_tangential(model, system, an))
+        .and_then(|an| tangential::with_tangential(model, system, an))
         .map(|an| with_impacts(model, an, true, None))
-}
-
-/// The analysis over every row when the model has tangential springs
-/// ([`tangential`]): the step to use and the guaranteed one become those
-/// over every row (the normal-only ones stay in `coupled`,
-/// `coupled_damped`, `independent*`).
-fn with_tangential(
-    model: &Model<f64>,
-    system: &System<f64>,
-    mut an: Analysis,
-) -> Result<Analysis, AnalysisError> {
-    let mut t = tangential::analyze(model, system)?;
-    if let Some(t) = &mut t {
-        t.normal_governing = an.stable_dt.governing;
-        an.stable_dt.governing = t.stable_dt.governing;
-        an.stable_dt.guaranteed = t.stable_dt.guaranteed;
-    }
-    an.tangential = t;
-    Ok(an)
 }
 
 /// The model's `[[impact]]`s solved with the analysis' A (`check`: with
@@ -455,7 +436,7 @@ fn analyze_dense_or_large(
         let undamped: Vec<f64> = modes.iter().map(|m| m.omega).collect();
         damped_modes(a, &stiffness, &damping, &undamped)
     });
-    let gamma_bound = any_damping.then(|| damping_rate_bound(a, &damping));
+    let gamma_bound = any_damping.then(|| tangential::damping_rate_bound(a, &damping));
     // From the step map (stable.rs): mode by mode was unsafe with
     // dashpots not proportional to the springs.
     let coupled_damped = any_damping
@@ -757,21 +738,6 @@ fn analyze_coupled(
         impacts: Vec::new(),
         tangential: None,
     })
-}
-
-/// An upper bound on the dashpots' rate λ_max(C^½ A C^½): the smaller of
-/// its trace and Gershgorin bounds (`c`: the dashpot of each row).
-pub(crate) fn damping_rate_bound(a: &DMatrix<f64>, c: &[f64]) -> f64 {
-    let n = c.len();
-    let trace: f64 = (0..n).map(|i| c[i] * a[(i, i)]).sum();
-    let gershgorin = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| (c[i] * c[j]).sqrt() * a[(i, j)].abs())
-                .sum::<f64>()
-        })
-        .fold(0.0, f64::max);
-    trace.min(gershgorin)
 }
 
 /// The tighter of the trace bound and the Gershgorin bound on ω_max, and

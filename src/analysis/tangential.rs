@@ -87,6 +87,40 @@ impl Tangential {
     }
 }
 
+/// The analysis over every row when the model has tangential springs
+/// ([`tangential`]): the step to use and the guaranteed one become those
+/// over every row (the normal-only ones stay in `coupled`,
+/// `coupled_damped`, `independent*`).
+pub(super) fn with_tangential(
+    model: &Model<f64>,
+    system: &System<f64>,
+    mut an: super::Analysis,
+) -> Result<super::Analysis, AnalysisError> {
+    let mut t = analyze(model, system)?;
+    if let Some(t) = &mut t {
+        t.normal_governing = an.stable_dt.governing;
+        an.stable_dt.governing = t.stable_dt.governing;
+        an.stable_dt.guaranteed = t.stable_dt.guaranteed;
+    }
+    an.tangential = t;
+    Ok(an)
+}
+
+/// An upper bound on the dashpots' rate λ_max(C^½ A C^½): the smaller of
+/// its trace and Gershgorin bounds (`c`: the dashpot of each row).
+pub(crate) fn damping_rate_bound(a: &DMatrix<f64>, c: &[f64]) -> f64 {
+    let n = c.len();
+    let trace: f64 = (0..n).map(|i| c[i] * a[(i, i)]).sum();
+    let gershgorin = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (c[i] * c[j]).sqrt() * a[(i, j)].abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    trace.min(gershgorin)
+}
+
 /// Whether any contact of the model has a tangential spring.
 pub fn has_tangential(model: &Model<f64>) -> bool {
     model.contacts.iter().any(|c| c.tangential.is_some())
@@ -198,7 +232,7 @@ fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
     let omega_max = modes.first().map_or(0.0, |m| m.omega);
     let any_damping = rows.iter().any(|r| r.damping.is_some());
     let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-    let gamma = any_damping.then(|| super::damping_rate_bound(a, &c));
+    let gamma = any_damping.then(|| damping_rate_bound(a, &c));
     let damped = any_damping
         .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
         .flatten();

@@ -1,5 +1,6 @@
 //! `[[body]]`, `[[joint]]` and `[[contact]]` tables.
 
+use super::hertz::ContactLaw;
 use super::read::*;
 use super::types::*;
 

@@ -10,6 +10,36 @@ use super::read::*;
 use super::types::*;
 use crate::hertz;
 
+/// A contact's force law (`law`, docs/case-format.md).
+#[derive(Clone, Debug, Default)]
+pub enum ContactLaw {
+    /// A linear spring `stiffness` (the default).
+    #[default]
+    Linear,
+    /// Hertz `F = K δ^{3/2}`, linearised: `stiffness` is `3/2 K √δ`.
+    Hertz(Box<HertzLaw>),
+}
+
+/// A Hertz contact's inputs (SI, at the case's values).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HertzLaw {
+    /// `K` (N/m^1.5): `4/3 E* √R*` or as given.
+    pub coefficient: f64,
+    /// `R*` (m), when given.
+    pub radius: Option<f64>,
+    /// `E*` (Pa), when given.
+    pub modulus: Option<f64>,
+    /// The overlap the stiffness is linearised at (m): `overlap`, or the
+    /// static overlap under `load`.
+    pub overlap: f64,
+    /// `load` (N), when given.
+    pub load: Option<f64>,
+    /// `impact_speed` (m/s): the Hertz impact reported in closed form.
+    pub impact_speed: Option<f64>,
+    /// `shear_modulus` G* (Pa): Mindlin's tangential stiffness `8 G* √(R* δ)`.
+    pub shear_modulus: Option<f64>,
+}
+
 const PRESSURE: Dim = Dim([1, -1, -2]);
 const VELOCITY: Dim = Dim([0, 1, -1]);
 

@@ -11,6 +11,34 @@
 
 use super::read::*;
 use super::types::*;
+use std::ops::Range;
+
+/// A value given absolutely or as a ratio to the normal one.
+#[derive(Clone, Debug)]
+pub enum TangentialValue {
+    /// In N/m (a stiffness) or N·s/m (a damping).
+    Absolute(Val),
+    /// Times the contact's normal value, in (0, 10].
+    Ratio(Val),
+}
+
+/// A contact's tangential spring: one row per tangent direction (two in
+/// 3-d, one in a planar case), at the contact point.
+#[derive(Clone, Debug)]
+pub struct Tangential {
+    /// Span of the key that gave it.
+    pub span: Range<usize>,
+    /// Stiffness of each tangential row.
+    pub stiffness: TangentialValue,
+    /// Damping of each tangential row: `tangential_damping`, or the ratio
+    /// times the normal damping when a ratio is given; `None` otherwise.
+    pub damping: Option<TangentialValue>,
+    /// The unit tangents in world axes (numbers at the case's values;
+    /// docs/case-format.md states the basis).
+    pub basis: Vec<Vec<Val>>,
+    /// Whether the first tangent was given (`tangent`) rather than chosen.
+    pub given_tangent: bool,
+}
 
 /// Largest `tangential_ratio` accepted (k_t/k_n; beyond it the "stick"
 /// spring is stiffer than any contact law gives).

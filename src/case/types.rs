@@ -226,66 +226,9 @@ pub struct Contact {
     pub from_engine: bool,
     /// A tangential ("stick") spring, when the contact has one
     /// (`tangential_stiffness` or `tangential_ratio`).
-    pub tangential: Option<Tangential>,
+    pub tangential: Option<super::tangential::Tangential>,
     /// The contact law (`law`): linear springs, or Hertz linearised.
-    pub law: ContactLaw,
-}
-
-/// A contact's force law (`law`, docs/case-format.md).
-#[derive(Clone, Debug, Default)]
-pub enum ContactLaw {
-    /// A linear spring `stiffness` (the default).
-    #[default]
-    Linear,
-    /// Hertz `F = K δ^{3/2}`, linearised: `stiffness` is `3/2 K √δ`.
-    Hertz(Box<HertzLaw>),
-}
-
-/// A Hertz contact's inputs (SI, at the case's values).
-#[derive(Clone, Debug, PartialEq)]
-pub struct HertzLaw {
-    /// `K` (N/m^1.5): `4/3 E* √R*` or as given.
-    pub coefficient: f64,
-    /// `R*` (m), when given.
-    pub radius: Option<f64>,
-    /// `E*` (Pa), when given.
-    pub modulus: Option<f64>,
-    /// The overlap the stiffness is linearised at (m): `overlap`, or the
-    /// static overlap under `load`.
-    pub overlap: f64,
-    /// `load` (N), when given.
-    pub load: Option<f64>,
-    /// `impact_speed` (m/s): the Hertz impact reported in closed form.
-    pub impact_speed: Option<f64>,
-    /// `shear_modulus` G* (Pa): Mindlin's tangential stiffness `8 G* √(R* δ)`.
-    pub shear_modulus: Option<f64>,
-}
-
-/// A value given absolutely or as a ratio to the normal one.
-#[derive(Clone, Debug)]
-pub enum TangentialValue {
-    /// In N/m (a stiffness) or N·s/m (a damping).
-    Absolute(Val),
-    /// Times the contact's normal value, in (0, 10].
-    Ratio(Val),
-}
-
-/// A contact's tangential spring: one row per tangent direction (two in
-/// 3-d, one in a planar case), at the contact point.
-#[derive(Clone, Debug)]
-pub struct Tangential {
-    /// Span of the key that gave it.
-    pub span: Range<usize>,
-    /// Stiffness of each tangential row.
-    pub stiffness: TangentialValue,
-    /// Damping of each tangential row: `tangential_damping`, or the ratio
-    /// times the normal damping when a ratio is given; `None` otherwise.
-    pub damping: Option<TangentialValue>,
-    /// The unit tangents in world axes (numbers at the case's values;
-    /// docs/case-format.md states the basis).
-    pub basis: Vec<Vec<Val>>,
-    /// Whether the first tangent was given (`tangent`) rather than chosen.
-    pub given_tangent: bool,
+    pub law: super::hertz::ContactLaw,
 }
 
 /// A pin (planar) or ball (3-d) joint.
