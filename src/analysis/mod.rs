@@ -25,6 +25,7 @@
 
 mod coupled;
 pub mod delassus;
+pub mod hertz_contacts;
 pub mod impact;
 mod kernels;
 pub mod lanczos;

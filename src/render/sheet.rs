@@ -19,6 +19,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("contacts", "Effective mass, contact by contact"),
     ("coupled", "Coupled contacts"),
     ("tangential", "Tangential rows"),
+    ("hertz", "Hertz contacts"),
     ("sensitivities", "Sensitivities"),
     ("sweeps", "Sweeps"),
     ("impacts", "Impacts"),

@@ -108,3 +108,58 @@ pub fn tangent_label(count: usize, k: usize) -> &'static str {
 fn step(h: Option<f64>, d: usize) -> String {
     h.map_or_else(|| "—".into(), |h| time(h, d))
 }
+
+/// "Hertz contacts": the linearisation and the closed-form impact.
+pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
+    if report.hertz.is_empty() {
+        return;
+    }
+    out.push(Section {
+        title: "Hertz contacts (F = K δ^1.5, linearised k = 3/2 K √δ)".into(),
+        header: strings(["contact", "K (N/m^1.5)", "δ (m)", "k (N/m)", "m_eff (kg)"]),
+        rows: report
+            .hertz
+            .iter()
+            .map(|h| {
+                vec![
+                    h.contact.clone(),
+                    sig(h.coefficient, d),
+                    sig(h.overlap, d),
+                    sig(h.stiffness, d),
+                    opt(h.m_eff, d),
+                ]
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    let impacts: Vec<_> = report.hertz.iter().filter(|h| h.impact.is_some()).collect();
+    if impacts.is_empty() {
+        return;
+    }
+    out.push(Section {
+        title: "Hertz impact (closed form, exact m_eff)".into(),
+        header: strings([
+            "contact", "v (m/s)", "δ_max (m)", "F_max (N)", "t_c", "k at peak (N/m)", "2/ω at peak",
+            "Δt/t_c",
+        ]),
+        rows: impacts
+            .iter()
+            .filter_map(|h| {
+                let x = h.impact.as_ref()?;
+                Some(vec![
+                    h.contact.clone(),
+                    sig(x.speed, d),
+                    sig(x.max_overlap, d),
+                    sig(x.peak_force, d),
+                    time(x.duration, d),
+                    sig(x.peak_stiffness, d),
+                    time(x.dt_at_peak, d),
+                    opt(x.hertz_time_factor, d),
+                ])
+            })
+            .collect(),
+        notes: vec![
+            "Δt/t_c: the fraction of the Hertz time a rule Δt = f·t_c must use to give the step to use.".into(),
+        ],
+    });
+}

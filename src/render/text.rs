@@ -77,6 +77,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     contacts_section(report, d, &mut out);
     damping_section(report, d, &mut out);
     super::tangential::sections(report, d, &mut out);
+    super::tangential::hertz_sections(report, d, &mut out);
     robot_section(report, d, &mut out);
     for e in &report.engines {
         out.extend(super::engine_text::sections(e, d));

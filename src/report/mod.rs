@@ -141,6 +141,10 @@ pub struct Report {
     /// and without the tangential springs (absent without them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tangential: Option<tangential::TangentialReport>,
+    /// Hertz contacts (`law = "hertz"`): the linearised stiffness, the
+    /// closed-form impact with the exact m_eff, the Hertz-time factor.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hertz: Vec<crate::analysis::hertz_contacts::HertzResult>,
 }
 
 /// The assembled matrices, numerically.
@@ -574,6 +578,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         verification: None,
         claims: claims::claim_reports(case, claims),
         tangential: an.tangential.as_ref().map(|t| tangential::report(case, t)),
+        hertz: crate::analysis::hertz_contacts::results(case, an),
     }
 }
 

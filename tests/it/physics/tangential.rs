@@ -380,3 +380,23 @@ shear_modulus = "{g} Pa"
     let linear = sphere(0.2, 0.02, 1e5, "overlap = \"1 um\"");
     refused(&eval_stdin(&linear), "is a Hertz key");
 }
+
+#[test]
+fn the_hertz_impact_is_reported_with_the_exact_effective_mass() {
+    // The bundled steel ball: the impact uses the analysis m_eff and its
+    // numbers are the closed form.
+    let ev = crate::support::bundled("hertz-sphere-impact.toml");
+    let h = &ev.report.hertz[0];
+    let m = ev.analysis.contacts[0].m_eff.unwrap();
+    let x = meff::hertz::impact(m, h.coefficient, 1.0);
+    let i = h.impact.as_ref().unwrap();
+    assert_close(i.max_overlap, x.max_overlap, 1e-14);
+    assert_close(i.peak_force, x.peak_force, 1e-14);
+    assert_close(i.duration, x.duration, 1e-14);
+    // Against the independent integration (error bound 1e-6, docs/physics.md).
+    let n = meff::hertz::integrate(m, h.coefficient, 1.0, 2000);
+    assert_close(i.duration, n.duration, 1e-6);
+    assert_close(i.peak_force, n.peak_force, 1e-6);
+    let g = ev.report.stable_dt.governing.unwrap();
+    assert_close(i.hertz_time_factor.unwrap(), g / i.duration, 1e-14);
+}
