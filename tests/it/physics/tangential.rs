@@ -400,3 +400,76 @@ fn the_hertz_impact_is_reported_with_the_exact_effective_mass() {
     let g = ev.report.stable_dt.governing.unwrap();
     assert_close(i.hertz_time_factor.unwrap(), g / i.duration, 1e-14);
 }
+
+/// A clump (rigid three-sphere particle) on a plane, two spheres touching:
+/// MuJoCo's condim = 3 rows (elliptic cone: per contact the normal, then
+/// the two tangents of its contact frame) and its A = J M⁻¹ Jᵀ, from
+/// tests/engines/clump_condim3.py, against meff's rows with the same
+/// tangents, to round-off. MuJoCo's free-joint velocities (angular in body
+/// axes) differ from meff's, so A, not J, is compared entry by entry; the
+/// row norms of J M^-½ are in A's diagonal.
+#[test]
+fn a_clumps_condim3_rows_match_mujoco() {
+    let path = crate::support::root().join("tests/engines/clump_condim3.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let f = |x: &serde_json::Value| x.as_f64().unwrap();
+    let vec = |x: &serde_json::Value| x.as_array().unwrap().iter().map(f).collect::<Vec<f64>>();
+    let com = vec(&v["com"]);
+    let inertia: Vec<Vec<f64>> = v["inertia_world"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(vec)
+        .collect();
+    let mut src = format!(
+        "space = \"3d\"\n[[body]]\nname = \"clump\"\ntype = \"rigid\"\nmass = \"{} kg\"\nposition = [\"{} m\", \"{} m\", \"{} m\"]\ninertia = [",
+        f(&v["mass"]),
+        com[0],
+        com[1],
+        com[2]
+    );
+    let rows: Vec<String> = inertia
+        .iter()
+        .map(|r| {
+            format!(
+                "[\"{} kg m^2\", \"{} kg m^2\", \"{} kg m^2\"]",
+                r[0], r[1], r[2]
+            )
+        })
+        .collect();
+    src.push_str(&rows.join(", "));
+    src.push_str("]\n");
+    let contacts = v["contacts"].as_array().unwrap();
+    for (i, c) in contacts.iter().enumerate() {
+        let p = vec(&c["pos"]);
+        let fr = vec(&c["frame"]);
+        src.push_str(&format!(
+            "[[contact]]\nname = \"s{i}\"\nbody = \"clump\"\npoint = [\"{} m\", \"{} m\", \"{} m\"]\nnormal = [{}, {}, {}]\nstiffness = \"1e5 N/m\"\ntangential_ratio = 0.5\ntangent = [{}, {}, {}]\n",
+            p[0], p[1], p[2], fr[0], fr[1], fr[2], fr[3], fr[4], fr[5]
+        ));
+    }
+    let ev = evaluate_str(&src);
+    let tg = ev.analysis.tangential.as_ref().unwrap();
+    // meff's t2 = n × t1 is MuJoCo's third frame axis.
+    for (i, c) in contacts.iter().enumerate() {
+        let fr = vec(&c["frame"]);
+        for k in 0..3 {
+            assert!((tg.rows[3 * i + 2].direction[k] - fr[6 + k]).abs() < 1e-15);
+        }
+    }
+    let a: Vec<Vec<f64>> = v["A"].as_array().unwrap().iter().map(vec).collect();
+    assert_eq!(a.len(), tg.rows.len());
+    let scale = (0..a.len()).map(|i| a[i][i]).fold(0.0, f64::max);
+    for (p, row) in a.iter().enumerate() {
+        for (q, x) in row.iter().enumerate() {
+            assert!(
+                (tg.delassus[(p, q)] - x).abs() <= 1e-12 * scale,
+                "A[{p}][{q}]: meff {} MuJoCo {x}",
+                tg.delassus[(p, q)]
+            );
+        }
+    }
+    // Two contacts on one body couple their tangent rows.
+    assert!(tg.delassus[(1, 4)].abs() > 1e-3 * scale);
+}
