@@ -61,6 +61,7 @@ pub mod diff;
 pub mod engines;
 pub mod expr;
 pub mod fuzz;
+pub mod hertz;
 pub mod hugepages;
 pub mod kinematics;
 pub mod limits;

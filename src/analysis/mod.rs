@@ -25,6 +25,7 @@
 
 mod coupled;
 pub mod delassus;
+pub mod hertz_contacts;
 pub mod impact;
 mod kernels;
 pub mod lanczos;
@@ -36,6 +37,7 @@ pub mod program;
 pub mod robot;
 pub mod stable;
 pub mod sweep;
+pub mod tangential;
 pub mod workspace;
 
 pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
@@ -258,6 +260,10 @@ pub struct Analysis {
     pub damped_modes: Option<Vec<DampedMode>>,
     /// `[[impact]]` responses, in case order.
     pub impacts: Vec<impact::ImpactResult>,
+    /// With tangential springs: the analysis over every row (normal and
+    /// tangential); `stable_dt.governing` and `stable_dt.guaranteed` are
+    /// then this one's. `None` without tangential springs.
+    pub tangential: Option<tangential::Tangential>,
 }
 
 /// Default number of fastest modes found on the large-system path.
@@ -336,7 +342,9 @@ fn analyze_system_with(
     system: &System<f64>,
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
-    analyze_dense_or_large(model, system, large).map(|an| with_impacts(model, an, true, None))
+    analyze_dense_or_large(model, system, large)
+        .and_then(|an| tangential::with_tangential(model, system, an))
+        .map(|an| with_impacts(model, an, true, None))
 }
 
 /// The model's `[[impact]]`s solved with the analysis' A (`check`: with
@@ -430,18 +438,7 @@ fn analyze_dense_or_large(
         let undamped: Vec<f64> = modes.iter().map(|m| m.omega).collect();
         damped_modes(a, &stiffness, &damping, &undamped)
     });
-    // λ_max(C^½ A C^½) ≤ the smaller of its trace and Gershgorin bounds.
-    let gamma_bound = any_damping.then(|| {
-        let trace: f64 = (0..c).map(|i| damping[i] * a[(i, i)]).sum();
-        let gershgorin = (0..c)
-            .map(|i| {
-                (0..c)
-                    .map(|j| (damping[i] * damping[j]).sqrt() * a[(i, j)].abs())
-                    .sum::<f64>()
-            })
-            .fold(0.0, f64::max);
-        trace.min(gershgorin)
-    });
+    let gamma_bound = any_damping.then(|| tangential::damping_rate_bound(a, &damping));
     // From the step map (stable.rs): mode by mode was unsafe with
     // dashpots not proportional to the springs.
     let coupled_damped = any_damping
@@ -482,6 +479,7 @@ fn analyze_dense_or_large(
         stable_dt,
         damped_modes: damped,
         impacts: Vec::new(),
+        tangential: None,
     })
 }
 
@@ -530,11 +528,17 @@ pub fn has_constraints(model: &Model<f64>) -> bool {
 /// Whether a model takes the large-system path: as asked, or by size
 /// ([`LARGE_PATH_ABOVE`] without constraints, [`DENSE_CONTACT_LIMIT`] in
 /// any case) when the path is `auto`.
+///
+/// Tangential springs are analysed on the dense path only: with them
+/// `auto` stays dense (at most [`DENSE_CONTACT_LIMIT`] rows; more is
+/// [`AnalysisError::TooLarge`]), and the case reader refuses
+/// `path = "large"`.
 pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
     let c = model.contacts.len();
     match path {
         AnalysisPath::Dense => false,
-        AnalysisPath::Large => true,
+        AnalysisPath::Large => !tangential::has_tangential(model),
+        AnalysisPath::Auto if tangential::has_tangential(model) => false,
         AnalysisPath::Auto => {
             c > DENSE_CONTACT_LIMIT || (c > LARGE_PATH_ABOVE && !has_constraints(model))
         }
@@ -734,6 +738,7 @@ fn analyze_coupled(
         coupled_omega_upper_bound_kind,
         damped_modes: None,
         impacts: Vec::new(),
+        tangential: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! `[[body]]`, `[[joint]]` and `[[contact]]` tables.
 
+use super::hertz::ContactLaw;
 use super::read::*;
 use super::types::*;
 
@@ -393,8 +394,18 @@ impl Reader<'_> {
         let name = self.name(t, "`[[contact]]`", &span, seen);
         self.declared_contacts.extend(name.clone());
         let what = format!("contact `{}`", name.as_deref().unwrap_or("?"));
-        let from_engine = self.engine_present && get(t, "stiffness").is_none();
-        let stiffness = self.contact_stiffness(t, &span, &what, from_engine);
+        let law = match form {
+            Form::Bodies { .. } => self.contact_law(t, &what),
+            _ => Some((ContactLaw::Linear, None, None)),
+        };
+        let hertz = matches!(law, Some((ContactLaw::Hertz(_), ..)) | None);
+        let (law, hertz_k, mindlin) = law.unwrap_or((ContactLaw::Linear, None, None));
+        let from_engine = self.engine_present && get(t, "stiffness").is_none() && !hertz;
+        let stiffness = match hertz_k {
+            Some(k) => Some(k),
+            None if hertz => None,
+            None => self.contact_stiffness(t, &span, &what, from_engine),
+        };
         let damping = get(t, "damping").and_then(|n| self.value(n, Dim::DAMPING, "a damping"));
         if let Some(d) = &damping {
             let span = d.span.clone();
@@ -414,6 +425,7 @@ impl Reader<'_> {
                 self.point_geometry(t, &span, &what, form, fixed, body_names, space)
             }
         };
+        let tangential = self.tangential(t, &what, form, geometry.as_ref(), space, mindlin);
         match (name, geometry, stiffness) {
             (Some(name), Some(geometry), Some(stiffness)) => Some(Contact {
                 name,
@@ -425,6 +437,8 @@ impl Reader<'_> {
                 body_frame: matches!(form, Form::Bodies { .. })
                     && get(t, "frame")
                         .is_some_and(|n| matches!(n.get_ref(), DeValue::String(s) if s == "body")),
+                tangential,
+                law,
                 description: get(t, "description").and_then(|n| self.string(n, "`description`")),
             }),
             _ => None,

@@ -102,7 +102,7 @@ impl Reader<'_> {
             None => Which::Last,
         };
         let law = self.required(t, "contact", "a `dump` scene", span)?;
-        let law = self.contact_law(law)?;
+        let law = self.dump_contact_law(law)?;
         let tolerance = match get(t, "tolerance") {
             Some(n) => {
                 let v = self.value(n, Dim::LENGTH, "the contact tolerance")?;
@@ -166,7 +166,7 @@ impl Reader<'_> {
 
     /// `contact = { stiffness = …, damping = … }`. Issue 38's tangential
     /// and Hertz keys are read here too.
-    fn contact_law(&mut self, node: &Node) -> Option<ContactLaw> {
+    fn dump_contact_law(&mut self, node: &Node) -> Option<ContactLaw> {
         let lt = self.table(node, "`contact`")?;
         self.keys(lt, DUMP_CONTACT_KEYS, "`contact` of `[scene]`");
         let k = self.required(lt, "stiffness", "`contact`", &node.span())?;

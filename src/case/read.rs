@@ -173,6 +173,18 @@ pub(super) const CONTACT_KEYS: &[&str] = &[
     "stiffness",
     "damping",
     "description",
+    "tangential_stiffness",
+    "tangential_ratio",
+    "tangential_damping",
+    "tangent",
+    "law",
+    "modulus",
+    "radius",
+    "hertz_coefficient",
+    "overlap",
+    "load",
+    "impact_speed",
+    "shear_modulus",
 ];
 pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
     "name",

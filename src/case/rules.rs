@@ -32,6 +32,9 @@ pub enum Rule {
     /// A symmetric matrix (row-major, n × n) that is positive definite: a
     /// 3-d inertia tensor, a mass matrix.
     PositiveDefinite,
+    /// In (0, [`MAX_TANGENTIAL_RATIO`](super::tangential::MAX_TANGENTIAL_RATIO)]:
+    /// a tangential-to-normal ratio.
+    TangentialRatio,
 }
 
 /// A rule on values that depend on parameters, kept to re-check at other
@@ -78,6 +81,11 @@ impl Rule {
             Rule::NonZero => {
                 let n = length(xs);
                 (!(n > 0.0 && n.is_finite())).then(|| format!("{what} cannot be zero"))
+            }
+            Rule::TangentialRatio => {
+                let (x, max) = (xs[0], super::tangential::MAX_TANGENTIAL_RATIO);
+                (x.is_nan() || x <= 0.0 || x > max)
+                    .then(|| format!("{what} must be in (0, {max}], this is {x}"))
             }
             Rule::PositiveDefinite => {
                 let n = (xs.len() as f64).sqrt().round() as usize;

@@ -249,6 +249,18 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
     /// The row of contact `i` into `row` (cleared first; no allocation
     /// once it holds two bodies' worth).
     pub fn row_into(&self, i: usize, row: &mut SparseRow<T>) {
+        match &self.model.contacts[i].geometry {
+            Geometry::Point { normal, .. } => self.direction_row_into(i, normal, row),
+            Geometry::Jacobian(dense) => {
+                row.clear();
+                row.extend(dense_to_sparse(dense));
+            }
+        }
+    }
+
+    /// The row of point contact `i` along direction `dir` (the normal, or
+    /// a tangent): `dir · (velocity of the point on body − on other)`.
+    pub fn direction_row_into(&self, i: usize, dir: &[T], row: &mut SparseRow<T>) {
         row.clear();
         let model = self.model;
         match (&model.kind, &model.contacts[i].geometry) {
@@ -258,8 +270,8 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     body,
                     other,
                     point,
-                    normal,
                     image,
+                    ..
                 },
             ) => {
                 point_rate(
@@ -268,7 +280,7 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                     self.offsets[*body],
                     model.space,
                     point,
-                    normal,
+                    dir,
                     false,
                 );
                 if let Some(o) = other {
@@ -292,19 +304,73 @@ impl<'a, T: Scalar> ContactRows<'a, T> {
                         self.offsets[*o],
                         model.space,
                         p,
-                        normal,
+                        dir,
                         true,
                     );
                 }
                 tidy(row);
             }
-            (Kind::Generalized { .. }, Geometry::Jacobian(dense)) => {
-                row.extend(dense_to_sparse(dense));
-            }
             (Kind::Bodies { .. }, _) => unreachable!("body-form contacts have points"),
             (Kind::Generalized { .. }, _) => {
                 unreachable!("generalized contacts have Jacobian rows")
             }
+        }
+    }
+
+    /// Every row of the model's contacts, normal and tangential, contact
+    /// by contact: the normal row, then the contact's tangent rows
+    /// ([`RowOf`] says which is which).
+    pub fn all_rows(&self) -> (Vec<SparseRow<T>>, Vec<RowOf>) {
+        let mut rows = Vec::new();
+        let mut of = Vec::new();
+        for (i, c) in self.model.contacts.iter().enumerate() {
+            rows.push(self.row(i));
+            of.push(RowOf {
+                contact: i,
+                direction: Direction::Normal,
+            });
+            if let Some(t) = &c.tangential {
+                for (k, dir) in t.basis.iter().enumerate() {
+                    let mut row = Vec::new();
+                    self.direction_row_into(i, dir, &mut row);
+                    rows.push(row);
+                    of.push(RowOf {
+                        contact: i,
+                        direction: Direction::Tangent(k as u8),
+                    });
+                }
+            }
+        }
+        (rows, of)
+    }
+}
+
+/// Which contact a row belongs to, and along which direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowOf {
+    /// Contact index.
+    pub contact: usize,
+    /// Direction of the row.
+    pub direction: Direction,
+}
+
+/// The direction of a contact row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Along the normal.
+    Normal,
+    /// Along tangent `k` (0: t₁, 1: t₂ = n × t₁).
+    Tangent(u8),
+}
+
+impl Direction {
+    /// The suffix reports give the row: `n`, `t1`, `t2` (`t` in a planar case).
+    pub fn label(self, planar: bool) -> &'static str {
+        match (self, planar) {
+            (Direction::Normal, _) => "n",
+            (Direction::Tangent(_), true) => "t",
+            (Direction::Tangent(0), false) => "t1",
+            (Direction::Tangent(_), false) => "t2",
         }
     }
 }

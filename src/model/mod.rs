@@ -18,7 +18,8 @@ mod assemble;
 pub mod robot;
 
 pub use assemble::{
-    ContactRows, Dof, MassBlock, SparseRow, System, assemble, assemble_without_contacts,
+    ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,
+    assemble_without_contacts,
 };
 
 use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};
@@ -150,6 +151,55 @@ pub struct Contact<T> {
     pub stiffness: T,
     /// Damping c, if given.
     pub damping: Option<T>,
+    /// The tangential spring, when the contact has one.
+    pub tangential: Option<TangentialSpring<T>>,
+}
+
+/// A contact's tangential spring: one row per tangent (two in 3-d, one in
+/// a planar case), each with the same stiffness and damping.
+#[derive(Clone, Debug)]
+pub struct TangentialSpring<T> {
+    /// Stiffness of each tangential row.
+    pub stiffness: Scaled<T>,
+    /// Damping of each tangential row, if any (a ratio scales the normal
+    /// damping; without one it gives none).
+    pub damping: Option<Scaled<T>>,
+    /// Unit tangents in world axes.
+    pub basis: Vec<Vec<T>>,
+}
+
+/// A value given absolutely or as a ratio to the contact's normal one.
+#[derive(Clone, Debug)]
+pub enum Scaled<T> {
+    /// The value itself.
+    Absolute(T),
+    /// Times the normal value.
+    Ratio(T),
+}
+
+impl<T: Clone + Mul<Output = T>> Scaled<T> {
+    /// The value, given the normal one.
+    pub fn of(&self, normal: &T) -> T {
+        match self {
+            Scaled::Absolute(v) => v.clone(),
+            Scaled::Ratio(r) => r.clone() * normal.clone(),
+        }
+    }
+}
+
+impl<T: Clone + Mul<Output = T>> Contact<T> {
+    /// The tangential rows' stiffness and damping, when the contact has a
+    /// tangential spring.
+    pub fn tangential_values(&self) -> Option<(T, Option<T>)> {
+        let t = self.tangential.as_ref()?;
+        let k = t.stiffness.of(&self.stiffness);
+        let c = match (&t.damping, &self.damping) {
+            (Some(Scaled::Absolute(c)), _) => Some(c.clone()),
+            (Some(s @ Scaled::Ratio(_)), Some(cn)) => Some(s.of(cn)),
+            _ => None,
+        };
+        Some((k, c))
+    }
 }
 
 /// A pin/ball joint: the point on `body` and on `other` (or the world) keep
@@ -325,11 +375,18 @@ pub fn build<T: Numeric, E>(
             ContactGeometry::Jacobian(row) => Geometry::Jacobian(vec(row, f)?),
             ContactGeometry::Link { .. } => unreachable!("model contacts are built by build_robot"),
         };
+        let stiffness = f(&c.stiffness)?;
+        let damping = c.damping.as_ref().map(&mut *f).transpose()?;
+        let tangential = match &c.tangential {
+            Some(t) => Some(tangential_spring(t, f)?),
+            None => None,
+        };
         contacts.push(Contact {
             name: c.name.clone(),
             geometry,
-            stiffness: f(&c.stiffness)?,
-            damping: c.damping.as_ref().map(&mut *f).transpose()?,
+            stiffness,
+            damping,
+            tangential,
         });
     }
     Ok(Model {
@@ -337,6 +394,31 @@ pub fn build<T: Numeric, E>(
         kind,
         contacts,
         impacts: impacts(case, f)?,
+    })
+}
+
+/// The tangential spring of a case contact, its values through `f`.
+fn tangential_spring<T, E>(
+    t: &case::Tangential,
+    f: &mut impl FnMut(&Val) -> Result<T, E>,
+) -> Result<TangentialSpring<T>, E> {
+    use case::TangentialValue as V;
+    let mut scaled = |v: &V| -> Result<Scaled<T>, E> {
+        Ok(match v {
+            V::Absolute(v) => Scaled::Absolute(f(v)?),
+            V::Ratio(r) => Scaled::Ratio(f(r)?),
+        })
+    };
+    let stiffness = scaled(&t.stiffness)?;
+    let damping = t.damping.as_ref().map(&mut scaled).transpose()?;
+    let mut basis = Vec::with_capacity(t.basis.len());
+    for dir in &t.basis {
+        basis.push(dir.iter().map(&mut *f).collect::<Result<Vec<T>, E>>()?);
+    }
+    Ok(TangentialSpring {
+        stiffness,
+        damping,
+        basis,
     })
 }
 
@@ -398,6 +480,7 @@ fn build_robot<T: Numeric, E>(
             geometry: Geometry::Jacobian(out),
             stiffness: f(&c.stiffness)?,
             damping: c.damping.as_ref().map(&mut *f).transpose()?,
+            tangential: None,
         });
     }
     let mut mass_matrix = Vec::with_capacity(sys.m.len());
@@ -574,6 +657,7 @@ fn scene_contact<T, E>(
             Some(dv) => Some(num(dv[c], Dim::DAMPING)?),
             None => None,
         },
+        tangential: None,
     })
 }
 

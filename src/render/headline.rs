@@ -58,6 +58,42 @@ fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
 }
 
+/// “Use Δt ≤ …” for a case with tangential springs: the step over every
+/// row, the rows that set it, and what the tangential springs change.
+fn tangential_step_line(
+    report: &Report,
+    tg: &crate::report::tangential::TangentialReport,
+    d: usize,
+) -> Option<Vec<Segment>> {
+    let h = tg.dt_with?;
+    let damped = tg.dt_with_by.is_some_and(|b| b.starts_with("damped"));
+    let rows = tg
+        .setting_rows
+        .iter()
+        .map(|r| format!("{} ({} %)", r.row, n(100.0 * r.share, 2)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut line = vec![
+        plain("Use "),
+        strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
+        plain(if damped {
+            " (symplectic Euler, the dashpot force taken at the step's start velocity), over every contact row, normal and tangential"
+        } else {
+            " (symplectic Euler, velocity Verlet or central differences), 2/ω_max over every contact row, normal and tangential"
+        }),
+        plain(format!("; set by {rows}")),
+    ];
+    if let (Some(w), Some(r)) = (tg.dt_without, tg.dt_ratio) {
+        line.push(plain(format!(
+            ". Without the tangential springs the step would be {}: they change it by ×{}",
+            t(report, w, d),
+            n(r, d)
+        )));
+    }
+    line.push(plain("."));
+    Some(line)
+}
+
 /// The headline lines of `report` at `d` significant figures.
 pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
     let mut out = Vec::new();
@@ -86,6 +122,9 @@ pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
 
 /// “Use Δt ≤ …”, with the effect that set it.
 fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
+    if let Some(tg) = &report.tangential {
+        return tangential_step_line(report, tg, d);
+    }
     let dt = &report.stable_dt;
     let h = dt.governing?;
     let by = dt.governing_by.unwrap_or("coupled_mode");

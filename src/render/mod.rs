@@ -22,6 +22,7 @@ pub mod safe;
 pub mod section;
 pub mod sheet;
 pub mod sketch;
+pub mod tangential;
 pub mod templates;
 pub mod text;
 mod text_verify;

@@ -18,6 +18,8 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("distributions", "Distributions over the contacts"),
     ("contacts", "Effective mass, contact by contact"),
     ("coupled", "Coupled contacts"),
+    ("tangential", "Tangential rows"),
+    ("hertz", "Hertz contacts"),
     ("sensitivities", "Sensitivities"),
     ("sweeps", "Sweeps"),
     ("impacts", "Impacts"),

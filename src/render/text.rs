@@ -76,6 +76,8 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     checks_section(report, &mut out);
     contacts_section(report, d, &mut out);
     damping_section(report, d, &mut out);
+    super::tangential::sections(report, d, &mut out);
+    super::tangential::hertz_sections(report, d, &mut out);
     robot_section(report, d, &mut out);
     for e in &report.engines {
         out.extend(super::engine_text::sections(e, d));

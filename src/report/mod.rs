@@ -17,6 +17,7 @@ pub mod definition;
 pub mod impact;
 pub mod selection;
 pub mod sketch;
+pub mod tangential;
 pub mod value;
 
 pub use claims::{ClaimReport, ParameterValue, impact_symbol};
@@ -139,6 +140,15 @@ pub struct Report {
     /// Verification by simulation, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Verification>,
+    /// Contacts with tangential springs: every row (normal and tangential),
+    /// the per-contact blocks, the modes over every row and the step with
+    /// and without the tangential springs (absent without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tangential: Option<tangential::TangentialReport>,
+    /// Hertz contacts (`law = "hertz"`): the linearised stiffness, the
+    /// closed-form impact with the exact m_eff, the Hertz-time factor.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hertz: Vec<crate::analysis::hertz_contacts::HertzResult>,
 }
 
 /// The assembled matrices, numerically.
@@ -572,6 +582,8 @@ pub fn build(case: &Case, results: Results) -> Report {
         engines: Vec::new(),
         verification: None,
         claims: claims::claim_reports(case, claims),
+        tangential: an.tangential.as_ref().map(|t| tangential::report(case, t)),
+        hertz: crate::analysis::hertz_contacts::results(case, an),
     }
 }
 

@@ -66,6 +66,23 @@ pub struct Derivation {
     pub dofs: Vec<String>,
     /// Named intermediate quantities the LaTeX forms use.
     pub quantities: Vec<NamedQuantity>,
+    /// Per contact with a tangential spring, in case order: its tangent
+    /// rows' closed forms, from the same assembly over every row.
+    pub tangential: Vec<TangentialDerivation>,
+}
+
+/// The closed forms of one contact's tangent rows.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TangentialDerivation {
+    /// Contact index.
+    pub contact: usize,
+    /// Per tangent row: `m_t = 1/A_tt` as one fraction (`None` when A_tt = 0).
+    pub m_t: Vec<Option<SymForm>>,
+    /// Per tangent row: `m_t / m_n = A_nn / A_tt` (`None` when either is 0).
+    pub m_t_over_m_n: Vec<Option<SymForm>>,
+    /// Per tangent row: `m_t / m_n` exactly (for tests and claims).
+    #[serde(skip)]
+    pub ratio: Vec<Option<Frac>>,
 }
 
 /// Derives A and the per-contact forms for a case. `numeric` is the numeric
@@ -117,6 +134,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             Ok((model::assemble(&model), stiffness))
         };
     let (system, _) = build(false, &mut symbols)?;
+    let tangential_a = tangential_delassus(case, &definitions, &mut symbols, &independent_rows)?;
     let (system_expanded, stiffness_expanded) = build(true, &mut symbols)?;
     let tidy = |a: Vec<Vec<Frac>>, symbols: &Symbols| -> Vec<Vec<Frac>> {
         a.iter()
@@ -153,6 +171,7 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .collect()
     });
 
+    let tangential_read = tangential_read(tangential_a, &mut symbols);
     let overrides: Vec<(String, String)> = case
         .parameters
         .iter()
@@ -216,7 +235,9 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .map(|row| row.iter().map(|f| form(&names, f)).collect())
             .collect()
     });
+    let tangential = tangential_forms(tangential_read, &names, &named);
     Ok(Derivation {
+        tangential,
         quantities,
         definitions,
         expansions,
@@ -229,6 +250,92 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         contacts,
         mass,
     })
+}
+
+/// A over every row (normal and tangential, [`ContactRows::all_rows`](model::ContactRows::all_rows))
+/// with which contact and direction each row is, when the case has
+/// tangential springs: the same assembly as the normal rows'.
+#[allow(clippy::type_complexity)]
+fn tangential_delassus(
+    case: &Case,
+    definitions: &[(String, crate::expr::Expr)],
+    symbols: &mut Symbols,
+    independent: &[usize],
+) -> Result<Option<(Vec<Vec<Frac>>, Vec<model::RowOf>)>, Unsupported> {
+    if !case.contacts.iter().any(|c| c.tangential.is_some()) {
+        return Ok(None);
+    }
+    let mut conv = Converter::new(symbols, definitions, false);
+    let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
+    let (rows, of) = model::ContactRows::new(&model).all_rows();
+    let mut system = model::assemble_without_contacts(&model);
+    system.jacobian = rows;
+    let a = exact_delassus(&system, independent)?;
+    let a = a
+        .iter()
+        .map(|row| row.iter().map(|f| super::reduce_trig(f, symbols)).collect())
+        .collect();
+    Ok(Some((a, of)))
+}
+
+/// The tangent rows of one contact, read: per row `m_t` and `m_t/m_n`
+/// (readable), and `m_t/m_n` exactly.
+type TangentRead = (
+    usize,
+    Vec<(Option<Readable>, Option<Readable>, Option<Frac>)>,
+);
+
+/// The tangent rows' readable forms: `m_t = 1/A_tt` and `m_t/m_n = A_nn/A_tt`.
+fn tangential_read(
+    a: Option<(Vec<Vec<Frac>>, Vec<model::RowOf>)>,
+    symbols: &mut Symbols,
+) -> Vec<TangentRead> {
+    let Some((a, of)) = a else {
+        return Vec::new();
+    };
+    let mut out: Vec<TangentRead> = Vec::new();
+    let mut normal_row = 0;
+    for (i, r) in of.iter().enumerate() {
+        match r.direction {
+            model::Direction::Normal => normal_row = i,
+            model::Direction::Tangent(_) => {
+                if out.last().is_none_or(|t| t.0 != r.contact) {
+                    out.push((r.contact, Vec::new()));
+                }
+                let (att, ann) = (&a[i][i], &a[normal_row][normal_row]);
+                let m_t = super::readable(att, symbols).recip();
+                let ratio = (!att.is_zero() && !ann.is_zero()).then(|| ann.clone() / att.clone());
+                let ratio_read = ratio.as_ref().map(|q| super::readable(q, symbols));
+                out.last_mut()
+                    .expect("pushed above")
+                    .1
+                    .push((m_t, ratio_read, ratio));
+            }
+        }
+    }
+    out
+}
+
+/// The tangent rows' closed forms, printed.
+fn tangential_forms(
+    read: Vec<TangentRead>,
+    names: &Printer,
+    named: &Printer,
+) -> Vec<TangentialDerivation> {
+    read.into_iter()
+        .map(|(contact, rows)| TangentialDerivation {
+            contact,
+            m_t: rows
+                .iter()
+                .map(|(m, _, _)| m.as_ref().map(|m| single_fraction(names, named, m)))
+                .collect(),
+            m_t_over_m_n: rows
+                .iter()
+                .map(|(_, r, _)| r.as_ref().map(|r| single_fraction(names, named, r)))
+                .collect(),
+            ratio: rows.into_iter().map(|(_, _, q)| q).collect(),
+        })
+        .collect()
 }
 
 /// A fraction printed as `num/den` even when the denominator is a monomial.

@@ -30,7 +30,10 @@ mod sensitivity;
 
 pub use crate::notation::{latex_quantity, latex_symbol, latex_unit, symbol_problem};
 pub use derive::WORK_BUDGET as DERIVATION_WORK_BUDGET;
-pub use derive::{ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, TERM_BUDGET, derive};
+pub use derive::{
+    ContactDerivation, Derivation, MAX_CONTACTS, MAX_DOFS, TERM_BUDGET, TangentialDerivation,
+    derive,
+};
 pub use factor::factored_text;
 pub use frac::{Frac, poly_derivative, with_pythagoras};
 pub use named::{NamedQuantity, SymForm};

@@ -82,6 +82,7 @@ mod physics {
     mod references;
     mod stable_step;
     mod symbolic;
+    mod tangential;
     mod verification;
 }
 

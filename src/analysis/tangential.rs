@@ -1,0 +1,316 @@
+//! Contacts with tangential springs: the analysis over rows, not contacts.
+//!
+//! A contact with a tangential ("stick") spring has a normal row and one
+//! row per tangent (two in 3-d, one in a planar case), all at its point
+//! ([`crate::model::ContactRows::all_rows`]). Over every row, A = J M⁻¹ Jᵀ
+//! is computed as for normal rows alone ([`super::delassus`]), and read as
+//! per-contact blocks (3×3 in 3-d, 2×2 in a planar case): the diagonal gives
+//! each row's effective mass (1/A_tt for a tangent row), the off-diagonal
+//! the normal–tangential coupling inside the contact, `A_nt/√(A_nn A_tt)`
+//! (a cosine: 0 uncoupled, ±1 the two rows see one motion). The coupled
+//! modes are those of `S = K^½ A K^½` with K the row stiffnesses, and the
+//! stable step with the tangential springs is found from them exactly as
+//! for the normal rows alone (`2/ω_max`, or symplectic Euler's step map with
+//! dashpots). Which rows set it: each row's share `u_i²` of the fastest
+//! mode's unit eigenvector u of S.
+
+use super::{AnalysisError, Mode, StableDt, dt_undamped, modes, stable};
+use crate::model::{ContactRows, Direction, Model, RowOf, System};
+use nalgebra::DMatrix;
+
+/// A row's share of the fastest mode at or above which it is named as
+/// setting the step.
+pub const SETTING_SHARE: f64 = 0.1;
+
+/// One contact row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowResult {
+    /// Contact and direction.
+    pub of: RowOf,
+    /// The row's unit direction in world axes.
+    pub direction: Vec<f64>,
+    /// Stiffness of the row.
+    pub stiffness: f64,
+    /// Damping of the row, if any.
+    pub damping: Option<f64>,
+    /// `A_ii` of the row.
+    pub a: f64,
+    /// `1/A_ii`, `None` when the row cannot move.
+    pub m_eff: Option<f64>,
+    /// `√(k A_ii)`.
+    pub omega: f64,
+}
+
+/// A contact with a tangential spring: its block of A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactBlock {
+    /// Contact index.
+    pub contact: usize,
+    /// Index of its normal row in [`Tangential::rows`]; its tangent rows
+    /// follow.
+    pub first_row: usize,
+    /// The block of A over its rows (normal first), row-major.
+    pub block: Vec<Vec<f64>>,
+    /// Per tangent row: `A_nt / √(A_nn A_tt)` (0 when either row is immobile).
+    pub coupling: Vec<f64>,
+}
+
+/// The analysis over every row.
+#[derive(Clone, Debug)]
+pub struct Tangential {
+    /// Every row, contact by contact (normal, then its tangents).
+    pub rows: Vec<RowResult>,
+    /// The contacts with a tangential spring.
+    pub contacts: Vec<ContactBlock>,
+    /// A over every row.
+    pub delassus: DMatrix<f64>,
+    /// Nonzero coupled modes over every row, fastest first.
+    pub modes: Vec<Mode>,
+    /// Zero modes over every row.
+    pub zero_modes: usize,
+    /// The stable steps over every row (`coupled`, `coupled_damped`,
+    /// `guaranteed`, `governing`; `independent*` over the rows one by one).
+    pub stable_dt: StableDt,
+    /// The rows that set the step: (row, share of the fastest mode), the
+    /// largest share first, every share ≥ [`SETTING_SHARE`].
+    pub setting_rows: Vec<(usize, f64)>,
+    /// The step to use over the normal rows alone (without the tangential
+    /// springs), as the normal analysis gives it.
+    pub normal_governing: Option<(f64, super::Governing)>,
+}
+
+impl Tangential {
+    /// The row's name for reports: `contact.n`, `contact.t1`, ….
+    pub fn row_name(&self, model_names: &[String], row: usize, planar: bool) -> String {
+        let of = self.rows[row].of;
+        format!("{}.{}", model_names[of.contact], of.direction.label(planar))
+    }
+}
+
+/// The analysis over every row when the model has tangential springs
+/// ([`tangential`]): the step to use and the guaranteed one become those
+/// over every row (the normal-only ones stay in `coupled`,
+/// `coupled_damped`, `independent*`).
+pub(super) fn with_tangential(
+    model: &Model<f64>,
+    system: &System<f64>,
+    mut an: super::Analysis,
+) -> Result<super::Analysis, AnalysisError> {
+    let mut t = analyze(model, system)?;
+    if let Some(t) = &mut t {
+        t.normal_governing = an.stable_dt.governing;
+        an.stable_dt.governing = t.stable_dt.governing;
+        an.stable_dt.guaranteed = t.stable_dt.guaranteed;
+    }
+    an.tangential = t;
+    Ok(an)
+}
+
+/// An upper bound on the dashpots' rate λ_max(C^½ A C^½): the smaller of
+/// its trace and Gershgorin bounds (`c`: the dashpot of each row).
+pub(crate) fn damping_rate_bound(a: &DMatrix<f64>, c: &[f64]) -> f64 {
+    let n = c.len();
+    let trace: f64 = (0..n).map(|i| c[i] * a[(i, i)]).sum();
+    let gershgorin = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (c[i] * c[j]).sqrt() * a[(i, j)].abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    trace.min(gershgorin)
+}
+
+/// Whether any contact of the model has a tangential spring.
+pub fn has_tangential(model: &Model<f64>) -> bool {
+    model.contacts.iter().any(|c| c.tangential.is_some())
+}
+
+/// The analysis over every row of a model with tangential springs (`None`
+/// without them). `system`: the model's assembled system (its normal rows
+/// are replaced by every row here).
+pub fn analyze(
+    model: &Model<f64>,
+    system: &System<f64>,
+) -> Result<Option<Tangential>, AnalysisError> {
+    if !has_tangential(model) {
+        return Ok(None);
+    }
+    let (rows, of) = ContactRows::new(model).all_rows();
+    let mut all = System {
+        dofs: system.dofs.clone(),
+        mass: system.mass.clone(),
+        jacobian: rows,
+        constraints: system.constraints.clone(),
+    };
+    let d = super::delassus(&all).map_err(|e| match e {
+        AnalysisError::OutOfRange { contact, what } => AnalysisError::OutOfRange {
+            contact: of[contact].contact,
+            what: format!("row {}: {what}", of[contact].direction.label(false)),
+        },
+        e => e,
+    })?;
+    all.jacobian = Vec::new();
+    let a = d.matrix;
+    let (k, c): (Vec<f64>, Vec<Option<f64>>) = of
+        .iter()
+        .map(|r| {
+            let contact = &model.contacts[r.contact];
+            match r.direction {
+                Direction::Normal => (contact.stiffness, contact.damping),
+                Direction::Tangent(_) => contact
+                    .tangential_values()
+                    .expect("tangent rows come from tangential springs"),
+            }
+        })
+        .unzip();
+    let rows: Vec<RowResult> = of
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RowResult {
+            of: *r,
+            direction: direction_of(model, r),
+            stiffness: k[i],
+            damping: c[i],
+            a: a[(i, i)],
+            m_eff: (!d.immobile[i]).then(|| 1.0 / a[(i, i)]),
+            omega: (k[i] * a[(i, i)]).sqrt(),
+        })
+        .collect();
+    let contacts = blocks(&rows, &a);
+    let (modes, zero_modes) = modes(&a, &k);
+    let stable_dt = steps(&a, &rows, &modes);
+    let setting_rows = setting_rows(&modes, &k);
+    Ok(Some(Tangential {
+        rows,
+        contacts,
+        delassus: a,
+        modes,
+        zero_modes,
+        stable_dt,
+        setting_rows,
+        normal_governing: None,
+    }))
+}
+
+/// The per-contact blocks of A and the couplings inside them.
+fn blocks(rows: &[RowResult], a: &DMatrix<f64>) -> Vec<ContactBlock> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let mut end = i + 1;
+        while end < rows.len() && rows[end].of.contact == rows[i].of.contact {
+            end += 1;
+        }
+        if end > i + 1 {
+            let block = (i..end)
+                .map(|p| (i..end).map(|q| a[(p, q)]).collect())
+                .collect();
+            let coupling = (i + 1..end)
+                .map(|t| {
+                    let den = (a[(i, i)] * a[(t, t)]).sqrt();
+                    if den > 0.0 { a[(i, t)] / den } else { 0.0 }
+                })
+                .collect();
+            out.push(ContactBlock {
+                contact: rows[i].of.contact,
+                first_row: i,
+                block,
+                coupling,
+            });
+        }
+        i = end;
+    }
+    out
+}
+
+/// The stable steps over every row, as [`super::analyze`] finds them for
+/// the normal rows.
+fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
+    let n = rows.len();
+    let k: Vec<f64> = rows.iter().map(|r| r.stiffness).collect();
+    let omega_max = modes.first().map_or(0.0, |m| m.omega);
+    let any_damping = rows.iter().any(|r| r.damping.is_some());
+    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    let gamma = any_damping.then(|| damping_rate_bound(a, &c));
+    let damped = any_damping
+        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
+        .flatten();
+    let governing = stable::governing(omega_max, false, damped, gamma);
+    let trace = rows.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
+    let gershgorin = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (k[i] * k[j]).sqrt() * a[(i, j)].abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max)
+        .sqrt();
+    let independent = rows.iter().map(|r| r.omega).fold(0.0, f64::max);
+    StableDt {
+        coupled: dt_undamped(omega_max),
+        independent: dt_undamped(independent),
+        coupled_damped: damped,
+        independent_damped: any_damping
+            .then(|| {
+                rows.iter()
+                    .filter(|r| r.m_eff.is_some())
+                    .filter_map(|r| {
+                        let zeta =
+                            r.damping.unwrap_or(0.0) * r.a.sqrt() / (2.0 * r.stiffness.sqrt());
+                        super::dt_damped(r.omega, zeta)
+                    })
+                    .min_by(f64::total_cmp)
+            })
+            .flatten(),
+        guaranteed: stable::guaranteed(trace.min(gershgorin), gamma, governing),
+        governing,
+    }
+}
+
+/// Modes this close (relatively) to the fastest are one degenerate
+/// fastest mode: their shares are pooled, so which vector of the
+/// degenerate space the eigensolver returned does not matter.
+const DEGENERATE: f64 = 1e-9;
+
+/// The rows whose share of the fastest mode (the unit eigenvector u of S,
+/// `u = K^½ shape / |K^½ shape|`; over a degenerate fastest mode the mean
+/// of its vectors' shares) is at least [`SETTING_SHARE`].
+fn setting_rows(modes: &[Mode], k: &[f64]) -> Vec<(usize, f64)> {
+    let Some(first) = modes.first() else {
+        return Vec::new();
+    };
+    let fastest: Vec<&Mode> = modes
+        .iter()
+        .take_while(|m| m.omega >= first.omega * (1.0 - DEGENERATE))
+        .collect();
+    let mut share = vec![0.0; k.len()];
+    for m in &fastest {
+        let u: Vec<f64> = m.shape.iter().zip(k).map(|(s, k)| s * k.sqrt()).collect();
+        let norm: f64 = u.iter().map(|x| x * x).sum();
+        for (s, x) in share.iter_mut().zip(&u) {
+            *s += x * x / norm / fastest.len() as f64;
+        }
+    }
+    let mut out: Vec<(usize, f64)> = share
+        .into_iter()
+        .enumerate()
+        .filter(|(_, s)| *s >= SETTING_SHARE)
+        .collect();
+    out.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    out
+}
+
+/// The unit direction of a row in world axes (empty for a Jacobian row).
+fn direction_of(model: &Model<f64>, r: &RowOf) -> Vec<f64> {
+    let c = &model.contacts[r.contact];
+    match (r.direction, &c.geometry) {
+        (Direction::Normal, crate::model::Geometry::Point { normal, .. }) => normal.clone(),
+        (Direction::Tangent(k), _) => c
+            .tangential
+            .as_ref()
+            .map(|t| t.basis[k as usize].clone())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}

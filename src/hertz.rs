@@ -1,0 +1,210 @@
+//! The Hertz contact law `F = K δ^{3/2}` (K = 4/3 E* √R*): its linearised
+//! stiffness, its impact in closed form, and the step rules DEM codes use
+//! (docs/physics.md, "Hertz contacts", with sources).
+//!
+//! - Linearised stiffness `k(δ) = dF/dδ = 3/2 K √δ`; under a static load W
+//!   the overlap is `δ = (W/K)^{2/3}`, so `k = 3/2 K^{2/3} W^{1/3}`.
+//! - Mindlin's tangential stiffness at the same overlap `k_t = 8 G* a`,
+//!   `a = √(R* δ)` (Mindlin 1949; Johnson 1985 §7.2).
+//! - Impact of mass m at approach speed v (Johnson 1985 §11.4): energy
+//!   `½ m v² = 2/5 K δ_max^{5/2}` gives `δ_max = (5 m v²/(4K))^{2/5}`, the
+//!   peak force `K δ_max^{3/2}` and the duration `t_c = 2 I δ_max / v` with
+//!   `I = ∫₀¹ (1 − x^{5/2})^{−½} dx = (2/5) B(2/5, ½) = 1.4716…`
+//!   (so `t_c = 2.9432 δ_max/v`, Johnson's eq. 11.24).
+//! - Rayleigh time `T_R = π R √(ρ/G) / (0.1631 ν + 0.8766)` (Li, Xu &
+//!   Thornton 2005), the rule EDEM and LIGGGHTS check the step against.
+
+/// `∫₀¹ (1 − x^{5/2})^{−½} dx = (2/5) Γ(2/5) Γ(1/2) / Γ(9/10)`.
+pub const DURATION_INTEGRAL: f64 = 1.471_637_592_162_352_3;
+
+/// The Hertz coefficient `K = 4/3 E* √R*` (N/m^1.5).
+pub fn coefficient(modulus: f64, radius: f64) -> f64 {
+    4.0 / 3.0 * modulus * radius.sqrt()
+}
+
+/// `dF/dδ` at overlap `delta`: `3/2 K √δ` (N/m).
+pub fn stiffness_at_overlap(k: f64, delta: f64) -> f64 {
+    1.5 * k * delta.sqrt()
+}
+
+/// The static overlap under load `w`: `(w/K)^{2/3}` (m).
+pub fn overlap_under_load(k: f64, w: f64) -> f64 {
+    (w / k).powf(2.0 / 3.0)
+}
+
+/// Mindlin's tangential stiffness at overlap `delta`: `8 G* √(R* δ)` (N/m).
+pub fn mindlin(shear_modulus: f64, radius: f64, delta: f64) -> f64 {
+    8.0 * shear_modulus * (radius * delta).sqrt()
+}
+
+/// A Hertz impact in closed form.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HertzImpact {
+    /// Largest overlap (m).
+    pub max_overlap: f64,
+    /// Peak force (N).
+    pub peak_force: f64,
+    /// Contact duration (s).
+    pub duration: f64,
+    /// The linearised stiffness at the peak, `3/2 K √δ_max` (N/m).
+    pub peak_stiffness: f64,
+}
+
+/// The impact of mass `m` at approach speed `v` on a Hertz contact of
+/// coefficient `k` (elastic, no damping).
+pub fn impact(m: f64, k: f64, v: f64) -> HertzImpact {
+    let max_overlap = (5.0 * m * v * v / (4.0 * k)).powf(0.4);
+    HertzImpact {
+        max_overlap,
+        peak_force: k * max_overlap.powf(1.5),
+        duration: 2.0 * DURATION_INTEGRAL * max_overlap / v,
+        peak_stiffness: stiffness_at_overlap(k, max_overlap),
+    }
+}
+
+/// The Rayleigh time of a sphere of radius `r`, density `rho`, shear
+/// modulus `g` and Poisson ratio `nu` (s).
+pub fn rayleigh_time(r: f64, rho: f64, g: f64, nu: f64) -> f64 {
+    std::f64::consts::PI * r * (rho / g).sqrt() / (0.1631 * nu + 0.8766)
+}
+
+/// The impact by integration of `m δ̈ = −K δ^{3/2}` (classical RK4 at
+/// `steps` steps per closed-form duration; the peak and the crossing of
+/// δ = 0 are located by cubic Hermite interpolation). An independent check
+/// of [`impact`]; the error is O(h⁴).
+pub fn integrate(m: f64, k: f64, v: f64, steps: usize) -> HertzImpact {
+    let guess = impact(m, k, v).duration;
+    let h = guess / steps as f64;
+    let f = |d: f64, u: f64| (u, if d > 0.0 { -k * d.powf(1.5) / m } else { 0.0 });
+    let (mut d, mut u, mut t) = (0.0f64, v, 0.0f64);
+    let mut max_overlap = 0.0f64;
+    loop {
+        let (k1d, k1u) = f(d, u);
+        let (k2d, k2u) = f(d + 0.5 * h * k1d, u + 0.5 * h * k1u);
+        let (k3d, k3u) = f(d + 0.5 * h * k2d, u + 0.5 * h * k2u);
+        let (k4d, k4u) = f(d + h * k3d, u + h * k3u);
+        let nd = d + h / 6.0 * (k1d + 2.0 * k2d + 2.0 * k3d + k4d);
+        let nu = u + h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
+        // Hermite cubic on [t, t+h] with values d, nd and slopes u, nu.
+        let hermite = |s: f64| {
+            let (s2, s3) = (s * s, s * s * s);
+            (2.0 * s3 - 3.0 * s2 + 1.0) * d
+                + (s3 - 2.0 * s2 + s) * h * u
+                + (-2.0 * s3 + 3.0 * s2) * nd
+                + (s3 - s2) * h * nu
+        };
+        if u > 0.0 && nu <= 0.0 {
+            // The peak: the root of the interpolated velocity (bisection).
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            let slope = |s: f64| {
+                let s2 = s * s;
+                (6.0 * s2 - 6.0 * s) * d / h
+                    + (3.0 * s2 - 4.0 * s + 1.0) * u
+                    + (-6.0 * s2 + 6.0 * s) * nd / h
+                    + (3.0 * s2 - 2.0 * s) * nu
+            };
+            for _ in 0..60 {
+                let mid = 0.5 * (lo + hi);
+                if slope(mid) > 0.0 { lo = mid } else { hi = mid }
+            }
+            max_overlap = max_overlap.max(hermite(0.5 * (lo + hi)));
+        }
+        if nd <= 0.0 && t > 0.0 {
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            for _ in 0..60 {
+                let mid = 0.5 * (lo + hi);
+                if hermite(mid) > 0.0 {
+                    lo = mid
+                } else {
+                    hi = mid
+                }
+            }
+            let duration = t + h * 0.5 * (lo + hi);
+            return HertzImpact {
+                max_overlap,
+                peak_force: k * max_overlap.powf(1.5),
+                duration,
+                peak_stiffness: stiffness_at_overlap(k, max_overlap),
+            };
+        }
+        (d, u, t) = (nd, nu, t + h);
+        if t > 4.0 * guess {
+            return HertzImpact {
+                max_overlap,
+                peak_force: f64::NAN,
+                duration: f64::NAN,
+                peak_stiffness: f64::NAN,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The duration integral by Simpson's rule after the substitution
+    /// x = 1 − s² (which removes the end singularity).
+    #[test]
+    fn the_duration_integral_is_the_beta_function_value() {
+        // x = 1 − s²: dx = −2s ds, 1 − x^{5/2} ~ (5/2)s² near s = 0.
+        let g = |s: f64| {
+            let x: f64 = 1.0 - s * s;
+            let den = (1.0 - x.powf(2.5)).sqrt();
+            if s == 0.0 {
+                2.0 / 2.5f64.sqrt()
+            } else {
+                2.0 * s / den
+            }
+        };
+        let n = 20_000;
+        let h = 1.0 / n as f64;
+        let mut sum = g(0.0) + g(1.0);
+        for i in 1..n {
+            sum += g(i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+        }
+        let simpson = sum * h / 3.0;
+        assert!((simpson - DURATION_INTEGRAL).abs() < 1e-9, "{simpson}");
+    }
+
+    /// The closed forms against RK4 of the nonlinear law: relative errors
+    /// below 10⁻⁶ at 2000 steps per contact (O(h⁴); measured ~10⁻¹⁰), for
+    /// masses, coefficients and speeds over several decades.
+    #[test]
+    fn the_closed_form_impact_matches_an_integration() {
+        for (m, k, v) in [
+            (0.2, 1e8, 1.0),
+            (3.0, 5e9, 0.05),
+            (1e-4, 2e6, 12.0),
+            (50.0, 1e10, 3.0),
+        ] {
+            let c = impact(m, k, v);
+            let n = integrate(m, k, v, 2000);
+            for (a, b, what) in [
+                (c.max_overlap, n.max_overlap, "overlap"),
+                (c.peak_force, n.peak_force, "force"),
+                (c.duration, n.duration, "duration"),
+            ] {
+                assert!(
+                    ((a - b) / a).abs() < 1e-6,
+                    "{what}: {a} vs {b} at m={m} K={k} v={v}"
+                );
+            }
+            // Energy: ½ m v² = 2/5 K δ_max^{5/2}.
+            let e = 0.4 * k * c.max_overlap.powf(2.5);
+            assert!((e / (0.5 * m * v * v) - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn linearised_stiffness_and_static_overlap_agree() {
+        let (e, r) = (70e9 / (2.0 * (1.0 - 0.33f64.powi(2))), 0.005);
+        let k = coefficient(e, r);
+        let w = 10.0;
+        let d = overlap_under_load(k, w);
+        assert!((k * d.powf(1.5) - w).abs() < 1e-9 * w);
+        // dF/dδ by a central difference.
+        let fd = (k * (d * 1.001).powf(1.5) - k * (d * 0.999).powf(1.5)) / (0.002 * d);
+        assert!((fd / stiffness_at_overlap(k, d) - 1.0).abs() < 1e-6);
+    }
+}

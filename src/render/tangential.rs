@@ -1,0 +1,165 @@
+//! The tangential rows' sections of the `meff eval` summary (the sheets'
+//! templates lay out the same numbers).
+
+use super::number::{sig, time};
+use super::section::{Section, opt, strings};
+use crate::report::Report;
+
+/// "Tangential rows": per row, per contact block, the modes and steps.
+pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
+    let Some(tg) = &report.tangential else {
+        return;
+    };
+    out.push(Section {
+        title: "Tangential rows: effective mass per row".into(),
+        header: strings([
+            "row",
+            "k (N/m)",
+            "c (N s/m)",
+            "A_ii (1/kg)",
+            "m (kg)",
+            "ω (rad/s)",
+        ]),
+        rows: tg
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    sig(r.stiffness, d),
+                    opt(r.damping, d),
+                    sig(r.a, d),
+                    opt(r.m_eff, d),
+                    sig(r.omega, d),
+                ]
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    out.push(Section {
+        title: "Tangential rows: per contact".into(),
+        header: strings([
+            "contact",
+            "tangent",
+            "m_t (kg)",
+            "m_t/m_n",
+            "coupling A_nt/√(A_nn A_tt)",
+        ]),
+        rows: tg
+            .contacts
+            .iter()
+            .flat_map(|c| {
+                (0..c.m_t.len()).map(move |k| {
+                    vec![
+                        c.contact.clone(),
+                        tangent_label(c.m_t.len(), k).into(),
+                        opt(c.m_t[k], d),
+                        opt(c.m_t_over_m_n[k], d),
+                        sig(c.coupling[k], d),
+                    ]
+                })
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    let mut notes = vec![format!(
+        "{} nonzero mode(s) and {} zero mode(s) over every row; the fastest listed.",
+        tg.modes_total, tg.zero_modes
+    )];
+    notes.push(format!(
+        "Step with the tangential springs {}, without {}; set by {}.",
+        step(tg.dt_with, d),
+        step(tg.dt_without, d),
+        tg.setting_rows
+            .iter()
+            .map(|r| format!("{} ({})", r.row, sig(r.share, 2)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    out.push(Section {
+        title: "Tangential rows: coupled modes and step".into(),
+        header: strings(["mode", "ω (rad/s)", "leading row", "share"]),
+        rows: tg
+            .modes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                vec![
+                    (i + 1).to_string(),
+                    sig(m.omega, d),
+                    m.leading_row.clone(),
+                    sig(m.share, d),
+                ]
+            })
+            .collect(),
+        notes,
+    });
+}
+
+/// `t1`, `t2`, or `t` when the contact has one tangent.
+pub fn tangent_label(count: usize, k: usize) -> &'static str {
+    match (count, k) {
+        (1, _) => "t",
+        (_, 0) => "t1",
+        _ => "t2",
+    }
+}
+
+fn step(h: Option<f64>, d: usize) -> String {
+    h.map_or_else(|| "—".into(), |h| time(h, d))
+}
+
+/// "Hertz contacts": the linearisation and the closed-form impact.
+pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
+    if report.hertz.is_empty() {
+        return;
+    }
+    out.push(Section {
+        title: "Hertz contacts (F = K δ^1.5, linearised k = 3/2 K √δ)".into(),
+        header: strings(["contact", "K (N/m^1.5)", "δ (m)", "k (N/m)", "m_eff (kg)"]),
+        rows: report
+            .hertz
+            .iter()
+            .map(|h| {
+                vec![
+                    h.contact.clone(),
+                    sig(h.coefficient, d),
+                    sig(h.overlap, d),
+                    sig(h.stiffness, d),
+                    opt(h.m_eff, d),
+                ]
+            })
+            .collect(),
+        notes: Vec::new(),
+    });
+    let impacts: Vec<_> = report.hertz.iter().filter(|h| h.impact.is_some()).collect();
+    if impacts.is_empty() {
+        return;
+    }
+    out.push(Section {
+        title: "Hertz impact (closed form, exact m_eff)".into(),
+        header: strings([
+            "contact", "v (m/s)", "δ_max (m)", "F_max (N)", "t_c", "k at peak (N/m)", "2/ω at peak",
+            "Δt/t_c",
+        ]),
+        rows: impacts
+            .iter()
+            .filter_map(|h| {
+                let x = h.impact.as_ref()?;
+                Some(vec![
+                    h.contact.clone(),
+                    sig(x.speed, d),
+                    sig(x.max_overlap, d),
+                    sig(x.peak_force, d),
+                    time(x.duration, d),
+                    sig(x.peak_stiffness, d),
+                    time(x.dt_at_peak, d),
+                    opt(x.hertz_time_factor, d),
+                ])
+            })
+            .collect(),
+        notes: vec![
+            "Δt/t_c: the fraction of the Hertz time a rule Δt = f·t_c must use to give the step to use.".into(),
+        ],
+    });
+}

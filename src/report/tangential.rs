@@ -1,0 +1,191 @@
+//! The tangential rows' section of the report: per row its effective
+//! mass, per contact its block's couplings, the coupled modes over every
+//! row and the step with and without the tangential springs.
+
+use crate::analysis::tangential::Tangential;
+use crate::case::Case;
+use serde::Serialize;
+
+/// Most modes over every row listed (fastest first).
+pub const MODES_LISTED: usize = 6;
+
+/// The tangential rows (`null` in the JSON without tangential springs).
+#[derive(Clone, Debug, Serialize)]
+pub struct TangentialReport {
+    /// Every contact row, contact by contact: the normal row, then the
+    /// contact's tangent rows.
+    pub rows: Vec<RowReport>,
+    /// The contacts with a tangential spring: their blocks of A.
+    pub contacts: Vec<TangentialContactReport>,
+    /// The fastest coupled modes over every row (at most six).
+    pub modes: Vec<RowModeReport>,
+    /// Nonzero modes over every row.
+    pub modes_total: usize,
+    /// Zero modes over every row.
+    pub zero_modes: usize,
+    /// The step to use with the tangential springs (over every row).
+    pub dt_with: Option<f64>,
+    /// What sets it (as `stable_dt.governing_by`).
+    pub dt_with_by: Option<&'static str>,
+    /// The step to use over the normal rows alone.
+    pub dt_without: Option<f64>,
+    /// `dt_with / dt_without`.
+    pub dt_ratio: Option<f64>,
+    /// `2/ω_max` over every row (no dashpots).
+    pub dt_undamped: Option<f64>,
+    /// The rows that set the step, with their share of the fastest mode
+    /// (u_i² of its unit eigenvector of K^½ A K^½), largest first.
+    pub setting_rows: Vec<SettingRow>,
+}
+
+/// One contact row.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowReport {
+    /// `contact.n`, `contact.t1`, `contact.t2` (`contact.t` in a planar case).
+    pub name: String,
+    /// The contact.
+    pub contact: String,
+    /// `n`, `t1`, `t2` or `t`.
+    pub direction: &'static str,
+    /// Unit direction in world axes.
+    pub direction_vector: Vec<f64>,
+    /// Row stiffness (N/m).
+    pub stiffness: f64,
+    /// Row damping (N·s/m), if any.
+    pub damping: Option<f64>,
+    /// `A_ii` (1/kg).
+    pub a: f64,
+    /// `1/A_ii` (kg), `null` when the row cannot move.
+    pub m_eff: Option<f64>,
+    /// `√(k A_ii)` (rad/s).
+    pub omega: f64,
+}
+
+/// A contact with a tangential spring.
+#[derive(Clone, Debug, Serialize)]
+pub struct TangentialContactReport {
+    /// The contact.
+    pub contact: String,
+    /// Normal effective mass (kg).
+    pub m_n: Option<f64>,
+    /// Per tangent: its effective mass 1/A_tt (kg).
+    pub m_t: Vec<Option<f64>>,
+    /// Per tangent: `m_t / m_n`.
+    pub m_t_over_m_n: Vec<Option<f64>>,
+    /// Per tangent: the normal–tangential coupling `A_nt/√(A_nn A_tt)`.
+    pub coupling: Vec<f64>,
+    /// The block of A over the contact's rows (normal first), 1/kg.
+    pub block: Vec<Vec<f64>>,
+    /// Whether the first tangent was given (`tangent`) or chosen by the
+    /// default rule (docs/case-format.md).
+    pub tangent_given: bool,
+}
+
+/// A coupled mode over every row.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowModeReport {
+    /// Angular frequency (rad/s).
+    pub omega: f64,
+    /// The row with the largest share of the mode.
+    pub leading_row: String,
+    /// That row's share (u_i²).
+    pub share: f64,
+}
+
+/// A row that sets the step.
+#[derive(Clone, Debug, Serialize)]
+pub struct SettingRow {
+    /// Row name.
+    pub row: String,
+    /// Share of the fastest mode.
+    pub share: f64,
+}
+
+/// The report of the rows of `t` (`case`: names, planar or not).
+pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
+    let planar = case.space == crate::case::Space::Planar;
+    let names: Vec<String> = (0..case.contacts.len())
+        .map(|i| case.contact_name(i).into_owned())
+        .collect();
+    let row_name = |i: usize| t.row_name(&names, i, planar);
+    let rows = t
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RowReport {
+            name: row_name(i),
+            contact: names[r.of.contact].clone(),
+            direction: r.of.direction.label(planar),
+            direction_vector: r.direction.clone(),
+            stiffness: r.stiffness,
+            damping: r.damping,
+            a: r.a,
+            m_eff: r.m_eff,
+            omega: r.omega,
+        })
+        .collect();
+    let contacts = t
+        .contacts
+        .iter()
+        .map(|b| {
+            let m_n = t.rows[b.first_row].m_eff;
+            let m_t: Vec<Option<f64>> = (1..b.block.len())
+                .map(|k| t.rows[b.first_row + k].m_eff)
+                .collect();
+            TangentialContactReport {
+                contact: names[b.contact].clone(),
+                m_n,
+                m_t_over_m_n: m_t.iter().map(|m| m.zip(m_n).map(|(t, n)| t / n)).collect(),
+                m_t,
+                coupling: b.coupling.clone(),
+                block: b.block.clone(),
+                tangent_given: case.contacts[b.contact]
+                    .tangential
+                    .as_ref()
+                    .is_some_and(|x| x.given_tangent),
+            }
+        })
+        .collect();
+    let k: Vec<f64> = t.rows.iter().map(|r| r.stiffness).collect();
+    let modes = t
+        .modes
+        .iter()
+        .take(MODES_LISTED)
+        .map(|m| {
+            let u: Vec<f64> = m.shape.iter().zip(&k).map(|(s, k)| s * k.sqrt()).collect();
+            let norm: f64 = u.iter().map(|x| x * x).sum();
+            let (i, share) = u
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (i, x * x / norm))
+                .fold((0, -1.0), |b, x| if x.1 > b.1 { x } else { b });
+            RowModeReport {
+                omega: m.omega,
+                leading_row: row_name(i),
+                share,
+            }
+        })
+        .collect();
+    let dt_with = t.stable_dt.governing.map(|(h, _)| h);
+    let dt_without = t.normal_governing.map(|(h, _)| h);
+    TangentialReport {
+        rows,
+        contacts,
+        modes,
+        modes_total: t.modes.len(),
+        zero_modes: t.zero_modes,
+        dt_with,
+        dt_with_by: t.stable_dt.governing.map(|(_, g)| g.key()),
+        dt_without,
+        dt_ratio: dt_with.zip(dt_without).map(|(a, b)| a / b),
+        dt_undamped: t.stable_dt.coupled,
+        setting_rows: t
+            .setting_rows
+            .iter()
+            .map(|&(i, share)| SettingRow {
+                row: row_name(i),
+                share,
+            })
+            .collect(),
+    }
+}
