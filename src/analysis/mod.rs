@@ -23,6 +23,7 @@
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
 //! the c×c Delassus matrix and its eigenproblem) and [`crate::linalg`].
 
+mod block_whiten;
 mod coupled;
 pub mod delassus;
 pub mod impact;
