@@ -183,7 +183,7 @@ impl<'a> BlockWhitener<'a> {
 /// `x ← L⁻¹ x` column by column (`y_k = x_k / L_kk`, then `x_j −= L_jk y_k`
 /// for j > k): the order of nalgebra's `solve_lower_triangular`, which the
 /// dense path uses.
-fn substitute(l: &[f64], n: usize, x: &mut [f64]) {
+pub(crate) fn substitute(l: &[f64], n: usize, x: &mut [f64]) {
     for k in 0..n {
         let y = x[k] / l[k * n + k];
         x[k] = y;

@@ -27,7 +27,9 @@ use rayon::prelude::*;
 
 pub use super::coupled::{Coupled, LargeInfo};
 use super::kernels::CHUNK;
-pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
+pub use super::lanczos::{
+    Start, TOLERANCE as LANCZOS_TOLERANCE, fastest_modes, fastest_modes_from,
+};
 pub use super::local_csr::LocalCsr;
 use super::local_csr::{BlockBuilder, block_rows};
 pub use super::order::RowOrder;

@@ -35,6 +35,7 @@ mod modes;
 pub mod order;
 pub mod program;
 pub mod robot;
+pub mod scene_large;
 pub mod stable;
 pub mod sweep;
 
