@@ -43,6 +43,11 @@ fn main() {
     let mut marks = Vec::new();
     let mut mark = |name: &str| {
         let (now, peak) = rss();
+        // On stderr as it happens too: a run stopped part way keeps them.
+        eprintln!(
+            "{name} {:.2} s, {now:.0} MiB, peak {peak:.0} MiB",
+            t0.elapsed().as_secs_f64()
+        );
         marks.push(format!(
             "\"{name}\": [{:.2}, {now:.0}, {peak:.0}]",
             t0.elapsed().as_secs_f64()
@@ -58,7 +63,8 @@ fn main() {
     .unwrap_or_else(|e| panic!("{e:?}"));
     mark("read");
     let (n, c) = (data.n_bodies(), data.n_contacts());
-    let cp = scene_large::coupled(&data, space).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut data = data;
+    let cp = scene_large::coupled_releasing(&mut data, space).unwrap_or_else(|e| panic!("{e:?}"));
     drop(data);
     mark("coupled");
     let (modes, info) = fastest_modes_from(&cp, 6, false, Start::Golden);

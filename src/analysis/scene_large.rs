@@ -82,6 +82,21 @@ fn whitened_side(s: &SceneData, space: Space, i: usize, b: usize, negate: bool, 
 /// definite (the scene reader has refused those already), a row or an
 /// entry of S out of range.
 pub fn coupled(s: &SceneData, space: Space) -> Result<Coupled, AnalysisError> {
+    let (segments, diag) = segments(s, space)?;
+    finish(segments, diag, &s.stiffness)
+}
+
+/// [`coupled`], freeing the scene's geometry and mass columns
+/// ([`SceneData::release_geometry`]) once the rows are made, before S is
+/// formed: at 10⁷ bodies that is 2.5 GB less at the peak.
+pub fn coupled_releasing(s: &mut SceneData, space: Space) -> Result<Coupled, AnalysisError> {
+    let (segments, diag) = segments(s, space)?;
+    s.release_geometry();
+    finish(segments, diag, &s.stiffness)
+}
+
+/// J̃ by mass blocks, and A_ii.
+fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), AnalysisError> {
     let (nbody, c) = (s.n_bodies(), s.n_contacts());
     let size = velocities(space);
     // Each moving body's block (u32::MAX: fixed).
@@ -153,7 +168,6 @@ pub fn coupled(s: &SceneData, space: Space) -> Result<Coupled, AnalysisError> {
     }
     drop(next);
     crate::timing::mark("whiten-rows");
-    let sqrt_k: Vec<f64> = s.stiffness.iter().map(|k| k.sqrt()).collect();
     let segments = Segments {
         row_start,
         row_block,
@@ -163,6 +177,12 @@ pub fn coupled(s: &SceneData, space: Space) -> Result<Coupled, AnalysisError> {
         vals,
         size_of: vec![size as u32; nb],
     };
+    Ok((segments, diag))
+}
+
+/// S from the segments, with √k.
+fn finish(segments: Segments, diag: Vec<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
+    let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = segments.gram(&sqrt_k);
     crate::timing::mark("gram");
     if let Some((r, v)) = s.first_non_finite() {
