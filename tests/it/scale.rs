@@ -633,6 +633,15 @@ fn a_scene_read_straight_into_s_gives_the_pipelines_bits() {
         let data = &case.scene.as_ref().unwrap().data;
         let got = scene_large::coupled(data, case.space).unwrap();
         assert!(got.s == want.s, "{file}: S differs");
+        // The same bits on one thread and on three.
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let other = pool.install(|| scene_large::coupled(data, case.space).unwrap());
+            assert!(other == got, "{file}: {threads} threads");
+        }
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&got.diag), bits(&want.diag), "{file}");
         assert_eq!(bits(&got.sqrt_k), bits(&want.sqrt_k), "{file}");
