@@ -104,8 +104,13 @@ struct Recurrence {
 impl Recurrence {
     /// The deterministic start vector (every component nonzero), unit.
     fn new(c: usize) -> Recurrence {
+        Recurrence::from_phase(c, 0.618_033_988_749_894_9)
+    }
+
+    /// The start vector `1 + ½ frac(i·phase)`, unit.
+    fn from_phase(c: usize, phase: f64) -> Recurrence {
         let mut v: Vec<f64> = (0..c)
-            .map(|i| 1.0 + 0.5 * ((i as f64) * 0.618_033_988_749_894_9).fract())
+            .map(|i| 1.0 + 0.5 * ((i as f64) * phase).fract())
             .collect();
         let n = dot(&v, &v).sqrt();
         v.iter_mut().for_each(|x| *x /= n);
@@ -454,6 +459,29 @@ fn accepted(ritz: &[Ritz], top: f64, want: usize) -> Vec<Ritz> {
 /// The fastest `want` modes of `S = K^½ A K^½` (only converged ones, with
 /// their shapes when `shapes`), and facts about the run.
 pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, LargeInfo) {
+    fastest_modes_from(cp, want, shapes, Start::Golden)
+}
+
+/// The start vector of a Lanczos run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `1 + ½ frac(i·0.618…)`: the one every report uses.
+    Golden,
+    /// `1 + ½ frac(i·0.414…)` (√2 − 1): a second, independent start, for
+    /// checking the values of a run on the same matrix (the scale
+    /// benchmark at 10⁷ bodies, where no other solver fits in memory).
+    SilverValuesOnly,
+}
+
+/// [`fastest_modes`] from the start vector `start` (mode shapes only from
+/// [`Start::Golden`]: the replay that forms them starts there).
+pub fn fastest_modes_from(
+    cp: &Coupled,
+    want: usize,
+    shapes: bool,
+    start: Start,
+) -> (Vec<Mode>, LargeInfo) {
+    let shapes = shapes && start == Start::Golden;
     let s = &cp.s;
     let c = s.rows();
     let gershgorin = cp.gershgorin();
@@ -476,7 +504,10 @@ pub fn fastest_modes(cp: &Coupled, want: usize, shapes: bool) -> (Vec<Mode>, Lar
     let want = want.min(c).max(1);
     let max_steps = step_bound(s.stored(), c, shapes);
     let t0 = std::time::Instant::now();
-    let mut rec = Recurrence::new(c);
+    let mut rec = match start {
+        Start::Golden => Recurrence::new(c),
+        Start::SilverValuesOnly => Recurrence::from_phase(c, std::f64::consts::SQRT_2 - 1.0),
+    };
     let (mut alpha, mut beta) = (Vec::new(), Vec::new());
     let (mut ritz, mut top);
     let mut next_check = want.max(8);

@@ -20,14 +20,16 @@
 //! latency of one addition after another.
 
 use super::AnalysisError;
-use super::delassus::Whitener;
+use super::block_whiten::BlockWhitener;
 use crate::model::SparseRow;
 use crate::model::System;
 use rayon::prelude::*;
 
 pub use super::coupled::{Coupled, LargeInfo};
 use super::kernels::CHUNK;
-pub use super::lanczos::{TOLERANCE as LANCZOS_TOLERANCE, fastest_modes};
+pub use super::lanczos::{
+    Start, TOLERANCE as LANCZOS_TOLERANCE, fastest_modes, fastest_modes_from,
+};
 pub use super::local_csr::LocalCsr;
 use super::local_csr::{BlockBuilder, block_rows};
 pub use super::order::RowOrder;
@@ -111,7 +113,7 @@ fn coupled_in(
             constrained: true,
         });
     }
-    let whitener = Whitener::new(system)?;
+    let whitener = BlockWhitener::new(system)?;
     crate::timing::mark("mass-factors");
     type Part = (Vec<usize>, Vec<u32>, Vec<f64>, Vec<f64>);
     let parts: Vec<Result<Part, AnalysisError>> = (0..c.div_ceil(CHUNK))
@@ -216,25 +218,16 @@ fn coupled_in(
 fn gram(
     w: BlockCsr,
     d: &[f64],
-    block_of: &[usize],
+    block_of: &[u32],
     mass: &[crate::model::MassBlock<f64>],
 ) -> LocalCsr {
+    let mut w = w;
     let c = w.rows();
     let wr = &w;
     // The runs of row i: (block, its columns, its values).
     let runs = |i: usize| {
         let (cs, vs) = wr.row(i);
-        let mut at = 0;
-        std::iter::from_fn(move || {
-            (at < cs.len()).then(|| {
-                let b = block_of[cs[at] as usize];
-                let first = at;
-                while at < cs.len() && block_of[cs[at] as usize] == b {
-                    at += 1;
-                }
-                (b, &cs[first..at], &vs[first..at])
-            })
-        })
+        runs_in(cs, vs, block_of)
     };
     // The blocks of each row (all the products need of W), and from them
     // the segments of block b: `bstart[b]..bstart[b + 1]`, rows increasing;
@@ -254,102 +247,216 @@ fn gram(
     for b in 0..nb {
         bstart[b + 1] += bstart[b];
     }
+    // A block's segments keep only the velocities some row of it touches
+    // (a sphere's contacts do not turn it: three of six), columns in
+    // order: the dot products skip only terms 0·0, so their bits are
+    // those of the whole block's (halves the copy at 10⁶ bodies).
+    let mut used = vec![Used::default(); nb];
+    for i in 0..c {
+        for (b, cs, _) in runs(i) {
+            used[b].mark(cs, mass[b].offset, mass[b].size);
+        }
+    }
+    let width = |b: usize| used[b].width(mass[b].size);
     let mut voff = Vec::with_capacity(nb + 1);
     voff.push(0usize);
-    for (b, m) in mass.iter().enumerate() {
-        voff.push(voff[b] + (bstart[b + 1] - bstart[b]) * m.size);
+    for b in 0..nb {
+        voff.push(voff[b] + (bstart[b + 1] - bstart[b]) * width(b));
     }
     let mut seg_row = vec![0u32; bstart[nb]];
     let mut vals = vec![0.0f64; voff[nb]];
     let mut next = bstart.clone();
-    for i in 0..c {
-        for (b, cs, vs) in runs(i) {
-            let s = next[b];
-            next[b] += 1;
-            seg_row[s] = i as u32;
-            let (off, size) = (mass[b].offset, mass[b].size);
-            let at = voff[b] + (s - bstart[b]) * size;
-            let dense = &mut vals[at..at + size];
-            for (&col, &v) in cs.iter().zip(vs) {
-                dense[col as usize - off] = v;
+    // W's chunks are freed as their rows are copied: the copy and W are
+    // not both whole at once.
+    for k in 0..w.blocks.len() {
+        let chunk = std::mem::take(&mut w.blocks[k]);
+        for r in 0..chunk.rows() {
+            let i = k * CHUNK + r;
+            let (cs, vs) = chunk.row(r);
+            for (b, cs, vs) in runs_in(cs, vs, block_of) {
+                let s = next[b];
+                next[b] += 1;
+                seg_row[s] = i as u32;
+                let (off, size) = (mass[b].offset, width(b));
+                let at = voff[b] + (s - bstart[b]) * size;
+                let dense = &mut vals[at..at + size];
+                for (&col, &v) in cs.iter().zip(vs) {
+                    dense[used[b].slot(col as usize - off, mass[b].size)] = v;
+                }
             }
         }
     }
+    let size_of: Vec<u32> = (0..nb).map(|b| width(b) as u32).collect();
+    drop(used);
     drop(next);
     drop(w);
     crate::timing::mark("block-lists");
-    // One task per thread, each over a contiguous range of blocks of S with one
-    // set of buffers (`map_init` would make them per rayon job: dozens of
-    // c-long zeroed arrays, whose page faults cost more than the products).
-    let bs = block_rows(c);
-    let chunks = c.div_ceil(bs);
-    let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
-    // Entries a row: the rows of each of its blocks, summed (an upper
-    // bound; rows sharing two blocks are counted twice).
-    let room = |i: usize| -> usize {
-        row_block[row_start[i]..row_start[i + 1]]
-            .iter()
-            .map(|&b| bstart[b as usize + 1] - bstart[b as usize])
-            .sum()
-    };
-    let parts: Vec<BlockBuilder> = (0..tasks)
-        .into_par_iter()
-        .flat_map_iter(|t| {
-            let (mut acc, mut seen) = (vec![0.0f64; c], vec![0u32; c]);
-            let mut touched: Vec<u32> = Vec::new();
-            let (bstart, voff, seg_row, vals) = (&bstart, &voff, &seg_row, &vals);
-            let (row_start, row_block, room) = (&row_start, &row_block, &room);
-            (chunks * t / tasks..chunks * (t + 1) / tasks)
-                .map(move |k| {
-                    let rows = k * bs..((k + 1) * bs).min(c);
-                    let entries = rows.clone().map(room).sum();
-                    let mut out = BlockBuilder::new(k, bs, rows.len(), entries);
-                    for i in rows {
-                        // `seen[j] == i + 1` marks j as touched by row i.
-                        let mark = i as u32 + 1;
-                        let skip = super::local_csr::stored_in_their_rows(i, bs);
-                        touched.clear();
-                        for &b in &row_block[row_start[i]..row_start[i + 1]] {
-                            let b = b as usize;
-                            let size = mass[b].size;
-                            let rows = &seg_row[bstart[b]..bstart[b + 1]];
-                            let block = &vals[voff[b]..voff[b + 1]];
-                            // Row i's own segment (rows increase in a block).
-                            let p = rows.partition_point(|&r| (r as usize) < i);
-                            let own = &block[p * size..(p + 1) * size];
-                            // Rows before i that store their entry with i
-                            // themselves are skipped.
-                            let q = rows.partition_point(|&r| (r as usize) < skip.start);
-                            let others = rows[..q]
-                                .iter()
-                                .zip(block.chunks_exact(size))
-                                .chain(rows[p..].iter().zip(block[p * size..].chunks_exact(size)));
-                            for (&j, other) in others {
-                                let dot: f64 = own.iter().zip(other).map(|(x, y)| x * y).sum();
-                                let ju = j as usize;
-                                if seen[ju] == mark {
-                                    acc[ju] += dot;
-                                } else {
-                                    seen[ju] = mark;
-                                    acc[ju] = dot;
-                                    touched.push(j);
+    Segments {
+        row_start,
+        row_block,
+        bstart,
+        voff,
+        seg_row,
+        vals,
+        size_of,
+    }
+    .gram(d)
+}
+
+/// J̃ by mass blocks (see [`gram`]): row i's blocks are
+/// `row_block[row_start[i]..row_start[i + 1]]` (increasing); block b's
+/// segments `bstart[b]..bstart[b + 1]` belong to rows `seg_row[..]`
+/// (increasing), segment s's `size_of[b]` values at
+/// `voff[b] + (s − bstart[b]) · size_of[b]`.
+pub(crate) struct Segments {
+    pub(crate) row_start: Vec<usize>,
+    pub(crate) row_block: Vec<u32>,
+    pub(crate) bstart: Vec<usize>,
+    pub(crate) voff: Vec<usize>,
+    pub(crate) seg_row: Vec<u32>,
+    pub(crate) vals: Vec<f64>,
+    pub(crate) size_of: Vec<u32>,
+}
+
+impl Segments {
+    /// `D W Wᵀ D` from W's segments (see [`gram`]).
+    pub(crate) fn gram(self, d: &[f64]) -> LocalCsr {
+        let Segments {
+            row_start,
+            row_block,
+            bstart,
+            voff,
+            seg_row,
+            vals,
+            size_of,
+        } = self;
+        let c = row_start.len() - 1;
+        // One task per thread, each over a contiguous range of blocks of S with one
+        // set of buffers (`map_init` would make them per rayon job: dozens of
+        // c-long zeroed arrays, whose page faults cost more than the products).
+        let bs = block_rows(c);
+        let chunks = c.div_ceil(bs);
+        let tasks = rayon::current_num_threads().clamp(1, chunks.max(1));
+        // Entries a row: the rows of each of its blocks, summed (an upper
+        // bound; rows sharing two blocks are counted twice).
+        let room = |i: usize| -> usize {
+            row_block[row_start[i]..row_start[i + 1]]
+                .iter()
+                .map(|&b| bstart[b as usize + 1] - bstart[b as usize])
+                .sum()
+        };
+        let parts: Vec<BlockBuilder> = (0..tasks)
+            .into_par_iter()
+            .flat_map_iter(|t| {
+                let (mut acc, mut seen) = (vec![0.0f64; c], vec![0u32; c]);
+                let mut touched: Vec<u32> = Vec::new();
+                let (bstart, voff, seg_row, vals, size_of) =
+                    (&bstart, &voff, &seg_row, &vals, &size_of);
+                let (row_start, row_block, room) = (&row_start, &row_block, &room);
+                (chunks * t / tasks..chunks * (t + 1) / tasks)
+                    .map(move |k| {
+                        let rows = k * bs..((k + 1) * bs).min(c);
+                        let entries = rows.clone().map(room).sum();
+                        let mut out = BlockBuilder::new(k, bs, rows.len(), entries);
+                        for i in rows {
+                            // `seen[j] == i + 1` marks j as touched by row i.
+                            let mark = i as u32 + 1;
+                            let skip = super::local_csr::stored_in_their_rows(i, bs);
+                            touched.clear();
+                            for &b in &row_block[row_start[i]..row_start[i + 1]] {
+                                let b = b as usize;
+                                let size = size_of[b] as usize;
+                                let rows = &seg_row[bstart[b]..bstart[b + 1]];
+                                let block = &vals[voff[b]..voff[b + 1]];
+                                // Row i's own segment (rows increase in a block).
+                                let p = rows.partition_point(|&r| (r as usize) < i);
+                                let own = &block[p * size..(p + 1) * size];
+                                // Rows before i that store their entry with i
+                                // themselves are skipped.
+                                let q = rows.partition_point(|&r| (r as usize) < skip.start);
+                                let others = rows[..q].iter().zip(block.chunks_exact(size)).chain(
+                                    rows[p..].iter().zip(block[p * size..].chunks_exact(size)),
+                                );
+                                for (&j, other) in others {
+                                    let dot: f64 = own.iter().zip(other).map(|(x, y)| x * y).sum();
+                                    let ju = j as usize;
+                                    if seen[ju] == mark {
+                                        acc[ju] += dot;
+                                    } else {
+                                        seen[ju] = mark;
+                                        acc[ju] = dot;
+                                        touched.push(j);
+                                    }
                                 }
                             }
+                            touched.sort_unstable();
+                            // (d_i d_j)·acc: the same bits as entry (j, i), so S is
+                            // exactly symmetric.
+                            out.push_row(touched.iter().map(|&j| {
+                                let j = j as usize;
+                                (j, (d[i] * d[j]) * acc[j])
+                            }));
                         }
-                        touched.sort_unstable();
-                        // (d_i d_j)·acc: the same bits as entry (j, i), so S is
-                        // exactly symmetric.
-                        out.push_row(touched.iter().map(|&j| {
-                            let j = j as usize;
-                            (j, (d[i] * d[j]) * acc[j])
-                        }));
-                    }
-                    out
-                })
-                .collect::<Vec<BlockBuilder>>()
+                        out
+                    })
+                    .collect::<Vec<BlockBuilder>>()
+            })
+            .collect();
+        LocalCsr::from_blocks(c, parts)
+    }
+}
+
+/// The runs of a whitened row (columns `cs`, values `vs`) by mass block:
+/// (block, its columns, its values).
+fn runs_in<'a>(
+    cs: &'a [u32],
+    vs: &'a [f64],
+    block_of: &'a [u32],
+) -> impl Iterator<Item = (usize, &'a [u32], &'a [f64])> + 'a {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        (at < cs.len()).then(|| {
+            let b = block_of[cs[at] as usize] as usize;
+            let first = at;
+            while at < cs.len() && block_of[cs[at] as usize] as usize == b {
+                at += 1;
+            }
+            (b, &cs[first..at], &vs[first..at])
         })
-        .collect();
-    LocalCsr::from_blocks(c, parts)
+    })
+}
+
+/// The velocities of a mass block that some whitened row touches, a bit
+/// each (blocks wider than 64 velocities keep them all).
+#[derive(Clone, Copy, Debug, Default)]
+struct Used(u64);
+
+impl Used {
+    fn mark(&mut self, cols: &[u32], offset: usize, size: usize) {
+        if size <= 64 {
+            for &col in cols {
+                self.0 |= 1 << (col as usize - offset);
+            }
+        }
+    }
+
+    /// Kept velocities.
+    fn width(&self, size: usize) -> usize {
+        if size <= 64 {
+            self.0.count_ones() as usize
+        } else {
+            size
+        }
+    }
+
+    /// Where velocity `k` of the block (one that is kept) sits.
+    fn slot(&self, k: usize, size: usize) -> usize {
+        if size <= 64 {
+            (self.0 & ((1u64 << k) - 1)).count_ones() as usize
+        } else {
+            k
+        }
+    }
 }
 
 /// A square sparse matrix in compressed rows, kept as the blocks of

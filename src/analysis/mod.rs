@@ -23,6 +23,7 @@
 //! Linear algebra is nalgebra (dense, small matrices: the per-body blocks,
 //! the c×c Delassus matrix and its eigenproblem) and [`crate::linalg`].
 
+mod block_whiten;
 mod coupled;
 pub mod delassus;
 pub mod hertz_contacts;
@@ -35,6 +36,7 @@ mod modes;
 pub mod order;
 pub mod program;
 pub mod robot;
+pub mod scene_large;
 pub mod stable;
 pub mod sweep;
 pub mod tangential;

@@ -594,3 +594,61 @@ fn a_cancelled_scope_stops_the_recurrence() {
     let (_, again) = meff::analysis::large::fastest_modes(&cp, 4, false);
     assert_eq!(again.lanczos_steps, whole.lanczos_steps);
 }
+
+/// The large path straight from a scene's columns
+/// (`analysis::scene_large`, what the 10⁷-body benchmark runs) builds the
+/// pipeline's S, √k and A_ii to the bit: eccentric packings in 3-d and in
+/// the plane, and the 3-d one again with full inertia tensors (the 3+3
+/// mass form) and a fixed body; and its fastest modes are the pipeline's.
+#[test]
+fn a_scene_read_straight_into_s_gives_the_pipelines_bits() {
+    use meff::analysis::{LargeModes, scene_large};
+    for (file, tensors) in [
+        ("tests/cases/scene/p3d.scene.toml", false),
+        ("tests/cases/scene/p3d.scene.toml", true),
+        ("tests/cases/scene/p2d.scene.toml", false),
+    ] {
+        let mut case = meff::case::load(std::path::Path::new(file)).unwrap();
+        if tensors {
+            let data = &mut case.scene.as_mut().unwrap().data;
+            for b in 0..data.n_bodies() {
+                let t = &mut data.inertia[6 * b..6 * b + 6];
+                let g = (t[0] * t[1]).sqrt();
+                (t[3], t[4], t[5]) = (0.1 * g, -0.05 * g, 0.08 * g);
+            }
+            data.fixed[3] = true;
+            data.mass[3] = 0.0;
+            data.inertia[18..24].fill(0.0);
+        }
+        let model = meff::model::numeric(&case);
+        let system = meff::analysis::system_for(&model, true);
+        let modes = LargeModes {
+            count: 6,
+            shapes: false,
+            path: meff::case::AnalysisPath::Large,
+        };
+        let an = meff::analysis::analyze_model(&model, &system, modes).unwrap();
+        let want = an.coupled.as_ref().expect("the large path");
+        assert!(want.order.is_none());
+        let data = &case.scene.as_ref().unwrap().data;
+        let got = scene_large::coupled(data, case.space).unwrap();
+        assert!(got.s == want.s, "{file}: S differs");
+        // The same bits on one thread and on three.
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let other = pool.install(|| scene_large::coupled(data, case.space).unwrap());
+            assert!(other == got, "{file}: {threads} threads");
+        }
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&got.diag), bits(&want.diag), "{file}");
+        assert_eq!(bits(&got.sqrt_k), bits(&want.sqrt_k), "{file}");
+        let (m, _) = meff::analysis::large::fastest_modes(&got, 6, false);
+        let omega =
+            |v: &[meff::analysis::Mode]| v.iter().map(|m| m.omega.to_bits()).collect::<Vec<_>>();
+        assert!(!m.is_empty());
+        assert_eq!(omega(&m), omega(&an.modes), "{file}");
+    }
+}

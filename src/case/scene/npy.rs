@@ -400,6 +400,24 @@ pub fn read_npz(
             continue;
         };
         let stem = stem.to_string();
+        if entry.size() > budget {
+            return Err(format!(
+                "the arrays decompress to more than the input limit of {max_bytes} bytes (raise it with --max-input-bytes)"
+            ));
+        }
+        // Numeric arrays are decoded as they are decompressed, a chunk at
+        // a time, into their column: no second copy of the raw bytes (at
+        // 10⁷ bodies the largest array is 0.7 GB).
+        let streamed =
+            stream_numeric(&mut entry, max_elements).map_err(|e| format!("array `{stem}`: {e}"))?;
+        let declared = entry.size();
+        drop(entry);
+        if let Some(array) = streamed {
+            budget -= declared;
+            out.push((stem, array));
+            continue;
+        }
+        let mut entry = zip.by_index(k).map_err(|e| e.to_string())?;
         let cap = budget.min(entry.size()).saturating_add(1);
         // Room for the size the archive states, as far as the budget and
         // deflate's ratio (at most 1032:1) allow: growing by doubling
@@ -446,6 +464,87 @@ pub fn read_npz(
         out.push((stem, array));
     }
     Ok(out)
+}
+
+/// Bytes decoded at a time by [`stream_numeric`].
+const STREAM_CHUNK: usize = 1 << 20;
+
+/// A numeric array (`f`, `i`, `u` kinds) decoded straight from `entry`, an
+/// archive member of `entry.size()` bytes, a chunk at a time; `None` when
+/// the array is of another kind (then nothing is decoded and the caller
+/// reads the member again). The checks are [`parse`]'s: the element count
+/// against `max_elements`, the data's length against the shape, and the
+/// member must hold exactly the bytes the archive states.
+fn stream_numeric(
+    entry: &mut zip::read::ZipFile<'_, std::fs::File>,
+    max_elements: usize,
+) -> Result<Option<Array>, String> {
+    let size = entry.size();
+    let mut head = Vec::new();
+    entry
+        .take(MAX_HEADER.min(size))
+        .read_to_end(&mut head)
+        .map_err(|e| e.to_string())?;
+    let (h, end) = header_of(&head)?;
+    if !matches!(h.kind, Kind::Float | Kind::Int | Kind::UInt) {
+        return Ok(None);
+    }
+    let count = h
+        .shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .filter(|&n| n <= max_elements)
+        .ok_or_else(|| {
+            format!(
+                "the array has shape {:?}: more than the {max_elements} elements meff reads",
+                h.shape
+            )
+        })?;
+    let need = count.checked_mul(h.size).ok_or("the array is too large")?;
+    let have = size - end as u64;
+    if have != need as u64 {
+        return Err(format!(
+            "the array should hold {need} bytes of data for shape {:?}, the file has {have}",
+            h.shape
+        ));
+    }
+    // What the header read took past the header is the data's start.
+    let mut pending = head.split_off(end);
+    let mut data = match h.kind {
+        Kind::Float => Data::Float(Vec::with_capacity(count)),
+        _ => Data::Int(Vec::with_capacity(count)),
+    };
+    let per = (STREAM_CHUNK / h.size).max(1) * h.size;
+    let mut buf = vec![0u8; per];
+    let mut done = 0usize;
+    while done < need {
+        let n = per.min(need - done);
+        let from_head = pending.len().min(n);
+        buf[..from_head].copy_from_slice(&pending[..from_head]);
+        pending.drain(..from_head);
+        entry
+            .read_exact(&mut buf[from_head..n])
+            .map_err(|_| format!("the archive says {size} bytes, fewer were read"))?;
+        match (&mut data, decode(&h, &buf[..n], n / h.size)?) {
+            (Data::Float(v), Data::Float(part)) => v.extend_from_slice(&part),
+            (Data::Int(v), Data::Int(part)) => v.extend_from_slice(&part),
+            _ => unreachable!("a numeric kind decodes to its own kind"),
+        }
+        done += n;
+    }
+    let mut more = [0u8; 1];
+    if entry.read(&mut more).map_err(|e| e.to_string())? != 0 {
+        return Err(format!("the archive says {size} bytes, more were read"));
+    }
+    let data = if h.fortran && h.shape.len() > 1 {
+        to_c_order(data, &h.shape)
+    } else {
+        data
+    };
+    Ok(Some(Array {
+        shape: h.shape,
+        data,
+    }))
 }
 
 #[cfg(test)]
@@ -523,5 +622,74 @@ mod tests {
             .contains("elements")
         );
         assert!(parse(b"garbage", 10).is_err());
+    }
+
+    /// Numeric arrays decoded as they are decompressed (several chunks,
+    /// every numeric type, both byte orders, Fortran order, stored and
+    /// deflated members) are what the whole-file parser gives; a member
+    /// whose data does not fill its shape is refused the same way.
+    #[test]
+    fn streamed_arrays_equal_the_whole_file_parse() {
+        use std::io::Write;
+        let n = 3 * STREAM_CHUNK / 16 + 5; // 2-d, 8-byte items: several chunks
+        let f: Vec<u8> = (0..2 * n)
+            .flat_map(|k| ((k as f64) * 0.37 - 11.0).to_le_bytes())
+            .collect();
+        let fb: Vec<u8> = (0..7)
+            .flat_map(|k| (k as f32 - 2.5).to_be_bytes())
+            .collect();
+        let i4: Vec<u8> = (0..9).flat_map(|k: i32| (k * -3).to_le_bytes()).collect();
+        let u2: Vec<u8> = (0..5).flat_map(|k: u16| (k * 1000).to_le_bytes()).collect();
+        let fo: Vec<u8> = [1.0f64, 4.0, 2.0, 5.0, 3.0, 6.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let members = [
+            ("big", npy("<f8", false, &format!("({n}, 2)"), &f)),
+            ("be", npy(">f4", false, "(7,)", &fb)),
+            ("ints", npy("<i4", false, "(9,)", &i4)),
+            ("unsigned", npy("<u2", false, "(5,)", &u2)),
+            ("fortran", npy("<f8", true, "(2, 3)", &fo)),
+            ("flags", npy("|b1", false, "(2,)", &[1, 0])),
+        ];
+        let dir = std::env::temp_dir().join(format!("meff-npy-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for method in [
+            zip::CompressionMethod::Stored,
+            zip::CompressionMethod::Deflated,
+        ] {
+            let path = dir.join("a.npz");
+            let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+            let opts = zip::write::SimpleFileOptions::default().compression_method(method);
+            for (name, bytes) in &members {
+                z.start_file(format!("{name}.npy"), opts).unwrap();
+                z.write_all(bytes).unwrap();
+            }
+            z.finish().unwrap();
+            let got = read_npz(&path, u64::MAX, usize::MAX, &|_| Ok(())).unwrap();
+            assert_eq!(got.len(), members.len());
+            for ((name, array), (want_name, bytes)) in got.iter().zip(&members) {
+                assert_eq!(name, want_name);
+                assert_eq!(array, &parse(bytes, usize::MAX).unwrap(), "{name}");
+            }
+            assert_eq!(
+                got[4].1.data,
+                Data::Float(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+            );
+            // Nine values for a shape of ten.
+            let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+            z.start_file("x.npy", opts).unwrap();
+            z.write_all(&npy("<f8", false, "(10,)", &f[..72])).unwrap();
+            z.finish().unwrap();
+            let e = read_npz(&path, u64::MAX, usize::MAX, &|_| Ok(())).unwrap_err();
+            assert!(
+                e.contains("should hold 80 bytes") && e.contains("`x`"),
+                "{e}"
+            );
+            // The budget counts what the archive states.
+            let e = read_npz(&path, 50, usize::MAX, &|_| Ok(())).unwrap_err();
+            assert!(e.contains("input limit of 50 bytes"), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
