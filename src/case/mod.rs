@@ -40,9 +40,11 @@ pub mod rules;
 pub mod scene;
 mod scene_table;
 mod settings;
+mod tolerance;
 mod top;
 pub use crate::linalg::cholesky_failure;
 pub use read::NORMAL_TOLERANCE;
+pub use tolerance::{MAX_PERCENT, Tolerance, ToleranceKind};
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};

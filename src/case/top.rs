@@ -67,6 +67,7 @@ impl Reader<'_> {
         };
         if self.diags.is_empty() {
             self.check_sweeps(&case);
+            self.check_tolerances(&case);
         }
         Some(case)
     }

@@ -94,6 +94,8 @@ pub struct Parameter {
     pub description: Option<String>,
     /// Optional LaTeX symbol override.
     pub symbol: Option<String>,
+    /// The admissible interval, when the value carries a tolerance.
+    pub tolerance: Option<super::tolerance::Tolerance>,
 }
 
 /// A value the reader composes once and names, so that the values built

@@ -649,7 +649,11 @@ fn inputs(case: &Case) -> Vec<InputReport> {
         .iter()
         .map(|p| InputReport {
             name: p.name.clone(),
-            value: p.value.text.clone(),
+            // As typed, with its tolerance.
+            value: p
+                .tolerance
+                .as_ref()
+                .map_or_else(|| p.value.text.clone(), |t| t.written.trim().to_string()),
             si: p.value.si,
             si_unit: if p.value.dim.is_none() {
                 // An angle keeps its unit in every column.

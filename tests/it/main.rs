@@ -49,6 +49,7 @@ mod input {
     mod model_checks;
     mod robustness;
     mod sweeps;
+    mod tolerance;
 }
 
 /// What meff writes: reports and sheets in every format (the same
