@@ -77,6 +77,7 @@ pub mod robot;
 pub mod starter;
 pub mod symbolic;
 pub mod timing;
+pub mod tolerance;
 pub mod units;
 pub mod verify;
 pub mod watch;

@@ -6,7 +6,8 @@
 
 use crate::control;
 use crate::{
-    analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing, verify,
+    analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing,
+    tolerance, verify,
 };
 
 /// Errors that stop meff before any analysis: the input could not be read.
@@ -309,13 +310,25 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             selection,
             derivation: derivation.as_ref(),
             sensitivities,
-            sweeps: case
-                .sweeps
-                .iter()
-                .map(|s| analysis::sweep::run(&case, s))
-                .collect(),
+            sweeps: {
+                let mut sweeps: Vec<_> = case
+                    .sweeps
+                    .iter()
+                    .map(|s| analysis::sweep::run(&case, s))
+                    .collect();
+                tolerance::bands(&case, &mut sweeps);
+                sweeps
+            },
         },
     );
+    report.set_tolerances(tolerance::bound(
+        &case,
+        &analysis,
+        derivation
+            .as_ref()
+            .ok()
+            .map(|_| report.symbolic.sensitivities.as_slice()),
+    ));
     report.program = analysis::program::analyze(&case);
     stage()?;
     out_of_range(&case, &analysis, &report)?;

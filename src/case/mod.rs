@@ -44,7 +44,7 @@ mod tolerance;
 mod top;
 pub use crate::linalg::cholesky_failure;
 pub use read::NORMAL_TOLERANCE;
-pub use tolerance::{MAX_PERCENT, Tolerance, ToleranceKind};
+pub use tolerance::{MAX_PERCENT, Tolerance, ToleranceKind, corner};
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};

@@ -25,6 +25,7 @@ pub mod sketch;
 pub mod templates;
 pub mod text;
 mod text_verify;
+pub mod tolerance;
 pub mod typ;
 
 /// What `meff report --format pdf` says when the typesetter is not built

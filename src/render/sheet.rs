@@ -19,6 +19,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("contacts", "Effective mass, contact by contact"),
     ("coupled", "Coupled contacts"),
     ("sensitivities", "Sensitivities"),
+    ("tolerances", "Tolerances"),
     ("sweeps", "Sweeps"),
     ("impacts", "Impacts"),
     ("person", "Transient contact with a person"),

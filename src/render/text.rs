@@ -86,6 +86,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     out.extend(super::program::section(report, d));
     person_section(report, d, &mut out);
     symbolic_sections(report, d, &mut out);
+    out.extend(super::tolerance::section(report, d));
     delassus_section(report, d, &mut out);
     modes_section(report, d, &mut out);
     damped_modes_section(report, d, &mut out);

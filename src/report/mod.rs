@@ -126,6 +126,10 @@ pub struct Report {
     /// robots); set by the pipeline from `analysis::program`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<crate::analysis::program::ProgramReport>,
+    /// Results bounded over the inputs' tolerances; set by the pipeline
+    /// from `tolerance::bound`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerances: Option<crate::tolerance::Tolerances>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -392,6 +396,13 @@ pub struct StableDtReport {
     /// dashpots' step map) or `damped_energy_bound` (dashpots where the
     /// step map is not formed).
     pub governing_by: Option<&'static str>,
+    /// With tolerances: the step to use at the nominal inputs (`governing`
+    /// is then the smallest over the tolerance box's corners).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nominal_governing: Option<f64>,
+    /// With tolerances: how many corners `governing` is the smallest over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub governing_corners: Option<usize>,
     /// Coupled, with explicit damping.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coupled_damped: Option<f64>,
@@ -447,6 +458,35 @@ pub struct Results<'a> {
 }
 
 impl Report {
+    /// Attaches the tolerance results; the step to use becomes the
+    /// smallest over the corners (a step stable for every admissible
+    /// input the corners reach), the nominal one kept beside it.
+    pub fn set_tolerances(&mut self, t: Option<crate::tolerance::Tolerances>) {
+        if let Some(t) = &t
+            && let Some(step) = t.results.iter().find(|b| b.id == "dt_to_use")
+            && let Some(h) = self.stable_dt.governing
+        {
+            self.stable_dt.nominal_governing = Some(h);
+            self.stable_dt.governing = Some(h.min(step.lo));
+            self.stable_dt.governing_corners = Some(t.corners);
+        }
+        let mut t = t;
+        if let Some(t) = t.as_mut() {
+            for b in &mut t.results {
+                if let Some(f) = self
+                    .symbolic
+                    .contacts
+                    .iter()
+                    .find(|d| b.id == format!("m_eff({})", d.name))
+                    .and_then(|d| d.m_eff.as_ref())
+                {
+                    b.set_closed_form(f.text.clone());
+                }
+            }
+        }
+        self.tolerances = t;
+    }
+
     /// Attaches the model checks: the warnings, and each contact's world
     /// point and normal beside its definition.
     pub fn set_checks(&mut self, checks: crate::checks::Checks) {
@@ -563,6 +603,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         robot,
         persons,
         program: None,
+        tolerances: None,
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,
@@ -755,6 +796,8 @@ fn stable_dt_report(an: &Analysis) -> StableDtReport {
         guaranteed: an.stable_dt.guaranteed,
         governing: an.stable_dt.governing.map(|(h, _)| h),
         governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
+        nominal_governing: None,
+        governing_corners: None,
         coupled: an.stable_dt.coupled,
         independent: an.stable_dt.independent,
         independent_over_coupled: an

@@ -1,0 +1,77 @@
+//! The Tolerances section of `meff eval`'s text (the sheets' is a block of
+//! each template, from the same `report.tolerances`).
+
+use super::section::Section;
+use crate::number::sig;
+use crate::report::Report;
+
+/// The section, when the case has tolerances.
+pub fn section(report: &Report, d: usize) -> Vec<Section> {
+    let Some(t) = &report.tolerances else {
+        return Vec::new();
+    };
+    let unit = |u: &str| {
+        if u.is_empty() {
+            String::new()
+        } else {
+            format!(" {u}")
+        }
+    };
+    let inputs = Section {
+        title: "Tolerances: inputs".into(),
+        header: ["parameter", "as typed", "low", "nominal", "high"]
+            .map(String::from)
+            .to_vec(),
+        rows: t
+            .inputs
+            .iter()
+            .map(|i| {
+                vec![
+                    i.parameter.clone(),
+                    i.written.clone(),
+                    format!("{}{}", sig(i.lo, d), unit(&i.unit)),
+                    format!("{}{}", sig(i.nominal, d), unit(&i.unit)),
+                    format!("{}{}", sig(i.hi, d), unit(&i.unit)),
+                ]
+            })
+            .collect(),
+        notes: t.notes.clone(),
+    };
+    let mut notes = Vec::new();
+    for b in &t.results {
+        notes.extend(b.notes.iter().map(|n| format!("{}: {n}", b.quantity)));
+    }
+    let results = Section {
+        title: "Tolerances: results".into(),
+        header: [
+            "result",
+            "unit",
+            "nominal",
+            "lowest (exact)",
+            "highest (exact)",
+            "first order low",
+            "first order high",
+            "driven by",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: t
+            .results
+            .iter()
+            .map(|b| {
+                vec![
+                    b.quantity.clone(),
+                    b.unit.to_string(),
+                    sig(b.nominal, d),
+                    sig(b.lo, d),
+                    sig(b.hi, d),
+                    sig(b.first_order_lo, d),
+                    sig(b.first_order_hi, d),
+                    b.driver.clone().unwrap_or_else(|| "—".into()),
+                ]
+            })
+            .collect(),
+        notes,
+    };
+    vec![inputs, results]
+}
