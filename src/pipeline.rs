@@ -206,6 +206,17 @@ fn out_of_range(
     Ok(())
 }
 
+/// The case's sweeps, each with its band over the tolerances.
+fn sweeps(case: &case::Case) -> Vec<analysis::sweep::SweepResult> {
+    let mut sweeps: Vec<_> = case
+        .sweeps
+        .iter()
+        .map(|s| analysis::sweep::run(case, s))
+        .collect();
+    tolerance::bands(case, &mut sweeps);
+    sweeps
+}
+
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     // One work allowance for the impacts at the case point, the sweep
@@ -310,15 +321,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             selection,
             derivation: derivation.as_ref(),
             sensitivities,
-            sweeps: {
-                let mut sweeps: Vec<_> = case
-                    .sweeps
-                    .iter()
-                    .map(|s| analysis::sweep::run(&case, s))
-                    .collect();
-                tolerance::bands(&case, &mut sweeps);
-                sweeps
-            },
+            sweeps: sweeps(&case),
         },
     );
     report.set_tolerances(tolerance::bound(

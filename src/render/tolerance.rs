@@ -51,6 +51,7 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
             "highest (exact)",
             "first order low",
             "first order high",
+            "first order off by (% of nominal)",
             "driven by",
         ]
         .map(String::from)
@@ -67,6 +68,7 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
                     sig(b.hi, d),
                     sig(b.first_order_lo, d),
                     sig(b.first_order_hi, d),
+                    sig(b.first_order_gap * 100.0, 2),
                     b.driver.clone().unwrap_or_else(|| "—".into()),
                 ]
             })

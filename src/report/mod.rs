@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod claims;
 mod symbolic;
+mod tolerance;
 use symbolic::{form, symbolic_report};
 pub mod definition;
 pub mod impact;
@@ -458,35 +459,6 @@ pub struct Results<'a> {
 }
 
 impl Report {
-    /// Attaches the tolerance results; the step to use becomes the
-    /// smallest over the corners (a step stable for every admissible
-    /// input the corners reach), the nominal one kept beside it.
-    pub fn set_tolerances(&mut self, t: Option<crate::tolerance::Tolerances>) {
-        if let Some(t) = &t
-            && let Some(step) = t.results.iter().find(|b| b.id == "dt_to_use")
-            && let Some(h) = self.stable_dt.governing
-        {
-            self.stable_dt.nominal_governing = Some(h);
-            self.stable_dt.governing = Some(h.min(step.lo));
-            self.stable_dt.governing_corners = Some(t.corners);
-        }
-        let mut t = t;
-        if let Some(t) = t.as_mut() {
-            for b in &mut t.results {
-                if let Some(f) = self
-                    .symbolic
-                    .contacts
-                    .iter()
-                    .find(|d| b.id == format!("m_eff({})", d.name))
-                    .and_then(|d| d.m_eff.as_ref())
-                {
-                    b.set_closed_form(f.text.clone());
-                }
-            }
-        }
-        self.tolerances = t;
-    }
-
     /// Attaches the model checks: the warnings, and each contact's world
     /// point and normal beside its definition.
     pub fn set_checks(&mut self, checks: crate::checks::Checks) {

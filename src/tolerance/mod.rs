@@ -194,6 +194,9 @@ pub struct Bound {
     pub first_order_lo: f64,
     /// First order, `nominal + Σ|∂q/∂p|Δp`.
     pub first_order_hi: f64,
+    /// How far the first-order interval's ends are from the exact ones,
+    /// at most, relative to the nominal value ([`Bound::gap`]).
+    pub first_order_gap: f64,
     /// Where ∂q/∂p comes from: `exact_elasticities` or
     /// `central_differences`.
     pub derivatives: &'static str,

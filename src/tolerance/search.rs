@@ -408,7 +408,7 @@ fn result(
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
         .map(|(j, _)| name(j));
     let tr = probe.tracked[k];
-    Some(Bound {
+    let mut b = Bound {
         id: tr.id(case),
         quantity: tr.label(case),
         unit: tr.unit(),
@@ -417,6 +417,7 @@ fn result(
         hi: h.max(q0) + rest,
         first_order_lo: q0 - width,
         first_order_hi: q0 + width,
+        first_order_gap: 0.0,
         derivatives: if derivatives_exact {
             "exact_elasticities"
         } else {
@@ -427,5 +428,7 @@ fn result(
         hi_corner: corner_of(&hidx),
         notes,
         closed_form: None,
-    })
+    };
+    b.first_order_gap = b.gap();
+    Some(b)
 }

@@ -81,6 +81,7 @@ mod physics {
     mod references;
     mod stable_step;
     mod symbolic;
+    mod tolerance;
     mod verification;
 }
 
