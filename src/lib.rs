@@ -57,7 +57,7 @@ pub mod claims;
 pub mod confine;
 pub mod control;
 pub mod diag;
-pub mod diff;
+
 pub mod engines;
 pub mod expr;
 pub mod fuzz;
@@ -73,6 +73,7 @@ pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod report;
+pub mod revision;
 pub mod robot;
 pub mod starter;
 pub mod symbolic;

@@ -324,14 +324,11 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             sweeps: sweeps(&case),
         },
     );
-    report.set_tolerances(tolerance::bound(
-        &case,
-        &analysis,
-        derivation
-            .as_ref()
-            .ok()
-            .map(|_| report.symbolic.sensitivities.as_slice()),
-    ));
+    let exact = derivation
+        .as_ref()
+        .ok()
+        .map(|_| report.symbolic.sensitivities.as_slice());
+    report.set_tolerances(tolerance::bound(&case, &analysis, exact));
     report.program = analysis::program::analyze(&case);
     stage()?;
     out_of_range(&case, &analysis, &report)?;
@@ -365,6 +362,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         checks::description::check(&case, &known, &mut checks);
     }
     report.set_checks(checks);
+    report.set_changes(case.previous.as_ref());
     timing::mark("report");
     stage()?;
     Ok(Evaluated {

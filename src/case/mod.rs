@@ -33,6 +33,8 @@ pub use payload::Payload;
 mod orientation;
 mod parameters;
 mod person;
+mod previous;
+pub use previous::{Previous, REVISION_KEYS};
 pub mod pose;
 mod read;
 mod robot_table;

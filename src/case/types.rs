@@ -590,6 +590,8 @@ pub struct Case {
     pub stiffness_from: Option<super::Engine>,
     /// `[document]`: the sheet's title block.
     pub document: super::document::Document,
+    /// `[revision] previous`: the previous revision's JSON.
+    pub previous: Option<super::previous::Previous>,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).

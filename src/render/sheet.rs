@@ -10,6 +10,7 @@ use crate::report::Report;
 pub const SECTIONS: &[(&str, &str)] = &[
     ("summary", "Summary"),
     ("checks", "Model checks"),
+    ("changes", "Changes since the previous revision"),
     ("inputs", "Inputs"),
     ("definition", "Model definition"),
     ("assumptions", "Assumptions"),

@@ -74,6 +74,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     let mut out = Vec::new();
     summary_section(report, d, &mut out);
     checks_section(report, &mut out);
+    out.extend(super::tolerance::changes(report, d));
     contacts_section(report, d, &mut out);
     damping_section(report, d, &mut out);
     robot_section(report, d, &mut out);

@@ -1,4 +1,5 @@
-//! The Tolerances section of `meff eval`'s text (the sheets' is a block of
+//! The Tolerances and "Changes since the previous revision" sections of
+//! `meff eval`'s text (the sheets' is a block of
 //! each template, from the same `report.tolerances`).
 
 use super::section::Section;
@@ -76,4 +77,37 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
         notes,
     };
     vec![inputs, results]
+}
+
+/// What changed since the previous revision, when the case names one.
+pub fn changes(report: &Report, d: usize) -> Vec<Section> {
+    let Some(ch) = &report.changes else {
+        return Vec::new();
+    };
+    let flips = ch.diff.flips().count();
+    let note = format!(
+        "Since {}{}: {} of {} quantities changed{}.",
+        ch.previous,
+        ch.previous_revision
+            .as_ref()
+            .map_or(String::new(), |r| format!(" (revision {r})")),
+        ch.diff.changes.len(),
+        ch.diff.changes.len() + ch.diff.unchanged,
+        if flips > 0 {
+            format!(", {flips} verdict(s) flipped")
+        } else {
+            String::new()
+        }
+    );
+    vec![Section {
+        title: "Changes since the previous revision".into(),
+        header: ["quantity", "old", "new", "change"]
+            .map(String::from)
+            .to_vec(),
+        rows: crate::revision::rows(&ch.diff, d)
+            .into_iter()
+            .map(Vec::from)
+            .collect(),
+        notes: vec![note],
+    }]
 }

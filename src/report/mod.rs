@@ -10,9 +10,11 @@ use crate::case::Case;
 use crate::claims::ClaimResult;
 use serde::Serialize;
 
+mod changes;
 pub mod claims;
 mod symbolic;
 mod tolerance;
+pub use changes::Changes;
 use symbolic::{form, symbolic_report};
 pub mod definition;
 pub mod impact;
@@ -131,6 +133,10 @@ pub struct Report {
     /// from `tolerance::bound`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tolerances: Option<crate::tolerance::Tolerances>,
+    /// What changed since the previous revision the case names
+    /// (`[revision] previous`); set by the pipeline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -576,6 +582,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         persons,
         program: None,
         tolerances: None,
+        changes: None,
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,

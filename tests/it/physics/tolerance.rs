@@ -247,3 +247,91 @@ fn above_eight_tolerances_the_largest_effects_are_searched_and_it_is_said() {
         1e-12,
     );
 }
+
+#[test]
+fn a_report_lists_the_changes_since_its_previous_revision_as_meff_diff_does() {
+    // The bundled case's previous revision had k = 8e4 N/m ± 20 %.
+    let ev = bundled("offcentre-tolerance.toml");
+    let ch = ev.report.changes.as_ref().expect("changes");
+    assert_eq!(ch.previous, "revisions/offcentre-tolerance-r1.json");
+    assert_eq!(ch.previous_revision.as_deref(), Some("A"));
+    let names: Vec<&str> = ch
+        .diff
+        .changes
+        .iter()
+        .map(|c| c.quantity.as_str())
+        .collect();
+    // k moved by +25 %: ω by √1.25 − 1, the step by 1/√1.25 − 1; m_eff and
+    // the person's speed limit (k_H is the person's) do not move.
+    let rel = |q: &str| {
+        ch.diff
+            .changes
+            .iter()
+            .find(|c| c.quantity == q)
+            .unwrap_or_else(|| panic!("{q} not in {names:?}"))
+            .relative_change
+            .unwrap()
+    };
+    assert_close(rel("k (SI)"), 0.25, 1e-12);
+    assert_close(rel("omega(offcentre)"), 1.25f64.sqrt() - 1.0, 1e-9);
+    assert_close(
+        rel("dt_to_use lowest over the tolerances"),
+        1.0 / 1.25f64.sqrt() - 1.0,
+        1e-9,
+    );
+    for q in names.iter() {
+        assert!(
+            !q.starts_with("m_eff") && !q.starts_with("max_speed"),
+            "{q} moved: {names:?}"
+        );
+    }
+    assert_eq!(ch.diff.flips().count(), 0);
+    // One implementation: the section is what `meff::revision::diff`
+    // finds between the two documents.
+    let old: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            crate::support::root().join("cases/revisions/offcentre-tolerance-r1.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut now = serde_json::to_value(&ev.report).unwrap();
+    now.as_object_mut().unwrap().remove("changes");
+    let d = meff::revision::diff(&old, &now, meff::revision::DEFAULT_TOLERANCE).unwrap();
+    let again: Vec<&str> = d.changes.iter().map(|c| c.quantity.as_str()).collect();
+    assert_eq!(names, again);
+}
+
+#[test]
+fn a_previous_revision_outside_the_tree_or_not_a_report_is_refused_at_its_name() {
+    let dir = crate::support::scratch("tolerance-previous");
+    let case = |previous: &str| format!("{SEED_CASE}\n[revision]\nprevious = \"{previous}\"\n");
+    std::fs::write(dir.join("notes.json"), "{\"a\": 1}").unwrap();
+    std::fs::write(dir.join("broken.json"), "{\"title\": ").unwrap();
+    // A real report outside the confined tree.
+    let outside = crate::support::scratch("tolerance-previous-outside");
+    std::fs::copy(
+        crate::support::root().join("cases/revisions/offcentre-tolerance-r1.json"),
+        outside.join("r1.json"),
+    )
+    .unwrap();
+    let escape = format!(
+        "../{}/r1.json",
+        outside.file_name().unwrap().to_str().unwrap()
+    );
+    for (previous, said) in [
+        ("notes.json", "is not a meff report's JSON"),
+        ("broken.json", "is not a JSON document"),
+        ("missing.json", "cannot read `missing.json`"),
+        (escape.as_str(), "outside"),
+    ] {
+        let path = dir.join("case.toml");
+        std::fs::write(&path, case(previous)).unwrap();
+        let out = crate::support::cli(["eval", "--no-verify", "--confine"])
+            .arg(&dir)
+            .arg(&path)
+            .output();
+        let err = crate::support::refused(&out, said);
+        assert!(err.contains("case.toml:20:12"), "{err}");
+    }
+}
