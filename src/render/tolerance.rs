@@ -52,7 +52,7 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
             "highest (exact)",
             "first order low",
             "first order high",
-            "first order off by (% of nominal)",
+            "first order off (%)",
             "driven by",
         ]
         .map(String::from)
