@@ -17,3 +17,12 @@ pub const DENSE_CONTACT_LIMIT: usize = 2000;
 /// are still worth their cost for a case read contact by contact; beyond
 /// it they are not.
 pub const LARGE_PATH_ABOVE: usize = 1000;
+
+/// The most parameters with a tolerance whose box is searched corner by
+/// corner (2⁸ = 256 evaluations of the model). With more, the corners
+/// are those of the `TOLERANCE_CORNER_PARAMETERS` parameters of largest
+/// first-order effect, the others held at their nominal values and their
+/// first-order effect added (`tolerance` module); the reader checks every
+/// corner's validity up to this many and, above, each parameter's ends
+/// one at a time and the all-low and all-high corners.
+pub const TOLERANCE_CORNER_PARAMETERS: usize = 8;

@@ -6,7 +6,8 @@
 
 use crate::control;
 use crate::{
-    analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing, verify,
+    analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing,
+    tolerance, verify,
 };
 
 /// Errors that stop meff before any analysis: the input could not be read.
@@ -205,6 +206,17 @@ fn out_of_range(
     Ok(())
 }
 
+/// The case's sweeps, each with its band over the tolerances.
+fn sweeps(case: &case::Case) -> Vec<analysis::sweep::SweepResult> {
+    let mut sweeps: Vec<_> = case
+        .sweeps
+        .iter()
+        .map(|s| analysis::sweep::run(case, s))
+        .collect();
+    tolerance::bands(case, &mut sweeps);
+    sweeps
+}
+
 /// Runs the pipeline with options (verification, progress).
 pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     // One work allowance for the impacts at the case point, the sweep
@@ -309,13 +321,14 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             selection,
             derivation: derivation.as_ref(),
             sensitivities,
-            sweeps: case
-                .sweeps
-                .iter()
-                .map(|s| analysis::sweep::run(&case, s))
-                .collect(),
+            sweeps: sweeps(&case),
         },
     );
+    let exact = derivation
+        .as_ref()
+        .ok()
+        .map(|_| report.symbolic.sensitivities.as_slice());
+    report.set_tolerances(tolerance::bound(&case, &analysis, exact));
     report.program = analysis::program::analyze(&case);
     report.map = analysis::workspace::analyze(&case);
     stage()?;
@@ -350,6 +363,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         checks::description::check(&case, &known, &mut checks);
     }
     report.set_checks(checks);
+    report.set_changes(case.previous.as_ref());
     timing::mark("report");
     stage()?;
     Ok(Evaluated {

@@ -54,6 +54,28 @@ CELLS = [
              "(round(s['mass_rule'], 3), np.round([s['mass_exact'][moving].min(), s['mass_exact'][moving].max()], 3),\n"
              " round(float(s['max_speed_exact'][moving].min()), 3), round(float(s['max_speed_rule'][0]), 3),\n"
              " round(float(s['factor_exact'].min()), 3))"),
+    ("md", "Tolerances: a parameter written `\"2 kg ± 20 %\"` is bounded over; a plain loop (no slider) over the lever arm "
+           "gives m_eff's band at each r (exact: every corner of the box evaluated) beside the first-order band."),
+    ("code", "seed = open('cases/offcentre.toml').read().split('[[claim]]')[0]\n"
+             "seed = seed.replace('\"2 kg\"', '\"2 kg ± 20 %\"')\n"
+             "rows = []\n"
+             "for r in np.linspace(0.02, 0.20, 10):\n"
+             "    res = meff.load(seed.replace('\"0.10 m\"', f'\"{r:.3f} m\"')).evaluate()\n"
+             "    t = res.tolerances['m_eff(offcentre)']\n"
+             "    rows.append((r, t['nominal'], t['lo'], t['hi'], t['first_order_lo'], t['first_order_hi']))\n"
+             "band = np.array(rows)\n"
+             "np.round(band, 4)"),
+    ("md", "The band drawn (an SVG built from the arrays: nominal line, exact band shaded, first order dashed)."),
+    ("code", "from IPython.display import SVG\n"
+             "def xy(x, y, x0=0.0, x1=0.22, y0=0.0, y1=2.4):\n"
+             "    return f'{40 + 400 * (x - x0) / (x1 - x0):.1f},{220 - 200 * (y - y0) / (y1 - y0):.1f}'\n"
+             "r = band[:, 0]\n"
+             "area = ' '.join(xy(a, b) for a, b in zip(r, band[:, 3])) + ' ' + ' '.join(xy(a, b) for a, b in zip(r[::-1], band[::-1, 2]))\n"
+             "line = lambda col, style: f'<polyline points=\"{\" \".join(xy(a, b) for a, b in zip(r, band[:, col]))}\" fill=\"none\" {style}/>'\n"
+             "SVG('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"460\" height=\"240\">'\n"
+             "    f'<polygon points=\"{area}\" fill=\"#9ecae1\"/>' + line(1, 'stroke=\"#08519c\"')\n"
+             "    + line(4, 'stroke=\"#555\" stroke-dasharray=\"4\"') + line(5, 'stroke=\"#555\" stroke-dasharray=\"4\"')\n"
+             "    + '<text x=\"40\" y=\"236\" font-size=\"11\">m_eff (kg) against r from 0.02 m to 0.20 m</text></svg>')"),
     ("md", "Bad input is an exception that says where."),
     ("code", "try:\n    meff.load('title = \"x\"\\n[[body]]\\nname = \"b\"\\ntype = \"rigid\"\\nmass = \"2 m\"\\n')\n"
              "except meff.InputError as err:\n    print(err.file, err.line, err.column, err.message)"),

@@ -124,6 +124,46 @@ impl EvalResult {
         py.import("json")?.call_method1("loads", (text,))
     }
 
+    /// Results bounded over the inputs' tolerances (`"2 kg ± 5 %"` in
+    /// `[parameters]`), a dict by result id (`m_eff(c)`, `omega(c)`,
+    /// `omega_max`, `dt_to_use`, `dt_guaranteed`, `peak_force(impact)`,
+    /// `max_speed(contact, region)`) of dicts with `nominal`, `lo`, `hi`
+    /// (exact, over the points searched), `first_order_lo`,
+    /// `first_order_hi`, `driver`, `notes`…; `None` without tolerances.
+    #[getter]
+    fn tolerances<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(t) = &self.ev.report.tolerances else {
+            return Ok(py.None().into_bound(py));
+        };
+        let by_id: std::collections::BTreeMap<&str, &meff::tolerance::Bound> =
+            t.results.iter().map(|b| (b.id.as_str(), b)).collect();
+        let text = serde_json::to_string(&by_id)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// m_eff per contact over the tolerances: one row `[lo, hi]` (kg) per
+    /// contact, NaN where it is not bounded (no tolerance, an immobile
+    /// contact, beyond the first 16 contacts).
+    #[getter]
+    fn m_eff_interval<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let ev = &self.ev;
+        let rows: Vec<Vec<f64>> = (0..ev.analysis.contacts.len())
+            .map(|i| {
+                let id = format!("m_eff({})", ev.case.contact_name(i));
+                ev.report
+                    .tolerances
+                    .as_ref()
+                    .and_then(|t| t.results.iter().find(|b| b.id == id))
+                    .map_or(vec![f64::NAN, f64::NAN], |b| vec![b.lo, b.hi])
+            })
+            .collect();
+        if rows.is_empty() {
+            return Ok(PyArray2::zeros(py, [0, 2], false));
+        }
+        Ok(PyArray2::from_vec2(py, &rows)?)
+    }
+
     /// m_eff per contact (kg; NaN for an immobile contact).
     #[getter]
     fn m_eff<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {

@@ -670,3 +670,56 @@ def test_contact_speeds_shapes_must_agree():
     region = {"mass": 0.6, "stiffness": 75e3, "force_limit": 280}
     with pytest.raises(ValueError, match="one velocity per configuration"):
         robot.contact_speeds(np.zeros((4, robot.nq)), np.zeros((3, robot.nv)), "tool0", [0, 0, 0], region)
+
+
+SEED_TOLERANCE = """title = "Seed with r ± 10 %"
+[parameters]
+m = "2 kg"
+I = "0.020 kg m^2"
+r = "0.10 m ± 10 %"
+k = "1e5 N/m"
+[[body]]
+name = "block"
+type = "rigid"
+mass = "m"
+inertia = "I"
+[[contact]]
+name = "c"
+body = "block"
+point = ["r", "0 m"]
+normal = [0, 1]
+stiffness = "k"
+"""
+
+
+def test_tolerances_bound_m_eff_by_its_closed_form():
+    r = meff.load(SEED_TOLERANCE).evaluate()
+    m, i = 2.0, 0.020
+    closed = lambda x: m * i / (i + m * x * x)
+    t = r.tolerances["m_eff(c)"]
+    assert t["lo"] == pytest.approx(closed(0.11), rel=1e-12)
+    assert t["hi"] == pytest.approx(closed(0.09), rel=1e-12)
+    assert t["driver"] == "r"
+    # First order from the exact elasticity: dm_eff/dr = -10 kg/m here.
+    assert t["first_order_lo"] == pytest.approx(0.9, rel=1e-12)
+    assert t["first_order_hi"] == pytest.approx(1.1, rel=1e-12)
+    np.testing.assert_allclose(r.m_eff_interval, [[closed(0.11), closed(0.09)]], rtol=1e-12)
+    # The step to use is the smallest over the box: 2/omega at r = 0.11 m.
+    omega_hi = (1e5 * (1 / m + 0.11**2 / i)) ** 0.5
+    assert r.json["stable_dt"]["governing"] == pytest.approx(2 / omega_hi, rel=1e-12)
+
+
+def test_a_case_without_tolerances_has_none():
+    r = meff.load(os.path.join(CASES, "offcentre.toml")).evaluate()
+    assert r.tolerances is None
+    assert np.isnan(r.m_eff_interval).all()
+
+
+def test_a_sweep_over_one_parameter_carries_the_band_of_the_others():
+    text = SEED_TOLERANCE.replace('m = "2 kg"', 'm = "2 kg ± 10 %"') + (
+        '[[sweep]]\nparameter = "r"\nfrom = "0.05 m"\nto = "0.15 m"\npoints = 3\nplot = ["m_eff(c)"]\n'
+    )
+    s = meff.load(text).evaluate().json["sweeps"][0]
+    for x, lo, hi in zip(s["x"], s["series"][0]["band_lo"], s["series"][0]["band_hi"]):
+        assert lo == pytest.approx(1.8 * 0.02 / (0.02 + 1.8 * x * x), rel=1e-12)
+        assert hi == pytest.approx(2.2 * 0.02 / (0.02 + 2.2 * x * x), rel=1e-12)

@@ -421,7 +421,13 @@ pub struct PersonReport {
     pub rule_of_thumb_name: Option<&'static str>,
 }
 
-fn transient(m_r: f64, m_h: f64, k_h: f64, v: Option<f64>, f_max: Option<f64>) -> Transient {
+pub(crate) fn transient(
+    m_r: f64,
+    m_h: f64,
+    k_h: f64,
+    v: Option<f64>,
+    f_max: Option<f64>,
+) -> Transient {
     // Robot and body region meet as two masses and one undamped spring:
     // an impact of the reduced mass (the same closed forms as
     // `[[impact]]`; at unit speed the peak force is √(μ k_H)).

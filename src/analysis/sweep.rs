@@ -16,6 +16,13 @@ pub struct SweepSeries {
     pub values: Vec<Option<f64>>,
     /// The naive estimate at the same points, for `m_eff` and `omega`.
     pub naive: Option<Vec<Option<f64>>>,
+    /// With tolerances: the smallest value over the tolerance box's corners
+    /// at each point (`tolerance::bands`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band_lo: Option<Vec<Option<f64>>>,
+    /// With tolerances: the largest value over the corners at each point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band_hi: Option<Vec<Option<f64>>>,
 }
 
 /// A computed sweep.
@@ -37,6 +44,9 @@ pub struct SweepResult {
     /// Why points are missing beyond the invalid ones: the evaluation's
     /// work allowance ([`crate::control`]) ran out.
     pub note: Option<String>,
+    /// With tolerances: how the band was formed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band_note: Option<String>,
 }
 
 /// Evaluates a sweep: the model is rebuilt and re-analysed at each point.
@@ -121,6 +131,8 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
                 unit: q.unit(),
                 values,
                 naive: naive.filter(|v: &Vec<Option<f64>>| v.iter().any(Option::is_some)),
+                band_lo: None,
+                band_hi: None,
             }
         })
         .collect();
@@ -145,5 +157,6 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
         shown_scale,
         series,
         note,
+        band_note: None,
     }
 }

@@ -39,6 +39,8 @@ pub use payload::Payload;
 mod orientation;
 mod parameters;
 mod person;
+mod previous;
+pub use previous::{Previous, REVISION_KEYS};
 pub mod pose;
 mod read;
 mod robot_table;
@@ -52,6 +54,8 @@ mod top;
 pub use crate::linalg::cholesky_failure;
 pub use read::NORMAL_TOLERANCE;
 mod quantity;
+mod tolerance;
+pub use tolerance::{MAX_PERCENT, Tolerance, ToleranceKind, corner};
 mod types;
 
 pub use document::{DOCUMENT_KEYS, Document};

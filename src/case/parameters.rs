@@ -14,6 +14,9 @@ struct Raw {
     offset: Option<usize>,
     description: Option<String>,
     symbol: Option<String>,
+    /// The tolerance as read, the whole text as typed and where the
+    /// tolerance is written in the file.
+    tolerance: Option<(super::tolerance::RawTolerance, String, Range<usize>)>,
 }
 
 impl Reader<'_> {
@@ -108,8 +111,15 @@ impl Reader<'_> {
                 }
                 _ => (value, None, None),
             };
-            let parsed = self.parse_value(value_node, &format!("parameter `{name}`"), None);
-            raws.push(parsed.map(|(text, expr, offset)| Raw {
+            let parsed = match value_node.get_ref() {
+                DeValue::String(s) if super::tolerance::marker(s).is_some() => {
+                    self.tolerant_value(value_node, s, &name)
+                }
+                _ => self
+                    .parse_value(value_node, &format!("parameter `{name}`"), None)
+                    .map(|(text, expr, offset)| (text, expr, offset, None)),
+            };
+            raws.push(parsed.map(|(text, expr, offset, tolerance)| Raw {
                 name,
                 name_span,
                 node_span: value_node.span(),
@@ -118,9 +128,55 @@ impl Reader<'_> {
                 offset,
                 description,
                 symbol,
+                tolerance,
             }));
         }
         raws
+    }
+
+    /// A parameter's value with a tolerance: the nominal text, its
+    /// expression and offset, and the tolerance as read.
+    #[allow(clippy::type_complexity)]
+    fn tolerant_value(
+        &mut self,
+        node: &Node,
+        s: &str,
+        name: &str,
+    ) -> Option<(
+        String,
+        Expr,
+        Option<usize>,
+        Option<(super::tolerance::RawTolerance, String, Range<usize>)>,
+    )> {
+        let span = node.span();
+        let offset = self.content_offset(&span, s);
+        let split = self.split_tolerance(s, &span, offset, name).ok()??;
+        let expr = match expr::parse(&split.nominal) {
+            Ok(e) => e,
+            Err(e) => {
+                let d = self.expr_diag(e, &span, offset);
+                self.error(d);
+                return None;
+            }
+        };
+        let at = offset.map_or(span.clone(), |o| o + split.at.start..o + split.at.end);
+        if let Some((p, _)) = expr.params().first() {
+            self.error(
+                Diagnostic::new(
+                    at,
+                    format!("parameter `{name}` is computed from `{p}`: a tolerance goes on a parameter given by a value"),
+                )
+                .hint("put the tolerance on the parameters it is computed from"),
+            );
+            return None;
+        }
+        let text = split.nominal.trim().to_string();
+        Some((
+            text,
+            expr,
+            offset,
+            Some((split.tolerance, s.to_string(), at)),
+        ))
     }
 
     /// Two parameters that typeset alike would make the sheet ambiguous:
@@ -264,6 +320,22 @@ impl Reader<'_> {
                         .insert(raw.name.clone(), Value::new(v.si, dim));
                     self.param_defs
                         .insert(raw.name.clone(), raw.node_span.clone());
+                    let tolerance = match &raw.tolerance {
+                        Some((t, written, at)) => {
+                            match self.evaluate_tolerance(
+                                t,
+                                &raw.name,
+                                v.si,
+                                dim,
+                                written,
+                                at.clone(),
+                            ) {
+                                Some(t) => Some(t),
+                                None => continue,
+                            }
+                        }
+                        None => None,
+                    };
                     built[i] = Some(Parameter {
                         name: raw.name,
                         name_span: raw.name_span,
@@ -276,6 +348,7 @@ impl Reader<'_> {
                         },
                         description: raw.description,
                         symbol: raw.symbol,
+                        tolerance,
                     });
                 }
                 Err(e) => {

@@ -139,6 +139,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("[verify]", VERIFY_KEYS),
     ("[display]", DISPLAY_KEYS),
     ("[document]", super::document::DOCUMENT_KEYS),
+    ("[revision]", super::previous::REVISION_KEYS),
     ("[analysis]", ANALYSIS_KEYS),
     ("[scene]", super::scene_table::SCENE_KEYS),
     ("[engine.mujoco]", super::engine_table::MUJOCO_KEYS),
@@ -238,6 +239,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "impact",
     "engine",
     "document",
+    "revision",
     "motion",
     "waypoint",
     "hazard",
@@ -448,6 +450,14 @@ impl Reader<'_> {
         let (text, offset) = match node.get_ref() {
             DeValue::String(s) => {
                 let offset = self.content_offset(&span, s);
+                if let Some(m) = super::tolerance::marker(s) {
+                    let at = offset.map_or(span.clone(), |o| o + m.start..o + m.end);
+                    self.error(
+                        Diagnostic::new(at, format!("{what}: a tolerance is written on a `[parameters]` value, not here"))
+                            .hint("define a parameter with the tolerance (`x = \"2 kg ± 5 %\"`) and use its name here"),
+                    );
+                    return None;
+                }
                 (s.to_string(), offset)
             }
             DeValue::Integer(_) | DeValue::Float(_) => {

@@ -36,6 +36,7 @@ impl Reader<'_> {
         let verify = get(root, "verify").and_then(|n| self.verify(n));
         let display = get(root, "display").map_or_else(Display::default, |n| self.display(n));
         let document = get(root, "document").map_or_else(Default::default, |n| self.document(n));
+        let previous = get(root, "revision").and_then(|n| self.previous(n));
         let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
         let (large_modes, analysis_path) = self.analysis_table(root);
         if analysis_path == AnalysisPath::Large
@@ -77,9 +78,11 @@ impl Reader<'_> {
             angles: std::mem::take(&mut self.angles),
             stiffness_from: None,
             document,
+            previous,
         };
         if self.diags.is_empty() {
             self.check_sweeps(&case);
+            self.check_tolerances(&case);
         }
         Some(case)
     }

@@ -94,6 +94,8 @@ pub struct Parameter {
     pub description: Option<String>,
     /// Optional LaTeX symbol override.
     pub symbol: Option<String>,
+    /// The admissible interval, when the value carries a tolerance.
+    pub tolerance: Option<super::tolerance::Tolerance>,
 }
 
 /// A value the reader composes once and names, so that the values built
@@ -472,6 +474,8 @@ pub struct Case {
     pub stiffness_from: Option<super::Engine>,
     /// `[document]`: the sheet's title block.
     pub document: super::document::Document,
+    /// `[revision] previous`: the previous revision's JSON.
+    pub previous: Option<super::previous::Previous>,
 }
 
 /// Display units chosen in `[display]` (reports only; JSON stays SI).

@@ -484,6 +484,26 @@ fn sweep_plots(report: &Report) -> Vec<Vec<String>> {
                             markers: false,
                         });
                     }
+                    // With tolerances: the band over the corners, two
+                    // dashed bounds.
+                    for (band, label) in [
+                        (&series.band_lo, "lowest over the tolerance corners"),
+                        (&series.band_hi, "highest over the tolerance corners"),
+                    ] {
+                        if let Some(band) = band {
+                            lines.push(Series {
+                                label: label.into(),
+                                points: s
+                                    .x
+                                    .iter()
+                                    .zip(band)
+                                    .filter_map(|(x, y)| Some((*x * s.shown_scale, (*y)?)))
+                                    .collect(),
+                                dashed: true,
+                                markers: true,
+                            });
+                        }
+                    }
                     let x_label = match s.shown_unit.as_str() {
                         "" => s.parameter.clone(),
                         "deg" => format!("{} (°)", s.parameter),

@@ -137,6 +137,15 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             " (symplectic Euler, velocity Verlet or central differences): "
         }),
     ];
+    // With tolerances the step is the smallest over the box's corners;
+    // what follows explains the step at the nominal inputs.
+    if let (Some(nominal), Some(corners)) = (dt.nominal_governing, dt.governing_corners) {
+        line.push(plain(format!(
+            "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
+            t(report, nominal, d)
+        )));
+    }
+    let h = dt.nominal_governing.unwrap_or(h);
     // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
     let wmax = format!("{} rad/s", n(report.coupled_omega_max, d));
     line.push(plain(match by {

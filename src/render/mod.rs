@@ -26,6 +26,7 @@ pub mod tangential;
 pub mod templates;
 pub mod text;
 mod text_verify;
+pub mod tolerance;
 pub mod typ;
 pub mod workspace;
 

@@ -10,6 +10,7 @@ use crate::report::Report;
 pub const SECTIONS: &[(&str, &str)] = &[
     ("summary", "Summary"),
     ("checks", "Model checks"),
+    ("changes", "Changes since the previous revision"),
     ("inputs", "Inputs"),
     ("definition", "Model definition"),
     ("assumptions", "Assumptions"),
@@ -21,6 +22,7 @@ pub const SECTIONS: &[(&str, &str)] = &[
     ("tangential", "Tangential rows"),
     ("hertz", "Hertz contacts"),
     ("sensitivities", "Sensitivities"),
+    ("tolerances", "Tolerances"),
     ("sweeps", "Sweeps"),
     ("impacts", "Impacts"),
     ("person", "Transient contact with a person"),

@@ -74,6 +74,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     let mut out = Vec::new();
     summary_section(report, d, &mut out);
     checks_section(report, &mut out);
+    out.extend(super::tolerance::changes(report, d));
     contacts_section(report, d, &mut out);
     damping_section(report, d, &mut out);
     super::tangential::sections(report, d, &mut out);
@@ -89,6 +90,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     out.extend(super::workspace::sections(report, d));
     person_section(report, d, &mut out);
     symbolic_sections(report, d, &mut out);
+    out.extend(super::tolerance::section(report, d));
     delassus_section(report, d, &mut out);
     modes_section(report, d, &mut out);
     damped_modes_section(report, d, &mut out);

@@ -10,15 +10,20 @@ use crate::case::Case;
 use crate::claims::ClaimResult;
 use serde::Serialize;
 
+mod changes;
 pub mod claims;
 mod symbolic;
+mod tolerance;
+pub use changes::Changes;
 use symbolic::{form, symbolic_report};
 pub mod definition;
+mod histogram;
 pub mod impact;
 pub mod selection;
 pub mod sketch;
 pub mod tangential;
 pub mod value;
+pub use histogram::{Histogram, histogram};
 
 pub use claims::{ClaimReport, ParameterValue, impact_symbol};
 pub use selection::{ContactSelection, fastest_by};
@@ -131,6 +136,14 @@ pub struct Report {
     /// pipeline from `analysis::workspace`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub map: Option<crate::analysis::workspace::MapReport>,
+    /// Results bounded over the inputs' tolerances; set by the pipeline
+    /// from `tolerance::bound`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerances: Option<crate::tolerance::Tolerances>,
+    /// What changed since the previous revision the case names
+    /// (`[revision] previous`); set by the pipeline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
     /// `[[impact]]`s: contacts struck at a speed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub impacts: Vec<impact::ImpactReport>,
@@ -286,60 +299,6 @@ pub struct LargeReport {
     pub most_affected: Vec<ContactReport>,
 }
 
-/// A histogram with equal bins.
-#[derive(Clone, Debug, Serialize)]
-pub struct Histogram {
-    /// Bin edges (one more than counts).
-    pub edges: Vec<f64>,
-    /// Counts per bin.
-    pub counts: Vec<usize>,
-    /// Smallest value.
-    pub min: f64,
-    /// Largest value.
-    pub max: f64,
-    /// Mean.
-    pub mean: f64,
-}
-
-/// Bins for a histogram.
-pub const HISTOGRAM_BINS: usize = 20;
-
-/// A histogram of the finite values.
-pub fn histogram(values: &[f64]) -> Histogram {
-    let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    let (min, max) = v
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-            (a.min(*x), b.max(*x))
-        });
-    if v.is_empty() {
-        return Histogram {
-            edges: Vec::new(),
-            counts: Vec::new(),
-            min: 0.0,
-            max: 0.0,
-            mean: 0.0,
-        };
-    }
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    let span = if max > min { max - min } else { 1.0 };
-    let edges: Vec<f64> = (0..=HISTOGRAM_BINS)
-        .map(|k| min + span * k as f64 / HISTOGRAM_BINS as f64)
-        .collect();
-    let mut counts = vec![0usize; HISTOGRAM_BINS];
-    for x in &v {
-        let k = (((x - min) / span) * HISTOGRAM_BINS as f64).floor() as usize;
-        counts[k.min(HISTOGRAM_BINS - 1)] += 1;
-    }
-    Histogram {
-        edges,
-        counts,
-        min,
-        max,
-        mean,
-    }
-}
-
 /// A closed form as text and LaTeX.
 #[derive(Clone, Debug, Serialize)]
 pub struct SymbolicForm {
@@ -406,6 +365,13 @@ pub struct StableDtReport {
     /// dashpots' step map) or `damped_energy_bound` (dashpots where the
     /// step map is not formed).
     pub governing_by: Option<&'static str>,
+    /// With tolerances: the step to use at the nominal inputs (`governing`
+    /// is then the smallest over the tolerance box's corners).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nominal_governing: Option<f64>,
+    /// With tolerances: how many corners `governing` is the smallest over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub governing_corners: Option<usize>,
     /// Coupled, with explicit damping.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coupled_damped: Option<f64>,
@@ -578,6 +544,8 @@ pub fn build(case: &Case, results: Results) -> Report {
         persons,
         program: None,
         map: None,
+        tolerances: None,
+        changes: None,
         impacts: impact::impacts(case, &an.impacts, &impact_naives),
         engines: Vec::new(),
         verification: None,
@@ -666,7 +634,11 @@ fn inputs(case: &Case) -> Vec<InputReport> {
         .iter()
         .map(|p| InputReport {
             name: p.name.clone(),
-            value: p.value.text.clone(),
+            // As typed, with its tolerance.
+            value: p
+                .tolerance
+                .as_ref()
+                .map_or_else(|| p.value.text.clone(), |t| t.written.trim().to_string()),
             si: p.value.si,
             si_unit: if p.value.dim.is_none() {
                 // An angle keeps its unit in every column.
@@ -768,6 +740,8 @@ fn stable_dt_report(an: &Analysis) -> StableDtReport {
         guaranteed: an.stable_dt.guaranteed,
         governing: an.stable_dt.governing.map(|(h, _)| h),
         governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
+        nominal_governing: None,
+        governing_corners: None,
         coupled: an.stable_dt.coupled,
         independent: an.stable_dt.independent,
         independent_over_coupled: an

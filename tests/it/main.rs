@@ -51,6 +51,7 @@ mod input {
     mod model_checks_more;
     mod robustness;
     mod sweeps;
+    mod tolerance;
 }
 
 /// What meff writes: reports and sheets in every format (the same
@@ -83,6 +84,7 @@ mod physics {
     mod stable_step;
     mod symbolic;
     mod tangential;
+    mod tolerance;
     mod verification;
 }
 

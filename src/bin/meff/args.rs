@@ -131,7 +131,7 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
         /// Relative change below which two numbers count as equal.
-        #[arg(long, default_value_t = meff::diff::DEFAULT_TOLERANCE)]
+        #[arg(long, default_value_t = meff::revision::DEFAULT_TOLERANCE)]
         tolerance: f64,
         /// Significant figures in the table.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=17))]

@@ -56,7 +56,7 @@ pub(crate) fn diff(old: &Path, new: &Path, o: DiffOptions) -> ExitCode {
     }
     let run = || -> Result<ExitCode, ExitCode> {
         let (a, b) = (document(old, &o)?, document(new, &o)?);
-        let d = meff::diff::diff(&a, &b, o.tolerance).map_err(|e| {
+        let d = meff::revision::diff(&a, &b, o.tolerance).map_err(|e| {
             error(&e);
             ExitCode::from(EXIT_BAD_INPUT)
         })?;
@@ -65,7 +65,7 @@ pub(crate) fn diff(old: &Path, new: &Path, o: DiffOptions) -> ExitCode {
             s.push('\n');
             s
         } else {
-            meff::diff::text(&d, o.digits)
+            meff::revision::text(&d, o.digits)
         };
         Stdout::new().print(&text)?;
         Ok(if d.changes.is_empty() {

@@ -1,4 +1,6 @@
-//! `meff diff`: what changed between two revisions of a calculation.
+//! What changed between two revisions of a calculation: the one
+//! comparison `meff diff` prints and a report's "Changes since revision"
+//! section (`[revision] previous`) lists.
 //!
 //! Both revisions are meff's JSON documents (docs/json.md) — written by
 //! `meff report`/`meff eval --json`, or computed from case files by the
@@ -220,7 +222,7 @@ fn items(doc: &Value, which: &str) -> Result<Items, String> {
                         Item::Text(s.clone()),
                     );
                 }
-                (k, v) if k != "independent_over_coupled" => {
+                (k, v) if k != "independent_over_coupled" && k != "governing_corners" => {
                     if let Some(i) = num(v, "s") {
                         put(RESULT, format!("stable_dt.{k}"), i);
                     }
@@ -237,6 +239,16 @@ fn items(doc: &Value, which: &str) -> Result<Items, String> {
     for (i, m) in array(&doc["damped_modes"]).enumerate() {
         if let Some(x) = num(&m["zeta"], "") {
             put(RESULT, format!("mode_zeta({})", i + 1), x);
+        }
+    }
+    // Results bounded over tolerances: each end by the result's id.
+    for b in array(&doc["tolerances"]["results"]) {
+        let id = str_of(&b["id"]);
+        let unit = unit_of(str_of(&b["unit"]));
+        for (key, end) in [("lo", "lowest"), ("hi", "highest")] {
+            if let Some(x) = num(&b[key], unit) {
+                put(RESULT, format!("{id} {end} over the tolerances"), x);
+            }
         }
     }
     impacts(doc, &mut put);
@@ -389,6 +401,14 @@ fn engines_and_persons(doc: &Value, put: &mut impl FnMut(u8, String, Item)) {
 /// The table a person reads: flips, then changes, added and removed items,
 /// numbers with `digits` significant figures.
 pub fn text(d: &Diff, digits: usize) -> String {
+    let rows = rows(d, digits);
+    text_of(d, rows)
+}
+
+/// Each change as (quantity, old, new, change), numbers with `digits`
+/// significant figures: what `meff diff` prints and `meff eval`'s
+/// "Changes since the previous revision" lists.
+pub fn rows(d: &Diff, digits: usize) -> Vec<[String; 4]> {
     let show = |i: &Option<Item>| match i {
         None => "—".to_string(),
         Some(Item::Text(s)) => s.clone(),
@@ -412,6 +432,10 @@ pub fn text(d: &Diff, digits: usize) -> String {
         };
         rows.push([c.quantity.clone(), show(&c.old), show(&c.new), change]);
     }
+    rows
+}
+
+fn text_of(d: &Diff, rows: Vec<[String; 4]>) -> String {
     let mut out = format!("{} → {}\n", d.titles[0], d.titles[1]);
     if rows.is_empty() {
         out.push_str(&format!(
