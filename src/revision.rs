@@ -71,9 +71,13 @@ pub struct Diff {
 }
 
 impl Diff {
-    /// Verdicts that changed.
+    /// Verdicts that changed: present in both revisions with another
+    /// value (a verdict one revision has and the other lacks is added or
+    /// removed, not flipped).
     pub fn flips(&self) -> impl Iterator<Item = &Change> {
-        self.changes.iter().filter(|c| c.verdict)
+        self.changes
+            .iter()
+            .filter(|c| c.verdict && c.old.is_some() && c.new.is_some())
     }
 }
 

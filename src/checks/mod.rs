@@ -93,7 +93,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "body_frame_normal",
-        "a normal typed in a turned body's axes (a `[[body]]` with an orientation, or a model link without a plane to compare) lies within 10° of a world axis or of the same numbers read in world axes",
+        "a normal typed in a turned body's axes (a [[body]] with an orientation, or a model link without a plane to compare) lies within 10° of a world axis or of the same numbers read in world axes",
     ),
     (
         "normal_away_from_centre",
@@ -137,7 +137,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "configuration_beyond_limits",
-        "a `[model]` configuration lies within the model's joint ranges",
+        "a [model] configuration lies within the model's joint ranges",
     ),
     (
         "rule_of_thumb_ratio",
@@ -145,7 +145,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "joint_beyond_range",
-        "a program's joint values lie within the model's joint ranges (URDF `<limit>`, MJCF `range` of a limited joint)",
+        "a program's joint values lie within the model's joint ranges (URDF <limit>, MJCF range of a limited joint)",
     ),
     (
         "description_contradicts_result",
