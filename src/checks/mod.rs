@@ -140,6 +140,10 @@ pub const RULES: &[(&str, &str)] = &[
         "a [model] configuration lies within the model's joint ranges",
     ),
     (
+        "joint_far_from_body",
+        "a joint between two bodies lies within 5 times each body's size of its centre",
+    ),
+    (
         "rule_of_thumb_ratio",
         "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
     ),
@@ -165,6 +169,7 @@ pub struct ModelCheck {
     /// `point_off_plane`, `point_far_from_link`, `stiffness_for_size`,
     /// `damping_ratio`, `engine_time_scales`, `mass_out_of_proportion`,
     /// `angle_unit`, `configuration_beyond_limits`, `joint_beyond_range`,
+    /// `joint_far_from_body`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
@@ -269,6 +274,7 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     let sizes = body_sizes(case, model);
     plausible::impact_compression(case, model, an, &sizes, &mut out);
     normals::bodies(case, model, &mut out);
+    normals::joints(case, model, &sizes, &mut out);
     dynamics::springs(case, model, &m_eff, &sizes, &mut out);
     dynamics::engine_scales(case, &mut out);
     dynamics::generalized_mass(case, &m_eff, &mut out);

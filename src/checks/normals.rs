@@ -397,3 +397,44 @@ pub(super) fn model_contact(
         );
     }
 }
+
+/// A joint between two bodies more than this multiple of a body's size
+/// (its radius of gyration, shape or farthest contact) from its centre is
+/// flagged: the joint does not lie on the body it holds.
+pub const JOINT_REACH: f64 = 5.0;
+
+/// Each joint between two bodies against both bodies' sizes.
+pub(super) fn joints(case: &Case, model: &Model<f64>, size: &[f64], out: &mut Checks) {
+    let (crate::model::Kind::Bodies { bodies, .. }, Form::Bodies { joints, .. }) =
+        (&model.kind, &case.form)
+    else {
+        return;
+    };
+    for j in joints {
+        let Some(other) = j.other else { continue };
+        let point: Vec<f64> = j.point.iter().map(|v| v.si).collect();
+        for b in [j.body, other] {
+            let s = size.get(b).copied().unwrap_or(0.0);
+            let d = dist(&point, &bodies[b].position);
+            if s > 0.0 && d > JOINT_REACH * s {
+                out.warn(
+                    "joint_far_from_body",
+                    format!("joint of {}: point", bodies[b].name),
+                    at(
+                        case,
+                        &j.point.first().map_or(j.span.clone(), |v| v.span.clone()),
+                    ),
+                    format!(
+                        "the joint is {} m from the centre of body {}, {} times its size ({} m: \
+                         its radius of gyration, shape or farthest contact): a joint between two \
+                         bodies lies on both; check the point's unit",
+                        n(d),
+                        bodies[b].name,
+                        n(d / s),
+                        n(s)
+                    ),
+                );
+            }
+        }
+    }
+}

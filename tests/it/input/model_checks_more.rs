@@ -449,3 +449,18 @@ fn a_scene_rows_warning_names_its_file_and_row() {
         "{w:?}"
     );
 }
+
+#[test]
+fn a_pin_between_two_bodies_far_off_them_is_flagged() {
+    let text = std::fs::read_to_string(root().join("cases/double-pendulum-pins.toml")).unwrap();
+    assert!(rules(&evaluate_str(&text)).is_empty());
+    // The elbow pin typed 100 times too far (cm meant, m typed).
+    let elbow = "point = [\"L1*sin(q1)\", \"-L1*cos(q1)\"]";
+    assert!(text.contains(elbow), "the bundled case names its elbow pin");
+    let far = text.replacen(
+        elbow,
+        "point = [\"100*L1*sin(q1)\", \"-100*L1*cos(q1)\"]",
+        1,
+    );
+    assert_eq!(rules(&evaluate_str(&far)), ["joint_far_from_body"; 2]);
+}
