@@ -85,6 +85,12 @@ pub fn at_most(v: f64, digits: usize) -> f64 {
     r
 }
 
+/// A step limit as [`time`] prints it, rounded down ([`at_most`]): the
+/// printed step is never above the limit it states.
+pub fn time_at_most(x: f64, digits: usize) -> String {
+    time(at_most(x, digits), digits)
+}
+
 /// A number as printed text (`2.000e04`, `-0.5`) as an engineer writes it:
 /// `2.000 × 10⁴`, `−0.5` (true minus sign, superscript exponent).
 pub fn pretty(s: &str) -> String {

@@ -105,8 +105,9 @@ pub fn tangent_label(count: usize, k: usize) -> &'static str {
     }
 }
 
+/// A step limit, rounded down.
 fn step(h: Option<f64>, d: usize) -> String {
-    h.map_or_else(|| "—".into(), |h| time(h, d))
+    h.map_or_else(|| "—".into(), |h| crate::number::time_at_most(h, d))
 }
 
 /// "Hertz contacts": the linearisation and the closed-form impact.
@@ -153,7 +154,7 @@ pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
                     sig(x.peak_force, d),
                     time(x.duration, d),
                     sig(x.peak_stiffness, d),
-                    time(x.dt_at_peak, d),
+                    crate::number::time_at_most(x.dt_at_peak, d),
                     opt(x.hertz_time_factor, d),
                 ])
             })

@@ -230,6 +230,7 @@ impl Templates {
                 },
             )))
         });
+        register_step(&mut tera);
         tera.register_filter("scale", |v: &Value, a: &HashMap<String, Value>| {
             let by = a.get("by").and_then(Value::as_f64).unwrap_or(1.0);
             Ok(num(v).map_or(Value::Null, |x| json!(x * by)))
@@ -562,4 +563,27 @@ mod number_tests {
         assert_eq!(super::unit_text("kg^-1 m^-2"), "kg⁻¹·m⁻²");
         assert_eq!(super::unit_text("N s/m"), "N·s/m");
     }
+}
+
+/// The `step` filter: a step limit as `time` prints it, rounded down
+/// (`number::at_most`): never above the limit it states.
+fn register_step(tera: &mut tera::Tera) {
+    tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
+        let fixed = a.get("unit").and_then(|u| {
+            Some((
+                u.get("unit")?.as_str()?.to_string(),
+                u.get("factor")?.as_f64()?,
+            ))
+        });
+        Ok(Value::String(num(v).map_or_else(
+            || "—".into(),
+            |x| match &fixed {
+                Some((label, f)) => format!(
+                    "{} {label}",
+                    pretty(&sig(crate::number::at_most(x * f, digits(a)), digits(a)))
+                ),
+                None => pretty(&crate::number::time_at_most(x, digits(a))),
+            },
+        )))
+    });
 }

@@ -1,6 +1,6 @@
 //! The plain-text summary `meff eval` prints.
 
-use super::number::{sig, time};
+use super::number::sig;
 use crate::report::Report;
 use std::fmt::Write;
 
@@ -476,7 +476,13 @@ fn fastest_section(report: &Report, d: usize, out: &mut Vec<Section>) {
 /// Stable explicit timestep.
 fn timestep_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     let dt = &report.stable_dt;
-    let t = |x: Option<f64>| x.map_or_else(|| "— (nothing moves)".to_string(), |v| time(v, d));
+    // Step limits, rounded down: never printed above the limit.
+    let t = |x: Option<f64>| {
+        x.map_or_else(
+            || "— (nothing moves)".to_string(),
+            |v| crate::number::time_at_most(v, d),
+        )
+    };
     let mut rows = vec![
         vec!["coupled, 2/ω_max".into(), t(dt.coupled)],
         vec!["independent, 2/max ω_i".into(), t(dt.independent)],

@@ -13,7 +13,7 @@ fn eval_prints_table_and_json() {
         "{text}"
     );
     assert!(
-        text.contains("6.325 ms") && text.contains("8.000 ms"),
+        text.contains("6.324 ms") && text.contains("8.000 ms"),
         "{text}"
     );
 
