@@ -142,7 +142,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     if let (Some(nominal), Some(corners)) = (dt.nominal_governing, dt.governing_corners) {
         line.push(plain(format!(
             "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
-            t(report, nominal, d)
+            t_at_most(report, nominal, d)
         )));
     }
     let h = dt.nominal_governing.unwrap_or(h);
