@@ -63,10 +63,10 @@ pub fn run_scene(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("meff-fuzz-scene-{}", std::process::id()));
-    if std::fs::create_dir_all(&dir).is_err() {
+    let Ok(tmp) = tempfile::Builder::new().prefix("meff-fuzz-scene-").tempdir() else {
         return;
-    }
+    };
+    let dir = tmp.path();
     let space = if mode & 2 != 0 { "3d" } else { "planar" };
     let table = if mode & 1 == 0 {
         let text = String::from_utf8_lossy(rest);
@@ -103,8 +103,11 @@ pub fn run_dump(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("meff-fuzz-dump-{}", std::process::id()));
-    if std::fs::create_dir_all(&dir).is_err() || std::fs::write(dir.join("d.dump"), rest).is_err() {
+    let Ok(tmp) = tempfile::Builder::new().prefix("meff-fuzz-dump-").tempdir() else {
+        return;
+    };
+    let dir = tmp.path();
+    if std::fs::write(dir.join("d.dump"), rest).is_err() {
         return;
     }
     let walls = if mode & 1 != 0 {
@@ -149,7 +152,10 @@ pub fn run_engine(text: &str) {
 /// chapter Markdown that comes out must carry no live HTML beyond the
 /// MathML meff writes.
 pub fn run_book(chapter: &str) {
-    let dir = std::env::temp_dir().join(format!("meff-fuzz-book-{}", std::process::id()));
+    let Ok(tmp) = tempfile::Builder::new().prefix("meff-fuzz-book-").tempdir() else {
+        return;
+    };
+    let dir = tmp.path();
     if std::fs::create_dir_all(dir.join("src")).is_err() {
         return;
     }

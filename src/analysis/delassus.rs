@@ -6,7 +6,7 @@ use crate::model::{SparseRow, System};
 use nalgebra::{DMatrix, DVector};
 
 use crate::limits::DENSE_CONTACT_LIMIT;
-use crate::linalg::{IMMOBILE_RATIO, cholesky_in_place, row_space_basis};
+use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 
 /// The Delassus matrix and what was learnt computing it.
 #[derive(Clone, Debug)]
@@ -31,132 +31,6 @@ pub fn whitened_rows(system: &System<f64>) -> Result<Vec<SparseRow<f64>>, Analys
         .iter()
         .map(|r| whiten(system, &factors, &block_of, r))
         .collect())
-}
-
-/// Whitening of Jacobian rows by the Cholesky factors of a system's mass
-/// blocks, row by row (the large path never keeps the unwhitened rows).
-/// The factors are stored flat, one allocation for all blocks (10⁶ small
-/// matrices would stay behind in the allocator's arenas).
-pub struct Whitener<'a> {
-    system: &'a System<f64>,
-    /// `L` of each block, row-major, block after block.
-    flat: Vec<f64>,
-    /// Where each block's `L` starts in `flat`.
-    start: Vec<usize>,
-    block_of: Vec<usize>,
-}
-
-impl<'a> Whitener<'a> {
-    /// Factors the mass blocks of `system` (in parallel chunks; the first
-    /// failure in block order is the one reported).
-    pub fn new(system: &'a System<f64>) -> Result<Whitener<'a>, AnalysisError> {
-        use rayon::prelude::*;
-        const BLOCKS: usize = 4096;
-        let mass = &system.mass;
-        // Each task factors its blocks in place in its own piece of one
-        // flat array (no per-task arrays joined afterwards: that was a
-        // 29 MB copy at 10⁵ bodies).
-        let mut flat = vec![0.0f64; mass.iter().map(|b| b.size * b.size).sum()];
-        let mut pieces = Vec::with_capacity(mass.len().div_ceil(BLOCKS));
-        let mut rest = &mut flat[..];
-        for blocks in mass.chunks(BLOCKS) {
-            let (piece, tail) = rest.split_at_mut(blocks.iter().map(|b| b.size * b.size).sum());
-            pieces.push(piece);
-            rest = tail;
-        }
-        let failures: Vec<Option<usize>> = pieces
-            .into_par_iter()
-            .zip(mass.par_chunks(BLOCKS))
-            .enumerate()
-            .map(|(k, (piece, blocks))| {
-                let mut at = 0;
-                for (i, b) in blocks.iter().enumerate() {
-                    let n = b.size * b.size;
-                    let l = &mut piece[at..at + n];
-                    l.copy_from_slice(&b.matrix);
-                    if !cholesky_in_place(l, b.size) {
-                        return Some(k * BLOCKS + i);
-                    }
-                    at += n;
-                }
-                None
-            })
-            .collect();
-        // The first failure in block order is the one reported.
-        if let Some(bi) = failures.into_iter().flatten().next() {
-            let b = &mass[bi];
-            return Err(AnalysisError::NotPositiveDefinite {
-                dofs: system.dofs[b.offset..b.offset + b.size]
-                    .iter()
-                    .map(|d| d.name())
-                    .collect(),
-            });
-        }
-        let mut start = Vec::with_capacity(mass.len());
-        let mut block_of = vec![usize::MAX; system.n_dofs()];
-        let mut at = 0;
-        for (bi, b) in mass.iter().enumerate() {
-            start.push(at);
-            at += b.size * b.size;
-            for slot in &mut block_of[b.offset..b.offset + b.size] {
-                *slot = bi;
-            }
-        }
-        Ok(Whitener {
-            system,
-            flat,
-            start,
-            block_of,
-        })
-    }
-
-    /// The mass block of each dof (what the Gram product of the large
-    /// path groups entries by).
-    pub fn into_block_of(self) -> Vec<usize> {
-        self.block_of
-    }
-
-    /// `L⁻¹ rowᵀ` per block, appending the nonzero entries to `out`
-    /// (columns increasing when the row's are); no allocation for blocks
-    /// of up to eight velocities (every rigid body and particle). Forward
-    /// substitution in the order of nalgebra's `solve_lower_triangular`.
-    pub fn whiten_into(&self, row: &SparseRow<f64>, out: &mut Vec<(usize, f64)>) {
-        let mut small = [0.0f64; 8];
-        let mut big = Vec::new();
-        let mut i = 0;
-        while i < row.len() {
-            let bi = self.block_of[row[i].0];
-            let b = &self.system.mass[bi];
-            let n = b.size;
-            let x: &mut [f64] = if n <= 8 {
-                small[..n].fill(0.0);
-                &mut small[..n]
-            } else {
-                big.clear();
-                big.resize(n, 0.0);
-                &mut big
-            };
-            while i < row.len() && self.block_of[row[i].0] == bi {
-                x[row[i].0 - b.offset] += row[i].1;
-                i += 1;
-            }
-            let l = &self.flat[self.start[bi]..self.start[bi] + n * n];
-            // y_k = x_k / L_kk, then x_j −= L_jk y_k for j > k.
-            for k in 0..n {
-                let y = x[k] / l[k * n + k];
-                x[k] = y;
-                for j in k + 1..n {
-                    x[j] += -y * l[j * n + k];
-                }
-            }
-            out.extend(
-                x.iter()
-                    .enumerate()
-                    .filter(|(_, v)| **v != 0.0)
-                    .map(|(k, v)| (b.offset + k, *v)),
-            );
-        }
-    }
 }
 
 type Factors = (Vec<DMatrix<f64>>, Vec<usize>);
@@ -353,7 +227,7 @@ mod tests {
             constraints: Vec::new(),
         };
         let general = whitened_rows(&system).unwrap();
-        let w = Whitener::new(&system).unwrap();
+        let w = crate::analysis::block_whiten::BlockWhitener::new(&system).unwrap();
         for (row, expected) in system.jacobian.iter().zip(&general) {
             let mut got = Vec::new();
             w.whiten_into(row, &mut got);
@@ -369,7 +243,7 @@ mod tests {
         // A block that is not positive definite names its velocities.
         let mut bad = system.clone();
         bad.mass[1].matrix[0] = -1.0;
-        match Whitener::new(&bad) {
+        match crate::analysis::block_whiten::BlockWhitener::new(&bad) {
             Err(AnalysisError::NotPositiveDefinite { dofs }) => assert_eq!(dofs[0], "q1"),
             _ => panic!("expected NotPositiveDefinite"),
         }

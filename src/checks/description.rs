@@ -342,20 +342,8 @@ const KEYS: &[(Dim, &[&str])] = &[
     ),
     (
         Dim::TIME,
+        // And every key of `STEP_KEYS`.
         &[
-            "dt",
-            "dt0",
-            "dt_coupled",
-            "dt_independent",
-            "dt_run_coupled",
-            "dt_run_independent",
-            "coupled",
-            "independent",
-            "coupled_damped",
-            "independent_damped",
-            "guaranteed",
-            "governing",
-            "step",
             "duration",
             "time_to_peak",
             "time_to_compression",
@@ -369,7 +357,7 @@ const KEYS: &[(Dim, &[&str])] = &[
 /// Subtrees of the JSON that hold matrices or sampled histories.
 const SKIP: &[&str] = &["model", "gap_history", "stability", "history", "jacobian"];
 
-/// Keys whose times are steps.
+/// Keys whose numbers are times that are steps.
 const STEP_KEYS: &[&str] = &[
     "dt",
     "dt0",
@@ -438,14 +426,18 @@ pub fn known_in_json(v: &serde_json::Value) -> Vec<Known> {
                 }
             }
             serde_json::Value::Number(n) => {
-                if let (Some(x), Some((dim, _))) =
-                    (n.as_f64(), KEYS.iter().find(|(_, ks)| ks.contains(&key)))
-                {
+                let step = STEP_KEYS.contains(&key);
+                let dim = KEYS
+                    .iter()
+                    .find(|(_, ks)| ks.contains(&key))
+                    .map(|(d, _)| *d)
+                    .or(step.then_some(Dim::TIME));
+                if let (Some(x), Some(dim)) = (n.as_f64(), dim) {
                     out.push(Known {
                         value: x,
-                        dim: *dim,
+                        dim,
                         what: key.to_string(),
-                        step: STEP_KEYS.contains(&key),
+                        step,
                     });
                 }
             }

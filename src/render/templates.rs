@@ -215,13 +215,7 @@ impl Templates {
             )))
         });
         tera.register_filter("time", |v: &Value, a: &HashMap<String, Value>| {
-            // `unit`: a display unit object {unit, factor}, or null for automatic.
-            let fixed = a.get("unit").and_then(|u| {
-                Some((
-                    u.get("unit")?.as_str()?.to_string(),
-                    u.get("factor")?.as_f64()?,
-                ))
-            });
+            let fixed = fixed_unit(a);
             Ok(Value::String(num(v).map_or_else(
                 || "—".into(),
                 |x| match &fixed {
@@ -565,16 +559,22 @@ mod number_tests {
     }
 }
 
+/// The `unit` argument of the `time` and `step` filters: a display unit
+/// object {unit, factor}, or none (null or absent) for automatic.
+fn fixed_unit(a: &HashMap<String, Value>) -> Option<(String, f64)> {
+    a.get("unit").and_then(|u| {
+        Some((
+            u.get("unit")?.as_str()?.to_string(),
+            u.get("factor")?.as_f64()?,
+        ))
+    })
+}
+
 /// The `step` filter: a step limit as `time` prints it, rounded down
 /// (`number::at_most`): never above the limit it states.
 fn register_step(tera: &mut tera::Tera) {
     tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
-        let fixed = a.get("unit").and_then(|u| {
-            Some((
-                u.get("unit")?.as_str()?.to_string(),
-                u.get("factor")?.as_f64()?,
-            ))
-        });
+        let fixed = fixed_unit(a);
         Ok(Value::String(num(v).map_or_else(
             || "—".into(),
             |x| match &fixed {

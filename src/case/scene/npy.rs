@@ -652,8 +652,8 @@ mod tests {
             ("fortran", npy("<f8", true, "(2, 3)", &fo)),
             ("flags", npy("|b1", false, "(2,)", &[1, 0])),
         ];
-        let dir = std::env::temp_dir().join(format!("meff-npy-stream-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         for method in [
             zip::CompressionMethod::Stored,
             zip::CompressionMethod::Deflated,

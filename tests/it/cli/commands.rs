@@ -36,7 +36,7 @@ fn check_exits_1_on_a_failed_claim_and_0_otherwise() {
         String::from_utf8_lossy(&out.stdout)
     );
 
-    let dir = std::env::temp_dir().join(format!("meff-cli-{}", std::process::id()));
+    let dir = crate::support::scratch("cli");
     std::fs::create_dir_all(&dir).unwrap();
     let source = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
     let wrong = dir.join("wrong.toml");
@@ -73,7 +73,7 @@ fn output_is_deterministic() {
 
 #[test]
 fn report_check_detects_stale_and_missing_outputs() {
-    let dir = std::env::temp_dir().join(format!("meff-report-{}", std::process::id()));
+    let dir = crate::support::scratch("report");
     let cases = dir.join("cases");
     let out = dir.join("reports");
     std::fs::create_dir_all(&cases).unwrap();
@@ -128,7 +128,7 @@ fn report_check_detects_stale_and_missing_outputs() {
 
 #[test]
 fn failed_write_leaves_no_partial_file() {
-    let dir = std::env::temp_dir().join(format!("meff-atomic-{}", std::process::id()));
+    let dir = crate::support::scratch("atomic");
     std::fs::create_dir_all(dir.join("target.json")).unwrap();
     // Renaming a file over a directory fails: the directory stays, no temp file remains.
     assert!(meff::output::write_atomic(&dir.join("target.json"), b"{}").is_err());
@@ -141,7 +141,7 @@ fn failed_write_leaves_no_partial_file() {
 
 #[test]
 fn new_writes_working_examples_and_never_overwrites() {
-    let dir = std::env::temp_dir().join(format!("meff-new-{}", std::process::id()));
+    let dir = crate::support::scratch("new");
     std::fs::create_dir_all(&dir).unwrap();
     for starter in meff::starter::Starter::ALL {
         let name = format!("{starter:?}").to_lowercase();

@@ -411,7 +411,7 @@ fn arm_without_stiffness(extra: &str) -> String {
 
 #[test]
 fn an_engine_case_without_stiffness_is_analysed_with_the_engines_spring() {
-    let dir = std::env::temp_dir().join(format!("meff-trust-arm-{}", std::process::id()));
+    let dir = crate::support::scratch("trust-arm");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("arm.toml");
     std::fs::write(&path, arm_without_stiffness("")).unwrap();
@@ -463,7 +463,7 @@ fn an_engine_case_without_stiffness_is_analysed_with_the_engines_spring() {
 
 #[test]
 fn a_missing_stiffness_the_engines_cannot_supply_is_an_error_at_the_contact() {
-    let dir = std::env::temp_dir().join(format!("meff-trust-engine-{}", std::process::id()));
+    let dir = crate::support::scratch("trust-engine");
     std::fs::create_dir_all(&dir).unwrap();
     for (name, extra, says) in [
         ("two.toml", "\n[engine.box2d]\n", "2 engine tables"),

@@ -123,7 +123,7 @@ fn several_problems_are_reported_at_once() {
 
 #[test]
 fn binary_exits_2_with_location_and_no_panic() {
-    let dir = std::env::temp_dir().join(format!("meff-bad-{}", std::process::id()));
+    let dir = crate::support::scratch("bad");
     std::fs::create_dir_all(&dir).unwrap();
     for (i, (name, source, line, col, _)) in cases().into_iter().enumerate() {
         let path = dir.join(format!("case{i}.toml"));

@@ -164,7 +164,7 @@ fn a_quaternion_off_unit_length_at_a_sweep_point_is_an_error() {
 
 #[test]
 fn the_cli_exits_2_and_writes_nothing() {
-    let dir = std::env::temp_dir().join(format!("meff-sweep-checks-{}", std::process::id()));
+    let dir = crate::support::scratch("sweep-checks");
     std::fs::create_dir_all(&dir).unwrap();
     let case = dir.join("damping.toml");
     std::fs::write(&case, sweep("c", "20 N s/m", "-10 N s/m")).unwrap();

@@ -50,7 +50,7 @@ fn two_corner_report_shows_coupling_and_timesteps() {
 
 #[test]
 fn templates_can_be_overridden_file_by_file() {
-    let dir = std::env::temp_dir().join(format!("meff-templates-{}", std::process::id()));
+    let dir = crate::support::scratch("templates");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("report.md"),

@@ -5,7 +5,7 @@ use crate::support::{
 };
 
 fn eval_file(text: &str, name: &str) -> (Option<i32>, String) {
-    let dir = std::env::temp_dir().join(format!("meff-sheet-{}-{name}", std::process::id()));
+    let dir = crate::support::scratch(&format!("sheet-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -448,7 +448,7 @@ fn a_planar_arm_plots_its_ellipse_in_the_plane_of_its_finite_masses() {
     // Two hinges about z: the tip moves in the x–y plane only, so its mass
     // along z is infinite. The polar plot must be the closed curve of the
     // two finite principal masses, not an hourglass clipped at infinity.
-    let dir = std::env::temp_dir().join(format!("meff-planar-arm-{}", std::process::id()));
+    let dir = crate::support::scratch("planar-arm");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("arm.xml"),

@@ -112,7 +112,7 @@ fn functions_of_hand_derivations() {
 
 #[test]
 fn a_failed_claim_is_short_and_clear() {
-    let dir = std::env::temp_dir().join(format!("meff-claims-{}", std::process::id()));
+    let dir = crate::support::scratch("claims");
     std::fs::create_dir_all(&dir).unwrap();
     let pins = std::fs::read_to_string(root().join("cases/double-pendulum-pins.toml")).unwrap();
     let wrong = dir.join("wrong.toml");
@@ -158,7 +158,7 @@ fn a_failed_claim_is_short_and_clear() {
 
 #[test]
 fn failing_claims_read_well() {
-    let dir = std::env::temp_dir().join(format!("meff-trust-{}", std::process::id()));
+    let dir = crate::support::scratch("trust");
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
     // a − claimed = (r − s)²/I.

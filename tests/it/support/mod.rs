@@ -93,13 +93,43 @@ pub fn assert_close(a: f64, b: f64, rel: f64) {
 }
 
 /// A fresh, empty directory `meff-<name>-<pid>` under the system's
-/// temporary directory (kept after the test, for a look at what failed;
-/// [`tempfile::tempdir`] is the choice when nothing needs to be kept).
-pub fn scratch(name: &str) -> PathBuf {
+/// temporary directory, removed when the guard drops unless the test is
+/// failing (then kept, for a look at what failed).
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("meff-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// The directory [`scratch`] made; a path by deref.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// A run of the meff binary being set up: from the repository root, with
