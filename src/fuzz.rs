@@ -63,7 +63,10 @@ pub fn run_scene(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let Ok(tmp) = tempfile::Builder::new().prefix("meff-fuzz-scene-").tempdir() else {
+    let Ok(tmp) = tempfile::Builder::new()
+        .prefix("meff-fuzz-scene-")
+        .tempdir()
+    else {
         return;
     };
     let dir = tmp.path();

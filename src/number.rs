@@ -53,18 +53,24 @@ pub fn sig(x: f64, digits: usize) -> String {
     }
 }
 
-/// A time with a readable unit: s, ms or µs.
-pub fn time(t: f64, digits: usize) -> String {
+/// The readable unit for a time: s, ms or µs, and its factor from s.
+pub fn time_unit(t: f64) -> (&'static str, f64) {
     let at = t.abs();
     if at >= 1.0 || at == 0.0 {
-        format!("{} s", sig(t, digits))
+        ("s", 1.0)
     } else if at >= 1e-3 {
-        format!("{} ms", sig(t * 1e3, digits))
+        ("ms", 1e3)
     } else if at >= 1e-6 {
-        format!("{} µs", sig(t * 1e6, digits))
+        ("µs", 1e6)
     } else {
-        format!("{} s", sig(t, digits))
+        ("s", 1.0)
     }
+}
+
+/// A time with a readable unit: s, ms or µs ([`time_unit`]).
+pub fn time(t: f64, digits: usize) -> String {
+    let (unit, factor) = time_unit(t);
+    format!("{} {unit}", sig(t * factor, digits))
 }
 
 /// The largest number of `digits` significant figures that is not above
@@ -83,6 +89,45 @@ pub fn at_most(v: f64, digits: usize) -> f64 {
         r -= scale;
     }
     r
+}
+
+/// The smallest number of `digits` significant figures that is not below
+/// `v` (for a positive `v`; others unchanged): an upper bound printed
+/// rounded *up*, so that the digits a reader copies still bound
+/// (163.142 prints as 163.2 at four figures, not 163.1).
+pub fn at_least(v: f64, digits: usize) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return v;
+    }
+    let d = digits.clamp(1, 17);
+    let scale = 10f64.powi(v.log10().floor() as i32 + 1 - d as i32);
+    // The nearest printed value, stepped up until it is not below `v`.
+    let mut r = sig(v, d).parse::<f64>().unwrap_or(v);
+    while sig(r, d).parse::<f64>().is_ok_and(|p| p < v) {
+        r += scale;
+    }
+    r
+}
+
+/// Which way a printed value is rounded: a limit the reader must stay
+/// under is rounded down, a bound that must still bound is rounded up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// To the nearest (estimates, inputs, results that are not limits).
+    Nearest,
+    /// Down: step limits, speed limits, permitted speed factors.
+    Down,
+    /// Up: upper bounds, durations a program must at least take.
+    Up,
+}
+
+/// [`sig`], rounded the stated way.
+pub fn sig_round(x: f64, digits: usize, round: Round) -> String {
+    match round {
+        Round::Nearest => sig(x, digits),
+        Round::Down => sig(at_most(x, digits), digits),
+        Round::Up => sig(at_least(x, digits), digits),
+    }
 }
 
 /// A step limit as [`time`] prints it, rounded down ([`at_most`]): the
@@ -138,12 +183,23 @@ mod tests {
         assert_eq!(sig(at_most(4.55998e-3, 4), 4), "0.004559");
         assert_eq!(sig(at_most(4.5600e-3, 4), 4), "0.004560");
         assert_eq!(sig(at_most(0.09999, 2), 2), "0.099");
+        assert_eq!(sig(at_least(163.142, 4), 4), "163.2");
+        assert_eq!(sig(at_least(622.3, 4), 4), "622.3");
+        assert_eq!(sig(at_least(0.99991, 3), 3), "1.00");
+        assert_eq!(sig_round(1.11895, 3, Round::Down), "1.11");
+        assert_eq!(sig_round(1.11895, 3, Round::Up), "1.12");
         for v in [1e-9, 3.3333e-4, 0.999999, 1.0, 123.456, 9.99951e7] {
             for d in 1..=6 {
                 let printed: f64 = sig(at_most(v, d), d).parse().unwrap();
                 assert!(printed <= v, "{v} at {d}: {printed}");
                 assert!(
                     printed > v * (1.0 - 2.0 * 10f64.powi(1 - d as i32)),
+                    "{v} at {d}"
+                );
+                let up: f64 = sig(at_least(v, d), d).parse().unwrap();
+                assert!(up >= v, "{v} at {d}: {up}");
+                assert!(
+                    up < v * (1.0 + 2.0 * 10f64.powi(1 - d as i32)),
                     "{v} at {d}"
                 );
             }

@@ -384,25 +384,6 @@ fn points_at(r: &RobotForm, motion: &Motion, s: usize) -> Vec<Point> {
         .collect()
 }
 
-/// The moving mass of the model without payloads, and the payloads' mass.
-pub(super) fn rule_masses(r: &RobotForm) -> (f64, f64) {
-    let tree = &r.robot.tree;
-    let kin = tree.kinematics(&tree.qpos0);
-    let moving = |b: usize| tree.last_dof(&kin, b).is_some();
-    let payload = |b: usize| r.payloads.iter().any(|p| p.body == b);
-    let model: f64 = (0..tree.bodies.len())
-        .filter(|&b| moving(b) && !payload(b))
-        .map(|b| tree.bodies[b].mass)
-        .sum();
-    let load: f64 = r
-        .payloads
-        .iter()
-        .filter(|p| moving(p.body))
-        .map(|p| p.mass)
-        .sum();
-    (model, load)
-}
-
 /// Each sample's share of the program's time: half of each interval it
 /// bounds.
 fn weights(t: &[f64]) -> Vec<f64> {
@@ -512,7 +493,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
     let tree = &r.robot.tree;
     let n = motion.time.len();
     let per_sample = all_points(r, motion);
-    let (moving_mass, payload_mass) = rule_masses(r);
+    let (moving_mass, payload_mass) = super::robot::rule_masses(r);
     let rule_mass = moving_mass / 2.0 + payload_mass;
     let series = SeriesInfo::new(n, motion.series);
     let hazards: Vec<HazardReport> = motion

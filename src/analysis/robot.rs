@@ -25,8 +25,13 @@ pub struct RobotReport {
     pub name: String,
     /// Number of bodies (links).
     pub bodies: usize,
-    /// Total mass of the bodies moved by the joints.
+    /// The rule's M: the mass of the bodies moved by the joints, the
+    /// case's payloads left out (kg).
     pub moving_mass: f64,
+    /// The rule's m_L: the case's payloads on moving bodies (kg).
+    pub payload_mass: f64,
+    /// The rule of thumb (ISO/TS 15066) m_R = M/2 + m_L (kg).
+    pub rule_mass: f64,
     /// Total mass of all bodies.
     pub total_mass: f64,
     /// Whether M includes the joints' armature.
@@ -71,10 +76,10 @@ pub struct RobotContact {
     pub m_eff_with_armature: Option<f64>,
     /// m_eff without it.
     pub m_eff_without_armature: Option<f64>,
-    /// The rule of thumb "half the moving mass".
-    pub half_moving_mass: f64,
-    /// m_eff (as analysed) over half the moving mass.
-    pub ratio_to_half_moving_mass: Option<f64>,
+    /// The rule of thumb M/2 + m_L (kg).
+    pub rule_mass: f64,
+    /// m_eff (as analysed) over the rule of thumb.
+    pub ratio_to_rule: Option<f64>,
     /// The effective-mass ellipsoid at the contact point.
     pub ellipsoid: Ellipsoid,
 }
@@ -173,10 +178,9 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
     let g = &sys_with.constraints;
     let q = &sys_with.q;
     let kin = tree.kinematics(q);
-    let moving_mass: f64 = (0..tree.bodies.len())
-        .filter(|&b| tree.last_dof(&kin, b).is_some())
-        .map(|b| tree.bodies[b].mass)
-        .sum();
+    // One rule of thumb on the sheet: the program's M/2 + m_L.
+    let (moving_mass, payload_mass) = rule_masses(r);
+    let rule_mass = moving_mass / 2.0 + payload_mass;
     let armature_total: f64 = tree
         .joints
         .iter()
@@ -217,7 +221,6 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
             } else {
                 (with_a, without_a)
             };
-            let half = moving_mass / 2.0;
             Some(RobotContact {
                 name: c.name.clone(),
                 body: tree.bodies[b].name.clone(),
@@ -225,13 +228,13 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
                 normal: nrm.into(),
                 m_eff_with_armature: with_a,
                 m_eff_without_armature: without_a,
-                half_moving_mass: half,
-                ratio_to_half_moving_mass: m_eff
+                rule_mass,
+                ratio_to_rule: m_eff
                     .get(i)
                     .copied()
                     .flatten()
-                    .filter(|_| half > 0.0)
-                    .map(|m| m / half),
+                    .filter(|_| rule_mass > 0.0)
+                    .map(|m| m / rule_mass),
                 ellipsoid: ellipsoid(tree, &kin, m_used, g, b, &p, &nrm),
             })
         })
@@ -242,6 +245,8 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
         name: r.robot.name.clone(),
         bodies: tree.bodies.len(),
         moving_mass,
+        payload_mass,
+        rule_mass,
         total_mass: tree.total_mass(),
         armature_included: r.armature,
         armature_total,
@@ -458,7 +463,7 @@ pub fn persons(
             let v = p.speed.as_ref().map(|v| v.si);
             let f = p.force_limit.as_ref().map(|v| v.si);
             let (rule, name) = match robot {
-                Some(r) => (Some(r.moving_mass / 2.0), Some("half the moving mass")),
+                Some(r) => (Some(r.rule_mass), Some("m_mov/2 + m_L")),
                 None => (
                     naive.get(p.contact).copied().flatten(),
                     Some("the naive mass"),
@@ -482,4 +487,23 @@ pub fn persons(
             }
         })
         .collect()
+}
+
+/// The moving mass of the model without payloads, and the payloads' mass.
+pub(super) fn rule_masses(r: &RobotForm) -> (f64, f64) {
+    let tree = &r.robot.tree;
+    let kin = tree.kinematics(&tree.qpos0);
+    let moving = |b: usize| tree.last_dof(&kin, b).is_some();
+    let payload = |b: usize| r.payloads.iter().any(|p| p.body == b);
+    let model: f64 = (0..tree.bodies.len())
+        .filter(|&b| moving(b) && !payload(b))
+        .map(|b| tree.bodies[b].mass)
+        .sum();
+    let load: f64 = r
+        .payloads
+        .iter()
+        .filter(|p| moving(p.body))
+        .map(|p| p.mass)
+        .sum();
+    (model, load)
 }

@@ -8,9 +8,8 @@
 //! smallest governing). The rule's v_max (M/2 + m_L) is one number per
 //! region: it does not depend on the pose.
 
-use super::program::{
-    block, hazard_points, mass_along, point_responses, rule_masses, transfer, worst_mass,
-};
+use super::program::{block, hazard_points, mass_along, point_responses, transfer, worst_mass};
+use super::robot::rule_masses;
 use crate::case::{Case, Form};
 use nalgebra::Vector3;
 use serde::Serialize;

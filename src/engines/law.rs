@@ -256,7 +256,19 @@ impl Law {
     /// and the map's spectral radius (below 1: the step is stable).
     pub fn step_modes(&self, a: &DMatrix<f64>, step: Step, h: f64) -> (Vec<Pole>, f64) {
         let z = crate::linalg::eig::complex_eigenvalues(self.step_map(a, step, h));
-        let radius = z.iter().fold(0.0f64, |r, z| r.max(z.norm()));
+        // The radius over the contact modes: a free motion (a combination
+        // of gaps no force moves, more contacts than motions) stays at
+        // z = 1 whatever the step, and would hide the modes' margin.
+        let rate = |z: &Complex<f64>| (z.ln() / h).norm();
+        let top = z
+            .iter()
+            .map(rate)
+            .filter(|r| r.is_finite())
+            .fold(0.0f64, f64::max);
+        let radius = z
+            .iter()
+            .filter(|z| !(rate(z) <= 1e-7 * top))
+            .fold(0.0f64, |r, z| r.max(z.norm()));
         // A relaxing step has first-order modes of its own: real rates are
         // not paired into oscillators there.
         (poles(&z, |z| z.ln() / h, step != Step::SoftRelax), radius)

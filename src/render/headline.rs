@@ -58,6 +58,17 @@ fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
 }
 
+/// A limit (a permitted speed or speed factor): rounded down.
+fn down(x: f64, d: usize) -> String {
+    pretty(&crate::number::sig_round(x, d, crate::number::Round::Down))
+}
+
+/// A value that must not read low (a peak force set against its limit,
+/// an upper bound, a duration a program must at least take): rounded up.
+fn up(x: f64, d: usize) -> String {
+    pretty(&crate::number::sig_round(x, d, crate::number::Round::Up))
+}
+
 /// “Use Δt ≤ …” for a case with tangential springs: the step over every
 /// row, the rows that set it, and what the tangential springs change.
 fn tangential_step_line(
@@ -151,13 +162,14 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     line.push(plain(match by {
         "damped_step_map" => format!(
             "the limit of symplectic Euler with these dashpots, from its step map; the undamped 2/ω_max = 2/({wmax}) = {} is not stable with them",
-            dt.coupled.map_or("—".into(), |x| t(report, x, d))
+            dt.coupled.map_or("—".into(), |x| t_at_most(report, x, d))
         ),
         "damped_energy_bound" => format!(
             "a bound with the dashpots (the energy bound at ω_max = {wmax}; the step map is not formed for this case), below the exact limit"
         ),
         "upper_bound" => format!(
-            "2/ω̄ with the Gershgorin bound ω̄ = {wmax}: the fastest mode did not converge, so the bound stands in for it"
+            "2/ω̄ with the Gershgorin bound ω̄ = {} rad/s: the fastest mode did not converge, so the bound stands in for it",
+            up(report.coupled_omega_max, d)
         ),
         _ => format!("2/ω_max, the fastest coupled mode ω_max = {wmax}"),
     }));
@@ -179,7 +191,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             } else {
                 ""
             },
-            t(report, ind, d),
+            t_at_most(report, ind, d),
             n(ind / h, d)
         )));
         line.push(strong("unsafe"));
@@ -261,7 +273,7 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         match (ex.peak_force, p.force_limit, p.speed) {
             (Some(f), Some(lim), Some(v)) => {
                 line.push(plain("peak force "));
-                line.push(strong(format!("{} N", n(f, d))));
+                line.push(strong(format!("{} N", up(f, d))));
                 line.push(plain(format!(" at {} m/s, ", n(v, d))));
                 line.push(strong(if f <= lim { "within" } else { "above" }));
                 line.push(plain(format!(" the limit F_max = {} N", n(lim, d))));
@@ -274,7 +286,7 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         }
         if let Some(vmax) = ex.max_speed {
             line.push(plain("; speed limit "));
-            line.push(strong(format!("{} m/s", n(vmax, d))));
+            line.push(strong(format!("{} m/s", down(vmax, d))));
             line.push(plain(format!(
                 " with the exact m_eff = {} kg",
                 n(ex.robot_mass, d)
@@ -288,7 +300,7 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 n(rule.robot_mass / ex.robot_mass, d)
             )));
             if let Some(v) = rule.max_speed {
-                line.push(plain(format!(", and a speed limit of {} m/s", n(v, d))));
+                line.push(plain(format!(", and a speed limit of {} m/s", down(v, d))));
             }
         }
         line.push(plain("."));
@@ -311,7 +323,23 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
         if let Some(r) = e.spectral_radius {
             line.push(plain(format!(" (largest |z| = {})", n(r, d))));
         }
-        for c in e.contacts.iter().take(3) {
+        // What the engine's step leaves of the fastest coupled mode.
+        if let Some(m) = e.modes.first()
+            && let Some(s) = m.at_step
+            && !s.first_order
+        {
+            line.push(plain(format!(
+                "; its step turns the fastest coupled mode (ω = {} rad/s, ζ = {}) into ω = {} rad/s, ζ = {} (ω h = {})",
+                n(m.exact.omega, d),
+                n(m.exact.zeta, 3),
+                n(s.omega, d),
+                n(s.zeta, 3),
+                n(m.exact.omega * e.step, 3)
+            )));
+        }
+        // Every contact up to six; beyond, the first three and a count.
+        let shown = if e.contacts.len() <= 6 { 6 } else { 3 };
+        for c in e.contacts.iter().take(shown) {
             let mut s = format!("; {}:", c.name);
             if let Some(k) = c.k {
                 s.push_str(&format!(" k = {} N/m", n(k, d)));
@@ -340,6 +368,12 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             }
             line.push(plain(s));
         }
+        if e.contacts.len() > shown {
+            line.push(plain(format!(
+                "; {} more contacts in the Engines section",
+                e.contacts.len() - shown
+            )));
+        }
         line.push(plain("."));
         out.push(line);
     }
@@ -356,7 +390,7 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         (None, _) => line.push(seg("the hazard points never move", true)),
         (Some(f), None) => {
             line.push(seg(
-                format!("within limits by factor {}", n(f, 3.min(d))),
+                format!("within limits by factor {}", down(f, 3.min(d))),
                 true,
             ));
             line.push(seg(
@@ -370,8 +404,8 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 format!(
                     " ({} % of its time over a limit); run it at ≤ {} of its speed (durations × {})",
                     n(100.0 * p.fraction_over, 3),
-                    n(f, 3.min(d)),
-                    n(1.0 / f, 3.min(d))
+                    down(f, 3.min(d)),
+                    up(1.0 / f, 3.min(d))
                 ),
                 false,
             ));
@@ -391,9 +425,9 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     if let Some(r) = p.factor_rule {
         line.push(seg(
             format!(
-                ". The rule M/2 + m_L = {} kg gives factor {}",
+                ". The rule m_mov/2 + m_L = {} kg gives factor {}",
                 n(p.rule_mass, d),
-                n(r, 3.min(d))
+                down(r, 3.min(d))
             ),
             false,
         ));

@@ -5,12 +5,18 @@
 
 use super::plot::{self, Scale, Series};
 use crate::analysis::program::{LimitKind, ProgramReport, SampleRow, SeriesKind, Transfer};
-use crate::number::{pretty, sig};
+use crate::number::{Round, pretty, sig, sig_round};
 use crate::report::Report;
 use serde::Serialize;
 
 fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
+}
+
+/// A limit (a permissible speed, a speed factor): rounded down, so that
+/// the digits a reader copies still keep the program within it.
+fn lim(x: f64, d: usize) -> String {
+    pretty(&sig_round(x, d, Round::Down))
 }
 
 fn opt(x: Option<f64>, d: usize) -> String {
@@ -57,11 +63,11 @@ fn sample_cells(r: &SampleRow, d: usize, pressure: bool) -> Vec<String> {
         format!("{} · {}", r.hazard, r.region),
         n(r.speed, d),
         opt(r.exact.robot_mass, d),
-        n(r.exact.max_speed, d),
-        n(r.exact.factor, 3.min(d)),
+        lim(r.exact.max_speed, d),
+        lim(r.exact.factor, 3.min(d)),
         opt(r.worst_direction.robot_mass, d),
-        n(r.worst_direction.max_speed, d),
-        n(r.rule.max_speed, d),
+        lim(r.worst_direction.max_speed, d),
+        lim(r.rule.max_speed, d),
         format!("{} / {}", verdict(&r.exact), verdict(&r.rule)),
     ];
     if pressure {
@@ -99,12 +105,12 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
         p.joints.join(", ")
     )];
     out.push(format!(
-        "Robot mass at the contact three ways: exact along the point's velocity v = J q̇, m_R = 1/(uᵀ Λ⁻¹ u) with u = v/|v| and Λ⁻¹ = J_p M⁻¹ J_pᵀ; the worst direction, the largest mass of the point's effective-mass ellipsoid (a contact whose direction is unknown); and the rule m_R = M/2 + m_L = {}/2 + {} = {} kg (M the moving mass of the model, m_L the payload).",
+        "Robot mass at the contact three ways: exact along the point's velocity v = J q̇, m_R = 1/(uᵀ Λ⁻¹ u) with u = v/|v| and Λ⁻¹ = J_p M⁻¹ J_pᵀ; the worst direction, the largest mass of the point's effective-mass ellipsoid (a contact whose direction is unknown); and the rule m_R = m_mov/2 + m_L = {}/2 + {} = {} kg (m_mov the moving mass of the model, ISO/TS 15066's M; m_L the payload).",
         n(p.moving_mass, d),
         n(p.payload_mass, d),
         n(p.rule_mass, d)
     ));
-    out.push("Each meets the body region as two masses and a spring (ISO/TS 15066 Annex A): μ = (1/m_R + 1/m_H)⁻¹, peak force v√(μ k_H), permissible speed v_max = F_max/√(μ k_H) by force, √(2 E_max/μ) by energy and, for a region with a contact area A, p_max A/√(μ k_H) by pressure (peak pressure p = F/A), the smallest governing; the factor is v_max/v. A uniform time scaling of the program scales every speed and leaves every mass, so the program's factor is the smallest over its samples.".into());
+    out.push("Each meets the body region as two masses and a spring (ISO/TS 15066 Annex A): μ = (1/m_R + 1/m_H)⁻¹, peak force v√(μ k_H), permissible speed v_max = F_max/√(μ k_H) by force, √(2 E_max/μ) by energy and, for a region with a contact area A_c, p_max A_c/√(μ k_H) by pressure (peak pressure p = F/A_c), the smallest governing; the factor is v_max/v. A uniform time scaling of the program scales every speed and leaves every mass, so the program's factor is the smallest over its samples.".into());
     let regions: Vec<String> = p
         .regions
         .iter()
@@ -122,7 +128,7 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
                 s += &format!(", E_max = {} J", n(e, d));
             }
             if let Some(a) = r.area {
-                s += &format!(", contact area A = {} cm²", n(a * 1e4, d));
+                s += &format!(", contact area A_c = {} cm²", n(a * 1e4, d));
             }
             if let Some(p) = r.pressure_limit {
                 s += &format!(", p_max = {} N/cm²", n(p / PA_PER_N_CM2, d));
@@ -185,19 +191,19 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
                 n(f, d),
                 n(t.reduced_mass, d),
                 n(region.stiffness, d),
-                n(v, d)
+                lim(v, d)
             );
         }
         if let (Some(v), Some(p), Some(a)) =
             (t.max_speed_pressure, region.pressure_limit, region.area)
         {
             s += &format!(
-                "; p_max A/√(μ k_H) = {} N/cm² × {} cm²/√({} × {}) = {} m/s",
+                "; p_max A_c/√(μ k_H) = {} N/cm² × {} cm²/√({} × {}) = {} m/s",
                 n(p / PA_PER_N_CM2, d),
                 n(a * 1e4, d),
                 n(t.reduced_mass, d),
                 n(region.stiffness, d),
-                n(v, d)
+                lim(v, d)
             );
         }
         if let (Some(v), Some(e)) = (t.max_speed_energy, region.energy_limit) {
@@ -205,7 +211,7 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
                 "; √(2 E_max/μ) = √(2 × {}/{}) = {} m/s",
                 n(e, d),
                 n(t.reduced_mass, d),
-                n(v, d)
+                lim(v, d)
             );
         }
         let pressure = t.pressure.map_or_else(String::new, |p| {
@@ -213,12 +219,12 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
         });
         s += &format!(
             "; v_max = {} m/s {}; peak force {} N{pressure}; factor {}/{} = {} ({})",
-            n(t.max_speed, d),
+            lim(t.max_speed, d),
             by(t),
             n(t.peak_force, d),
-            n(t.max_speed, d),
+            lim(t.max_speed, d),
             n(w.speed, d),
-            n(t.factor, 3.min(d)),
+            lim(t.factor, 3.min(d)),
             verdict(t)
         );
         out.push(s);
@@ -229,7 +235,7 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
 /// The templates' view of the program section.
 pub fn view(report: &Report, d: usize) -> Option<View> {
     let p = report.program.as_ref()?;
-    let f = |x: Option<f64>| x.map_or_else(|| "—".to_string(), |v| n(v, 3.min(d)));
+    let f = |x: Option<f64>| x.map_or_else(|| "—".to_string(), |v| lim(v, 3.min(d)));
     let pressure = p.regions.iter().any(|r| r.area.is_some());
     let mut header: Vec<String> = [
         "t (s)",
@@ -320,7 +326,7 @@ pub fn plots(report: &Report) -> Vec<String> {
                     q.max_speed_worst_direction.clone(),
                     true,
                 ),
-                line("v_max, rule M/2 + m_L", q.max_speed_rule.clone(), true),
+                line("v_max, rule m_mov/2 + m_L", q.max_speed_rule.clone(), true),
             ];
             Some(plot::line_plot(
                 &series,

@@ -17,6 +17,7 @@ pub use super::context::{
 };
 use super::context::{context, link_path, plots_to_files, standalone, svg_to_files};
 use super::number::{sig, time};
+use crate::number::Round;
 use crate::report::Report;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -208,10 +209,11 @@ impl Templates {
             tera.add_raw_template(name, &text).map_err(err)?;
         }
         // Numbers as an engineer writes them: `1.000 × 10⁵`, true minus.
+        // `round="down"` for a limit, `"up"` for an upper bound.
         tera.register_filter("sig", |v: &Value, a: &HashMap<String, Value>| {
             Ok(Value::String(num(v).map_or_else(
                 || "—".into(),
-                |x| pretty(&sig(x, digits(a))),
+                |x| pretty(&crate::number::sig_round(x, digits(a), round(a))),
             )))
         });
         tera.register_filter("time", |v: &Value, a: &HashMap<String, Value>| {
@@ -230,10 +232,15 @@ impl Templates {
             Ok(num(v).map_or(Value::Null, |x| json!(x * by)))
         });
         // A time as LaTeX in the sheets' unit: `6.325\,\mathrm{ms}`.
+        // `round="down"` for a step limit.
         tera.register_filter("tex_time", |v: &Value, a: &HashMap<String, Value>| {
             Ok(Value::String(num(v).map_or_else(
                 || "\\infty".into(),
-                |x| tex_time(x, digits(a)),
+                |x| match round(a) {
+                    Round::Down => tex_time(crate::number::at_most(x, digits(a)), digits(a)),
+                    Round::Up => tex_time(crate::number::at_least(x, digits(a)), digits(a)),
+                    Round::Nearest => tex_time(x, digits(a)),
+                },
             )))
         });
         tera.register_filter("tex_num", |v: &Value, a: &HashMap<String, Value>| {
@@ -559,6 +566,16 @@ mod number_tests {
     }
 }
 
+/// The `round` argument of a number filter: `"down"`, `"up"`, or
+/// nearest when absent.
+fn round(a: &HashMap<String, Value>) -> Round {
+    match a.get("round").and_then(Value::as_str) {
+        Some("down") => Round::Down,
+        Some("up") => Round::Up,
+        _ => Round::Nearest,
+    }
+}
+
 /// The `unit` argument of the `time` and `step` filters: a display unit
 /// object {unit, factor}, or none (null or absent) for automatic.
 fn fixed_unit(a: &HashMap<String, Value>) -> Option<(String, f64)> {
@@ -570,9 +587,16 @@ fn fixed_unit(a: &HashMap<String, Value>) -> Option<(String, f64)> {
     })
 }
 
-/// The `step` filter: a step limit as `time` prints it, rounded down
+/// The `time_unit` filter (the display unit `time` picks for a value)
+/// and the `step` filter: a step limit as `time` prints it, rounded down
 /// (`number::at_most`): never above the limit it states.
 fn register_step(tera: &mut tera::Tera) {
+    // The display unit [`time`] picks for a value, as the `unit`
+    // argument of `time`: one unit for a whole table column.
+    tera.register_filter("time_unit", |v: &Value, _: &HashMap<String, Value>| {
+        let (unit, factor) = crate::number::time_unit(num(v).unwrap_or(0.0));
+        Ok(json!({ "unit": unit, "factor": factor }))
+    });
     tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
         let fixed = fixed_unit(a);
         Ok(Value::String(num(v).map_or_else(

@@ -226,7 +226,7 @@ fn robot_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 "body",
                 "m_eff (kg)",
                 "without armature",
-                "half moving mass",
+                "rule m_mov/2 + m_L",
                 "m_eff/half",
                 "ellipsoid masses (kg)",
             ]),
@@ -239,8 +239,8 @@ fn robot_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                         c.body.clone(),
                         opt(c.m_eff_with_armature, d),
                         opt(c.m_eff_without_armature, d),
-                        sig(c.half_moving_mass, d),
-                        opt(c.ratio_to_half_moving_mass, 3.min(d)),
+                        sig(c.rule_mass, d),
+                        opt(c.ratio_to_rule, 3.min(d)),
                         c.ellipsoid
                             .masses
                             .iter()
@@ -251,9 +251,10 @@ fn robot_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 })
                 .collect(),
             notes: std::iter::once(format!(
-                "{} bodies, moving mass {} kg; armature {}",
+                "{} bodies, moving mass m_mov = {} kg, payload m_L = {} kg; armature {}",
                 r.bodies,
                 sig(r.moving_mass, d),
+                sig(r.payload_mass, d),
                 if r.armature_total == 0.0 {
                     "none in the model"
                 } else if r.armature_included {

@@ -58,7 +58,7 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
         None => "the worst-direction mass, the largest of the point's effective-mass ellipsoid, m_R = 1/λ_min(Λ⁻¹) (a contact whose direction is unknown)".into(),
     };
     let summary = vec![format!(
-        "Permissible speed v_max over a grid of {} × {} poses: {} from {} to {} {ua} (rows) and {} from {} to {} {ub} (columns), the other joints at the case's configuration; at each pose {how}, met as in the program section (μ = (1/m_R + 1/m_H)⁻¹, the smallest of the force, energy and pressure limits). The rule M/2 + m_L = {} kg gives one v_max per region at every pose.",
+        "Permissible speed v_max over a grid of {} × {} poses: {} from {} to {} {ua} (rows) and {} from {} to {} {ub} (columns), the other joints at the case's configuration; at each pose {how}, met as in the program section (μ = (1/m_R + 1/m_H)⁻¹, the smallest of the force, energy and pressure limits). The rule m_mov/2 + m_L = {} kg gives one v_max per region at every pose.",
         m.axes[0].len(),
         m.axes[1].len(),
         m.joints[0],

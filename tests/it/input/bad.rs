@@ -308,10 +308,7 @@ fn a_contact_on_a_welded_body_is_immobile_everywhere() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["contacts"][0]["immobile"], true, "{v}");
     let robot = &v["robot"]["contacts"][0];
-    assert!(
-        robot.is_object() && robot["half_moving_mass"].is_number(),
-        "{v}"
-    );
+    assert!(robot.is_object() && robot["rule_mass"].is_number(), "{v}");
     assert!(robot["m_eff_with_armature"].is_null(), "{robot}");
     assert!(robot["m_eff_without_armature"].is_null(), "{robot}");
 }

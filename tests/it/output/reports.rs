@@ -115,7 +115,9 @@ fn display_units_apply_to_reports_not_json() {
     // Δt = 2/ω holds with ω in rad/s, and the sheet says so when it shows Hz
     // (2/50.33 is not 6325 µs).
     assert!(
-        md.contains("stable Δt = 2/ω (ω in rad/s, 2π × the frequency shown)"),
+        md.contains(
+            "stable Δt: 2/ω unless the row says otherwise (ω in rad/s, 2π × the frequency shown)"
+        ),
         "{md}"
     );
     let html = t.report_html(&ev.report, 4).unwrap();

@@ -7,7 +7,10 @@ use crate::support::{SEED, assert_exit, cli, evaluate_str, meff, read_text, scra
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-fn report_dir(cases: &[(&str, &str)], formats: &str) -> (PathBuf, std::process::Output) {
+fn report_dir(
+    cases: &[(&str, &str)],
+    formats: &str,
+) -> (crate::support::Scratch, PathBuf, std::process::Output) {
     let dir = scratch(&format!("r{}", cases.len()));
     let input = dir.join("in");
     std::fs::create_dir_all(&input).unwrap();
@@ -24,7 +27,7 @@ fn report_dir(cases: &[(&str, &str)], formats: &str) -> (PathBuf, std::process::
         "--format",
         formats,
     ]);
-    (out, o)
+    (dir, out, o)
 }
 
 /// Parses HTML as a browser does and checks every element: no script-like
@@ -141,7 +144,7 @@ fn links_with_script_schemes_are_text() {
 
 #[test]
 fn index_links_are_encoded_file_names() {
-    let (out, o) = report_dir(
+    let (_dir, out, o) = report_dir(
         &[
             ("javascript:alert(1).toml", SEED.as_str()),
             ("a b#c?d.toml", SEED.as_str()),
@@ -364,7 +367,7 @@ fn name_collisions_are_refused_before_writing() {
         "{stderr}"
     );
     assert!(!out.exists());
-    let (out, o) = report_dir(
+    let (_dir, out, o) = report_dir(
         &[("index.toml", SEED.as_str()), ("other.toml", SEED.as_str())],
         "html",
     );
