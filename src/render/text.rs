@@ -290,7 +290,10 @@ fn person_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                         sig(t.reduced_mass, d),
                         sig(t.omega, d),
                         opt(t.peak_force, d),
-                        opt(t.max_speed, d),
+                        t.max_speed.map_or_else(
+                            || "∞".into(),
+                            |v| crate::number::sig_round(v, d, crate::number::Round::Down),
+                        ),
                     ]);
                 }
             }
@@ -466,7 +469,11 @@ fn fastest_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 } else {
                     "upper bound (Gershgorin, √(max_i Σ_j |S_ij|))".into()
                 },
-                sig(report.coupled_omega_upper_bound, d),
+                crate::number::sig_round(
+                    report.coupled_omega_upper_bound,
+                    d,
+                    crate::number::Round::Up,
+                ),
                 String::new(),
             ],
         ],
