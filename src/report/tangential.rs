@@ -29,6 +29,9 @@ pub struct TangentialReport {
     pub dt_with_by: Option<&'static str>,
     /// The step to use over the normal rows alone.
     pub dt_without: Option<f64>,
+    /// The fastest coupled mode over the normal rows alone (rad/s);
+    /// `coupled_omega_max` is over every row.
+    pub normal_omega_max: f64,
     /// `dt_with / dt_without`.
     pub dt_ratio: Option<f64>,
     /// `2/ω_max` over every row (no dashpots).
@@ -102,7 +105,7 @@ pub struct SettingRow {
 }
 
 /// The report of the rows of `t` (`case`: names, planar or not).
-pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
+pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> TangentialReport {
     let planar = case.space == crate::case::Space::Planar;
     let names: Vec<String> = (0..case.contacts.len())
         .map(|i| case.contact_name(i).into_owned())
@@ -177,6 +180,7 @@ pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
         dt_with,
         dt_with_by: t.stable_dt.governing.map(|(_, g)| g.key()),
         dt_without,
+        normal_omega_max: an.coupled_omega_max,
         dt_ratio: dt_with.zip(dt_without).map(|(a, b)| a / b),
         dt_undamped: t.stable_dt.coupled,
         setting_rows: t
