@@ -91,7 +91,10 @@ pub fn results(case: &Case, an: &Analysis) -> Vec<HertzResult> {
                 }
             });
             let rayleigh = match &h.materials {
-                None => Err("needs the materials (material and other_material: E or G, ν, density, radius)".to_string()),
+                None => Err(
+                    "needs the materials (material and other_material: E or G, ν, density, radius)"
+                        .to_string(),
+                ),
                 Some(m) => m.rayleigh_time(),
             };
             Some(HertzResult {

@@ -151,8 +151,13 @@ impl Reader<'_> {
                 .find_map(|k| get(t, k).map(|n| (k, n)))
         {
             self.error(
-                Diagnostic::new(n.span(), format!("{what}: `{key}` is given twice: the materials give E* and G*"))
-                    .hint(format!("remove `{key}`, or `material` and `other_material`")),
+                Diagnostic::new(
+                    n.span(),
+                    format!("{what}: `{key}` is given twice: the materials give E* and G*"),
+                )
+                .hint(format!(
+                    "remove `{key}`, or `material` and `other_material`"
+                )),
             );
             return None;
         }

@@ -83,8 +83,10 @@ impl Materials {
             (rho, r) => Err(format!(
                 "needs {}",
                 [
-                    rho.is_none().then_some("the body's density (material.density)"),
-                    r.is_none().then_some("the particle's radius (material.radius)"),
+                    rho.is_none()
+                        .then_some("the body's density (material.density)"),
+                    r.is_none()
+                        .then_some("the particle's radius (material.radius)"),
                 ]
                 .into_iter()
                 .flatten()
@@ -129,8 +131,11 @@ impl Reader<'_> {
             }
             _ => {
                 self.error(
-                    Diagnostic::new(other.span(), format!("{what}: `other_material` is a table or \"rigid\""))
-                        .hint("other_material = { youngs_modulus = \"210 GPa\", poisson_ratio = 0.3 }"),
+                    Diagnostic::new(
+                        other.span(),
+                        format!("{what}: `other_material` is a table or \"rigid\""),
+                    )
+                    .hint("other_material = { youngs_modulus = \"210 GPa\", poisson_ratio = 0.3 }"),
                 );
                 return None;
             }

@@ -162,7 +162,11 @@ fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         }),
         plain(format!(
             " at the peak of the Hertz impact ({at}): {} over {rows}, ω_max = {} rad/s there",
-            if damped { "the step map's limit" } else { "2/ω_max" },
+            if damped {
+                "the step map's limit"
+            } else {
+                "2/ω_max"
+            },
             n(p.omega_max, d)
         )),
     ];

@@ -30,9 +30,16 @@ fn row_sim(model: &Model<f64>) -> Option<LinearSim> {
     let dense = system.dense_mass();
     let mass = DMatrix::from_fn(n, n, |i, j| dense[i][j]);
     let j = DMatrix::from_fn(rows.len(), n, |i, k| {
-        rows[i].iter().find(|(c, _)| *c == k).map_or(0.0, |(_, v)| *v)
+        rows[i]
+            .iter()
+            .find(|(c, _)| *c == k)
+            .map_or(0.0, |(_, v)| *v)
     });
-    let g: Vec<Vec<f64>> = system.constraints.iter().map(|r| system.dense_row(r)).collect();
+    let g: Vec<Vec<f64>> = system
+        .constraints
+        .iter()
+        .map(|r| system.dense_row(r))
+        .collect();
     let (k, c): (Vec<f64>, Vec<f64>) = of
         .iter()
         .map(|r| {
@@ -76,7 +83,10 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
         return;
     };
     let (modes, k) = match &an.tangential {
-        Some(t) => (t.modes.clone(), t.rows.iter().map(|r| r.stiffness).collect::<Vec<_>>()),
+        Some(t) => (
+            t.modes.clone(),
+            t.rows.iter().map(|r| r.stiffness).collect::<Vec<_>>(),
+        ),
         None => (
             an.modes.clone(),
             an.contacts.iter().map(|c| c.stiffness).collect(),
@@ -180,7 +190,8 @@ fn stability(run: &mut Run, sim: &LinearSim, h_lim: f64, exact: bool) {
         rel_error: None,
         tolerance: None,
         agrees: Some(!grows(below)),
-        why: "below the limit over every row every motion of the system of every row stays bounded".into(),
+        why: "below the limit over every row every motion of the system of every row stays bounded"
+            .into(),
     });
     if exact {
         run.check(Check {

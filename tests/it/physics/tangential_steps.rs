@@ -17,9 +17,15 @@ fn assert_steps_over_every_row(ev: &meff::Evaluated) {
     assert_eq!(r.coupled_omega_max, modes_max, "ω_max over every row");
     let rows_max = tg.rows.iter().map(|x| x.omega).fold(0.0, f64::max);
     assert_eq!(r.independent_omega_max, rows_max);
-    assert!(rows_max <= modes_max * (1.0 + 1e-12), "{rows_max} > {modes_max}");
+    assert!(
+        rows_max <= modes_max * (1.0 + 1e-12),
+        "{rows_max} > {modes_max}"
+    );
     let bar = r.coupled_omega_upper_bound;
-    assert!(bar >= modes_max * (1.0 - 1e-12), "ω̄ {bar} < ω_max {modes_max}");
+    assert!(
+        bar >= modes_max * (1.0 - 1e-12),
+        "ω̄ {bar} < ω_max {modes_max}"
+    );
     // ω̄ is over every row: at least the normal rows' ω_max.
     assert!(bar >= ev.analysis.coupled_omega_max * (1.0 - 1e-12));
     let g = r.stable_dt.governing.expect("a step");
@@ -44,10 +50,20 @@ fn the_spheres_headline_step_and_omega_max_are_over_every_row() {
     assert_close(tg.normal_omega_max, (k / m).sqrt(), 1e-12);
     // The headline names the tangent rows and the change (×0.59).
     let text = meff::render::text::summary(&ev.report, 4);
-    let head = text.lines().map(str::trim_start).find(|l| l.starts_with("Use ")).unwrap();
-    assert!(head.contains("floor.t1") && head.contains("×0.5905"), "{head}");
+    let head = text
+        .lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with("Use "))
+        .unwrap();
+    assert!(
+        head.contains("floor.t1") && head.contains("×0.5905"),
+        "{head}"
+    );
     // J and the definition carry the tangent rows and k_t, c_t.
-    assert_eq!(ev.report.model.jacobian_rows, ["floor.n", "floor.t1", "floor.t2"]);
+    assert_eq!(
+        ev.report.model.jacobian_rows,
+        ["floor.n", "floor.t1", "floor.t2"]
+    );
     assert_eq!(ev.report.model.jacobian.as_ref().unwrap().len(), 3);
     let def = ev.report.definition.as_ref().unwrap();
     let t = def.contacts[0].tangential.as_ref().unwrap();
@@ -59,7 +75,10 @@ fn the_spheres_headline_step_and_omega_max_are_over_every_row() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
@@ -162,7 +181,10 @@ tangential_stiffness = "5e4 N/m"
         assert_steps_over_every_row(&ev);
         // The step with the tangential springs never exceeds the one without.
         let tg = ev.report.tangential.as_ref().unwrap();
-        assert!(tg.dt_with.unwrap() <= tg.dt_without.unwrap() * (1.0 + 1e-9), "{src}");
+        assert!(
+            tg.dt_with.unwrap() <= tg.dt_without.unwrap() * (1.0 + 1e-9),
+            "{src}"
+        );
         checked += 1;
     }
     assert_eq!(checked, 14);
@@ -187,7 +209,10 @@ fn the_verification_simulates_every_row() {
             .filter(|c| c.check.starts_with("row_"))
             .collect();
         assert!(rows.iter().any(|c| c.check == "row_mode"), "{src}");
-        assert_eq!(rows.iter().filter(|c| c.check == "row_stability").count(), 2);
+        assert_eq!(
+            rows.iter().filter(|c| c.check == "row_stability").count(),
+            2
+        );
         for c in &rows {
             assert_eq!(c.agrees, Some(true), "{}: {}", c.check, c.what);
         }
@@ -234,7 +259,11 @@ fn mindlins_shear_modulus_for_steel_is_the_hand_value() {
             e / (2.0 * (1.0 - nu * nu)),
             g / (2.0 * (2.0 - nu)),
         ),
-        (r#"other_material = "rigid""#, e / (1.0 - nu * nu), g / (2.0 - nu)),
+        (
+            r#"other_material = "rigid""#,
+            e / (1.0 - nu * nu),
+            g / (2.0 - nu),
+        ),
     ] {
         let ev = evaluate_str(&hertz_ball(&format!("{STEEL}\n{other}\nmindlin = true")));
         let h = &ev.report.hertz[0];
@@ -244,7 +273,11 @@ fn mindlins_shear_modulus_for_steel_is_the_hand_value() {
         let k = 4.0 / 3.0 * e_star * r.sqrt();
         let delta = (w / k).powf(2.0 / 3.0);
         let tg = ev.analysis.tangential.as_ref().unwrap();
-        assert_close(tg.rows[1].stiffness, 8.0 * g_star * (r * delta).sqrt(), 1e-12);
+        assert_close(
+            tg.rows[1].stiffness,
+            8.0 * g_star * (r * delta).sqrt(),
+            1e-12,
+        );
         // Rayleigh time by hand, and the factor against the step to use.
         let t_r = std::f64::consts::PI * r * (7850.0 / g).sqrt() / (0.1631 * nu + 0.8766);
         assert_close(h.rayleigh.time.unwrap(), t_r, 1e-14);
@@ -272,20 +305,29 @@ other_material = "rigid""#;
 fn bad_materials_are_located() {
     let other = r#"other_material = "rigid""#;
     for (extra, said) in [
-        (STEEL.to_string(), "give both `material` and `other_material`"),
+        (
+            STEEL.to_string(),
+            "give both `material` and `other_material`",
+        ),
         (
             format!("{}\n{other}", STEEL.replace("0.3", "0.6")),
             "`poisson_ratio` must be a number in [0, 0.5)",
         ),
         (
-            format!("{}\n{other}", STEEL.replace("youngs_modulus = \"210 GPa\", ", "")),
+            format!(
+                "{}\n{other}",
+                STEEL.replace("youngs_modulus = \"210 GPa\", ", "")
+            ),
             "give one of `youngs_modulus` and `shear_modulus`",
         ),
         (
             format!("{STEEL}\n{other}\nmodulus = \"115 GPa\""),
             "the materials give E* and G*",
         ),
-        (format!("{STEEL}\nother_material = \"steel\""), "a table or \"rigid\""),
+        (
+            format!("{STEEL}\nother_material = \"steel\""),
+            "a table or \"rigid\"",
+        ),
         ("mindlin = true".to_string(), "`mindlin` is true or false"),
         (
             format!("{}\n{other}", STEEL.replace("density", "densty")),
@@ -323,10 +365,17 @@ fn the_step_holds_at_the_peak_of_a_hertz_impact() {
         assert_close(g, 2.0 / omega, 1e-6);
         let p = ev.report.hertz_peak.as_ref().unwrap();
         assert_eq!(p.governing, Some(g));
-        assert!(p.static_governing.unwrap() > 1.5 * g, "the static step is far larger");
+        assert!(
+            p.static_governing.unwrap() > 1.5 * g,
+            "the static step is far larger"
+        );
         assert!(ev.report.stable_dt.guaranteed.unwrap() <= g);
         let text = meff::render::text::summary(&ev.report, 4);
-        let head = text.lines().map(str::trim_start).find(|l| l.starts_with("Use ")).unwrap();
+        let head = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with("Use "))
+            .unwrap();
         assert!(head.contains("at the peak of the Hertz impact"), "{head}");
         assert!(head.contains("static linearisation only"), "{head}");
     }
