@@ -67,7 +67,12 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
         tg.modes_total, tg.zero_modes
     )];
     notes.push(format!(
-        "Step with the tangential springs {}, without {}; set by {}.",
+        "Step with the tangential springs{} {}, without {}; set by {}.",
+        if report.hertz_peak.is_some() {
+            " at the linearised overlap (the step to use holds at the impact's peak: Hertz contacts)"
+        } else {
+            ""
+        },
         step(tg.dt_with, d),
         step(tg.dt_without, d),
         tg.setting_rows

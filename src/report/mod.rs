@@ -482,7 +482,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         .map(|&i| contact_report(case, an, derivation, i))
         .collect();
     let (independent_omega_max, coupled_omega_max, omega_bound, omega_bound_kind) =
-        omega_figures(an);
+        tangential::omega_figures(an);
     let ratio = (independent_omega_max > 0.0).then(|| coupled_omega_max / independent_omega_max);
     Report {
         stiffness_from_engine: stiffness_from_engine(case),
@@ -763,26 +763,6 @@ fn large_report(
                 .collect(),
         }
     })
-}
-
-/// `max_i ω_i`, ω_max, ω̄ and which bound ω̄ is: over every row, normal
-/// and tangential, when the case has tangential springs (the sheet's step
-/// is over every row), else over the contacts' normal rows.
-fn omega_figures(an: &Analysis) -> (f64, f64, f64, &'static str) {
-    match &an.tangential {
-        Some(t) => (
-            t.independent_omega_max,
-            t.omega_max,
-            t.omega_upper_bound,
-            t.omega_upper_bound_kind,
-        ),
-        None => (
-            an.independent_omega_max,
-            an.coupled_omega_max,
-            an.coupled_omega_upper_bound,
-            an.coupled_omega_upper_bound_kind,
-        ),
-    }
 }
 
 /// The stable timesteps (over every row with tangential springs).

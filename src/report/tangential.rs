@@ -193,3 +193,23 @@ pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> Ta
             .collect(),
     }
 }
+
+/// `max_i ω_i`, ω_max, ω̄ and which bound ω̄ is: over every row, normal
+/// and tangential, when the case has tangential springs (the sheet's step
+/// is over every row), else over the contacts' normal rows.
+pub(super) fn omega_figures(an: &crate::analysis::Analysis) -> (f64, f64, f64, &'static str) {
+    match &an.tangential {
+        Some(t) => (
+            t.independent_omega_max,
+            t.omega_max,
+            t.omega_upper_bound,
+            t.omega_upper_bound_kind,
+        ),
+        None => (
+            an.independent_omega_max,
+            an.coupled_omega_max,
+            an.coupled_omega_upper_bound,
+            an.coupled_omega_upper_bound_kind,
+        ),
+    }
+}

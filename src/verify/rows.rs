@@ -22,8 +22,8 @@ use nalgebra::DMatrix;
 const MARGIN: f64 = 0.02;
 
 /// Every row of `model`: the linear simulator's parts (M, J, K, C, the
-/// constraint rows).
-fn row_sim(model: &Model<f64>) -> Option<LinearSim> {
+/// constraint rows); without the dashpots unless `damped`.
+fn row_sim(model: &Model<f64>, damped: bool) -> Option<LinearSim> {
     let system = crate::model::assemble(model);
     let (rows, of) = ContactRows::new(model).all_rows();
     let n = system.n_dofs();
@@ -52,6 +52,7 @@ fn row_sim(model: &Model<f64>) -> Option<LinearSim> {
             }
         })
         .unzip();
+    let c = if damped { c } else { vec![0.0; k.len()] };
     LinearSim::from_parts(mass, j, &g, k, c)
 }
 
@@ -76,7 +77,7 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
         return;
     };
     let model = stepped_model(run, model);
-    let Some(sim) = row_sim(&model) else {
+    let (Some(sim), Some(undamped)) = (row_sim(&model, true), row_sim(&model, false)) else {
         return;
     };
     let Ok(an) = crate::analysis::analyze(&model) else {
@@ -93,7 +94,7 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
         ),
     };
     if let Some(fastest) = modes.first() {
-        fastest_mode(run, &sim, fastest, &k);
+        fastest_mode(run, &undamped, fastest, &k);
     }
     let exact = matches!(how, Governing::CoupledMode | Governing::DampedStepMap);
     stability(run, &sim, h_lim, exact);
@@ -110,7 +111,6 @@ fn fastest_mode(run: &mut Run, sim: &LinearSim, mode: &crate::analysis::Mode, k:
         return;
     }
     let mut s = sim.clone();
-    s.set_damping(false);
     let lead = (0..mode.shape.len())
         .max_by(|&a, &b| {
             (mode.shape[a].abs() * k[a].sqrt()).total_cmp(&(mode.shape[b].abs() * k[b].sqrt()))

@@ -710,13 +710,6 @@ impl LinearSim {
         })
     }
 
-    /// Removes the dashpots (`false`).
-    pub fn set_damping(&mut self, on: bool) {
-        if !on {
-            self.c.iter_mut().for_each(|c| *c = 0.0);
-        }
-    }
-
     /// An impulse on every row with unequal weights (1 + 0.37 i), so that
     /// no motion is left out by a symmetry of the kick.
     pub fn kick_every_row(&mut self) {
@@ -725,12 +718,9 @@ impl LinearSim {
         }
     }
 
-    /// A size of the state the springs see: `max |J q| + max |J v|`
-    /// (in SI units; it grows without bound exactly when the motion does).
+    /// `max |J q| + max |J v|`: unbounded exactly when the motion is.
     pub fn state_norm(&self) -> f64 {
-        let g = (&self.j * &self.q).amax();
-        let r = (&self.j * &self.v).amax();
-        g + r
+        (&self.j * &self.q).amax() + (&self.j * &self.v).amax()
     }
 
     fn acceleration(&self, q: &DVector<f64>, v: &DVector<f64>) -> DVector<f64> {
