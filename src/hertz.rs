@@ -62,6 +62,25 @@ pub fn impact(m: f64, k: f64, v: f64) -> HertzImpact {
     }
 }
 
+/// The effective modulus of two bodies in contact,
+/// `E* = [(1 − ν₁²)/E₁ + (1 − ν₂²)/E₂]⁻¹` (Johnson 1985 eq. 4.22);
+/// `other = None`: a rigid counterpart (its term is 0).
+pub fn effective_modulus(e: f64, nu: f64, other: Option<(f64, f64)>) -> f64 {
+    let t = |e: f64, nu: f64| (1.0 - nu * nu) / e;
+    1.0 / (t(e, nu) + other.map_or(0.0, |(e, nu)| t(e, nu)))
+}
+
+/// Mindlin's effective shear modulus,
+/// `G* = [(2 − ν₁)/G₁ + (2 − ν₂)/G₂]⁻¹` (Mindlin 1949; Johnson 1985
+/// §7.2, eq. 7.40 for the compliance; the LIGGGHTS `hertz/history`
+/// tangential model, written there as `1/G* = 2(2−ν₁)(1+ν₁)/E₁ + …`, the
+/// same since `G = E/(2(1+ν))`); `other = None`: a rigid counterpart. For
+/// two bodies of one material `G* = G/(2(2 − ν))`.
+pub fn effective_shear_modulus(g: f64, nu: f64, other: Option<(f64, f64)>) -> f64 {
+    let t = |g: f64, nu: f64| (2.0 - nu) / g;
+    1.0 / (t(g, nu) + other.map_or(0.0, |(g, nu)| t(g, nu)))
+}
+
 /// The Rayleigh time of a sphere of radius `r`, density `rho`, shear
 /// modulus `g` and Poisson ratio `nu` (s).
 pub fn rayleigh_time(r: f64, rho: f64, g: f64, nu: f64) -> f64 {
@@ -194,6 +213,26 @@ mod tests {
             let e = 0.4 * k * c.max_overlap.powf(2.5);
             assert!((e / (0.5 * m * v * v) - 1.0).abs() < 1e-12);
         }
+    }
+
+    /// Steel on steel (E = 210 GPa, ν = 0.3): E* = E/(2(1 − ν²)) and
+    /// G* = G/(2(2 − ν)) with G = E/(2(1 + ν)), by hand; on a rigid flat
+    /// twice each. Mindlin's k_t at δ = 10 µm, R* = 10 mm: 8 G* √(R* δ).
+    #[test]
+    fn effective_moduli_of_steel_match_the_hand_values() {
+        let (e, nu): (f64, f64) = (210e9, 0.3);
+        let g = e / (2.0 * (1.0 + nu));
+        assert!((g - 80.769_230_769e9).abs() < 1e3);
+        let es = effective_modulus(e, nu, Some((e, nu)));
+        assert!((es / (210e9 / 1.82) - 1.0).abs() < 1e-14, "{es}");
+        let gs = effective_shear_modulus(g, nu, Some((g, nu)));
+        // 80.769 GPa / 3.4 = 23.756 GPa.
+        assert!((gs / 23.755_656_108_6e9 - 1.0).abs() < 1e-11, "{gs}");
+        assert!((effective_shear_modulus(g, nu, None) / (2.0 * gs) - 1.0).abs() < 1e-14);
+        assert!((effective_modulus(e, nu, None) / (2.0 * es) - 1.0).abs() < 1e-14);
+        // k_t = 8 × 23.7557 GPa × √(1e-2 × 1e-5 m²) = 8 × 23.7557e9 × 3.16228e-4.
+        let kt = mindlin(gs, 0.01, 1e-5);
+        assert!((kt / 6.009_758_449e7 - 1.0).abs() < 1e-9, "{kt}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::Analysis;
 use crate::case::{Case, ContactLaw};
+use crate::model::{Model, Scaled};
 use serde::Serialize;
 
 /// One Hertz contact.
@@ -21,6 +22,29 @@ pub struct HertzResult {
     pub m_eff: Option<f64>,
     /// The impact at `impact_speed`, when given and the contact moves.
     pub impact: Option<HertzImpactResult>,
+    /// `E*` (Pa), as given or from the materials.
+    pub modulus: Option<f64>,
+    /// Mindlin's `G*` (Pa), as given or from the materials.
+    pub shear_modulus: Option<f64>,
+    /// Whether E* and G* come from `material` and `other_material`.
+    pub from_materials: bool,
+    /// Mindlin's tangential stiffness at the linearised overlap (N/m).
+    pub tangential_stiffness: Option<f64>,
+    /// The Rayleigh-time rule, where the case gives the materials.
+    pub rayleigh: RayleighRule,
+}
+
+/// The Rayleigh-time rule `Δt = f·T_R`, `T_R = π R √(ρ/G)/(0.1631 ν +
+/// 0.8766)` (Li, Xu & Thornton 2005), against the step to use.
+#[derive(Clone, Debug, Serialize)]
+pub struct RayleighRule {
+    /// `T_R` (s); `null` when the case lacks what it needs.
+    pub time: Option<f64>,
+    /// The step to use over `T_R`: the fraction f a rule `Δt = f·T_R` must
+    /// use to give meff's step (`null` without `T_R`).
+    pub factor: Option<f64>,
+    /// What the case lacks for `T_R` (`null` when it is given).
+    pub missing: Option<String>,
 }
 
 /// A Hertz impact in closed form with the exact m_eff.
@@ -66,6 +90,13 @@ pub fn results(case: &Case, an: &Analysis) -> Vec<HertzResult> {
                     hertz_time_factor: governing.map(|g| g / x.duration),
                 }
             });
+            let rayleigh = match &h.materials {
+                None => Err(
+                    "needs the materials (material and other_material: E or G, ν, density, radius)"
+                        .to_string(),
+                ),
+                Some(m) => m.rayleigh_time(),
+            };
             Some(HertzResult {
                 contact: c.name.clone(),
                 coefficient: h.coefficient,
@@ -73,7 +104,143 @@ pub fn results(case: &Case, an: &Analysis) -> Vec<HertzResult> {
                 stiffness: r.stiffness,
                 m_eff: r.m_eff,
                 impact,
+                modulus: h.modulus,
+                shear_modulus: h.shear_modulus,
+                from_materials: h.materials.is_some(),
+                tangential_stiffness: h
+                    .shear_modulus
+                    .zip(h.radius)
+                    .map(|(g, r)| crate::hertz::mindlin(g, r, h.overlap)),
+                rayleigh: RayleighRule {
+                    time: rayleigh.as_ref().ok().copied(),
+                    factor: rayleigh.as_ref().ok().zip(governing).map(|(t, g)| g / t),
+                    missing: rayleigh.err(),
+                },
             })
         })
         .collect()
+}
+
+/// A Hertz contact at the peak of its impact: the linearised stiffnesses
+/// the case reaches there.
+#[derive(Clone, Debug, Serialize)]
+pub struct PeakContact {
+    /// Contact index.
+    #[serde(skip)]
+    pub index: usize,
+    /// The contact.
+    pub contact: String,
+    /// The overlap at the peak δ_max (m).
+    pub max_overlap: f64,
+    /// The normal stiffness there, `3/2 K √δ_max` (N/m).
+    pub stiffness: f64,
+    /// Mindlin's tangential stiffness there, `8 G* √(R* δ_max)` (N/m),
+    /// when the contact has it.
+    pub tangential_stiffness: Option<f64>,
+}
+
+/// The step at the peak of the case's Hertz impacts: every Hertz contact
+/// with an `impact_speed` at its largest overlap at once (the largest
+/// linearised stiffnesses the case reaches), every other contact as
+/// linearised; over every row.
+#[derive(Clone, Debug, Serialize)]
+pub struct PeakStep {
+    /// The contacts at their peak.
+    pub contacts: Vec<PeakContact>,
+    /// ω_max at the peak, over every row (rad/s).
+    pub omega_max: f64,
+    /// The step to use at the peak (s).
+    pub governing: Option<f64>,
+    /// What sets it (as `stable_dt.governing_by`).
+    pub governing_by: Option<&'static str>,
+    /// The guaranteed step at the peak (s).
+    pub guaranteed: Option<f64>,
+    /// The step to use from the static linearisation only (s): not stable
+    /// at the peak when larger than `governing`.
+    pub static_governing: Option<f64>,
+}
+
+/// The model at the peak of the impacts of `step`.
+pub fn peak_model(model: &Model<f64>, step: &PeakStep) -> Model<f64> {
+    at_peak(model, &step.contacts)
+}
+
+/// The model with the Hertz contacts of `peaks` at their peak stiffness.
+fn at_peak(model: &Model<f64>, peaks: &[PeakContact]) -> Model<f64> {
+    let mut m = model.clone();
+    for p in peaks {
+        let c = &mut m.contacts[p.index];
+        c.stiffness = p.stiffness;
+        if let (Some(t), Some(kt)) = (c.tangential.as_mut(), p.tangential_stiffness) {
+            t.stiffness = Scaled::Absolute(kt);
+        }
+    }
+    m
+}
+
+/// The Hertz contacts of `case` with an `impact_speed`, at their peak.
+fn peaks(case: &Case, an: &Analysis) -> Vec<PeakContact> {
+    case.contacts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let ContactLaw::Hertz(h) = &c.law else {
+                return None;
+            };
+            let m = an.contacts.get(i)?.m_eff?;
+            let x = crate::hertz::impact(m, h.coefficient, h.impact_speed?);
+            Some(PeakContact {
+                index: i,
+                contact: c.name.clone(),
+                max_overlap: x.max_overlap,
+                stiffness: x.peak_stiffness,
+                tangential_stiffness: h
+                    .shear_modulus
+                    .zip(h.radius)
+                    .map(|(g, r)| crate::hertz::mindlin(g, r, x.max_overlap)),
+            })
+        })
+        .collect()
+}
+
+/// Where a Hertz contact has an impact, the step to use must hold at its
+/// peak: the analysis is run again with the peak stiffnesses, and the
+/// step to use and the guaranteed one become the smaller of the two (the
+/// static ones stay in [`PeakStep::static_governing`]). Without a Hertz
+/// impact, `an` unchanged.
+pub fn with_impact_peaks(
+    case: &Case,
+    model: &Model<f64>,
+    mut an: Analysis,
+) -> Result<Analysis, super::AnalysisError> {
+    let peaks = peaks(case, &an);
+    if peaks.is_empty() || an.large.is_some() {
+        return Ok(an);
+    }
+    let peak = super::analyze(&at_peak(model, &peaks))?;
+    let omega_max = peak
+        .tangential
+        .as_ref()
+        .map_or(peak.coupled_omega_max, |t| t.omega_max);
+    let static_governing = an.stable_dt.governing;
+    let min = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if let Some((h, by)) = peak.stable_dt.governing
+        && static_governing.is_none_or(|(s, _)| h <= s)
+    {
+        an.stable_dt.governing = Some((h, by));
+    }
+    an.stable_dt.guaranteed = min(an.stable_dt.guaranteed, peak.stable_dt.guaranteed)
+        .map(|g| an.stable_dt.governing.map_or(g, |(h, _)| g.min(h)));
+    an.hertz_peak = Some(PeakStep {
+        contacts: peaks,
+        omega_max,
+        governing: peak.stable_dt.governing.map(|(h, _)| h),
+        governing_by: peak.stable_dt.governing.map(|(_, g)| g.key()),
+        guaranteed: peak.stable_dt.guaranteed,
+        static_governing: static_governing.map(|(h, _)| h),
+    });
+    Ok(an)
 }

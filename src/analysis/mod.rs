@@ -266,6 +266,9 @@ pub struct Analysis {
     /// tangential); `stable_dt.governing` and `stable_dt.guaranteed` are
     /// then this one's. `None` without tangential springs.
     pub tangential: Option<tangential::Tangential>,
+    /// With a Hertz impact: the step at its peak (the step to use and the
+    /// guaranteed one are then at most its). `None` without one.
+    pub hertz_peak: Option<hertz_contacts::PeakStep>,
 }
 
 /// Default number of fastest modes found on the large-system path.
@@ -482,6 +485,7 @@ fn analyze_dense_or_large(
         damped_modes: damped,
         impacts: Vec::new(),
         tangential: None,
+        hertz_peak: None,
     })
 }
 
@@ -572,6 +576,10 @@ pub(crate) fn analyze_for(
             ..LargeModes::default()
         },
     )
+    // The step to use over every row, and at the peak of a Hertz impact,
+    // at every point as in the pipeline.
+    .and_then(|an| tangential::with_tangential(model, &system, an))
+    .and_then(|an| hertz_contacts::with_impact_peaks(case, model, an))
     .map(|an| {
         if !impacts.is_empty() {
             with_impacts(model, an, false, Some(impacts))
@@ -741,6 +749,7 @@ fn analyze_coupled(
         damped_modes: None,
         impacts: Vec::new(),
         tangential: None,
+        hertz_peak: None,
     })
 }
 

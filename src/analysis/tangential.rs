@@ -77,6 +77,20 @@ pub struct Tangential {
     /// The step to use over the normal rows alone (without the tangential
     /// springs), as the normal analysis gives it.
     pub normal_governing: Option<(f64, super::Governing)>,
+    /// J over every row, dense (rows as [`Tangential::rows`]).
+    pub jacobian: Vec<Vec<f64>>,
+    /// The fastest coupled mode over every row (rad/s).
+    pub omega_max: f64,
+    /// `max_i ω_i` over every row, each row alone (rad/s).
+    pub independent_omega_max: f64,
+    /// An upper bound ω̄ ≥ ω_max over every row: the smaller of the trace
+    /// bound `√(Σ k_i A_ii)` and the Gershgorin bound of `K^½ A K^½`.
+    pub omega_upper_bound: f64,
+    /// Which bound that is: `"trace"` or `"gershgorin"`.
+    pub omega_upper_bound_kind: &'static str,
+    /// An upper bound γ̄ on the dashpots' rate over every row (`None`
+    /// without dashpots).
+    pub damping_rate_bound: Option<f64>,
 }
 
 impl Tangential {
@@ -150,6 +164,7 @@ pub fn analyze(
         },
         e => e,
     })?;
+    let jacobian: Vec<Vec<f64>> = all.jacobian.iter().map(|r| all.dense_row(r)).collect();
     all.jacobian = Vec::new();
     let a = d.matrix;
     let (k, c): (Vec<f64>, Vec<Option<f64>>) = of
@@ -179,9 +194,16 @@ pub fn analyze(
         .collect();
     let contacts = blocks(&rows, &a);
     let (modes, zero_modes) = modes(&a, &k);
-    let stable_dt = steps(&a, &rows, &modes);
+    let bounds = bounds(&a, &rows);
+    let stable_dt = steps(&a, &rows, &modes, &bounds);
     let setting_rows = setting_rows(&modes, &k);
     Ok(Some(Tangential {
+        jacobian,
+        omega_max: modes.first().map_or(0.0, |m| m.omega),
+        independent_omega_max: rows.iter().map(|r| r.omega).fold(0.0, f64::max),
+        omega_upper_bound: bounds.omega,
+        omega_upper_bound_kind: bounds.kind,
+        damping_rate_bound: bounds.gamma,
         rows,
         contacts,
         delassus: a,
@@ -224,19 +246,18 @@ fn blocks(rows: &[RowResult], a: &DMatrix<f64>) -> Vec<ContactBlock> {
     out
 }
 
-/// The stable steps over every row, as [`super::analyze`] finds them for
-/// the normal rows.
-fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
+/// Bounds over every row: ω̄ ≥ ω_max and γ̄ ≥ λ_max(C^½ A C^½).
+struct Bounds {
+    omega: f64,
+    kind: &'static str,
+    gamma: Option<f64>,
+}
+
+/// ω̄ (the smaller of the trace and Gershgorin bounds of `K^½ A K^½`) and
+/// γ̄ ([`damping_rate_bound`]) over every row, normal and tangential.
+fn bounds(a: &DMatrix<f64>, rows: &[RowResult]) -> Bounds {
     let n = rows.len();
     let k: Vec<f64> = rows.iter().map(|r| r.stiffness).collect();
-    let omega_max = modes.first().map_or(0.0, |m| m.omega);
-    let any_damping = rows.iter().any(|r| r.damping.is_some());
-    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-    let gamma = any_damping.then(|| damping_rate_bound(a, &c));
-    let damped = any_damping
-        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
-        .flatten();
-    let governing = stable::governing(omega_max, false, damped, gamma);
     let trace = rows.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
     let gershgorin = (0..n)
         .map(|i| {
@@ -246,6 +267,32 @@ fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
         })
         .fold(0.0, f64::max)
         .sqrt();
+    let (omega, kind) = if gershgorin < trace {
+        (gershgorin, "gershgorin")
+    } else {
+        (trace, "trace")
+    };
+    let any_damping = rows.iter().any(|r| r.damping.is_some());
+    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    Bounds {
+        omega,
+        kind,
+        gamma: any_damping.then(|| damping_rate_bound(a, &c)),
+    }
+}
+
+/// The stable steps over every row, as [`super::analyze`] finds them for
+/// the normal rows; `guaranteed` from `bounds` alone (over every row).
+fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode], bounds: &Bounds) -> StableDt {
+    let k: Vec<f64> = rows.iter().map(|r| r.stiffness).collect();
+    let omega_max = modes.first().map_or(0.0, |m| m.omega);
+    let any_damping = bounds.gamma.is_some();
+    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    let gamma = bounds.gamma;
+    let damped = any_damping
+        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
+        .flatten();
+    let governing = stable::governing(omega_max, false, damped, gamma);
     let independent = rows.iter().map(|r| r.omega).fold(0.0, f64::max);
     StableDt {
         coupled: dt_undamped(omega_max),
@@ -263,7 +310,7 @@ fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode]) -> StableDt {
                     .min_by(f64::total_cmp)
             })
             .flatten(),
-        guaranteed: stable::guaranteed(trace.min(gershgorin), gamma, governing),
+        guaranteed: stable::guaranteed(bounds.omega, gamma, governing),
         governing,
     }
 }

@@ -36,8 +36,11 @@ pub struct HertzLaw {
     pub load: Option<f64>,
     /// `impact_speed` (m/s): the Hertz impact reported in closed form.
     pub impact_speed: Option<f64>,
-    /// `shear_modulus` G* (Pa): Mindlin's tangential stiffness `8 G* √(R* δ)`.
+    /// `shear_modulus` G* (Pa): Mindlin's tangential stiffness `8 G* √(R* δ)`
+    /// (as given, or from the materials with `mindlin = true`).
     pub shear_modulus: Option<f64>,
+    /// `material` and `other_material`, when given: E* and G* come from them.
+    pub materials: Option<super::hertz_material::Materials>,
 }
 
 const PRESSURE: Dim = Dim([1, -1, -2]);
@@ -52,6 +55,9 @@ const HERTZ_KEYS: &[&str] = &[
     "load",
     "impact_speed",
     "shear_modulus",
+    "material",
+    "other_material",
+    "mindlin",
 ];
 
 impl Reader<'_> {
@@ -127,6 +133,39 @@ impl Reader<'_> {
         let load = positive(self, "load", Dim::FORCE, "a load")?;
         let impact_speed = positive(self, "impact_speed", VELOCITY, "an impact speed")?;
         let shear = positive(self, "shear_modulus", PRESSURE, "a shear modulus")?;
+        let materials = self.hertz_materials(t, what)?;
+        let mindlin = match get(t, "mindlin") {
+            None => false,
+            Some(n) => match n.get_ref() {
+                toml::de::DeValue::Boolean(b) if materials.is_some() => *b,
+                _ => {
+                    self.error(Diagnostic::new(n.span(), format!("{what}: `mindlin` is true or false, with `material` and `other_material` (G* from them)"))
+                        .hint("mindlin = true; or give `shear_modulus` (G*) without materials"));
+                    return None;
+                }
+            },
+        };
+        if materials.is_some()
+            && let Some((key, n)) = ["modulus", "shear_modulus", "hertz_coefficient"]
+                .iter()
+                .find_map(|k| get(t, k).map(|n| (k, n)))
+        {
+            self.error(
+                Diagnostic::new(
+                    n.span(),
+                    format!("{what}: `{key}` is given twice: the materials give E* and G*"),
+                )
+                .hint(format!(
+                    "remove `{key}`, or `material` and `other_material`"
+                )),
+            );
+            return None;
+        }
+        let modulus = modulus.or(materials.as_ref().map(|m| m.effective_modulus()));
+        let shear = shear.or(materials
+            .as_ref()
+            .filter(|_| mindlin)
+            .map(|m| m.effective_shear_modulus()));
         let coefficient = match (modulus, radius, coef) {
             (Some(e), Some(r), None) => hertz::coefficient(e, r),
             (None, _, Some(k)) => k,
@@ -169,6 +208,7 @@ impl Reader<'_> {
             load,
             impact_speed,
             shear_modulus: shear,
+            materials,
         };
         let val = |x: f64| {
             let mut v = Val::number(x, Dim::STIFFNESS);

@@ -23,6 +23,8 @@ mod engine_table;
 mod generalized;
 mod hertz;
 pub use hertz::{ContactLaw, HertzLaw};
+mod hertz_material;
+pub use hertz_material::{Counterpart, Material, Materials};
 mod impact;
 mod load;
 mod map;

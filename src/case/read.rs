@@ -186,6 +186,9 @@ pub(super) const CONTACT_KEYS: &[&str] = &[
     "load",
     "impact_speed",
     "shear_modulus",
+    "material",
+    "other_material",
+    "mindlin",
 ];
 pub(super) const CONTACT_MODEL_KEYS: &[&str] = &[
     "name",

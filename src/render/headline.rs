@@ -97,7 +97,7 @@ fn tangential_step_line(
     if let (Some(w), Some(r)) = (tg.dt_without, tg.dt_ratio) {
         line.push(plain(format!(
             ". Without the tangential springs the step would be {}: they change it by ×{}",
-            t(report, w, d),
+            t_at_most(report, w, d),
             n(r, d)
         )));
     }
@@ -131,8 +131,74 @@ pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
     out
 }
 
+/// “Use Δt ≤ …” where a Hertz impact's peak sets the step: the stiffnesses
+/// there, ω_max over every row, and the static linearisation's step
+/// (labelled as such: not stable at the peak).
+fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
+    let p = report.hertz_peak.as_ref()?;
+    let h = report.stable_dt.governing?;
+    if p.governing != Some(h) {
+        return None;
+    }
+    let damped = p.governing_by.is_some_and(|b| b.starts_with("damped"));
+    let at = p
+        .contacts
+        .iter()
+        .map(|c| {
+            let kt = c
+                .tangential_stiffness
+                .map(|k| format!(", k_t = {} N/m", n(k, d)))
+                .unwrap_or_default();
+            format!(
+                "{}: δ_max = {} m, k = {} N/m{kt}",
+                c.contact,
+                n(c.max_overlap, d),
+                n(c.stiffness, d)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let rows = if report.tangential.is_some() {
+        "every contact row, normal and tangential"
+    } else {
+        "the contacts"
+    };
+    let mut line = vec![
+        plain("Use "),
+        strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
+        plain(if damped {
+            " (symplectic Euler, the dashpot force taken at the step's start velocity)"
+        } else {
+            " (symplectic Euler, velocity Verlet or central differences)"
+        }),
+        plain(format!(
+            " at the peak of the Hertz impact ({at}): {} over {rows}, ω_max = {} rad/s there",
+            if damped {
+                "the step map's limit"
+            } else {
+                "2/ω_max"
+            },
+            n(p.omega_max, d)
+        )),
+    ];
+    if let Some(s) = p.static_governing.filter(|&s| s > h * (1.0 + 1e-9)) {
+        line.push(plain(format!(
+            ". The step from the static linearisation only, {}, is {}× too large at the peak (",
+            t_at_most(report, s, d),
+            n(s / h, d)
+        )));
+        line.push(strong("unsafe"));
+        line.push(plain(" during the impact)"));
+    }
+    line.push(plain("."));
+    Some(line)
+}
+
 /// “Use Δt ≤ …”, with the effect that set it.
 fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
+    if let Some(line) = hertz_peak_line(report, d) {
+        return Some(line);
+    }
     if let Some(tg) = &report.tangential {
         return tangential_step_line(report, tg, d);
     }

@@ -46,7 +46,14 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         _ if report.robot.is_some() => "Links are rigid bodies with the masses and inertias of the model file; M(q) by the composite-rigid-body algorithm.".to_string(),
         _ => "Bodies are rigid (or point masses) with the masses and inertias given; fixed bodies belong to the world.".to_string(),
     });
-    out.push("Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal; for the modes and timesteps it stays compressed (a contact that opens is left out there; impacts below let contacts open), and friction and every other force are left out.".to_string());
+    out.push(if report.tangential.is_some() {
+        "Each contact is a linear penalty spring (with its dashpot where one is given) along its normal; a contact with a tangential spring also has a linear stick spring (and dashpot, where given) along each tangent at its point: the contact sticks, it never slides, and the friction limit |F_t| ≤ μ F_n is not checked (the step is that of the sticking contact, the stiffest it gets). For the modes and timesteps every row stays engaged (a contact that opens is left out there; impacts below let contacts open); every other force is left out.".to_string()
+    } else {
+        "Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal; for the modes and timesteps it stays compressed (a contact that opens is left out there; impacts below let contacts open), and friction and every other force are left out.".to_string()
+    });
+    if !report.hertz.is_empty() {
+        out.push("Hertz contacts: F = K δ^{3/2} enters as its tangent stiffness 3/2 K √δ at the overlap shown (Mindlin's k_t = 8 G* √(R* δ) likewise, no slip); where a Hertz contact has an impact speed, the step to use is found again with every such contact at its largest overlap (the impact in closed form with the exact effective mass), where the stiffnesses are largest, and is the smaller of the two.".to_string());
+    }
     if report.constraints.rows > 0 {
         out.push("Joints and constraint rows G are exact: they enter through the constrained response J (M⁻¹ − M⁻¹Gᵀ(G M⁻¹ Gᵀ)⁺ G M⁻¹) Jᵀ.".to_string());
     }

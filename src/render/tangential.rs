@@ -67,7 +67,12 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
         tg.modes_total, tg.zero_modes
     )];
     notes.push(format!(
-        "Step with the tangential springs {}, without {}; set by {}.",
+        "Step with the tangential springs{} {}, without {}; set by {}.",
+        if report.hertz_peak.is_some() {
+            " at the linearised overlap (the step to use holds at the impact's peak: Hertz contacts)"
+        } else {
+            ""
+        },
         step(tg.dt_with, d),
         step(tg.dt_without, d),
         tg.setting_rows
@@ -133,6 +138,34 @@ pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
             .collect(),
         notes: Vec::new(),
     });
+    out.push(Section {
+        title: "Hertz contacts: materials and the Rayleigh-time rule".into(),
+        header: strings([
+            "contact", "E* (Pa)", "G* (Pa)", "from", "k_t (N/m)", "T_R", "Δt/T_R",
+        ]),
+        rows: report
+            .hertz
+            .iter()
+            .map(|h| {
+                vec![
+                    h.contact.clone(),
+                    opt(h.modulus, d),
+                    opt(h.shear_modulus, d),
+                    if h.from_materials { "materials" } else { "as given" }.into(),
+                    opt(h.tangential_stiffness, d),
+                    match (&h.rayleigh.time, &h.rayleigh.missing) {
+                        (Some(t), _) => time(*t, d),
+                        (None, m) => format!("— ({})", m.as_deref().unwrap_or("")),
+                    },
+                    opt(h.rayleigh.factor, d),
+                ]
+            })
+            .collect(),
+        notes: vec![
+            "T_R = π R √(ρ/G)/(0.1631 ν + 0.8766) (Li, Xu & Thornton 2005); Δt/T_R: the f a rule Δt = f·T_R must use to give the step to use.".into(),
+        ],
+    });
+    peak_section(report, d, out);
     let impacts: Vec<_> = report.hertz.iter().filter(|h| h.impact.is_some()).collect();
     if impacts.is_empty() {
         return;
@@ -162,5 +195,39 @@ pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
         notes: vec![
             "Δt/t_c: the fraction of the Hertz time a rule Δt = f·t_c must use to give the step to use.".into(),
         ],
+    });
+}
+
+/// "Hertz impact: the step at its peak".
+fn peak_section(report: &Report, d: usize, out: &mut Vec<Section>) {
+    let Some(p) = &report.hertz_peak else {
+        return;
+    };
+    out.push(Section {
+        title: "Hertz impact: the step at its peak".into(),
+        header: strings(["contact", "δ_max (m)", "k (N/m)", "k_t (N/m)"]),
+        rows: p
+            .contacts
+            .iter()
+            .map(|c| {
+                vec![
+                    c.contact.clone(),
+                    sig(c.max_overlap, d),
+                    sig(c.stiffness, d),
+                    opt(c.tangential_stiffness, d),
+                ]
+            })
+            .collect(),
+        notes: vec![format!(
+            "Step at the peak {} (ω_max = {} rad/s over every row); from the static linearisation only {}{}.",
+            step(p.governing, d),
+            sig(p.omega_max, d),
+            step(p.static_governing, d),
+            if p.static_governing.zip(p.governing).is_some_and(|(s, g)| s > g) {
+                " (not stable at the peak)"
+            } else {
+                ""
+            }
+        )],
     });
 }

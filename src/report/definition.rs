@@ -98,8 +98,36 @@ pub struct ContactDef {
     pub stiffness: Typed,
     /// Damping (N s/m).
     pub damping: Option<Typed>,
+    /// The tangential ("stick") spring, when the contact has one: its
+    /// stiffness and damping per tangent row (`null` without one).
+    pub tangential: Option<TangentialDef>,
     /// `description`.
     pub description: Option<String>,
+}
+
+/// A contact's tangential spring, each tangent row's values as typed
+/// (a ratio as `ratio × k`, its SI value the product).
+#[derive(Clone, Debug, Serialize)]
+pub struct TangentialDef {
+    /// k_t (N/m).
+    pub stiffness: Typed,
+    /// c_t (N s/m), when the tangent rows have dashpots.
+    pub damping: Option<Typed>,
+    /// Tangent rows: 2 in 3-d, 1 in a planar case.
+    pub rows: usize,
+}
+
+/// A tangential value as typed: absolute, or `ratio × normal`.
+fn tangential_typed(v: &crate::case::TangentialValue, normal: Option<&Val>, sym: &str) -> Typed {
+    use crate::case::TangentialValue as T;
+    match v {
+        T::Absolute(v) => Typed::of(v),
+        T::Ratio(r) => Typed {
+            text: format!("{} × {sym}", r.text),
+            si: r.si * normal.map_or(f64::NAN, |n| n.si),
+            derived: true,
+        },
+    }
 }
 
 /// The model file of a `[model]` case and the configuration it is
@@ -304,6 +332,14 @@ pub fn definition(case: &Case) -> Option<Definition> {
                 world: None,
                 stiffness: Typed::of(&c.stiffness),
                 damping: c.damping.as_ref().map(Typed::of),
+                tangential: c.tangential.as_ref().map(|t| TangentialDef {
+                    stiffness: tangential_typed(&t.stiffness, Some(&c.stiffness), "k"),
+                    damping: t
+                        .damping
+                        .as_ref()
+                        .map(|d| tangential_typed(d, c.damping.as_ref(), "c")),
+                    rows: t.basis.len(),
+                }),
                 description: c.description.clone(),
             }
         })

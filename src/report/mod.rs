@@ -162,6 +162,9 @@ pub struct Report {
     /// closed-form impact with the exact m_eff, the Hertz-time factor.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hertz: Vec<crate::analysis::hertz_contacts::HertzResult>,
+    /// With a Hertz impact: the step at its peak, which the step to use
+    /// holds at (`null` without one).
+    pub hertz_peak: Option<crate::analysis::hertz_contacts::PeakStep>,
 }
 
 /// The assembled matrices, numerically.
@@ -171,9 +174,13 @@ pub struct ModelReport {
     pub dofs: Vec<DofReport>,
     /// M (row-major), when there are at most [`MATRIX_LIMIT`] velocities.
     pub mass: Option<Vec<Vec<f64>>>,
-    /// J (one row per contact), when it has at most [`MATRIX_LIMIT`] rows
-    /// and columns.
+    /// J (one row per contact; with tangential springs one per contact
+    /// row, normal and tangential), when it has at most [`MATRIX_LIMIT`]
+    /// rows and columns.
     pub jacobian: Option<Vec<Vec<f64>>>,
+    /// The name of each row of `jacobian`: the contact, or with tangential
+    /// springs `contact.n`, `contact.t1`, `contact.t2` (`contact.t` planar).
+    pub jacobian_rows: Vec<String>,
 }
 
 /// A generalized velocity.
@@ -474,8 +481,9 @@ pub fn build(case: &Case, results: Results) -> Report {
         .iter()
         .map(|&i| contact_report(case, an, derivation, i))
         .collect();
-    let ratio =
-        (an.independent_omega_max > 0.0).then(|| an.coupled_omega_max / an.independent_omega_max);
+    let (independent_omega_max, coupled_omega_max, omega_bound, omega_bound_kind) =
+        tangential::omega_figures(an);
+    let ratio = (independent_omega_max > 0.0).then(|| coupled_omega_max / independent_omega_max);
     Report {
         stiffness_from_engine: stiffness_from_engine(case),
         title: case.title.clone(),
@@ -491,7 +499,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             case.space.name().into()
         },
         dofs: system.n_dofs(),
-        model: model_report(an, system, list_dofs, all),
+        model: model_report(case, an, system, list_dofs, all),
         sweeps,
         display: case.display.clone(),
         case_sha256: {
@@ -521,10 +529,10 @@ pub fn build(case: &Case, results: Results) -> Report {
             .collect(),
         zero_modes: an.zero_modes,
         large: large_report(case, an, derivation),
-        independent_omega_max: an.independent_omega_max,
-        coupled_omega_max: an.coupled_omega_max,
-        coupled_omega_upper_bound: an.coupled_omega_upper_bound,
-        coupled_omega_upper_bound_kind: an.coupled_omega_upper_bound_kind.into(),
+        independent_omega_max,
+        coupled_omega_max,
+        coupled_omega_upper_bound: omega_bound,
+        coupled_omega_upper_bound_kind: omega_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
         stable_dt: stable_dt_report(an),
         damped_modes: an.damped_modes.as_ref().map(|ms| {
@@ -550,8 +558,12 @@ pub fn build(case: &Case, results: Results) -> Report {
         engines: Vec::new(),
         verification: None,
         claims: claims::claim_reports(case, claims),
-        tangential: an.tangential.as_ref().map(|t| tangential::report(case, t)),
+        tangential: an
+            .tangential
+            .as_ref()
+            .map(|t| tangential::report(case, an, t)),
         hertz: crate::analysis::hertz_contacts::results(case, an),
+        hertz_peak: an.hertz_peak.clone(),
     }
 }
 
@@ -596,6 +608,7 @@ fn stiffness_from_engine(case: &Case) -> Option<StiffnessFromEngine> {
 
 /// The model section: velocities, M and J (when small enough).
 fn model_report(
+    case: &Case,
     an: &Analysis,
     system: &crate::model::System<f64>,
     list_dofs: bool,
@@ -618,13 +631,31 @@ fn model_report(
             })
             .collect(),
         mass: (n <= MATRIX_LIMIT).then(|| system.dense_mass()),
-        jacobian: (all && n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
-            system
-                .jacobian
-                .iter()
-                .map(|r| system.dense_row(r))
-                .collect()
-        }),
+        jacobian: match &an.tangential {
+            Some(t) => (all && n <= MATRIX_LIMIT && t.rows.len() <= MATRIX_LIMIT)
+                .then(|| t.jacobian.clone()),
+            None => (all && n <= MATRIX_LIMIT && c <= MATRIX_LIMIT).then(|| {
+                system
+                    .jacobian
+                    .iter()
+                    .map(|r| system.dense_row(r))
+                    .collect()
+            }),
+        },
+        jacobian_rows: match &an.tangential {
+            Some(t) => {
+                let planar = case.space == crate::case::Space::Planar;
+                let names: Vec<String> =
+                    (0..c).map(|i| case.contact_name(i).into_owned()).collect();
+                (0..t.rows.len())
+                    .map(|i| t.row_name(&names, i, planar))
+                    .collect()
+            }
+            None if all && c <= MATRIX_LIMIT => {
+                (0..c).map(|i| case.contact_name(i).into_owned()).collect()
+            }
+            None => Vec::new(),
+        },
     }
 }
 
@@ -734,22 +765,24 @@ fn large_report(
     })
 }
 
-/// The stable timesteps.
+/// The stable timesteps (over every row with tangential springs).
 fn stable_dt_report(an: &Analysis) -> StableDtReport {
+    let dt = an
+        .tangential
+        .as_ref()
+        .map_or(&an.stable_dt, |t| &t.stable_dt);
     StableDtReport {
+        // The analysis' own: over every row, and at the peak of a Hertz
+        // impact where one sets the step.
         guaranteed: an.stable_dt.guaranteed,
         governing: an.stable_dt.governing.map(|(h, _)| h),
         governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
         nominal_governing: None,
         governing_corners: None,
-        coupled: an.stable_dt.coupled,
-        independent: an.stable_dt.independent,
-        independent_over_coupled: an
-            .stable_dt
-            .independent
-            .zip(an.stable_dt.coupled)
-            .map(|(i, c)| i / c),
-        coupled_damped: an.stable_dt.coupled_damped,
-        independent_damped: an.stable_dt.independent_damped,
+        coupled: dt.coupled,
+        independent: dt.independent,
+        independent_over_coupled: dt.independent.zip(dt.coupled).map(|(i, c)| i / c),
+        coupled_damped: dt.coupled_damped,
+        independent_damped: dt.independent_damped,
     }
 }

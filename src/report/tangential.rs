@@ -29,6 +29,9 @@ pub struct TangentialReport {
     pub dt_with_by: Option<&'static str>,
     /// The step to use over the normal rows alone.
     pub dt_without: Option<f64>,
+    /// The fastest coupled mode over the normal rows alone (rad/s);
+    /// `coupled_omega_max` is over every row.
+    pub normal_omega_max: f64,
     /// `dt_with / dt_without`.
     pub dt_ratio: Option<f64>,
     /// `2/ω_max` over every row (no dashpots).
@@ -102,7 +105,7 @@ pub struct SettingRow {
 }
 
 /// The report of the rows of `t` (`case`: names, planar or not).
-pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
+pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> TangentialReport {
     let planar = case.space == crate::case::Space::Planar;
     let names: Vec<String> = (0..case.contacts.len())
         .map(|i| case.contact_name(i).into_owned())
@@ -177,6 +180,7 @@ pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
         dt_with,
         dt_with_by: t.stable_dt.governing.map(|(_, g)| g.key()),
         dt_without,
+        normal_omega_max: an.coupled_omega_max,
         dt_ratio: dt_with.zip(dt_without).map(|(a, b)| a / b),
         dt_undamped: t.stable_dt.coupled,
         setting_rows: t
@@ -187,5 +191,25 @@ pub fn report(case: &Case, t: &Tangential) -> TangentialReport {
                 share,
             })
             .collect(),
+    }
+}
+
+/// `max_i ω_i`, ω_max, ω̄ and which bound ω̄ is: over every row, normal
+/// and tangential, when the case has tangential springs (the sheet's step
+/// is over every row), else over the contacts' normal rows.
+pub(super) fn omega_figures(an: &crate::analysis::Analysis) -> (f64, f64, f64, &'static str) {
+    match &an.tangential {
+        Some(t) => (
+            t.independent_omega_max,
+            t.omega_max,
+            t.omega_upper_bound,
+            t.omega_upper_bound_kind,
+        ),
+        None => (
+            an.independent_omega_max,
+            an.coupled_omega_max,
+            an.coupled_omega_upper_bound,
+            an.coupled_omega_upper_bound_kind,
+        ),
     }
 }

@@ -374,6 +374,11 @@ const DAMPED_LIMIT_MARGIN: f64 = 0.02;
 /// over (its length from the map's spectral radius there).
 pub(super) fn damped_stability(run: &mut Run) {
     let an = run.an;
+    // Over every row (tangential springs, a Hertz impact's peak) the step
+    // is simulated on the system of every row (rows.rs).
+    if an.tangential.is_some() || an.hertz_peak.is_some() {
+        return;
+    }
     let Some((h_lim, how)) = an.stable_dt.governing else {
         return;
     };

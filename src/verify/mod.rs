@@ -44,6 +44,7 @@ mod damped;
 mod impulse;
 mod measure;
 mod robot;
+mod rows;
 pub mod sim;
 mod types;
 
@@ -372,6 +373,7 @@ pub fn verify(case: &Case, model: &Model<f64>, an: &Analysis, progress: Progress
     progress("stability", 0.85);
     let stability = stability(&mut run);
     damped_stability(&mut run);
+    rows::row_checks(&mut run, model);
     progress("done", 1.0);
     let checks = run.checks;
     let agrees =

@@ -658,12 +658,36 @@ impl LinearSim {
         };
         let n = mass_matrix.len();
         let mass = DMatrix::from_fn(n, n, |i, j| mass_matrix[i][j]);
-        let m_inv = mass.clone().try_inverse()?;
-        let c = model.contacts.len();
-        let j = DMatrix::from_fn(c, n, |i, k| match &model.contacts[i].geometry {
-            Geometry::Jacobian(row) => row[k],
-            Geometry::Point { .. } => 0.0,
+        let j = DMatrix::from_fn(model.contacts.len(), n, |i, k| {
+            match &model.contacts[i].geometry {
+                Geometry::Jacobian(row) => row[k],
+                Geometry::Point { .. } => 0.0,
+            }
         });
+        LinearSim::from_parts(
+            mass,
+            j,
+            constraints,
+            model.contacts.iter().map(|c| c.stiffness).collect(),
+            model
+                .contacts
+                .iter()
+                .map(|c| c.damping.unwrap_or(0.0))
+                .collect(),
+        )
+    }
+
+    /// The linear simulator of mass matrix `mass`, rows `j` with springs
+    /// `k` and dashpots `c`, and constraint rows `constraints` (dense).
+    pub fn from_parts(
+        mass: DMatrix<f64>,
+        j: DMatrix<f64>,
+        constraints: &[Vec<f64>],
+        k: Vec<f64>,
+        c: Vec<f64>,
+    ) -> Option<LinearSim> {
+        let n = mass.nrows();
+        let m_inv = mass.clone().try_inverse()?;
         let projector = if constraints.is_empty() {
             DMatrix::identity(n, n)
         } else {
@@ -672,21 +696,31 @@ impl LinearSim {
             let pinv = crate::linalg::eig::pseudo_inverse(s, 1e-12)?;
             DMatrix::identity(n, n) - &m_inv * g.transpose() * pinv * &g
         };
+        let rows = j.nrows();
         Some(LinearSim {
             m_inv,
             mass,
             j,
             projector,
-            k: model.contacts.iter().map(|c| c.stiffness).collect(),
-            c: model
-                .contacts
-                .iter()
-                .map(|c| c.damping.unwrap_or(0.0))
-                .collect(),
+            k,
+            c,
             q: DVector::zeros(n),
             v: DVector::zeros(n),
-            pulse: vec![0.0; c],
+            pulse: vec![0.0; rows],
         })
+    }
+
+    /// An impulse on every row with unequal weights (1 + 0.37 i), so that
+    /// no motion is left out by a symmetry of the kick.
+    pub fn kick_every_row(&mut self) {
+        for i in 0..self.k.len() {
+            self.impulse(i, 1.0 + 0.37 * i as f64);
+        }
+    }
+
+    /// `max |J q| + max |J v|`: unbounded exactly when the motion is.
+    pub fn state_norm(&self) -> f64 {
+        (&self.j * &self.q).amax() + (&self.j * &self.v).amax()
     }
 
     fn acceleration(&self, q: &DVector<f64>, v: &DVector<f64>) -> DVector<f64> {

@@ -44,12 +44,13 @@ fn with_dashpots_every_bundled_sheet_states_the_damped_step() {
         );
         assert!(dt.guaranteed.unwrap() <= h, "{}", path.display());
         let h = dt.nominal_governing.unwrap_or(h);
-        // With tangential springs the step to use is over every row.
-        let coupled = ev
-            .report
-            .tangential
-            .as_ref()
-            .map_or(dt.coupled, |t| t.dt_undamped);
+        // With tangential springs the step to use is over every row, and
+        // with a Hertz impact at the impact's peak.
+        let coupled = match (&ev.report.hertz_peak, &ev.report.tangential) {
+            (Some(p), _) => p.governing,
+            (None, Some(t)) => t.dt_undamped,
+            (None, None) => dt.coupled,
+        };
         if damped {
             assert!(
                 dt.governing_by.unwrap().starts_with("damped"),
