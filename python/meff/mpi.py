@@ -87,8 +87,10 @@ class _Coupled:
         self.b, self.minv = b, minv
         self.u = b.createVecRight()
         self.v = b.createVecRight()
+        self.products = 0
 
     def mult(self, mat, x, y):
+        self.products += 1
         self.b.multTranspose(x, self.u)
         self.minv.mult(self.u, self.v)
         self.b.mult(self.v, y)
@@ -179,7 +181,8 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
         raise SystemExit(f"meff.mpi: no mode converged in {eps.getIterationNumber()} iterations")
     ka = mpi.allreduce(float(np.max(part["stiffness"] * part["a"], initial=0.0)), op=_mpi().MAX)
     independent = math.sqrt(ka)
-    cpu = mpi.allreduce(time.process_time() - c0)
+    cpu = mpi.allgather(time.process_time() - c0)
+    products = s.getPythonContext().products if operator == "shell" else None
     rss = mpi.allgather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
     owned = mpi.allgather(len(part["contacts"]))
     return {
@@ -198,6 +201,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
             "solver": eps.getType(),
             "tolerance": tol,
             "iterations": eps.getIterationNumber(),
+            "products": products,
             "converged": eps.getConverged(),
             "max_relative_error": max(errors),
             "wall_seconds": {
@@ -206,7 +210,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
                 "solve": t_solve - t_build,
                 "total": time.perf_counter() - t0,
             },
-            "cpu_seconds_all_ranks": cpu,
+            "cpu_seconds_per_rank": cpu,
             "peak_rss_bytes_per_rank": rss,
         },
     }
