@@ -99,7 +99,10 @@ pub fn scene_slice(
 ) -> Result<SceneSlice, SliceError> {
     let n = s.n_bodies();
     if bodies.start > bodies.end || bodies.end > n {
-        return Err(SliceError::Range { bodies, n_bodies: n });
+        return Err(SliceError::Range {
+            bodies,
+            n_bodies: n,
+        });
     }
     let contacts: Vec<usize> = (0..s.n_contacts())
         .filter(|&i| bodies.contains(&(s.body[i] as usize)))
@@ -169,7 +172,9 @@ fn sub_scene(
 ) -> SceneData {
     let d = space.dim();
     let per = |v: &[f64], k: usize, rows: &[usize]| -> Vec<f64> {
-        rows.iter().flat_map(|&r| v[k * r..k * r + k].iter().copied()).collect()
+        rows.iter()
+            .flat_map(|&r| v[k * r..k * r + k].iter().copied())
+            .collect()
     };
     let inertia_width = if d == 3 { 6 } else { 1 };
     SceneData {
@@ -178,7 +183,10 @@ fn sub_scene(
         inertia: per(&s.inertia, inertia_width, global),
         fixed: global.iter().map(|&b| s.fixed[b]).collect(),
         body_names: None,
-        body: contacts.iter().map(|&i| local[s.body[i] as usize]).collect(),
+        body: contacts
+            .iter()
+            .map(|&i| local[s.body[i] as usize])
+            .collect(),
         other: contacts
             .iter()
             .map(|&i| match s.other[i] {
@@ -295,7 +303,11 @@ mod tests {
         for (k, &i) in whole.contacts.iter().enumerate() {
             let j = nalgebra::DVector::from_vec(system.dense_row(&system.jacobian[i]));
             let want = (j.transpose() * &minv * &j)[0];
-            assert!((whole.a[k] - want).abs() < 1e-13 * want, "{} {want}", whole.a[k]);
+            assert!(
+                (whole.a[k] - want).abs() < 1e-13 * want,
+                "{} {want}",
+                whole.a[k]
+            );
         }
         let mut seen = Vec::new();
         for p in 0..3 {
@@ -338,6 +350,9 @@ mod tests {
         assert_eq!(r, vec![0..3, 3..6, 6..10]);
         assert_eq!(body_range(2, 3, 4), 1..2);
         let e = scene_slice(&scene(), Space::ThreeD, 2..9).unwrap_err();
-        assert_eq!(e.to_string(), "bodies 2..9 are not within the scene's 4 bodies");
+        assert_eq!(
+            e.to_string(),
+            "bodies 2..9 are not within the scene's 4 bodies"
+        );
     }
 }
