@@ -38,6 +38,10 @@ def run(cmd):
     return out.stdout, wall, cpu, load
 
 
+def phases(p):
+    return f"{p['read']:.2f} / {p['operators']:.2f} / {p['solve']:.2f} s"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scene")
@@ -48,13 +52,13 @@ def main():
     a = ap.parse_args()
     launcher = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
     print("| run | ranks | load avg (1 min) before | wall | CPU, all processes | read / operators / solve (rank 0 wall) "
-          "| iterations / products | peak RSS per rank | top-6 ω max rel. diff from meff eval |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| CPU read / operators / solve per rank | iterations / products | peak RSS per rank | top-6 ω max rel. diff from meff eval |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as d:
         for rep in range(a.repeat):
             text, wall, cpu, load = run([a.meff, "eval", a.scene, "--json", "--no-verify", "--contacts", "none"])
             ref = [m["omega"] for m in json.loads(text)["modes"][:6]]
-            print(f"| {rep + 1} | meff eval | {load:.1f} | {wall:.2f} s | {cpu:.2f} s | | | | |")
+            print(f"| {rep + 1} | meff eval | {load:.1f} | {wall:.2f} s | {cpu:.2f} s | | | | | |")
             for r in [int(x) for x in a.ranks.split(",")]:
                 out = os.path.join(d, "m.json")
                 _, wall, cpu, load = run(launcher + ["-n", str(r), sys.executable, "-m", "meff.mpi", a.scene,
@@ -69,6 +73,7 @@ def main():
                 print(f"| {rep + 1} | {r} | {load:.1f} | {wall:.2f} s | {cpu:.2f} s "
                       f"({', '.join(f'{c:.2f}' for c in m['cpu_seconds_per_rank'])} per rank) "
                       f"| {ph['read']:.2f} / {ph['operators']:.2f} / {ph['solve']:.2f} s "
+                      f"| {'; '.join(phases(p) for p in m['cpu_seconds_by_phase_per_rank'])} "
                       f"| {m['iterations']} / {m['products']} | {rss} MiB | {diff:.1e} |", flush=True)
 
 

@@ -158,12 +158,12 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     rank, ranks = mpi.Get_rank(), mpi.Get_size()
     t0, c0 = time.perf_counter(), time.process_time()
     part = scene_slice(path, rank, ranks)
-    t_read = time.perf_counter()
+    t_read, c_read = time.perf_counter(), time.process_time()
     PETSc, SLEPc = _import_petsc(petsc_args or [sys.argv[0]])
     comm = PETSc.COMM_WORLD
     b, minv = operators(part, PETSc, comm)
     s = coupled_operator(b, minv, operator, PETSc, comm)
-    t_build = time.perf_counter()
+    t_build, c_build = time.perf_counter(), time.process_time()
     eps = SLEPc.EPS().create(comm)
     eps.setOperators(s)
     eps.setProblemType(SLEPc.EPS.ProblemType.HEP)
@@ -172,7 +172,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     eps.setTolerances(tol=tol, max_it=10_000)
     eps.setFromOptions()
     eps.solve()
-    t_solve = time.perf_counter()
+    t_solve, c_solve = time.perf_counter(), time.process_time()
     found = min(eps.getConverged(), top)
     theta = [eps.getEigenvalue(i).real for i in range(found)]
     errors = [eps.computeError(i, SLEPc.EPS.ErrorType.RELATIVE) for i in range(found)]
@@ -182,6 +182,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     ka = mpi.allreduce(float(np.max(part["stiffness"] * part["a"], initial=0.0)), op=_mpi().MAX)
     independent = math.sqrt(ka)
     cpu = mpi.allgather(time.process_time() - c0)
+    phases = mpi.allgather({"read": c_read - c0, "operators": c_build - c_read, "solve": c_solve - c_build})
     products = s.getPythonContext().products if operator == "shell" else None
     rss = mpi.allgather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
     owned = mpi.allgather(len(part["contacts"]))
@@ -211,6 +212,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
                 "total": time.perf_counter() - t0,
             },
             "cpu_seconds_per_rank": cpu,
+            "cpu_seconds_by_phase_per_rank": phases,
             "peak_rss_bytes_per_rank": rss,
         },
     }
