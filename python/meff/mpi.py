@@ -162,13 +162,18 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     PETSc, SLEPc = _import_petsc(petsc_args or [sys.argv[0]])
     comm = PETSc.COMM_WORLD
     b, minv = operators(part, PETSc, comm)
+    ka = float(np.max(part["stiffness"] * part["a"], initial=0.0))
+    # PETSc holds its own copies: the part's arrays are not needed again.
+    meta = {k: part[k] for k in ("title", "n_bodies", "n_contacts")}
+    owned = len(part["contacts"])
+    del part
     s = coupled_operator(b, minv, operator, PETSc, comm)
     t_build, c_build = time.perf_counter(), time.process_time()
     eps = SLEPc.EPS().create(comm)
     eps.setOperators(s)
     eps.setProblemType(SLEPc.EPS.ProblemType.HEP)
     eps.setWhichEigenpairs(SLEPc.EPS.Which.LARGEST_REAL)
-    eps.setDimensions(nev=min(top, part["n_contacts"]))
+    eps.setDimensions(nev=min(top, meta["n_contacts"]))
     eps.setTolerances(tol=tol, max_it=10_000)
     eps.setFromOptions()
     eps.solve()
@@ -179,15 +184,15 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     omegas = sorted((math.sqrt(t) for t in theta if t > 0.0), reverse=True)
     if not omegas:
         raise SystemExit(f"meff.mpi: no mode converged in {eps.getIterationNumber()} iterations")
-    ka = mpi.allreduce(float(np.max(part["stiffness"] * part["a"], initial=0.0)), op=_mpi().MAX)
+    ka = mpi.allreduce(ka, op=_mpi().MAX)
     independent = math.sqrt(ka)
     cpu = mpi.allgather(time.process_time() - c0)
     phases = mpi.allgather({"read": c_read - c0, "operators": c_build - c_read, "solve": c_solve - c_build})
     products = s.getPythonContext().products if operator == "shell" else None
     rss = mpi.allgather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
-    owned = mpi.allgather(len(part["contacts"]))
+    owned = mpi.allgather(owned)
     return {
-        "title": part["title"],
+        "title": meta["title"],
         "modes": [{"omega": w, "frequency": w / (2.0 * math.pi)} for w in omegas],
         "coupled_omega_max": omegas[0],
         "independent_omega_max": independent,
@@ -195,8 +200,8 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
         "stable_dt": {"coupled": 2.0 / omegas[0], "independent": 2.0 / independent},
         "mpi": {
             "ranks": ranks,
-            "bodies": part["n_bodies"],
-            "contacts": part["n_contacts"],
+            "bodies": meta["n_bodies"],
+            "contacts": meta["n_contacts"],
             "contacts_per_rank": owned,
             "operator": operator,
             "solver": eps.getType(),
