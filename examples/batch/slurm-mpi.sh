@@ -6,9 +6,9 @@
 #
 # Every rank reads the case, keeps bodies n·r/P … n·(r+1)/P − 1 and their
 # contacts, and SLEPc finds the fastest modes of K^½ J M⁻¹ Jᵀ K^½ across
-# all ranks; rank 0 writes the JSON. Size the job by memory: a rank holds
-# its part (≈0.5 KB a body with SLEPc's vectors) and, while reading, the
-# whole scene's columns (≈0.27 KB a body; docs/mpi.md, "What it costs").
+# all ranks; rank 0 writes the JSON. Size the job by memory: every rank
+# reads the whole scene's columns (≈0.27 KB a body of the scene) and builds
+# its part (≈1.5 KB a body of its part; docs/mpi.md, "What it costs").
 #SBATCH --job-name=meff-mpi
 #SBATCH --nodes=4
 #SBATCH --ntasks-per-node=8

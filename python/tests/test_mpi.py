@@ -189,3 +189,11 @@ def test_mpirun_reports_a_bad_case_and_exits_2():
     assert run.returncode == 2
     assert "meff.mpi: error: cannot read `missing.npz`" in run.stderr
     assert "bad.toml:4:8" in run.stderr
+
+
+def test_the_slurm_script_parses_and_launches_meff_mpi():
+    script = os.path.join(ROOT, "examples", "batch", "slurm-mpi.sh")
+    subprocess.run(["bash", "-n", script], check=True)
+    with open(script, encoding="utf-8") as f:
+        text = f.read()
+    assert "python -m meff.mpi" in text and "#SBATCH --ntasks-per-node" in text
