@@ -254,6 +254,14 @@ def main(argv=None):
         if _mpi().COMM_WORLD.Get_rank() == 0:
             print(f"meff.mpi: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    except Exception as e:
+        if type(e).__module__.split(".")[0] not in ("petsc4py", "slepc4py"):
+            raise
+        # A PETSc or SLEPc error (a bad -eps_* option, say): its message,
+        # then every rank stops (unwinding past live PETSc objects crashes).
+        world = _mpi().COMM_WORLD
+        print(f"meff.mpi: rank {world.Get_rank()}: PETSc/SLEPc error {e}", file=sys.stderr, flush=True)
+        world.Abort(2)
     if _mpi().COMM_WORLD.Get_rank() == 0:
         text = json.dumps(doc, indent=2) + "\n"
         if args.json:

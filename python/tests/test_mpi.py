@@ -197,3 +197,20 @@ def test_the_slurm_script_parses_and_launches_meff_mpi():
     with open(script, encoding="utf-8") as f:
         text = f.read()
     assert "python -m meff.mpi" in text and "#SBATCH --ntasks-per-node" in text
+
+
+@needs_mpi
+def test_petsc_options_pass_through_and_their_errors_exit_2():
+    with tempfile.TemporaryDirectory() as d:
+        path, _ = write_scene(d, 40, 3)
+        out = os.path.join(d, "modes.json")
+        run = mpirun(1, path, "--json", out, "-eps_type", "lanczos", "-eps_lanczos_reorthog", "full")
+        assert run.returncode == 0, run.stderr
+        with open(out, encoding="utf-8") as f:
+            got = json.load(f)
+        want = meff_eval(path)
+        bad = mpirun(2, path, "-eps_type", "lanczos")  # SLEPc wants a reorthogonalisation type
+    assert got["mpi"]["solver"] == "lanczos"
+    np.testing.assert_allclose([m["omega"] for m in got["modes"]], [m["omega"] for m in want["modes"][:6]], rtol=RTOL)
+    assert bad.returncode == 2
+    assert "PETSc/SLEPc error" in bad.stderr and "SEGV" not in bad.stderr
