@@ -12,6 +12,6 @@ or URDF model once and evaluates mass matrices and effective masses at
 many configurations. See docs/python.md.
 """
 
-from ._meff import BudgetError, Case, InputError, MeffError, Result, Robot, Scene, __version__, load
+from ._meff import BudgetError, Case, InputError, MeffError, Result, Robot, Scene, __version__, load, scene_slice
 
-__all__ = ["BudgetError", "Case", "InputError", "MeffError", "Result", "Robot", "Scene", "__version__", "load"]
+__all__ = ["BudgetError", "Case", "InputError", "MeffError", "Result", "Robot", "Scene", "__version__", "load", "scene_slice"]

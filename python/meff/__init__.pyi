@@ -66,6 +66,12 @@ class Result:
 def load(source: Union[str, os.PathLike[str]]) -> Case:
     """A case from a file path, or from TOML text."""
 
+def scene_slice(
+    path: Union[str, os.PathLike[str]], part: int = 0, parts: int = 1
+) -> dict[str, Any]:
+    """Part `part` of `parts` of a scene, by body range: rows of J (CSR, global
+    columns), stiffness, A_ii and M⁻¹ of the owned bodies (meff.mpi)."""
+
 class Robot:
     """A robot model (MJCF or URDF), compiled once."""
 

@@ -8,6 +8,8 @@
 //!   configurations: `mass_matrix(q)`, `effective_mass(q, body, point,
 //!   normal)` over arrays of configurations and directions, in parallel
 //!   with the GIL released.
+//! - `scene_slice(path, part, parts)`: one process's rows of J and inverse
+//!   mass blocks of a scene, for the distributed solve of `meff.mpi`.
 //! - Errors are Python exceptions: `InputError` (file, line, column,
 //!   message) for bad input, `MeffError` for the rest.
 
@@ -20,6 +22,7 @@ mod case;
 mod mujoco;
 mod robot;
 mod scene;
+mod slice;
 
 use case::{Case, EvalResult, load};
 use robot::Robot;
@@ -214,6 +217,7 @@ pub(crate) fn floats<'py>(
 #[pymodule]
 fn _meff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(slice::scene_slice, m)?)?;
     m.add_class::<Case>()?;
     m.add_class::<EvalResult>()?;
     m.add_class::<Robot>()?;

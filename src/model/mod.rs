@@ -16,6 +16,7 @@
 
 mod assemble;
 pub mod robot;
+pub mod slice;
 
 pub use assemble::{
     ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,

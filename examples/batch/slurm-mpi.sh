@@ -1,0 +1,28 @@
+#!/bin/bash
+# One large scene's coupled modes on several nodes (meff.mpi: SLEPc on MPI;
+# docs/mpi.md has the install, the build and what each rank holds).
+#
+#   sbatch examples/batch/slurm-mpi.sh pile.toml modes.json
+#
+# Every rank reads the case, keeps bodies n·r/P … n·(r+1)/P − 1 and their
+# contacts, and SLEPc finds the fastest modes of K^½ J M⁻¹ Jᵀ K^½ across
+# all ranks; rank 0 writes the JSON. Size the job by memory: every rank
+# reads the whole scene's columns (≈0.27 KB a body of the scene) and builds
+# its part (≈1.5 KB a body of its part; docs/mpi.md, "What it costs").
+#SBATCH --job-name=meff-mpi
+#SBATCH --nodes=4
+#SBATCH --ntasks-per-node=8
+#SBATCH --cpus-per-task=1
+#SBATCH --mem=0
+#SBATCH --time=01:00:00
+set -euo pipefail
+case=$1
+out=${2:-modes.json}
+# The environment docs/mpi.md builds: Debian's python3 with its
+# petsc4py/slepc4py, and meff's extension installed into it.
+source "${MEFF_MPI_VENV:-$HOME/meff-mpi}/bin/activate"
+# One thread per rank: the ranks fill the cores.
+export RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1
+# OpenMPI's mpirun starts one rank per Slurm task (srun --mpi=pmix where the
+# site's OpenMPI is built with PMIx).
+mpirun python -m meff.mpi "$case" --json "$out"
