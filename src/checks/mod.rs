@@ -14,7 +14,12 @@ pub mod description;
 mod dynamics;
 mod normals;
 mod plausible;
+mod laws;
+mod program;
 mod robot_inputs;
+mod rules;
+
+pub use rules::RULES;
 
 pub use dynamics::{
     DAMPING_RATIO_MAX, ENGINE_FREQUENCY_STEPS, ENGINE_STEP, FASTEST_WAVE, GENERALIZED_MASS_RATIO,
@@ -51,111 +56,6 @@ pub const PLANE_ANGLE_DEG: f64 = 10.0;
 /// m_eff of a model contact beyond these multiples of the rule of thumb
 /// (half the moving mass) is flagged.
 pub const RULE_RATIO: (f64, f64) = (0.1, 2.0);
-
-/// The rules applied, in words (the sheet lists them, warning or not).
-pub const RULES: &[(&str, &str)] = &[
-    ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
-    (
-        "gyration_beyond_contacts",
-        "a body's radius of gyration (√(I/m) in the plane, √(ΣI/2m) in 3-d) lies between 1/20 of the distance to its farthest contact and, for a body with two contacts or more, that distance",
-    ),
-    (
-        "implausible_density",
-        "a body's density lies between 2 and 25,000 kg/m³ (m/V of its shape), 0.5 and 10⁵ kg/m³ (the sphere of its radius of gyration), or 1 and 10⁶ kg/m³ (m/ρ³ in the plane)",
-    ),
-    (
-        "lever_beyond_gyration",
-        "a contact's own body alone gives it at least 1/25 of the body's mass (its lever is within about 5 radii of gyration)",
-    ),
-    (
-        "normal_out_of_shape",
-        "a contact's normal pushes a shaped (convex) body toward its centre",
-    ),
-    (
-        "opposite_normals",
-        "no two contacts of the same bodies sit at one point with opposite normals",
-    ),
-    (
-        "person_values",
-        "a person's region values lie within 0.3–75 kg, 1–500 kN/m, 10–1000 N and up to 5 m/s, and within a factor of 3 of the bundled ISO/TS 15066 Annex A table's values for a region of that name",
-    ),
-    (
-        "impact_compression",
-        "an impact compresses a contact by at most 10 % of its body's size",
-    ),
-    (
-        "contact_outside_shape",
-        "a shaped body's contacts lie within its shape's reach",
-    ),
-    (
-        "normal_against_plane",
-        "a model contact with the world has its normal within 10° of the model's nearest plane",
-    ),
-    (
-        "body_frame_normal",
-        "a normal typed in a turned body's axes (a [[body]] with an orientation, or a model link without a plane to compare) lies within 10° of a world axis or of the same numbers read in world axes",
-    ),
-    (
-        "normal_away_from_centre",
-        "a contact's normal does not point within 60° of straight away from its (unshaped) body's or link's centre of mass; a hanging body is the exception the signer judges",
-    ),
-    (
-        "normal_not_surface",
-        "at a point on a shaped body's surface, the plane normal to the contact cuts the body by at most 10 % of its circumradius (the normal is the surface's, or within an edge's cone)",
-    ),
-    (
-        "particle_point_far",
-        "a particle's contact point lies within 10 times the case's length scale (and 1 m) of the particle",
-    ),
-    (
-        "point_off_plane",
-        "a model contact with the world has its point within 10 % of the model's reach of the plane it touches",
-    ),
-    (
-        "point_far_from_link",
-        "a model contact's point lies within the model's reach of its link's frame",
-    ),
-    (
-        "stiffness_for_size",
-        "a contact's half period π√(m_eff/k) is longer than the time the fastest wave in a solid (18 km/s) takes to cross its body, and the body's weight sinks its contacts by less than its size",
-    ),
-    (
-        "damping_ratio",
-        "a contact's dashpot is at most 10 times critical, c ≤ 20√(k m_eff)",
-    ),
-    (
-        "engine_time_scales",
-        "an engine's step lies within 1 µs–0.1 s and its contact spring completes at most 10 periods in one (sub)step",
-    ),
-    (
-        "mass_out_of_proportion",
-        "a generalized contact's m_eff lies within 10⁻³–10 times the largest mass the case's parameters name",
-    ),
-    (
-        "angle_unit",
-        "no orientation angle or hinge configuration is more than a turn (degrees written as radians)",
-    ),
-    (
-        "configuration_beyond_limits",
-        "a [model] configuration lies within the model's joint ranges",
-    ),
-    (
-        "joint_far_from_body",
-        "a joint between two bodies lies within 5 times each body's size of its centre",
-    ),
-    (
-        "rule_of_thumb_ratio",
-        "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
-    ),
-    (
-        "joint_beyond_range",
-        "a program's joint values lie within the model's joint ranges (URDF <limit>, MJCF range of a limited joint)",
-    ),
-    (
-        "description_contradicts_result",
-        "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
-    ),
-];
 
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -278,17 +178,16 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     dynamics::springs(case, model, &m_eff, &sizes, &mut out);
     dynamics::engine_scales(case, &mut out);
     dynamics::generalized_mass(case, &m_eff, &mut out);
+    laws::contact_laws(case, model, &sizes, &mut out);
+    laws::engine_and_drop(case, &mut out);
     robot_inputs::angles(case, &mut out);
+    robot_inputs::trig_parameters(case, &mut out);
     robot_inputs::model_inputs(case, &mut out);
+    program::program(case, &mut out);
     sweep_ends(case, &mut out);
+    robot_inputs::sweep_angles(case, &mut out);
     for w in case.motion.iter().flat_map(|m| &m.warnings) {
-        let input = format!("motion: joint {}", w.joint);
-        out.warn(
-            "joint_beyond_range",
-            input,
-            w.location.clone(),
-            w.message.clone(),
-        );
+        robot_inputs::joint_beyond_range(w, &mut out);
     }
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
@@ -776,14 +675,20 @@ fn robot_contacts(
             if let Some(Some(m)) = m_eff.get(i)
                 && (*m < RULE_RATIO.0 * rule || *m > RULE_RATIO.1 * rule)
             {
+                let advice = robot_inputs::armature_advice(case, m_eff, i, rule).unwrap_or_else(
+                    || {
+                        "check the point, the normal and the configuration (near a singular \
+                         pose m_eff grows without bound)"
+                            .to_string()
+                    },
+                );
                 out.warn(
                     "rule_of_thumb_ratio",
                     format!("contact {}", c.name),
                     at(case, &c.span),
                     format!(
                         "m_eff = {} kg is {}× the rule of thumb (half the moving mass, {} kg): \
-                         check the point, the normal and the configuration (near a singular \
-                         pose m_eff grows without bound)",
+                         {advice}",
                         n(*m),
                         n(m / rule),
                         n(rule)
