@@ -196,7 +196,8 @@ impl RangeWarning {
 
     /// What was found, with units (a hinge's value also in degrees).
     pub fn message(&self) -> String {
-        let n = |x: f64| crate::number::pretty(&crate::number::sig(x, crate::number::DEFAULT_DIGITS));
+        let n =
+            |x: f64| crate::number::pretty(&crate::number::sig(x, crate::number::DEFAULT_DIGITS));
         let [lo, hi] = self.range;
         let (value, range) = if self.slide {
             (

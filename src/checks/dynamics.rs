@@ -243,13 +243,14 @@ pub(super) fn generalized_mass(case: &Case, m_eff: &[Option<f64>], out: &mut Che
         .map(|p| (p.name.clone(), p.value.si));
     let diagonal = coordinates.iter().enumerate().filter_map(|(i, c)| {
         let v = mass_matrix.get(i)?.get(i)?;
-        (c.dim == Dim::LENGTH && v.si > 0.0)
-            .then(|| (format!("the mass matrix's M[{}][{}] ({})", i + 1, i + 1, c.name), v.si))
+        (c.dim == Dim::LENGTH && v.si > 0.0).then(|| {
+            (
+                format!("the mass matrix's M[{}][{}] ({})", i + 1, i + 1, c.name),
+                v.si,
+            )
+        })
     });
-    let Some((what, big)) = named
-        .chain(diagonal)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-    else {
+    let Some((what, big)) = named.chain(diagonal).max_by(|a, b| a.1.total_cmp(&b.1)) else {
         return;
     };
     for (ci, c) in case.contacts.iter().enumerate() {

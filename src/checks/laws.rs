@@ -46,9 +46,7 @@ pub const GRAVITY_BAND: (f64, f64) = (1.6, 25.0);
 /// `from` (the table's start when the key is not found).
 pub(super) fn key_in_table(case: &Case, from: usize, key: &str) -> Range<usize> {
     let src = &case.source;
-    let start = src[..from.min(src.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
+    let start = src[..from.min(src.len())].rfind('\n').map_or(0, |i| i + 1);
     let mut pos = start;
     for (k, line) in src[start..].split_inclusive('\n').enumerate() {
         let t = line.trim_start();

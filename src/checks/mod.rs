@@ -12,9 +12,9 @@
 
 pub mod description;
 mod dynamics;
+mod laws;
 mod normals;
 mod plausible;
-mod laws;
 mod program;
 mod robot_inputs;
 mod rules;
@@ -675,13 +675,12 @@ fn robot_contacts(
             if let Some(Some(m)) = m_eff.get(i)
                 && (*m < RULE_RATIO.0 * rule || *m > RULE_RATIO.1 * rule)
             {
-                let advice = robot_inputs::armature_advice(case, m_eff, i, rule).unwrap_or_else(
-                    || {
+                let advice =
+                    robot_inputs::armature_advice(case, m_eff, i, rule).unwrap_or_else(|| {
                         "check the point, the normal and the configuration (near a singular \
                          pose m_eff grows without bound)"
                             .to_string()
-                    },
-                );
+                    });
                 out.warn(
                     "rule_of_thumb_ratio",
                     format!("contact {}", c.name),

@@ -54,22 +54,14 @@ fn motion_at(case: &Case, motion: &crate::case::Motion) -> String {
 }
 
 /// Each hazard point's speed over the program, from its positions.
-fn hazard_speeds(
-    case: &Case,
-    r: &RobotForm,
-    motion: &crate::case::Motion,
-    out: &mut Checks,
-) {
+fn hazard_speeds(case: &Case, r: &RobotForm, motion: &crate::case::Motion, out: &mut Checks) {
     let samples = motion.time.len();
     if samples < 2 || motion.hazards.is_empty() || motion.q.len() % samples != 0 {
         return;
     }
     let nq = motion.q.len() / samples;
     let stride = samples.div_ceil(MAX_SAMPLES).max(1);
-    let rows: Vec<usize> = (0..samples)
-        .step_by(stride)
-        .chain([samples - 1])
-        .collect();
+    let rows: Vec<usize> = (0..samples).step_by(stride).chain([samples - 1]).collect();
     let tree = &r.robot.tree;
     let mut path: Vec<Vec<nalgebra::Vector3<f64>>> = vec![Vec::new(); motion.hazards.len()];
     for &i in &rows {
@@ -127,12 +119,7 @@ fn hazard_speeds(
 
 /// A program's `.v` columns against the central differences of its
 /// positions: rad/s beside degrees, or a column of another joint.
-fn velocity_columns(
-    case: &Case,
-    r: &RobotForm,
-    motion: &crate::case::Motion,
-    out: &mut Checks,
-) {
+fn velocity_columns(case: &Case, r: &RobotForm, motion: &crate::case::Motion, out: &mut Checks) {
     let samples = motion.time.len();
     if motion.velocities != Velocities::Columns
         || samples < 3
@@ -196,12 +183,7 @@ fn velocity_columns(
 }
 
 /// The map grid's ends against the joints' ranges.
-fn map_limits(
-    case: &Case,
-    r: &RobotForm,
-    map: &crate::case::WorkspaceMap,
-    out: &mut Checks,
-) {
+fn map_limits(case: &Case, r: &RobotForm, map: &crate::case::WorkspaceMap, out: &mut Checks) {
     let tree = &r.robot.tree;
     for (axis, &j) in map.axes.iter().zip(&map.joints) {
         let Some([lo, hi]) = tree.ranges.get(j).copied().flatten() else {

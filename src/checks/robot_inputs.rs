@@ -212,7 +212,11 @@ fn angle_parameters(case: &Case) -> (Vec<String>, Vec<String>) {
                 walk(b, inside, found);
             }
             ExprKind::Call(f, a) => {
-                walk(a, inside || matches!(f, Func::Sin | Func::Cos | Func::Tan), found);
+                walk(
+                    a,
+                    inside || matches!(f, Func::Sin | Func::Cos | Func::Tan),
+                    found,
+                );
             }
             _ => {}
         }
