@@ -69,7 +69,9 @@ pub struct ModelCheck {
     /// `point_off_plane`, `point_far_from_link`, `stiffness_for_size`,
     /// `damping_ratio`, `engine_time_scales`, `mass_out_of_proportion`,
     /// `angle_unit`, `configuration_beyond_limits`, `joint_beyond_range`,
-    /// `joint_far_from_body`,
+    /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
+    /// `gravity_value`, `hazard_speed`, `velocity_columns`,
+    /// `duplicate_contacts`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
@@ -185,6 +187,7 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     robot_inputs::model_inputs(case, &mut out);
     program::program(case, &mut out);
     sweep_ends(case, &mut out);
+    tolerance_corners(case, &mut out);
     robot_inputs::sweep_angles(case, &mut out);
     for w in case.motion.iter().flat_map(|m| &m.warnings) {
         robot_inputs::joint_beyond_range(w, &mut out);
@@ -260,6 +263,49 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
     ))
 }
 
+/// The input rules (inertia, density, levers and, with `springs`, the
+/// springs and dashpots against that point's m_eff) with some parameters
+/// set to other values: a sweep's end, a tolerance box's corner.
+fn input_rules_at(case: &Case, overrides: &[(usize, f64)], springs: bool) -> Option<Checks> {
+    let env = crate::case::Env::with_overrides(case, overrides).ok()?;
+    let model = crate::model::build(case, &mut |v| env.si(v)).ok()?;
+    let mut here = Checks::default();
+    if let Kind::Bodies { bodies, .. } = &model.kind {
+        body_checks(case, &model, bodies, &mut here);
+    }
+    plausible::density(case, &model, &mut here);
+    plausible::lever(case, &model, &mut here);
+    // The springs and dashpots need that point's m_eff: an analysis of
+    // it (small cases; from the allowance).
+    if springs
+        && model.contacts.len() <= 2000
+        && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
+    {
+        let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
+        dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);
+    }
+    Some(here)
+}
+
+/// Adds the warnings found at another point that the case itself does
+/// not already have, located at `location` with `what` before each.
+fn add_new(out: &mut Checks, here: Checks, location: &str, what: &str) {
+    for w in here.warnings {
+        let known = out
+            .warnings
+            .iter()
+            .any(|k| k.rule == w.rule && k.input == w.input);
+        if !known {
+            out.warn(
+                w.rule,
+                w.input,
+                location.to_string(),
+                format!("{what}: {}", w.message),
+            );
+        }
+    }
+}
+
 /// The input rules at each sweep's two ends: a sweep can carry a
 /// plausible case into values no body has (a lever from 0 to 50 m, a mass
 /// from 1 g to 10 t). A warning there is located at the sweep's end value
@@ -268,47 +314,64 @@ fn sweep_ends(case: &Case, out: &mut Checks) {
     for sweep in &case.sweeps {
         let name = &case.parameters[sweep.parameter].name;
         for (end, val) in [("start", &sweep.from), ("end", &sweep.to)] {
-            let Ok(env) = crate::case::Env::with_overrides(case, &[(sweep.parameter, val.si)])
-            else {
+            let Some(here) = input_rules_at(case, &[(sweep.parameter, val.si)], true) else {
                 continue;
             };
-            let Ok(model) = crate::model::build(case, &mut |v| env.si(v)) else {
-                continue;
-            };
-            let mut here = Checks::default();
-            if let Kind::Bodies { bodies, .. } = &model.kind {
-                body_checks(case, &model, bodies, &mut here);
-            }
-            plausible::density(case, &model, &mut here);
-            plausible::lever(case, &model, &mut here);
-            // The springs and dashpots at the end need its m_eff: an
-            // analysis of the end point (small cases; from the allowance).
-            if model.contacts.len() <= 2000
-                && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
-            {
-                let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
-                dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);
-            }
-            for w in here.warnings {
-                let known = out
-                    .warnings
-                    .iter()
-                    .any(|k| k.rule == w.rule && k.input == w.input);
-                if known {
-                    continue;
-                }
-                out.warn(
-                    w.rule,
-                    w.input,
-                    at(case, &val.span),
-                    format!(
-                        "at the sweep's {end}, {name} = {}: {}",
-                        val.text.trim(),
-                        w.message
-                    ),
-                );
-            }
+            let what = format!("at the sweep's {end}, {name} = {}", val.text.trim());
+            add_new(out, here, &at(case, &val.span), &what);
         }
+    }
+}
+
+/// Toleranced parameters up to this many are checked at every corner of
+/// their box; beyond, each at its two ends with the others nominal.
+const TOLERANCE_CORNERS: usize = 6;
+
+/// The input rules at each toleranced parameter's two ends and at the
+/// tolerance box's corners: `r = "0.08 m ± 5 cm"` (±5 mm meant) puts a
+/// pad off its body. A warning is located at the tolerance of the
+/// parameter at an end (the first one, at a corner), and says which
+/// point; one the case itself already has is not repeated.
+fn tolerance_corners(case: &Case, out: &mut Checks) {
+    let tol: Vec<(usize, &crate::case::Tolerance)> = case
+        .parameters
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, p.tolerance.as_ref()?)))
+        .collect();
+    if tol.is_empty() {
+        return;
+    }
+    // Each parameter at its two ends first (a warning found there is
+    // located at that parameter's tolerance), then the box's corners.
+    let mut corners: Vec<Vec<(usize, f64)>> = tol
+        .iter()
+        .flat_map(|(i, t)| [vec![(*i, t.lo)], vec![(*i, t.hi)]])
+        .collect();
+    if tol.len() <= TOLERANCE_CORNERS && tol.len() > 1 {
+        corners.extend((0..1usize << tol.len()).map(|bits| {
+            tol.iter()
+                .enumerate()
+                .map(|(k, (i, t))| (*i, if bits >> k & 1 == 1 { t.hi } else { t.lo }))
+                .collect()
+        }));
+    }
+    for corner in corners {
+        let Some(here) = input_rules_at(case, &corner, false) else {
+            continue;
+        };
+        let words: Vec<String> = corner
+            .iter()
+            .map(|(i, v)| format!("{} = {} (SI)", case.parameters[*i].name, n(*v)))
+            .collect();
+        let first = tol.iter().find(|(i, _)| *i == corner[0].0).map(|(_, t)| t);
+        let location = at(case, &first.map_or(0..0, |t| t.span.clone()));
+        add_new(
+            out,
+            here,
+            &location,
+            &format!("at the tolerance corner {}", words.join(", ")),
+        );
     }
 }
 

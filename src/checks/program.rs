@@ -56,7 +56,7 @@ fn motion_at(case: &Case, motion: &crate::case::Motion) -> String {
 /// Each hazard point's speed over the program, from its positions.
 fn hazard_speeds(case: &Case, r: &RobotForm, motion: &crate::case::Motion, out: &mut Checks) {
     let samples = motion.time.len();
-    if samples < 2 || motion.hazards.is_empty() || motion.q.len() % samples != 0 {
+    if samples < 2 || motion.hazards.is_empty() || !motion.q.len().is_multiple_of(samples) {
         return;
     }
     let nq = motion.q.len() / samples;
@@ -123,8 +123,8 @@ fn velocity_columns(case: &Case, r: &RobotForm, motion: &crate::case::Motion, ou
     let samples = motion.time.len();
     if motion.velocities != Velocities::Columns
         || samples < 3
-        || motion.q.len() % samples != 0
-        || motion.qd.len() % samples != 0
+        || !motion.q.len().is_multiple_of(samples)
+        || !motion.qd.len().is_multiple_of(samples)
     {
         return;
     }

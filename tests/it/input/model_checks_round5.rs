@@ -510,3 +510,27 @@ fn a_link_mass_in_grams_is_flagged_naming_the_link() {
         ev.report.model_checks
     );
 }
+
+#[test]
+fn a_tolerance_that_carries_a_pad_off_its_body_is_flagged_at_its_corner() {
+    let block = |tol: &str| {
+        format!(
+            "title = \"t\"\nspace = \"planar\"\n[parameters]\nm = {{ value = \"2 kg ± 5 %\" }}\nr = {{ value = \"0.08 m ± {tol}\" }}\nk = {{ value = \"1e5 N/m ± 20 %\" }}\n[[body]]\nname = \"block\"\ntype = \"rigid\"\nmass = \"m\"\nshape = {{ box = [\"0.2 m\", \"0.1 m\"] }}\nposition = [\"0 m\", \"0.05 m\"]\n[[contact]]\nname = \"pad\"\nbody = \"block\"\npoint = [\"r\", \"0 m\"]\nnormal = [0, 1]\nstiffness = \"k\"\n"
+        )
+    };
+    let ev = evaluate_str(&block("5 cm"));
+    assert_eq!(
+        rules(&ev),
+        vec!["contact_outside_shape"],
+        "{:?}",
+        ev.report.model_checks
+    );
+    let w = &ev.report.model_checks[0];
+    assert!(
+        w.message.starts_with("at the tolerance corner r = 0.1300"),
+        "{}",
+        w.message
+    );
+    assert!(w.location.starts_with("test.toml:5:"), "{}", w.location);
+    assert!(rules(&evaluate_str(&block("5 mm"))).is_empty());
+}
