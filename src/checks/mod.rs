@@ -124,6 +124,16 @@ fn n(x: f64) -> String {
     pretty(&sig(x, crate::number::DEFAULT_DIGITS))
 }
 
+/// A number with its SI unit (none when dimensionless): every number a
+/// message prints carries its unit.
+fn with_unit(x: f64, dim: crate::units::Dim) -> String {
+    if dim == crate::units::Dim::NONE {
+        n(x)
+    } else {
+        format!("{} {dim}", n(x))
+    }
+}
+
 /// `file:line:col` with the case file's name (not the path it was run
 /// with: the same case gives the same sheet from any directory).
 fn at(case: &Case, span: &Range<usize>) -> String {
@@ -362,7 +372,10 @@ fn tolerance_corners(case: &Case, out: &mut Checks) {
         };
         let words: Vec<String> = corner
             .iter()
-            .map(|(i, v)| format!("{} = {} (SI)", case.parameters[*i].name, n(*v)))
+            .map(|(i, v)| {
+                let p = &case.parameters[*i];
+                format!("{} = {}", p.name, with_unit(*v, p.value.dim))
+            })
             .collect();
         let first = tol.iter().find(|(i, _)| *i == corner[0].0).map(|(_, t)| t);
         let location = at(case, &first.map_or(0..0, |t| t.span.clone()));
