@@ -168,15 +168,74 @@ pub struct Region {
 pub struct RangeWarning {
     /// The joint.
     pub joint: String,
-    /// Where the value is written: `file:line:col`.
+    /// Where the value is written: `file:line:col` with the file's name
+    /// (not the path it was given by: the same case gives the same sheet
+    /// from any directory).
     pub location: String,
-    /// What was found (for a CSV file, with its data row and column).
-    pub message: String,
+    /// Where in the file, in words (`data row 3, column 4 (`elbow`)`), or
+    /// empty.
+    pub place: String,
+    /// The value (SI: rad or m).
+    pub value: f64,
+    /// The model's range (SI).
+    pub range: [f64; 2],
+    /// The joint slides (m), else it turns (rad).
+    pub slide: bool,
+    /// The first of several such samples (later ones not listed).
+    pub first_of_many: bool,
+}
+
+impl RangeWarning {
+    /// `file` (its name only) followed by `rest` (`:3:13`).
+    pub fn location_in(file: &str, rest: &str) -> String {
+        let name = std::path::Path::new(file)
+            .file_name()
+            .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned());
+        format!("{name}{rest}")
+    }
+
+    /// What was found, with units (a hinge's value also in degrees).
+    pub fn message(&self) -> String {
+        let n =
+            |x: f64| crate::number::pretty(&crate::number::sig(x, crate::number::DEFAULT_DIGITS));
+        let [lo, hi] = self.range;
+        let (value, range) = if self.slide {
+            (
+                format!("{} m", n(self.value)),
+                format!("[{}, {}] m", n(lo), n(hi)),
+            )
+        } else {
+            (
+                format!("{} rad ({}°)", n(self.value), n(self.value.to_degrees())),
+                format!(
+                    "[{}, {}] rad ([{}°, {}°])",
+                    n(lo),
+                    n(hi),
+                    n(lo.to_degrees()),
+                    n(hi.to_degrees())
+                ),
+            )
+        };
+        format!(
+            "{}joint `{}` at {value} is beyond the model's range {range}{}",
+            if self.place.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", self.place)
+            },
+            self.joint,
+            if self.first_of_many {
+                " (first such sample; later ones not listed)"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 impl std::fmt::Display for RangeWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)
+        write!(f, "{}: {}", self.location, self.message())
     }
 }
 
@@ -616,6 +675,7 @@ pub(super) fn movable(r: &RobotForm, angle: AngleUnit) -> Vec<(usize, JointColum
                     name: j.name.clone(),
                     scale,
                     range: range_of(r, i),
+                    slide: j.kind == JointKind::Slide,
                 },
             ))
         })

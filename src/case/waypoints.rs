@@ -192,11 +192,15 @@ impl Reader<'_> {
                 let (line, col) = crate::diag::line_col(self.source, val.span.start);
                 at.warnings.push(super::motion::RangeWarning {
                     joint: jname.to_string(),
-                    location: format!("{}:{line}:{col}", at.path),
-                    message: format!(
-                        "joint `{jname}` at {} is beyond the model's range [{lo}, {hi}]",
-                        val.si
+                    location: super::motion::RangeWarning::location_in(
+                        at.path,
+                        &format!(":{line}:{col}"),
                     ),
+                    place: String::new(),
+                    value: val.si,
+                    range: [lo, hi],
+                    slide: tree.joints[*j].kind == JointKind::Slide,
+                    first_of_many: false,
                 });
             }
             at.q[tree.joints[*j].qpos_adr] = val.si;

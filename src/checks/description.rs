@@ -591,16 +591,20 @@ pub fn check(case: &Case, known: &[Known], out: &mut Checks) {
                 None => at(case, &(0..0)),
             };
             let near = nearest(&s, known).map_or_else(String::new, |k| {
-                format!("; the nearest is {} ({})", super::n(k.value.abs()), k.what)
+                format!(
+                    "; the nearest is {} ({})",
+                    super::with_unit(k.value.abs(), s.dim),
+                    k.what
+                )
             });
             out.warn(
                 RULE,
                 input.clone(),
                 location,
                 format!(
-                    "the text states {written}, but no input and no computed {} of the case is {} to the digits written{near} (SI)",
+                    "the text states {written}, but no input and no computed {} of the case is {} to the digits written{near}",
                     dim_word(s.dim),
-                    super::n(s.value)
+                    super::with_unit(s.value, s.dim)
                 ),
             );
         }

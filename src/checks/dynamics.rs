@@ -104,11 +104,16 @@ pub(super) fn springs(
         }
         if let Some(cd) = c.damping {
             let zeta = cd / (2.0 * (k * m).sqrt());
+            let location = match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
+                Some(v) => at(case, &v.span),
+                None => stiffness_at(case, ci),
+            };
+            // An engine's dashpot is the engine's, not a typed value.
+            let typed = case.contacts.get(ci).is_none_or(|c| !c.from_engine);
+            if typed {
+                super::laws::damping_floor(case, ci, cd, k, m, location.clone(), out);
+            }
             if zeta > DAMPING_RATIO_MAX {
-                let location = match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
-                    Some(v) => at(case, &v.span),
-                    None => stiffness_at(case, ci),
-                };
                 out.warn(
                     "damping_ratio",
                     format!("contact {}: damping", case.contact_name(ci)),
@@ -218,20 +223,36 @@ pub(super) fn engine_scales(case: &Case, out: &mut Checks) {
     }
 }
 
-/// A generalized case's m_eff against the masses its parameters name.
+/// A generalized case's m_eff against the masses it names: its
+/// `[parameters]` that are masses and the mass matrix's diagonal entries
+/// for coordinates in metres (a gearbox's reflected rotor inertia is a
+/// mass the matrix builds, not one a parameter names).
 pub(super) fn generalized_mass(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
-    if !matches!(case.form, Form::Generalized { .. }) {
-        return;
-    }
-    let Some(named) = case
-        .parameters
-        .iter()
-        .filter(|p| p.value.dim == Dim::MASS && p.value.si > 0.0)
-        .max_by(|a, b| a.value.si.total_cmp(&b.value.si))
+    let Form::Generalized {
+        coordinates,
+        mass_matrix,
+        ..
+    } = &case.form
     else {
         return;
     };
-    let big = named.value.si;
+    let named = case
+        .parameters
+        .iter()
+        .filter(|p| p.value.dim == Dim::MASS && p.value.si > 0.0)
+        .map(|p| (p.name.clone(), p.value.si));
+    let diagonal = coordinates.iter().enumerate().filter_map(|(i, c)| {
+        let v = mass_matrix.get(i)?.get(i)?;
+        (c.dim == Dim::LENGTH && v.si > 0.0).then(|| {
+            (
+                format!("the mass matrix's M[{}][{}] ({})", i + 1, i + 1, c.name),
+                v.si,
+            )
+        })
+    });
+    let Some((what, big)) = named.chain(diagonal).max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return;
+    };
     for (ci, c) in case.contacts.iter().enumerate() {
         let Some(Some(m)) = m_eff.get(ci) else {
             continue;
@@ -251,12 +272,11 @@ pub(super) fn generalized_mass(case: &Case, m_eff: &[Option<f64>], out: &mut Che
             format!("contact {}: jacobian", c.name),
             at(case, &span),
             format!(
-                "m_eff = {} kg is {}× the largest mass the case names ({} = {} kg): a lever or \
-                 a mass-matrix entry in another unit (mm for m, g for kg) gives this; check the \
-                 Jacobian row against the mass matrix",
+                "m_eff = {} kg is {}× the largest mass the case names ({what} = {} kg): a lever \
+                 or a mass-matrix entry in another unit (mm for m, g for kg) gives this; check \
+                 the Jacobian row against the mass matrix",
                 n(*m),
                 n(ratio),
-                named.name,
                 n(big)
             ),
         );

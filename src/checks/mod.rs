@@ -12,9 +12,14 @@
 
 pub mod description;
 mod dynamics;
+mod laws;
 mod normals;
 mod plausible;
+mod program;
 mod robot_inputs;
+mod rules;
+
+pub use rules::RULES;
 
 pub use dynamics::{
     DAMPING_RATIO_MAX, ENGINE_FREQUENCY_STEPS, ENGINE_STEP, FASTEST_WAVE, GENERALIZED_MASS_RATIO,
@@ -52,111 +57,6 @@ pub const PLANE_ANGLE_DEG: f64 = 10.0;
 /// (half the moving mass) is flagged.
 pub const RULE_RATIO: (f64, f64) = (0.1, 2.0);
 
-/// The rules applied, in words (the sheet lists them, warning or not).
-pub const RULES: &[(&str, &str)] = &[
-    ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
-    (
-        "gyration_beyond_contacts",
-        "a body's radius of gyration (√(I/m) in the plane, √(ΣI/2m) in 3-d) lies between 1/20 of the distance to its farthest contact and, for a body with two contacts or more, that distance",
-    ),
-    (
-        "implausible_density",
-        "a body's density lies between 2 and 25,000 kg/m³ (m/V of its shape), 0.5 and 10⁵ kg/m³ (the sphere of its radius of gyration), or 1 and 10⁶ kg/m³ (m/ρ³ in the plane)",
-    ),
-    (
-        "lever_beyond_gyration",
-        "a contact's own body alone gives it at least 1/25 of the body's mass (its lever is within about 5 radii of gyration)",
-    ),
-    (
-        "normal_out_of_shape",
-        "a contact's normal pushes a shaped (convex) body toward its centre",
-    ),
-    (
-        "opposite_normals",
-        "no two contacts of the same bodies sit at one point with opposite normals",
-    ),
-    (
-        "person_values",
-        "a person's region values lie within 0.3–75 kg, 1–500 kN/m, 10–1000 N and up to 5 m/s, and within a factor of 3 of the bundled ISO/TS 15066 Annex A table's values for a region of that name",
-    ),
-    (
-        "impact_compression",
-        "an impact compresses a contact by at most 10 % of its body's size",
-    ),
-    (
-        "contact_outside_shape",
-        "a shaped body's contacts lie within its shape's reach",
-    ),
-    (
-        "normal_against_plane",
-        "a model contact with the world has its normal within 10° of the model's nearest plane",
-    ),
-    (
-        "body_frame_normal",
-        "a normal typed in a turned body's axes (a [[body]] with an orientation, or a model link without a plane to compare) lies within 10° of a world axis or of the same numbers read in world axes",
-    ),
-    (
-        "normal_away_from_centre",
-        "a contact's normal does not point within 60° of straight away from its (unshaped) body's or link's centre of mass; a hanging body is the exception the signer judges",
-    ),
-    (
-        "normal_not_surface",
-        "at a point on a shaped body's surface, the plane normal to the contact cuts the body by at most 10 % of its circumradius (the normal is the surface's, or within an edge's cone)",
-    ),
-    (
-        "particle_point_far",
-        "a particle's contact point lies within 10 times the case's length scale (and 1 m) of the particle",
-    ),
-    (
-        "point_off_plane",
-        "a model contact with the world has its point within 10 % of the model's reach of the plane it touches",
-    ),
-    (
-        "point_far_from_link",
-        "a model contact's point lies within the model's reach of its link's frame",
-    ),
-    (
-        "stiffness_for_size",
-        "a contact's half period π√(m_eff/k) is longer than the time the fastest wave in a solid (18 km/s) takes to cross its body, and the body's weight sinks its contacts by less than its size",
-    ),
-    (
-        "damping_ratio",
-        "a contact's dashpot is at most 10 times critical, c ≤ 20√(k m_eff)",
-    ),
-    (
-        "engine_time_scales",
-        "an engine's step lies within 1 µs–0.1 s and its contact spring completes at most 10 periods in one (sub)step",
-    ),
-    (
-        "mass_out_of_proportion",
-        "a generalized contact's m_eff lies within 10⁻³–10 times the largest mass the case's parameters name",
-    ),
-    (
-        "angle_unit",
-        "no orientation angle or hinge configuration is more than a turn (degrees written as radians)",
-    ),
-    (
-        "configuration_beyond_limits",
-        "a [model] configuration lies within the model's joint ranges",
-    ),
-    (
-        "joint_far_from_body",
-        "a joint between two bodies lies within 5 times each body's size of its centre",
-    ),
-    (
-        "rule_of_thumb_ratio",
-        "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
-    ),
-    (
-        "joint_beyond_range",
-        "a program's joint values lie within the model's joint ranges (URDF <limit>, MJCF range of a limited joint)",
-    ),
-    (
-        "description_contradicts_result",
-        "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
-    ),
-];
-
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelCheck {
@@ -169,7 +69,9 @@ pub struct ModelCheck {
     /// `point_off_plane`, `point_far_from_link`, `stiffness_for_size`,
     /// `damping_ratio`, `engine_time_scales`, `mass_out_of_proportion`,
     /// `angle_unit`, `configuration_beyond_limits`, `joint_beyond_range`,
-    /// `joint_far_from_body`,
+    /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
+    /// `gravity_value`, `hazard_speed`, `velocity_columns`,
+    /// `duplicate_contacts`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).
@@ -220,6 +122,16 @@ impl Checks {
 
 fn n(x: f64) -> String {
     pretty(&sig(x, crate::number::DEFAULT_DIGITS))
+}
+
+/// A number with its SI unit (none when dimensionless): every number a
+/// message prints carries its unit.
+fn with_unit(x: f64, dim: crate::units::Dim) -> String {
+    if dim == crate::units::Dim::NONE {
+        n(x)
+    } else {
+        format!("{} {dim}", n(x))
+    }
 }
 
 /// `file:line:col` with the case file's name (not the path it was run
@@ -278,17 +190,17 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     dynamics::springs(case, model, &m_eff, &sizes, &mut out);
     dynamics::engine_scales(case, &mut out);
     dynamics::generalized_mass(case, &m_eff, &mut out);
+    laws::contact_laws(case, model, &sizes, &mut out);
+    laws::engine_and_drop(case, &mut out);
     robot_inputs::angles(case, &mut out);
+    robot_inputs::trig_parameters(case, &mut out);
     robot_inputs::model_inputs(case, &mut out);
+    program::program(case, &mut out);
     sweep_ends(case, &mut out);
+    tolerance_corners(case, &mut out);
+    robot_inputs::sweep_angles(case, &mut out);
     for w in case.motion.iter().flat_map(|m| &m.warnings) {
-        let input = format!("motion: joint {}", w.joint);
-        out.warn(
-            "joint_beyond_range",
-            input,
-            w.location.clone(),
-            w.message.clone(),
-        );
+        robot_inputs::joint_beyond_range(w, &mut out);
     }
     for w in out.world.iter_mut().flatten() {
         w.point = chop(std::mem::take(&mut w.point));
@@ -361,6 +273,49 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
     ))
 }
 
+/// The input rules (inertia, density, levers and, with `springs`, the
+/// springs and dashpots against that point's m_eff) with some parameters
+/// set to other values: a sweep's end, a tolerance box's corner.
+fn input_rules_at(case: &Case, overrides: &[(usize, f64)], springs: bool) -> Option<Checks> {
+    let env = crate::case::Env::with_overrides(case, overrides).ok()?;
+    let model = crate::model::build(case, &mut |v| env.si(v)).ok()?;
+    let mut here = Checks::default();
+    if let Kind::Bodies { bodies, .. } = &model.kind {
+        body_checks(case, &model, bodies, &mut here);
+    }
+    plausible::density(case, &model, &mut here);
+    plausible::lever(case, &model, &mut here);
+    // The springs and dashpots need that point's m_eff: an analysis of
+    // it (small cases; from the allowance).
+    if springs
+        && model.contacts.len() <= 2000
+        && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
+    {
+        let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
+        dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);
+    }
+    Some(here)
+}
+
+/// Adds the warnings found at another point that the case itself does
+/// not already have, located at `location` with `what` before each.
+fn add_new(out: &mut Checks, here: Checks, location: &str, what: &str) {
+    for w in here.warnings {
+        let known = out
+            .warnings
+            .iter()
+            .any(|k| k.rule == w.rule && k.input == w.input);
+        if !known {
+            out.warn(
+                w.rule,
+                w.input,
+                location.to_string(),
+                format!("{what}: {}", w.message),
+            );
+        }
+    }
+}
+
 /// The input rules at each sweep's two ends: a sweep can carry a
 /// plausible case into values no body has (a lever from 0 to 50 m, a mass
 /// from 1 g to 10 t). A warning there is located at the sweep's end value
@@ -369,47 +324,67 @@ fn sweep_ends(case: &Case, out: &mut Checks) {
     for sweep in &case.sweeps {
         let name = &case.parameters[sweep.parameter].name;
         for (end, val) in [("start", &sweep.from), ("end", &sweep.to)] {
-            let Ok(env) = crate::case::Env::with_overrides(case, &[(sweep.parameter, val.si)])
-            else {
+            let Some(here) = input_rules_at(case, &[(sweep.parameter, val.si)], true) else {
                 continue;
             };
-            let Ok(model) = crate::model::build(case, &mut |v| env.si(v)) else {
-                continue;
-            };
-            let mut here = Checks::default();
-            if let Kind::Bodies { bodies, .. } = &model.kind {
-                body_checks(case, &model, bodies, &mut here);
-            }
-            plausible::density(case, &model, &mut here);
-            plausible::lever(case, &model, &mut here);
-            // The springs and dashpots at the end need its m_eff: an
-            // analysis of the end point (small cases; from the allowance).
-            if model.contacts.len() <= 2000
-                && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
-            {
-                let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
-                dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);
-            }
-            for w in here.warnings {
-                let known = out
-                    .warnings
-                    .iter()
-                    .any(|k| k.rule == w.rule && k.input == w.input);
-                if known {
-                    continue;
-                }
-                out.warn(
-                    w.rule,
-                    w.input,
-                    at(case, &val.span),
-                    format!(
-                        "at the sweep's {end}, {name} = {}: {}",
-                        val.text.trim(),
-                        w.message
-                    ),
-                );
-            }
+            let what = format!("at the sweep's {end}, {name} = {}", val.text.trim());
+            add_new(out, here, &at(case, &val.span), &what);
         }
+    }
+}
+
+/// Toleranced parameters up to this many are checked at every corner of
+/// their box; beyond, each at its two ends with the others nominal.
+const TOLERANCE_CORNERS: usize = 6;
+
+/// The input rules at each toleranced parameter's two ends and at the
+/// tolerance box's corners: `r = "0.08 m ± 5 cm"` (±5 mm meant) puts a
+/// pad off its body. A warning is located at the tolerance of the
+/// parameter at an end (the first one, at a corner), and says which
+/// point; one the case itself already has is not repeated.
+fn tolerance_corners(case: &Case, out: &mut Checks) {
+    let tol: Vec<(usize, &crate::case::Tolerance)> = case
+        .parameters
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, p.tolerance.as_ref()?)))
+        .collect();
+    if tol.is_empty() {
+        return;
+    }
+    // Each parameter at its two ends first (a warning found there is
+    // located at that parameter's tolerance), then the box's corners.
+    let mut corners: Vec<Vec<(usize, f64)>> = tol
+        .iter()
+        .flat_map(|(i, t)| [vec![(*i, t.lo)], vec![(*i, t.hi)]])
+        .collect();
+    if tol.len() <= TOLERANCE_CORNERS && tol.len() > 1 {
+        corners.extend((0..1usize << tol.len()).map(|bits| {
+            tol.iter()
+                .enumerate()
+                .map(|(k, (i, t))| (*i, if bits >> k & 1 == 1 { t.hi } else { t.lo }))
+                .collect()
+        }));
+    }
+    for corner in corners {
+        let Some(here) = input_rules_at(case, &corner, false) else {
+            continue;
+        };
+        let words: Vec<String> = corner
+            .iter()
+            .map(|(i, v)| {
+                let p = &case.parameters[*i];
+                format!("{} = {}", p.name, with_unit(*v, p.value.dim))
+            })
+            .collect();
+        let first = tol.iter().find(|(i, _)| *i == corner[0].0).map(|(_, t)| t);
+        let location = at(case, &first.map_or(0..0, |t| t.span.clone()));
+        add_new(
+            out,
+            here,
+            &location,
+            &format!("at the tolerance corner {}", words.join(", ")),
+        );
     }
 }
 
@@ -776,14 +751,19 @@ fn robot_contacts(
             if let Some(Some(m)) = m_eff.get(i)
                 && (*m < RULE_RATIO.0 * rule || *m > RULE_RATIO.1 * rule)
             {
+                let advice =
+                    robot_inputs::armature_advice(case, m_eff, i, rule).unwrap_or_else(|| {
+                        "check the point, the normal and the configuration (near a singular \
+                         pose m_eff grows without bound)"
+                            .to_string()
+                    });
                 out.warn(
                     "rule_of_thumb_ratio",
                     format!("contact {}", c.name),
                     at(case, &c.span),
                     format!(
                         "m_eff = {} kg is {}× the rule of thumb (half the moving mass, {} kg): \
-                         check the point, the normal and the configuration (near a singular \
-                         pose m_eff grows without bound)",
+                         {advice}",
                         n(*m),
                         n(m / rule),
                         n(rule)

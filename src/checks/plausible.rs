@@ -247,6 +247,22 @@ pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks
                      slot has two faces apart"
                         .into(),
                 );
+            } else if same_pair && dist(pi, pj) <= SAME_POINT * scale && cos > 0.99 {
+                let span = case.contacts.get(j).map_or(0..0, |c| c.span.clone());
+                out.warn(
+                    "duplicate_contacts",
+                    format!(
+                        "contacts {} and {}",
+                        case.contact_name(i),
+                        case.contact_name(j)
+                    ),
+                    at(case, &span),
+                    "the two contacts are at one point with the same normal: one contact \
+                     typed twice, whose springs add (twice the stiffness there, and a \
+                     Delassus matrix of rank one for the pair); a real second contact sits \
+                     elsewhere"
+                        .into(),
+                );
             }
         }
     }
@@ -405,8 +421,9 @@ fn table_si(text: &str) -> Option<f64> {
     Some(num.parse::<f64>().ok()? * u.scale.to_f64())
 }
 
-/// The bundled table's (name, mass, stiffness, force limit) rows.
-fn region_table() -> Vec<(String, [Option<f64>; 3])> {
+/// The bundled table's (name, mass, stiffness, force limit, energy
+/// limit) rows.
+fn region_table() -> Vec<(String, [Option<f64>; 4])> {
     let Ok(doc) = REGION_TABLE.parse::<toml::Table>() else {
         return Vec::new();
     };
@@ -418,7 +435,12 @@ fn region_table() -> Vec<(String, [Option<f64>; 3])> {
             let s = |k: &str| r.get(k).and_then(|v| v.as_str()).and_then(table_si);
             Some((
                 r.get("name")?.as_str()?.to_lowercase(),
-                [s("mass"), s("stiffness"), s("force_limit")],
+                [
+                    s("mass"),
+                    s("stiffness"),
+                    s("force_limit"),
+                    s("energy_limit"),
+                ],
             ))
         })
         .collect()
@@ -468,9 +490,9 @@ pub(super) fn person_region(case: &Case, out: &mut Checks) {
 /// The row of the bundled table a region's name names (itself, or as
 /// whole words of a longer name: `left hand` → `hand`).
 fn table_row<'t>(
-    table: &'t [(String, [Option<f64>; 3])],
+    table: &'t [(String, [Option<f64>; 4])],
     region: &str,
-) -> Option<&'t (String, [Option<f64>; 3])> {
+) -> Option<&'t (String, [Option<f64>; 4])> {
     let region = region.to_lowercase();
     let words: Vec<&str> = region
         .split(|c: char| !c.is_alphanumeric())
@@ -537,4 +559,89 @@ fn table_message(what: &str, unit: &str, v: f64, t: f64, name: &str) -> String {
         n(v / t),
         n(t)
     )
+}
+
+/// A transferred-energy limit outside this band (J) is flagged (Annex A's
+/// values span 0.11–2.5 J).
+pub const ENERGY_BAND: (f64, f64) = (0.02, 20.0);
+
+/// A contact area outside this band (m²) is flagged: 0.1 mm² to 100 cm²
+/// (a sharp edge to a palm).
+pub const AREA_BAND: (f64, f64) = (1e-7, 1e-2);
+
+/// Region names Annex A allows no transient contact with.
+const NO_TRANSIENT: [&str; 4] = ["face", "skull", "forehead", "head"];
+
+/// A region's energy limit against its band and the bundled table's row,
+/// its area against [`AREA_BAND`], and a region Annex A allows no transient
+/// contact with (`energy`, `area` in SI).
+pub(super) fn region_limits(
+    region: &str,
+    energy: Option<f64>,
+    area: Option<f64>,
+    location: &str,
+    out: &mut Checks,
+) {
+    let table = region_table();
+    if let Some(e) = energy {
+        let input = format!("region {region}: energy_limit");
+        let row = table_row(&table, region).and_then(|(name, t)| Some((name, t[3]?)));
+        if !(ENERGY_BAND.0..=ENERGY_BAND.1).contains(&e) {
+            out.warn(
+                "person_values",
+                input,
+                location.to_string(),
+                format!(
+                    "energy_limit = {} J is outside {}–{} J, several times wider than the \
+                     values of ISO/TS 15066 Annex A (0.11–2.5 J): check the value and its unit \
+                     (mJ for J)",
+                    n(e),
+                    n(ENERGY_BAND.0),
+                    n(ENERGY_BAND.1)
+                ),
+            );
+        } else if let Some((name, t)) = row
+            && !(1.0 / REGION_FACTOR..=REGION_FACTOR).contains(&(e / t))
+        {
+            out.warn(
+                "person_values",
+                input,
+                location.to_string(),
+                table_message("energy_limit", "J", e, t, name),
+            );
+        }
+    }
+    if let Some(a) = area
+        && !(AREA_BAND.0..=AREA_BAND.1).contains(&a)
+    {
+        out.warn(
+            "person_values",
+            format!("region {region}: area"),
+            location.to_string(),
+            format!(
+                "area = {} m² ({} cm²) is outside 0.1 mm²–100 cm², from a sharp edge to a \
+                 palm: the pressure limit would never (or always) govern; check the value and \
+                 its unit (cm² for m²)",
+                n(a),
+                n(a * 1e4)
+            ),
+        );
+    }
+    let lower = region.to_lowercase();
+    if let Some(word) = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| NO_TRANSIENT.contains(w))
+    {
+        out.warn(
+            "person_values",
+            format!("region {region}"),
+            location.to_string(),
+            format!(
+                "a region named `{word}`: ISO/TS 15066 Annex A allows no transient contact with \
+                 the skull, forehead or face, so no transient limit (force, energy or speed) \
+                 can pass it; the bundled table leaves them out. Keep the robot away from the \
+                 head, or justify the values"
+            ),
+        );
+    }
 }

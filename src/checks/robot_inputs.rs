@@ -13,7 +13,7 @@ use std::ops::Range;
 
 /// Where the `k`-th `[[name]]` table of the case file starts (its header
 /// line); the file's start if the tables are written another way.
-fn nth_table(case: &Case, name: &str, k: usize) -> Range<usize> {
+pub(super) fn nth_table(case: &Case, name: &str, k: usize) -> Range<usize> {
     let header = format!("[[{name}]]");
     let mut pos = 0usize;
     let mut seen = 0usize;
@@ -176,4 +176,183 @@ pub(super) fn model_inputs(case: &Case, out: &mut Checks) {
         let values = [Some(g.mass), Some(g.stiffness), g.force_limit];
         super::plausible::region_values(&g.name, &values, &location, out);
     }
+}
+
+/// A program's joint value beyond the model's range, as the case reader
+/// found it (its message with units; a hinge past a turn names degrees).
+pub(super) fn joint_beyond_range(w: &crate::case::RangeWarning, out: &mut Checks) {
+    let degrees = !w.slide && w.value.abs() > 2.0 * PI * (1.0 + 1e-12);
+    out.warn(
+        "joint_beyond_range",
+        format!("motion: joint {}", w.joint),
+        w.location.clone(),
+        format!(
+            "{}{}",
+            w.message(),
+            if degrees {
+                ": more than a turn, degrees read as radians? (`angle_unit = \"deg\"`)"
+            } else {
+                ""
+            }
+        ),
+    );
+}
+
+/// The parameters a case uses inside `sin`, `cos` or `tan` (its
+/// generalized matrices, contacts' points, normals and rows, parameters'
+/// expressions) and, second, those its orientation angles name.
+fn angle_parameters(case: &Case) -> (Vec<String>, Vec<String>) {
+    use crate::expr::{Expr, ExprKind, Func};
+    fn walk(e: &Expr, inside: bool, found: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Param(p) if inside && !found.contains(p) => found.push(p.clone()),
+            ExprKind::Neg(a) => walk(a, inside, found),
+            ExprKind::Binary(_, a, b) => {
+                walk(a, inside, found);
+                walk(b, inside, found);
+            }
+            ExprKind::Call(f, a) => {
+                walk(
+                    a,
+                    inside || matches!(f, Func::Sin | Func::Cos | Func::Tan),
+                    found,
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut vals: Vec<&crate::case::Val> = Vec::new();
+    if let Form::Generalized {
+        mass_matrix,
+        constraints,
+        ..
+    } = &case.form
+    {
+        vals.extend(mass_matrix.iter().flatten());
+        vals.extend(constraints.iter().flatten());
+    }
+    for c in &case.contacts {
+        match &c.geometry {
+            crate::case::ContactGeometry::Jacobian(row) => vals.extend(row),
+            crate::case::ContactGeometry::Point { point, normal, .. }
+            | crate::case::ContactGeometry::Link { point, normal, .. } => {
+                vals.extend(point);
+                vals.extend(normal);
+            }
+        }
+    }
+    vals.extend(case.parameters.iter().map(|p| &p.value));
+    let mut trig = Vec::new();
+    for v in vals {
+        walk(&v.expr, false, &mut trig);
+    }
+    let mut named = Vec::new();
+    for v in &case.angles {
+        walk(&v.expr, true, &mut named);
+    }
+    (trig, named)
+}
+
+/// The parameters a case uses as angles (inside `sin`, `cos` or `tan`)
+/// whose value is more than a turn: `q1 = "30"` read as 30 rad.
+pub(super) fn trig_parameters(case: &Case, out: &mut Checks) {
+    let (trig, _) = angle_parameters(case);
+    for p in case.parameters.iter().filter(|p| trig.contains(&p.name)) {
+        let v = &p.value;
+        if v.dim != crate::units::Dim::NONE || v.si.abs() <= 2.0 * PI * (1.0 + 1e-12) {
+            continue;
+        }
+        if out
+            .warnings
+            .iter()
+            .any(|w| w.rule == "angle_unit" && w.location == at(case, &v.span))
+        {
+            continue;
+        }
+        out.warn(
+            "angle_unit",
+            format!("parameter {}", p.name),
+            at(case, &v.span),
+            format!(
+                "{} is used as an angle (inside sin, cos or tan) and is {} rad, {} turns: \
+                 degrees written without their unit? (`{} deg`)",
+                p.name,
+                n(v.si),
+                n(v.si / (2.0 * PI)),
+                v.text.trim()
+            ),
+        );
+    }
+}
+
+/// A sweep's end of a parameter used as an angle (inside sin, cos or tan,
+/// or as an orientation angle) past a turn: a tilt swept `0` to `30`
+/// without its unit is swept to 30 rad.
+pub(super) fn sweep_angles(case: &Case, out: &mut Checks) {
+    let (trig, named) = angle_parameters(case);
+    for sweep in &case.sweeps {
+        let name = &case.parameters[sweep.parameter].name;
+        if !trig.contains(name) && !named.contains(name) {
+            continue;
+        }
+        for (end, val) in [("start", &sweep.from), ("end", &sweep.to)] {
+            if val.dim != crate::units::Dim::NONE || val.si.abs() <= 2.0 * PI * (1.0 + 1e-12) {
+                continue;
+            }
+            out.warn(
+                "angle_unit",
+                format!("sweep {name}: {end}"),
+                at(case, &val.span),
+                format!(
+                    "the sweep's {end}, {name} = `{}`, is {} rad, {} turns of an angle: degrees \
+                     written without their unit? (`{} deg`)",
+                    val.text.trim(),
+                    n(val.si),
+                    n(val.si / (2.0 * PI)),
+                    val.text.trim()
+                ),
+            );
+        }
+    }
+}
+
+/// A model contact's rule-of-thumb advice when its m_eff without the
+/// joints' armature is inside the band and with it is not: the armature
+/// (a gear ratio typed for a rotor inertia) is what to check.
+pub(super) fn armature_advice(
+    case: &Case,
+    m_eff: &[Option<f64>],
+    contact: usize,
+    rule: f64,
+) -> Option<String> {
+    let Form::Robot(r) = &case.form else {
+        return None;
+    };
+    if !r.armature {
+        return None;
+    }
+    let report = crate::analysis::robot::analyze(case, m_eff)?;
+    if report.armature_total <= 0.0 {
+        return None;
+    }
+    let name = &case.contacts.get(contact)?.name;
+    let c = report.contacts.iter().find(|c| &c.name == name)?;
+    let without = c.m_eff_without_armature?;
+    let (lo, hi) = super::RULE_RATIO;
+    ((lo * rule..=hi * rule).contains(&without)).then(|| {
+        let joints: Vec<String> = r
+            .robot
+            .tree
+            .joints
+            .iter()
+            .filter(|j| j.armature > 0.0)
+            .map(|j| format!("{} {} kg m²", j.name, n(j.armature)))
+            .collect();
+        format!(
+            "without the joints' armature it is {} kg, inside the band: the armature ({}) sets \
+             it; check those values and their unit (a gear ratio typed for a rotor inertia?)",
+            n(without),
+            joints.join(", ")
+        )
+    })
 }

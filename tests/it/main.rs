@@ -49,6 +49,7 @@ mod input {
     mod inertia_rule;
     mod model_checks;
     mod model_checks_more;
+    mod model_checks_round5;
     mod robustness;
     mod sweeps;
     mod tolerance;

@@ -26,6 +26,8 @@ pub(crate) struct JointColumn {
     pub scale: f64,
     /// The model's range for the joint (SI), if any.
     pub range: Option<[f64; 2]>,
+    /// The joint slides (m), else it turns (rad).
+    pub slide: bool,
 }
 
 /// The columns of a program, SI.
@@ -331,13 +333,19 @@ fn parse(text: &str, shown: &str, joints: &[JointColumn], p: &mut Problems) -> T
                         let (line, col) = line_col(text, cell(text, record, i).start);
                         t.warnings.push(crate::case::RangeWarning {
                             joint: joints[*j].name.clone(),
-                            location: format!("{shown}:{line}:{col}"),
-                            message: format!(
-                                "data row {record}, column {} (`{}`): joint `{}` at {si} is beyond the model's range [{lo}, {hi}] (first such sample; later ones not listed)",
-                                i + 1,
-                                head[i].trim(),
-                                joints[*j].name
+                            location: crate::case::RangeWarning::location_in(
+                                shown,
+                                &format!(":{line}:{col}"),
                             ),
+                            place: format!(
+                                "data row {record}, column {} (`{}`)",
+                                i + 1,
+                                head[i].trim()
+                            ),
+                            value: si,
+                            range: [lo, hi],
+                            slide: joints[*j].slide,
+                            first_of_many: true,
                         });
                     }
                     t.values[slot(*j)].push(si);

@@ -192,11 +192,15 @@ fn finish(
                 {
                     table.warnings.push(RangeWarning {
                         joint: name.clone(),
-                        location: format!("{shown}: array `{name}`, sample {}", k + 1),
-                        message: format!(
-                            "joint `{name}` at {} is beyond the model's range [{lo}, {hi}] (index {k}; first such sample; later ones not listed)",
-                            si[k]
+                        location: RangeWarning::location_in(
+                            shown,
+                            &format!(": array `{name}`, sample {}", k + 1),
                         ),
+                        place: format!("index {k}"),
+                        value: si[k],
+                        range: [lo, hi],
+                        slide: joints[j].slide,
+                        first_of_many: true,
                     });
                 }
                 table.joints.push(j);
