@@ -490,7 +490,7 @@ pub fn persons(
 }
 
 /// The moving mass of the model without payloads, and the payloads' mass.
-pub(super) fn rule_masses(r: &RobotForm) -> (f64, f64) {
+pub fn rule_masses(r: &RobotForm) -> (f64, f64) {
     let tree = &r.robot.tree;
     let kin = tree.kinematics(&tree.qpos0);
     let moving = |b: usize| tree.last_dof(&kin, b).is_some();

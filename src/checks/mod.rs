@@ -54,7 +54,7 @@ pub const GYRATION_MARGIN: f64 = 1.05;
 pub const PLANE_ANGLE_DEG: f64 = 10.0;
 
 /// m_eff of a model contact beyond these multiples of the rule of thumb
-/// (half the moving mass) is flagged.
+/// (m_mov/2 + m_L) is flagged.
 pub const RULE_RATIO: (f64, f64) = (0.1, 2.0);
 
 /// One warning.
@@ -661,10 +661,8 @@ fn robot_contacts(
     );
     let tree = &r.robot.tree;
     let kin = tree.kinematics(&sys.q);
-    let moving: f64 = (0..tree.bodies.len())
-        .filter(|&b| tree.last_dof(&kin, b).is_some())
-        .map(|b| tree.bodies[b].mass)
-        .sum();
+    // The sheet's one rule of thumb, m_mov/2 + m_L.
+    let (moving, payload) = crate::analysis::robot::rule_masses(r);
     for (i, c) in case.contacts.iter().enumerate() {
         let (p, nrm) = sys.points[i];
         // World coordinates (the system's points are about its origin).
@@ -747,7 +745,7 @@ fn robot_contacts(
         };
         normals::model_contact(case, i, &r.robot, &kin, link, against_world, p, nrm, out);
         if matches!(body, Side::Model(_)) && moving > 0.0 {
-            let rule = 0.5 * moving;
+            let rule = 0.5 * moving + payload;
             if let Some(Some(m)) = m_eff.get(i)
                 && (*m < RULE_RATIO.0 * rule || *m > RULE_RATIO.1 * rule)
             {
@@ -762,7 +760,7 @@ fn robot_contacts(
                     format!("contact {}", c.name),
                     at(case, &c.span),
                     format!(
-                        "m_eff = {} kg is {}× the rule of thumb (half the moving mass, {} kg): \
+                        "m_eff = {} kg is {}× the rule of thumb (m_mov/2 + m_L, {} kg): \
                          {advice}",
                         n(*m),
                         n(m / rule),

@@ -95,7 +95,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "rule_of_thumb_ratio",
-        "a model contact's m_eff is between 0.1 and 2 times half the moving mass",
+        "a model contact's m_eff is between 0.1 and 2 times the rule of thumb m_mov/2 + m_L",
     ),
     (
         "joint_beyond_range",
