@@ -4,6 +4,9 @@
 //! it stops ([`Error`]). The crate root re-exports these as `meff::evaluate`,
 //! `meff::Options`, …
 
+mod scene;
+pub use scene::COLUMNS_ABOVE;
+
 use crate::control;
 use crate::{
     analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing,
@@ -60,10 +63,13 @@ impl std::error::Error for Error {}
 pub struct Evaluated {
     /// The validated case.
     pub case: case::Case,
-    /// Its model at the case's values.
+    /// Its model at the case's values (empty for a large scene on the
+    /// columnar route, [`COLUMNS_ABOVE`]: its bodies and contacts are the
+    /// case's scene columns).
     pub model: model::Model<f64>,
     /// The assembled system (on the large-system path without its contact
-    /// Jacobian rows: `analysis.coupled` holds what they give).
+    /// Jacobian rows: `analysis.coupled` holds what they give; empty on the
+    /// columnar route of a large scene).
     pub system: model::System<f64>,
     /// The numeric analysis.
     pub analysis: analysis::Analysis,
@@ -225,10 +231,20 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     // (restored when the evaluation ends, by a return or a panic).
     let _stop = control::stop_on(options.cancel.clone());
     let _work = control::allow(control::CASE_WORK);
-    evaluate_scoped(case, options)
+    evaluate_scoped(case, options, true)
 }
 
-fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+/// [`evaluate_with`] on the model path whatever the case: a large scene
+/// is not routed to its columns ([`COLUMNS_ABOVE`]). For the tests and
+/// benchmarks that compare the two routes.
+#[doc(hidden)]
+pub fn evaluate_on_model_path(case: case::Case, options: Options) -> Result<Evaluated, Error> {
+    let _stop = control::stop_on(options.cancel.clone());
+    let _work = control::allow(control::CASE_WORK);
+    evaluate_scoped(case, options, false)
+}
+
+fn evaluate_scoped(case: case::Case, options: Options, route: bool) -> Result<Evaluated, Error> {
     let stage = || {
         if control::cancelled() {
             Err(Error::Cancelled)
@@ -239,6 +255,10 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     timing::mark("read");
     // Contacts without a stiffness take their engine's spring.
     let mut case = engines::fill_from_engine(case).map_err(Error::Input)?;
+    // A large scene: straight from its columns (pipeline/scene.rs).
+    if route && scene::takes_columns(&case, &options) {
+        return scene::evaluate(case, options);
+    }
     let model = model::numeric(&case);
     let large = analysis::takes_large_path(&model, case.analysis_path);
     // A large scene's columns are copied into the model; without sweeps

@@ -21,10 +21,10 @@
 //! contact), the segments (96 B a contact in 3-d) and S: the scale
 //! benchmark's core at 10⁷ bodies (`benches/scale_core.rs`).
 
-use super::AnalysisError;
 use super::block_whiten::substitute;
 use super::coupled::Coupled;
 use super::large::Segments;
+use super::{Analysis, AnalysisError, ContactResult, LargeModes};
 use crate::case::Space;
 use crate::case::scene::{SceneData, WORLD};
 use crate::linalg::cholesky_in_place;
@@ -39,7 +39,17 @@ fn velocities(space: Space) -> usize {
 fn whitened_side(s: &SceneData, space: Space, i: usize, b: usize, negate: bool, x: &mut [f64]) {
     let d = space.dim();
     let sign = |v: f64| if negate { -v } else { v };
-    let (p, n) = (&s.point[d * i..d * i + d], &s.normal[d * i..d * i + d]);
+    let n = &s.normal[d * i..d * i + d];
+    // Across a periodic boundary the other body's lever arm is to its
+    // image: the point less the shift (as `model::assemble` does; a zero
+    // shift leaves the point's bits).
+    let mut p = [0.0f64; 3];
+    p[..d].copy_from_slice(&s.point[d * i..d * i + d]);
+    if negate && let Some(image) = &s.image {
+        for k in 0..d {
+            p[k] -= image[d * i + k];
+        }
+    }
     let c = &s.position[d * b..d * b + d];
     // `0.0 + v` as the pipeline accumulates a row into a zeroed block.
     for k in 0..d {
@@ -145,6 +155,10 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
     let mut row: Vec<(usize, f64)> = Vec::with_capacity(2 * size);
     let mut x = [0.0f64; 6];
     for i in 0..c {
+        // The caller's stop request, every 2¹⁶ rows (≈1 ms of this loop).
+        if i % (1 << 16) == 0 && crate::control::cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         row.clear();
         for (bl, b, negate) in sides(i) {
             let bl = bl as usize;
@@ -197,4 +211,103 @@ fn finish(segments: Segments, diag: Vec<f64>, stiffness: &[f64]) -> Result<Coupl
         diag,
         order: None,
     })
+}
+
+/// The per-contact inputs of a large scene's results, kept as columns
+/// (8–24 bytes a contact) instead of a `ContactResult` each (120 bytes):
+/// [`ContactColumns::result`] forms contact i's from these and `A_ii`,
+/// with the arithmetic of the model path's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactColumns {
+    /// Stiffness per contact.
+    pub stiffness: Vec<f64>,
+    /// Damping per contact, when the scene gives it.
+    pub damping: Option<Vec<f64>>,
+    /// `m₁m₂/(m₁+m₂)` (or the one moving body's mass) per contact; NaN
+    /// when neither body moves.
+    pub naive_mass: Vec<f64>,
+    /// Generalized velocities of the scene (six a moving body in 3-d,
+    /// three in the plane).
+    pub dofs: usize,
+}
+
+impl ContactColumns {
+    /// The columns of scene `s` (before its geometry is released).
+    pub fn of(s: &SceneData, space: Space) -> ContactColumns {
+        let mass = |b: u32| (b != WORLD && !s.fixed[b as usize]).then(|| s.mass[b as usize]);
+        let naive_mass = s
+            .body
+            .iter()
+            .zip(&s.other)
+            .map(|(&b, &o)| match (mass(b), mass(o)) {
+                (Some(a), Some(b)) => a * b / (a + b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => f64::NAN,
+            })
+            .collect();
+        ContactColumns {
+            stiffness: s.stiffness.clone(),
+            damping: s.damping.clone(),
+            naive_mass,
+            dofs: velocities(space) * s.fixed.iter().filter(|f| !**f).count(),
+        }
+    }
+
+    /// Contact `i`'s results for `A_ii = a` (as `analysis::contact_results`
+    /// forms them from a model).
+    pub fn result(&self, i: usize, a: f64) -> ContactResult {
+        let k = self.stiffness[i];
+        let immobile = a <= 0.0;
+        let naive = Some(self.naive_mass[i]).filter(|m| !m.is_nan());
+        let damping = self.damping.as_ref().map(|d| d[i]);
+        ContactResult {
+            a,
+            a_unconstrained: a,
+            immobile,
+            m_eff: (!immobile).then(|| 1.0 / a),
+            stiffness: k,
+            omega: (k * a).sqrt(),
+            naive_mass: naive,
+            omega_naive: naive.map(|m| (k / m).sqrt()),
+            damping,
+            zeta: match (damping, immobile) {
+                (Some(cd), false) => Some(cd * a.sqrt() / (2.0 * k.sqrt())),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The large path's analysis of a scene straight from its columns (the
+/// pipeline's route for large scenes, `pipeline::scene`): S, √k and A_ii
+/// as [`coupled`] makes them, the fastest modes, bounds and steps as the
+/// model path's, the per-contact results as [`ContactColumns`]. The
+/// scene's positions, inertias, points, normals and images are freed once
+/// the rows are made (masses, bodies, stiffness and damping stay: the
+/// springs' check reads them). The caller's stop request is read every
+/// 2¹⁶ rows, before and after S is formed and at every Lanczos step.
+pub fn analyze(
+    s: &mut SceneData,
+    space: Space,
+    want: LargeModes,
+) -> Result<Analysis, AnalysisError> {
+    let stop = || {
+        if crate::control::cancelled() {
+            Err(AnalysisError::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
+    let columns = ContactColumns::of(s, space);
+    let (segments, diag) = segments(s, space)?;
+    for v in [&mut s.position, &mut s.inertia, &mut s.point, &mut s.normal] {
+        *v = Vec::new();
+    }
+    s.image = None;
+    stop()?;
+    let coupled = finish(segments, diag, &s.stiffness)?;
+    stop()?;
+    let an = super::large_analysis(coupled, Vec::new(), Some(columns), None, want);
+    stop()?;
+    Ok(an)
 }

@@ -16,6 +16,7 @@ mod normals;
 mod plausible;
 mod robot_inputs;
 
+mod run;
 pub use dynamics::{
     DAMPING_RATIO_MAX, ENGINE_FREQUENCY_STEPS, ENGINE_STEP, FASTEST_WAVE, GENERALIZED_MASS_RATIO,
 };
@@ -24,6 +25,7 @@ pub use plausible::{
     COMPRESSION_RATIO, DENSITY, EQUIVALENT_DENSITY, EQUIVALENT_DENSITY_PLANAR, LEVER_MASS_RATIO,
     PERSON_BANDS,
 };
+pub use run::{run, scene_after, scene_before};
 
 use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
@@ -259,42 +261,6 @@ fn chop(v: Vec<f64>) -> Vec<f64> {
     v.into_iter()
         .map(|x| if x.abs() < 1e-12 * top { 0.0 } else { x })
         .collect()
-}
-
-/// Runs every check on a case, its numeric model and its analysis.
-pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> Checks {
-    let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
-    let mut out = run_checks(case, model, &m_eff);
-    plausible::density(case, model, &mut out);
-    plausible::lever(case, model, &mut out);
-    plausible::opposite_normals(case, model, &mut out);
-    plausible::normal_out_of_shape(case, model, &mut out);
-    plausible::person(case, &mut out);
-    plausible::person_region(case, &mut out);
-    let sizes = body_sizes(case, model);
-    plausible::impact_compression(case, model, an, &sizes, &mut out);
-    normals::bodies(case, model, &mut out);
-    normals::joints(case, model, &sizes, &mut out);
-    dynamics::springs(case, model, &m_eff, &sizes, &mut out);
-    dynamics::engine_scales(case, &mut out);
-    dynamics::generalized_mass(case, &m_eff, &mut out);
-    robot_inputs::angles(case, &mut out);
-    robot_inputs::model_inputs(case, &mut out);
-    sweep_ends(case, &mut out);
-    for w in case.motion.iter().flat_map(|m| &m.warnings) {
-        let input = format!("motion: joint {}", w.joint);
-        out.warn(
-            "joint_beyond_range",
-            input,
-            w.location.clone(),
-            w.message.clone(),
-        );
-    }
-    for w in out.world.iter_mut().flatten() {
-        w.point = chop(std::mem::take(&mut w.point));
-        w.normal = chop(std::mem::take(&mut w.normal));
-    }
-    out
 }
 
 fn run_checks(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {

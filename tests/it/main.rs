@@ -101,3 +101,4 @@ mod robots {
 
 /// Large systems: the large path, Lanczos, sparse Delassus products.
 mod scale;
+mod scene_route;

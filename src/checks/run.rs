@@ -1,0 +1,102 @@
+//! The order the checks run in ([`run`]), and the same checks in two
+//! halves for a large scene on the pipeline's columnar path.
+
+use super::Checks;
+use crate::case::Case;
+use crate::model::Model;
+
+/// Runs every check on a case, its numeric model and its analysis.
+pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> Checks {
+    let m_eff: Vec<Option<f64>> = (0..an.n_contacts()).map(|i| an.contact(i).m_eff).collect();
+    let (mut out, sizes) = before_springs(case, model, &m_eff, Some(an));
+    super::dynamics::springs(case, model, &m_eff, &sizes, &mut out);
+    after_springs(case, &m_eff, &mut out);
+    out
+}
+
+/// The checks of a large scene on the pipeline's columnar path
+/// (`pipeline::scene`), in two halves around its analysis: this one runs
+/// every check but the springs' on a model of the scene made for them
+/// (dropped before S is built, so the two are never in memory together)
+/// and returns the bodies' sizes; [`scene_after`] runs the springs' rule
+/// on the scene's columns and the analysis' A_ii. Together they give what
+/// [`run`] gives (the path takes no impacts, sweeps or engines).
+pub fn scene_before(case: &Case, model: &Model<f64>) -> (Checks, Vec<f64>) {
+    before_springs(case, model, &[], None)
+}
+
+/// The second half of [`scene_before`]: the springs' rule over the
+/// scene's columns (stiffness, damping, bodies, masses; the positions may
+/// be freed) with `an`'s effective masses, then the rest of [`run`].
+pub fn scene_after(
+    case: &Case,
+    scene: &crate::case::scene::SceneData,
+    an: &crate::analysis::Analysis,
+    sizes: &[f64],
+    out: &mut Checks,
+) {
+    let side = |b: u32| (b != crate::case::scene::WORLD).then_some(b as usize);
+    let contact = |ci: usize| super::dynamics::SpringContact {
+        k: scene.stiffness[ci],
+        damping: scene.damping.as_ref().map(|d| d[ci]),
+        sides: [side(scene.body[ci]), side(scene.other[ci])],
+    };
+    let body = |b: usize| super::dynamics::SpringBody {
+        mass: (!scene.fixed[b]).then(|| scene.mass[b]),
+        rigid: !scene.fixed[b],
+    };
+    super::dynamics::springs_of(
+        case,
+        (scene.n_contacts(), contact),
+        (scene.fixed.len(), body, |b| scene.body_name(b)),
+        |ci| an.contact(ci).m_eff,
+        sizes,
+        out,
+    );
+    after_springs(case, &[], out);
+}
+
+/// [`run`] up to the springs' rule, and the bodies' sizes.
+fn before_springs(
+    case: &Case,
+    model: &Model<f64>,
+    m_eff: &[Option<f64>],
+    an: Option<&crate::analysis::Analysis>,
+) -> (Checks, Vec<f64>) {
+    let mut out = super::run_checks(case, model, m_eff);
+    super::plausible::density(case, model, &mut out);
+    super::plausible::lever(case, model, &mut out);
+    super::plausible::opposite_normals(case, model, &mut out);
+    super::plausible::normal_out_of_shape(case, model, &mut out);
+    super::plausible::person(case, &mut out);
+    super::plausible::person_region(case, &mut out);
+    let sizes = super::body_sizes(case, model);
+    if let Some(an) = an {
+        super::plausible::impact_compression(case, model, an, &sizes, &mut out);
+    }
+    super::normals::bodies(case, model, &mut out);
+    super::normals::joints(case, model, &sizes, &mut out);
+    (out, sizes)
+}
+
+/// [`run`] after the springs' rule.
+fn after_springs(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
+    super::dynamics::engine_scales(case, out);
+    super::dynamics::generalized_mass(case, m_eff, out);
+    super::robot_inputs::angles(case, out);
+    super::robot_inputs::model_inputs(case, out);
+    super::sweep_ends(case, out);
+    for w in case.motion.iter().flat_map(|m| &m.warnings) {
+        let input = format!("motion: joint {}", w.joint);
+        out.warn(
+            "joint_beyond_range",
+            input,
+            w.location.clone(),
+            w.message.clone(),
+        );
+    }
+    for w in out.world.iter_mut().flatten() {
+        w.point = super::chop(std::mem::take(&mut w.point));
+        w.normal = super::chop(std::mem::take(&mut w.normal));
+    }
+}
