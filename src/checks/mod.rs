@@ -25,7 +25,9 @@ pub use plausible::{
     COMPRESSION_RATIO, DENSITY, EQUIVALENT_DENSITY, EQUIVALENT_DENSITY_PLANAR, LEVER_MASS_RATIO,
     PERSON_BANDS,
 };
-pub use run::{run, scene_after, scene_before};
+mod scene;
+pub use run::run;
+pub use scene::{scene_after, scene_before};
 
 use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
@@ -407,11 +409,7 @@ fn body_sizes(case: &Case, model: &Model<f64>) -> Vec<f64> {
                 _ => None,
             };
             let gyration = match &body.kind {
-                BodyKind::Rigid { mass, inertia } => {
-                    let m = principal(inertia);
-                    let s: f64 = m.iter().sum();
-                    (s / (if m.len() == 3 { 2.0 } else { 1.0 } * mass)).sqrt()
-                }
+                BodyKind::Rigid { mass, inertia } => radius_of_gyration(*mass, &principal(inertia)),
                 _ => 0.0,
             };
             reach
@@ -480,12 +478,7 @@ fn body_checks(
         if moments.len() == 3 {
             triangle(&name, &location, &moments, out);
         }
-        // The rms distance of the mass from the centre of mass.
-        let rho = if moments.len() == 3 {
-            (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt()
-        } else {
-            (moments[0] / mass).sqrt()
-        };
+        let rho = radius_of_gyration(*mass, &moments);
         let shape = match &case.form {
             Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
             _ => None,
@@ -507,6 +500,16 @@ fn body_checks(
                 out,
             );
         }
+    }
+}
+
+/// The rms distance of the mass from the centre of mass: `√(ΣI/2m)` from
+/// three principal moments, `√(I/m)` from one.
+fn radius_of_gyration(mass: f64, moments: &[f64]) -> f64 {
+    if moments.len() == 3 {
+        (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt()
+    } else {
+        (moments[0] / mass).sqrt()
     }
 }
 

@@ -1,5 +1,5 @@
-//! The order the checks run in ([`run`]), and the same checks in two
-//! halves for a large scene on the pipeline's columnar path.
+//! The order the checks run in ([`run`]); `scene.rs` runs the same rules
+//! in the same order on a large scene's columns.
 
 use super::Checks;
 use crate::case::Case;
@@ -14,50 +14,8 @@ pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> C
     out
 }
 
-/// The checks of a large scene on the pipeline's columnar path
-/// (`pipeline::scene`), in two halves around its analysis: this one runs
-/// every check but the springs' on a model of the scene made for them
-/// (dropped before S is built, so the two are never in memory together)
-/// and returns the bodies' sizes; [`scene_after`] runs the springs' rule
-/// on the scene's columns and the analysis' A_ii. Together they give what
-/// [`run`] gives (the path takes no impacts, sweeps or engines).
-pub fn scene_before(case: &Case, model: &Model<f64>) -> (Checks, Vec<f64>) {
-    before_springs(case, model, &[], None)
-}
-
-/// The second half of [`scene_before`]: the springs' rule over the
-/// scene's columns (stiffness, damping, bodies, masses; the positions may
-/// be freed) with `an`'s effective masses, then the rest of [`run`].
-pub fn scene_after(
-    case: &Case,
-    scene: &crate::case::scene::SceneData,
-    an: &crate::analysis::Analysis,
-    sizes: &[f64],
-    out: &mut Checks,
-) {
-    let side = |b: u32| (b != crate::case::scene::WORLD).then_some(b as usize);
-    let contact = |ci: usize| super::dynamics::SpringContact {
-        k: scene.stiffness[ci],
-        damping: scene.damping.as_ref().map(|d| d[ci]),
-        sides: [side(scene.body[ci]), side(scene.other[ci])],
-    };
-    let body = |b: usize| super::dynamics::SpringBody {
-        mass: (!scene.fixed[b]).then(|| scene.mass[b]),
-        rigid: !scene.fixed[b],
-    };
-    super::dynamics::springs_of(
-        case,
-        (scene.n_contacts(), contact),
-        (scene.fixed.len(), body, |b| scene.body_name(b)),
-        |ci| an.contact(ci).m_eff,
-        sizes,
-        out,
-    );
-    after_springs(case, &[], out);
-}
-
 /// [`run`] up to the springs' rule, and the bodies' sizes.
-fn before_springs(
+pub(super) fn before_springs(
     case: &Case,
     model: &Model<f64>,
     m_eff: &[Option<f64>],
@@ -80,7 +38,7 @@ fn before_springs(
 }
 
 /// [`run`] after the springs' rule.
-fn after_springs(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
+pub(super) fn after_springs(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
     super::dynamics::engine_scales(case, out);
     super::dynamics::generalized_mass(case, m_eff, out);
     super::robot_inputs::angles(case, out);

@@ -8,10 +8,9 @@
 //! √k and A_ii straight from the columns, the scene's geometry freed once
 //! the rows are made, the per-contact results as
 //! [`ContactColumns`](crate::analysis::scene_large::ContactColumns). The
-//! model checks run in two halves around it: every rule but the springs'
-//! on a model of the scene made for them and dropped before the analysis
-//! ([`checks::scene_before`]), the springs' rule on the columns and A_ii
-//! after it ([`checks::scene_after`]). The report is built by
+//! model checks run on the columns too, in two halves around it: every
+//! rule but the springs' before ([`checks::scene_before`]), the springs'
+//! rule with A_ii after ([`checks::scene_after`]). The report is built by
 //! [`report::build`] as on the model path, reading contacts through
 //! `Analysis::contact`. The numbers are the model path's: the same S bits
 //! (contacts in the scene's order; `order.rs` reorders only scattered
@@ -27,10 +26,11 @@ use crate::case::{AnalysisPath, Case};
 use crate::{analysis, checks, claims, control, model, number, report, symbolic, timing};
 
 /// A scene with more contacts than this takes the columnar route (when
-/// [`takes_columns`] holds otherwise): the size above which `[analysis]
-/// path = "auto"` takes the large path
-/// ([`LARGE_PATH_ABOVE`](crate::limits::LARGE_PATH_ABOVE)).
-pub const COLUMNS_ABOVE: usize = crate::limits::LARGE_PATH_ABOVE;
+/// [`takes_columns`] holds otherwise): the dense analysis' limit
+/// ([`DENSE_CONTACT_LIMIT`](crate::limits::DENSE_CONTACT_LIMIT)), above
+/// which every path is the large one and the model checks skip their one
+/// quadratic rule (two contacts with opposite normals at one point).
+pub const COLUMNS_ABOVE: usize = crate::limits::DENSE_CONTACT_LIMIT;
 
 /// Whether a scene has tangential springs. Scenes have none yet; when
 /// their columns carry them (issue 38's scale side) such a scene must take
@@ -78,13 +78,11 @@ pub(super) fn evaluate(mut case: Case, options: Options) -> Result<Evaluated, Er
         }
     };
     let space = case.space;
-    // The checks but the springs' on a model made for them, dropped before
-    // the analysis: a model (≈0.9 KB a body) and S are never both alive.
-    let (mut checks, sizes) = {
-        let model = model::numeric(&case);
-        timing::mark("model");
-        stage()?;
-        checks::scene_before(&case, &model)
+    // The checks but the springs', on the columns (before the geometry
+    // is freed).
+    let (mut checks, sizes) = match &case.scene {
+        Some(scene) => checks::scene_before(&case, &scene.data),
+        None => unreachable!("takes_columns holds for scenes only"),
     };
     timing::mark("checks");
     stage()?;
