@@ -18,8 +18,9 @@
 //!
 //! Cases with anything this route does not carry — claims, sweeps,
 //! impacts, persons, engines, tolerances, a motion or a map, stated
-//! numbers in descriptions, `list_dofs`, tangential springs — take the
-//! model path, unchanged.
+//! numbers in descriptions, `list_dofs`, tangential springs, a contact
+//! list scattered enough for `order.rs` to reorder it — take the model
+//! path, unchanged.
 
 use super::{Error, Evaluated, Options, analysis_error, out_of_range};
 use crate::case::{AnalysisPath, Case};
@@ -56,6 +57,9 @@ pub(super) fn takes_columns(case: &Case, options: &Options) -> bool {
         // The report prints M for a system this small: the model path.
         && dofs > report::MATRIX_LIMIT
         && !scene_has_tangential(s)
+        // A scattered contact list is stored along a curve by the model
+        // path (`order.rs`); this route keeps the given order.
+        && !analysis::order::scene_scattered(s)
         && case.claims.is_empty()
         && case.sweeps.is_empty()
         && case.impacts.is_empty()
