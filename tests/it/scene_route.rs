@@ -311,3 +311,19 @@ fn an_image_shift_reaches_the_lever_arm_on_the_columnar_route() {
     let other = scene_large::coupled(&plain, case.space).unwrap();
     assert!(other.s != g.s);
 }
+
+/// The input limit holds on the route: a scene file above it is refused
+/// while reading, before anything is built.
+#[test]
+fn the_input_limit_holds_for_a_large_scene() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    scene_case(tmp.path(), 10, KINDS[0], 21);
+    let contacts = std::fs::metadata(tmp.path().join("c.csv")).unwrap().len();
+    let path = tmp.path().join("lattice.toml");
+    let err = meff::case::load_limited(&path, contacts - 1)
+        .err()
+        .expect("over the limit");
+    assert!(err.to_string().contains("input limit"), "{err}");
+    let case = meff::case::load_limited(&path, contacts + 1).unwrap();
+    assert!(meff::evaluate(case).unwrap().analysis.columns.is_some());
+}
