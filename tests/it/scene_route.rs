@@ -214,6 +214,10 @@ fn a_large_scene_through_its_columns_reports_what_the_model_path_does() {
                 "normal_away_from_centre",
                 "contacts_far_from_mass",
             ] {
+                // A planar body has one moment: no triangle inequality.
+                if kind.planar && rule == "inertia_triangle" {
+                    continue;
+                }
                 assert!(rules.contains(&rule), "kind {i}: no {rule} in {rules:?}");
             }
         }
