@@ -231,7 +231,12 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     // (restored when the evaluation ends, by a return or a panic).
     let _stop = control::stop_on(options.cancel.clone());
     let _work = control::allow(control::CASE_WORK);
-    evaluate_scoped(case, options, true)
+    // A large scene: straight from its columns (pipeline/scene.rs; it has
+    // no engine springs to fill).
+    if scene::takes_columns(&case, &options) {
+        return scene::evaluate(case, options);
+    }
+    evaluate_scoped(case, options)
 }
 
 /// [`evaluate_with`] on the model path whatever the case: a large scene
@@ -241,10 +246,10 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
 pub fn evaluate_on_model_path(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let _stop = control::stop_on(options.cancel.clone());
     let _work = control::allow(control::CASE_WORK);
-    evaluate_scoped(case, options, false)
+    evaluate_scoped(case, options)
 }
 
-fn evaluate_scoped(case: case::Case, options: Options, route: bool) -> Result<Evaluated, Error> {
+fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let stage = || {
         if control::cancelled() {
             Err(Error::Cancelled)
@@ -255,10 +260,6 @@ fn evaluate_scoped(case: case::Case, options: Options, route: bool) -> Result<Ev
     timing::mark("read");
     // Contacts without a stiffness take their engine's spring.
     let mut case = engines::fill_from_engine(case).map_err(Error::Input)?;
-    // A large scene: straight from its columns (pipeline/scene.rs).
-    if route && scene::takes_columns(&case, &options) {
-        return scene::evaluate(case, options);
-    }
     let model = model::numeric(&case);
     let large = analysis::takes_large_path(&model, case.analysis_path);
     // A large scene's columns are copied into the model; without sweeps

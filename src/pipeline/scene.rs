@@ -81,6 +81,7 @@ pub(super) fn evaluate(mut case: Case, options: Options) -> Result<Evaluated, Er
             Ok(())
         }
     };
+    timing::mark("read");
     let space = case.space;
     // The checks but the springs', on the columns (before the geometry
     // is freed).
