@@ -324,9 +324,9 @@ fn the_input_limit_holds_for_a_large_scene() {
     scene_case(tmp.path(), 10, KINDS[0], 21);
     let contacts = std::fs::metadata(tmp.path().join("c.csv")).unwrap().len();
     let path = tmp.path().join("lattice.toml");
-    let err = meff::case::load_limited(&path, contacts - 1)
-        .err()
-        .expect("over the limit");
+    let Err(err) = meff::case::load_limited(&path, contacts - 1) else {
+        panic!("a file over the limit was read");
+    };
     assert!(err.to_string().contains("input limit"), "{err}");
     let case = meff::case::load_limited(&path, contacts + 1).unwrap();
     assert!(meff::evaluate(case).unwrap().analysis.columns.is_some());
