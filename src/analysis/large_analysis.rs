@@ -3,7 +3,7 @@
 //! and for a large scene's columns alike.
 
 use super::{
-    Analysis, ContactResult, LargeModes, StableDt, dt_undamped, large, scene_large, stable,
+    Analysis, ContactColumns, ContactResult, LargeModes, StableDt, dt_undamped, large, stable,
     upper_bound_of,
 };
 use nalgebra::DMatrix;
@@ -16,7 +16,7 @@ use nalgebra::DMatrix;
 pub(crate) fn large_analysis(
     coupled: large::Coupled,
     contacts: Vec<ContactResult>,
-    columns: Option<scene_large::ContactColumns>,
+    columns: Option<ContactColumns>,
     damping: Option<&[f64]>,
     want: LargeModes,
 ) -> Analysis {

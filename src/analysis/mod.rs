@@ -47,6 +47,7 @@ pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 pub use delassus::{Delassus, delassus, whitened_rows};
 pub(crate) use large_analysis::large_analysis;
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
+pub use scene_large::ContactColumns;
 
 use crate::case::AnalysisPath;
 use crate::model::{self, Model, System};
