@@ -84,4 +84,6 @@ pub mod units;
 pub mod verify;
 pub mod watch;
 
-pub use pipeline::{Error, Evaluated, Options, evaluate, evaluate_with};
+pub use pipeline::{
+    COLUMNS_ABOVE, Error, Evaluated, Options, evaluate, evaluate_on_model_path, evaluate_with,
+};

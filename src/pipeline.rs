@@ -4,6 +4,9 @@
 //! it stops ([`Error`]). The crate root re-exports these as `meff::evaluate`,
 //! `meff::Options`, …
 
+mod scene;
+pub use scene::COLUMNS_ABOVE;
+
 use crate::control;
 use crate::{
     analysis, case, checks, claims, diag, engines, model, number, report, symbolic, timing,
@@ -60,10 +63,13 @@ impl std::error::Error for Error {}
 pub struct Evaluated {
     /// The validated case.
     pub case: case::Case,
-    /// Its model at the case's values.
+    /// Its model at the case's values (empty for a large scene on the
+    /// columnar route, [`COLUMNS_ABOVE`]: its bodies and contacts are the
+    /// case's scene columns).
     pub model: model::Model<f64>,
     /// The assembled system (on the large-system path without its contact
-    /// Jacobian rows: `analysis.coupled` holds what they give).
+    /// Jacobian rows: `analysis.coupled` holds what they give; empty on the
+    /// columnar route of a large scene).
     pub system: model::System<f64>,
     /// The numeric analysis.
     pub analysis: analysis::Analysis,
@@ -223,6 +229,21 @@ pub fn evaluate_with(case: case::Case, options: Options) -> Result<Evaluated, Er
     // points and the claim probes (analysis::work).
     // The caller's stop flag and the work allowance, for every stage
     // (restored when the evaluation ends, by a return or a panic).
+    let _stop = control::stop_on(options.cancel.clone());
+    let _work = control::allow(control::CASE_WORK);
+    // A large scene: straight from its columns (pipeline/scene.rs; it has
+    // no engine springs to fill).
+    if scene::takes_columns(&case, &options) {
+        return scene::evaluate(case, options);
+    }
+    evaluate_scoped(case, options)
+}
+
+/// [`evaluate_with`] on the model path whatever the case: a large scene
+/// is not routed to its columns ([`COLUMNS_ABOVE`]). For the tests and
+/// benchmarks that compare the two routes.
+#[doc(hidden)]
+pub fn evaluate_on_model_path(case: case::Case, options: Options) -> Result<Evaluated, Error> {
     let _stop = control::stop_on(options.cancel.clone());
     let _work = control::allow(control::CASE_WORK);
     evaluate_scoped(case, options)

@@ -31,6 +31,7 @@ pub mod impact;
 mod kernels;
 pub mod lanczos;
 pub mod large;
+mod large_analysis;
 mod local_csr;
 mod modes;
 pub mod order;
@@ -44,6 +45,8 @@ pub mod workspace;
 
 pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 pub use delassus::{Delassus, delassus, whitened_rows};
+pub use large_analysis::ContactColumns;
+pub(crate) use large_analysis::large_analysis;
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
 
 use crate::case::AnalysisPath;
@@ -78,6 +81,9 @@ pub enum AnalysisError {
     /// A sweep point or claim probe not analysed: the evaluation's work
     /// allowance ([`crate::control`]) was spent.
     WorkSpent,
+    /// The caller's stop request ([`crate::control`]) came while the rows
+    /// or S were being made (the pipeline returns `Error::Cancelled`).
+    Cancelled,
 }
 
 /// Checks that a contact's unconstrained inverse inertia (the sum of its
@@ -141,6 +147,7 @@ impl std::fmt::Display for AnalysisError {
                 f,
                 "not analysed: the evaluation's work allowance for impacts, sweeps and claim probes was spent"
             ),
+            AnalysisError::Cancelled => write!(f, "the evaluation was cancelled"),
         }
     }
 }
@@ -269,6 +276,11 @@ pub struct Analysis {
     /// With a Hertz impact: the step at its peak (the step to use and the
     /// guaranteed one are then at most its). `None` without one.
     pub hertz_peak: Option<hertz_contacts::PeakStep>,
+    /// On the columnar path of a large scene ([`scene_large::analyze`]):
+    /// the per-contact inputs of the results, as columns; `contacts` is
+    /// then empty and [`Analysis::contact`] forms a contact's result from
+    /// these and `coupled.diag`. `None` otherwise.
+    pub columns: Option<large_analysis::ContactColumns>,
 }
 
 /// Default number of fastest modes found on the large-system path.
@@ -277,6 +289,22 @@ pub const LARGE_MODES: usize = 6;
 pub use crate::limits::{DENSE_CONTACT_LIMIT, LARGE_PATH_ABOVE};
 
 impl Analysis {
+    /// Number of contacts (of `contacts`, or of the columns).
+    pub fn n_contacts(&self) -> usize {
+        match &self.columns {
+            Some(c) => c.stiffness.len(),
+            None => self.contacts.len(),
+        }
+    }
+
+    /// Contact `i`'s results: stored, or formed from the columns.
+    pub fn contact(&self, i: usize) -> std::borrow::Cow<'_, ContactResult> {
+        match (&self.columns, &self.coupled) {
+            (Some(c), Some(cp)) => std::borrow::Cow::Owned(c.result(i, cp.diag[i])),
+            _ => std::borrow::Cow::Borrowed(&self.contacts[i]),
+        }
+    }
+
     /// Entry (i, j) of A, from the dense or the sparse matrix.
     pub fn a(&self, i: usize, j: usize) -> f64 {
         match &self.coupled {
@@ -486,6 +514,7 @@ fn analyze_dense_or_large(
         impacts: Vec::new(),
         tangential: None,
         hertz_peak: None,
+        columns: None,
     })
 }
 
@@ -707,60 +736,34 @@ fn analyze_coupled(
     let diag = &coupled.diag;
     let immobile: Vec<bool> = diag.iter().map(|a| *a <= 0.0).collect();
     let contacts = contact_results(model, diag, diag, &immobile);
-    let (modes, info) = large::fastest_modes(&coupled, want.count, want.shapes);
-    crate::timing::mark("lanczos");
-    let independent_omega_max = contacts.iter().map(|r| r.omega).fold(0.0, f64::max);
-    // Never an unconverged Lanczos value: the Gershgorin bound is safe.
-    let coupled_omega_max = modes.first().map_or(info.gershgorin_omega, |m| m.omega);
-    let (coupled_omega_upper_bound, coupled_omega_upper_bound_kind) =
-        upper_bound(&contacts, info.gershgorin_omega);
-    // Dashpots on the large path: C^½ A C^½ = D S D with D = diag √(c/k),
-    // bounded by Gershgorin on D S D (one more pass over S).
-    let gamma_bound = model.contacts.iter().any(|c| c.damping.is_some()).then(|| {
-        let c: Vec<f64> = model
+    let damping: Option<Vec<f64>> = model.contacts.iter().any(|c| c.damping.is_some()).then(|| {
+        model
             .contacts
             .iter()
             .map(|c| c.damping.unwrap_or(0.0))
-            .collect();
-        coupled.gershgorin_damped(&c)
+            .collect()
     });
-    let governing = stable::governing(coupled_omega_max, modes.is_empty(), None, gamma_bound);
-    Ok(Analysis {
-        stable_dt: StableDt {
-            coupled: dt_undamped(coupled_omega_max),
-            independent: dt_undamped(independent_omega_max),
-            coupled_damped: None,
-            independent_damped: None,
-            guaranteed: stable::guaranteed(coupled_omega_upper_bound, gamma_bound, governing),
-            governing,
-        },
+    Ok(large_analysis(
+        coupled,
         contacts,
-        delassus: DMatrix::zeros(0, 0),
-        coupled: Some(coupled),
-        large: Some(info),
-        constraint_rank: 0,
-        constraint_rows: 0,
-        modes,
-        zero_modes: None,
-        independent_omega_max,
-        coupled_omega_max,
-        coupled_omega_upper_bound,
-        coupled_omega_upper_bound_kind,
-        damped_modes: None,
-        impacts: Vec::new(),
-        tangential: None,
-        hertz_peak: None,
-    })
+        None,
+        damping.as_deref(),
+        want,
+    ))
 }
 
 /// The tighter of the trace bound and the Gershgorin bound on ω_max, and
 /// its name.
 fn upper_bound(contacts: &[ContactResult], gershgorin_omega: f64) -> (f64, &'static str) {
-    let trace = contacts
-        .iter()
-        .map(|r| r.stiffness * r.a)
-        .sum::<f64>()
-        .sqrt();
+    upper_bound_of(contacts.iter().map(|r| r.stiffness * r.a), gershgorin_omega)
+}
+
+/// [`upper_bound`] from the contacts' `k_i a_i` in contact order.
+pub(crate) fn upper_bound_of(
+    k_a: impl Iterator<Item = f64>,
+    gershgorin_omega: f64,
+) -> (f64, &'static str) {
+    let trace = k_a.sum::<f64>().sqrt();
     if gershgorin_omega < trace {
         (gershgorin_omega, "gershgorin")
     } else {
@@ -772,11 +775,12 @@ fn upper_bound(contacts: &[ContactResult], gershgorin_omega: f64) -> (f64, &'sta
 pub fn value_of(q: &crate::case::Quantity, an: &Analysis) -> Result<f64, String> {
     use crate::case::Quantity;
     match q {
-        Quantity::A(i) => Ok(an.contacts[*i].a),
-        Quantity::MEff(i) => an.contacts[*i]
+        Quantity::A(i) => Ok(an.contact(*i).a),
+        Quantity::MEff(i) => an
+            .contact(*i)
             .m_eff
             .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
-        Quantity::Omega(i) => Ok(an.contacts[*i].omega),
+        Quantity::Omega(i) => Ok(an.contact(*i).omega),
         Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
         Quantity::ModeOmega(k) => an
             .modes

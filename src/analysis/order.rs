@@ -68,45 +68,71 @@ pub fn contact_order(model: &Model<f64>) -> Option<RowOrder> {
         return None;
     }
     let moving = |b: usize| !matches!(bodies[b].kind, BodyKind::Fixed);
-    // The contacts of each moving body, increasing (a counting sort: at
-    // 10⁶ bodies a comparison sort of the pairs cost 0.3 s).
-    let mut start = vec![0usize; bodies.len() + 1];
     let mut points: Vec<&[f64]> = Vec::with_capacity(c);
     for contact in &model.contacts {
-        let Geometry::Point {
-            body, other, point, ..
-        } = &contact.geometry
-        else {
+        let Geometry::Point { point, .. } = &contact.geometry else {
             return None;
         };
-        for b in std::iter::once(*body).chain(*other) {
-            if moving(b) {
-                start[b + 1] += 1;
-            }
-        }
         points.push(point);
     }
-    for b in 0..bodies.len() {
-        start[b + 1] += start[b];
-    }
-    let mut list = vec![0u32; start[bodies.len()]];
-    let mut next = start.clone();
-    for (i, contact) in model.contacts.iter().enumerate() {
-        if let Geometry::Point { body, other, .. } = &contact.geometry {
-            for b in std::iter::once(*body).chain(*other) {
-                if moving(b) {
-                    list[next[b]] = i as u32;
-                    next[b] += 1;
-                }
-            }
+    let sides = |i: usize| match &model.contacts[i].geometry {
+        Geometry::Point { body, other, .. } => {
+            [Some(*body), *other].map(|b| b.filter(|&b| moving(b)))
         }
-    }
+        _ => [None, None],
+    };
+    let (start, list) = body_lists(bodies.len(), &sides, c);
     let given = far_share(&start, &list, None);
     if given <= FAR_SHARE {
         return None;
     }
     let order = RowOrder::new(curve_order(&points));
     (far_share(&start, &list, Some(&order.row)) < given).then_some(order)
+}
+
+/// The contacts of each of `n` bodies, increasing: body b's are
+/// `list[start[b]..start[b + 1]]`; `sides(i)` is contact i's moving bodies
+/// (a counting sort: at 10⁶ bodies a comparison sort of the pairs cost
+/// 0.3 s).
+fn body_lists(
+    n: usize,
+    sides: &dyn Fn(usize) -> [Option<usize>; 2],
+    c: usize,
+) -> (Vec<usize>, Vec<u32>) {
+    let mut start = vec![0usize; n + 1];
+    for i in 0..c {
+        for b in sides(i).into_iter().flatten() {
+            start[b + 1] += 1;
+        }
+    }
+    for b in 0..n {
+        start[b + 1] += start[b];
+    }
+    let mut list = vec![0u32; start[n]];
+    let mut next = start.clone();
+    for i in 0..c {
+        for b in sides(i).into_iter().flatten() {
+            list[next[b]] = i as u32;
+            next[b] += 1;
+        }
+    }
+    (start, list)
+}
+
+/// Whether a scene's contact list is scattered as [`contact_order`] judges
+/// it (more than [`FAR_SHARE`] of the pairs of contacts on one body far
+/// apart): the pipeline's columnar route stores the list as given, so such
+/// a scene takes the model path, which reorders it.
+pub fn scene_scattered(s: &crate::case::scene::SceneData) -> bool {
+    use crate::case::scene::WORLD;
+    let c = s.n_contacts();
+    if c <= REACH as usize || c > u32::MAX as usize {
+        return false;
+    }
+    let moving = |b: u32| (b != WORLD && !s.fixed[b as usize]).then_some(b as usize);
+    let sides = |i: usize| [moving(s.body[i]), moving(s.other[i])];
+    let (start, list) = body_lists(s.n_bodies(), &sides, c);
+    far_share(&start, &list, None) > FAR_SHARE
 }
 
 /// The share of pairs of contacts on one body whose rows are more than

@@ -21,25 +21,31 @@
 //! contact), the segments (96 B a contact in 3-d) and S: the scale
 //! benchmark's core at 10⁷ bodies (`benches/scale_core.rs`).
 
-use super::AnalysisError;
 use super::block_whiten::substitute;
 use super::coupled::Coupled;
 use super::large::Segments;
+use super::large_analysis::{ContactColumns, velocities};
+use super::{Analysis, AnalysisError, LargeModes};
 use crate::case::Space;
 use crate::case::scene::{SceneData, WORLD};
 use crate::linalg::cholesky_in_place;
-
-/// Velocities of a body that is not fixed.
-fn velocities(space: Space) -> usize {
-    if space == Space::ThreeD { 6 } else { 3 }
-}
 
 /// Body `b`'s side of contact `i`'s whitened row into `x` (its
 /// velocities), negated for the contact's `other` body.
 fn whitened_side(s: &SceneData, space: Space, i: usize, b: usize, negate: bool, x: &mut [f64]) {
     let d = space.dim();
     let sign = |v: f64| if negate { -v } else { v };
-    let (p, n) = (&s.point[d * i..d * i + d], &s.normal[d * i..d * i + d]);
+    let n = &s.normal[d * i..d * i + d];
+    // Across a periodic boundary the other body's lever arm is to its
+    // image: the point less the shift (as `model::assemble` does; a zero
+    // shift leaves the point's bits).
+    let mut p = [0.0f64; 3];
+    p[..d].copy_from_slice(&s.point[d * i..d * i + d]);
+    if negate && let Some(image) = &s.image {
+        for k in 0..d {
+            p[k] -= image[d * i + k];
+        }
+    }
     let c = &s.position[d * b..d * b + d];
     // `0.0 + v` as the pipeline accumulates a row into a zeroed block.
     for k in 0..d {
@@ -145,6 +151,10 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
     let mut row: Vec<(usize, f64)> = Vec::with_capacity(2 * size);
     let mut x = [0.0f64; 6];
     for i in 0..c {
+        // The caller's stop request, every 2¹⁶ rows (≈1 ms of this loop).
+        if i % (1 << 16) == 0 && crate::control::cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         row.clear();
         for (bl, b, negate) in sides(i) {
             let bl = bl as usize;
@@ -197,4 +207,38 @@ fn finish(segments: Segments, diag: Vec<f64>, stiffness: &[f64]) -> Result<Coupl
         diag,
         order: None,
     })
+}
+
+/// The large path's analysis of a scene straight from its columns (the
+/// pipeline's route for large scenes, `pipeline::scene`): S, √k and A_ii
+/// as [`coupled`] makes them, the fastest modes, bounds and steps as the
+/// model path's, the per-contact results as [`ContactColumns`]. The
+/// scene's positions, inertias, points, normals and images are freed once
+/// the rows are made (masses, bodies, stiffness and damping stay: the
+/// springs' check reads them). The caller's stop request is read every
+/// 2¹⁶ rows, before and after S is formed and at every Lanczos step.
+pub fn analyze(
+    s: &mut SceneData,
+    space: Space,
+    want: LargeModes,
+) -> Result<Analysis, AnalysisError> {
+    let stop = || {
+        if crate::control::cancelled() {
+            Err(AnalysisError::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
+    let columns = ContactColumns::of(s, space);
+    let (segments, diag) = segments(s, space)?;
+    for v in [&mut s.position, &mut s.inertia, &mut s.point, &mut s.normal] {
+        *v = Vec::new();
+    }
+    s.image = None;
+    stop()?;
+    let coupled = finish(segments, diag, &s.stiffness)?;
+    stop()?;
+    let an = super::large_analysis(coupled, Vec::new(), Some(columns), None, want);
+    stop()?;
+    Ok(an)
 }

@@ -44,6 +44,25 @@ fn stiffness_at(case: &Case, ci: usize) -> String {
     }
 }
 
+/// A contact as the springs' rule reads it: its stiffness, dashpot and
+/// bodies.
+pub(crate) struct SpringContact {
+    /// Stiffness.
+    pub k: f64,
+    /// Dashpot, when given.
+    pub damping: Option<f64>,
+    /// Its bodies (`None`: the world, or no body).
+    pub sides: [Option<usize>; 2],
+}
+
+/// A body as the springs' rule reads it.
+pub(crate) struct SpringBody {
+    /// Its mass (`None`: fixed).
+    pub mass: Option<f64>,
+    /// A rigid body (a particle has no size of its own).
+    pub rigid: bool,
+}
+
 /// The stiffness against the body's size and weight, and the dashpot
 /// against critical damping, contact by contact.
 pub(super) fn springs(
@@ -54,19 +73,63 @@ pub(super) fn springs(
     out: &mut Checks,
 ) {
     let bodies = match &model.kind {
-        crate::model::Kind::Bodies { bodies, .. } => Some(bodies),
-        _ => None,
+        crate::model::Kind::Bodies { bodies, .. } => bodies.as_slice(),
+        _ => &[],
     };
-    let mut held = bodies.map_or_else(Vec::new, |b| vec![0.0f64; b.len()]);
-    for (ci, c) in model.contacts.iter().enumerate() {
-        let Some(m) = m_eff.get(ci).copied().flatten() else {
+    let contact = |ci: usize| {
+        let c = &model.contacts[ci];
+        SpringContact {
+            k: c.stiffness,
+            damping: c.damping,
+            sides: match &c.geometry {
+                Geometry::Point { body, other, .. } => [Some(*body), *other],
+                _ => [None, None],
+            },
+        }
+    };
+    let body = |b: usize| SpringBody {
+        mass: match &bodies[b].kind {
+            BodyKind::Rigid { mass, .. } | BodyKind::Particle { mass } => Some(*mass),
+            BodyKind::Fixed => None,
+        },
+        rigid: matches!(bodies[b].kind, BodyKind::Rigid { .. }),
+    };
+    let m = |ci: usize| m_eff.get(ci).copied().flatten();
+    let name = |b: usize| bodies[b].name.clone();
+    springs_of(
+        case,
+        (model.contacts.len(), contact),
+        (bodies.len(), body, name),
+        m,
+        size,
+        out,
+    );
+}
+
+/// [`springs`] over contacts and bodies given by number and accessor
+/// (`contacts.1(ci)`, `bodies.1(b)`, a body's name `bodies.2(b)`),
+/// `m_eff(ci)` each contact's
+/// effective mass: the rule for a model's structs and for a large
+/// scene's columns (`pipeline::scene`) alike.
+pub(crate) fn springs_of(
+    case: &Case,
+    contacts: (usize, impl Fn(usize) -> SpringContact),
+    bodies: (
+        usize,
+        impl Fn(usize) -> SpringBody,
+        impl Fn(usize) -> String,
+    ),
+    m_eff: impl Fn(usize) -> Option<f64>,
+    size: &[f64],
+    out: &mut Checks,
+) {
+    let (nb, body, body_name) = bodies;
+    let mut held = vec![0.0f64; nb];
+    for ci in 0..contacts.0 {
+        let Some(m) = m_eff(ci) else {
             continue;
         };
-        let k = c.stiffness;
-        let sides = match &c.geometry {
-            Geometry::Point { body, other, .. } => [Some(*body), *other],
-            _ => [None, None],
-        };
+        let SpringContact { k, damping, sides } = contacts.1(ci);
         for b in sides.into_iter().flatten() {
             if let Some(h) = held.get_mut(b) {
                 *h += k;
@@ -74,8 +137,7 @@ pub(super) fn springs(
         }
         // A particle has no size of its own (its contact point's distance
         // is no measure of it).
-        let rigid =
-            |b: &usize| bodies.is_some_and(|x| matches!(x[*b].kind, BodyKind::Rigid { .. }));
+        let rigid = |b: &usize| *b < nb && body(*b).rigid;
         let length = sides
             .into_iter()
             .flatten()
@@ -102,7 +164,7 @@ pub(super) fn springs(
                 ),
             );
         }
-        if let Some(cd) = c.damping {
+        if let Some(cd) = damping {
             let zeta = cd / (2.0 * (k * m).sqrt());
             let location = match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
                 Some(v) => at(case, &v.span),
@@ -132,20 +194,19 @@ pub(super) fn springs(
             }
         }
     }
-    let Some(bodies) = bodies else { return };
-    for (b, body) in bodies.iter().enumerate() {
-        let mass = match &body.kind {
-            BodyKind::Rigid { mass, .. } | BodyKind::Particle { mass } => *mass,
-            BodyKind::Fixed => continue,
+    for (b, k) in held.into_iter().enumerate() {
+        let SpringBody { mass, rigid } = body(b);
+        let Some(mass) = mass else {
+            continue;
         };
-        let s = match body.kind {
-            BodyKind::Rigid { .. } => size.get(b).copied().unwrap_or(0.0),
-            _ => 0.0,
+        let s = if rigid {
+            size.get(b).copied().unwrap_or(0.0)
+        } else {
+            0.0
         };
-        let k = held[b];
         let sink = mass * GRAVITY / k;
         if k > 0.0 && s > 0.0 && sink > s {
-            let (name, location) = super::body_name_and_location(case, b, &body.name);
+            let (name, location) = super::body_name_and_location(case, b, &body_name(b));
             out.warn(
                 "stiffness_for_size",
                 format!("body {name}: contact stiffness"),

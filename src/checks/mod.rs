@@ -21,6 +21,7 @@ mod rules;
 
 pub use rules::RULES;
 
+mod run;
 pub use dynamics::{
     DAMPING_RATIO_MAX, ENGINE_FREQUENCY_STEPS, ENGINE_STEP, FASTEST_WAVE, GENERALIZED_MASS_RATIO,
 };
@@ -29,6 +30,9 @@ pub use plausible::{
     COMPRESSION_RATIO, DENSITY, EQUIVALENT_DENSITY, EQUIVALENT_DENSITY_PLANAR, LEVER_MASS_RATIO,
     PERSON_BANDS,
 };
+mod scene;
+pub use run::run;
+pub use scene::{scene_after, scene_before};
 
 use crate::case::{Case, ContactGeometry, Form, InertiaVal, Side, Val};
 use crate::model::{BodyKind, Geometry, Inertia, Kind, Model};
@@ -171,42 +175,6 @@ fn chop(v: Vec<f64>) -> Vec<f64> {
     v.into_iter()
         .map(|x| if x.abs() < 1e-12 * top { 0.0 } else { x })
         .collect()
-}
-
-/// Runs every check on a case, its numeric model and its analysis.
-pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> Checks {
-    let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
-    let mut out = run_checks(case, model, &m_eff);
-    plausible::density(case, model, &mut out);
-    plausible::lever(case, model, &mut out);
-    plausible::opposite_normals(case, model, &mut out);
-    plausible::normal_out_of_shape(case, model, &mut out);
-    plausible::person(case, &mut out);
-    plausible::person_region(case, &mut out);
-    let sizes = body_sizes(case, model);
-    plausible::impact_compression(case, model, an, &sizes, &mut out);
-    normals::bodies(case, model, &mut out);
-    normals::joints(case, model, &sizes, &mut out);
-    dynamics::springs(case, model, &m_eff, &sizes, &mut out);
-    dynamics::engine_scales(case, &mut out);
-    dynamics::generalized_mass(case, &m_eff, &mut out);
-    laws::contact_laws(case, model, &sizes, &mut out);
-    laws::engine_and_drop(case, &mut out);
-    robot_inputs::angles(case, &mut out);
-    robot_inputs::trig_parameters(case, &mut out);
-    robot_inputs::model_inputs(case, &mut out);
-    program::program(case, &mut out);
-    sweep_ends(case, &mut out);
-    tolerance_corners(case, &mut out);
-    robot_inputs::sweep_angles(case, &mut out);
-    for w in case.motion.iter().flat_map(|m| &m.warnings) {
-        robot_inputs::joint_beyond_range(w, &mut out);
-    }
-    for w in out.world.iter_mut().flatten() {
-        w.point = chop(std::mem::take(&mut w.point));
-        w.normal = chop(std::mem::take(&mut w.normal));
-    }
-    out
 }
 
 fn run_checks(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {
@@ -416,11 +384,7 @@ fn body_sizes(case: &Case, model: &Model<f64>) -> Vec<f64> {
                 _ => None,
             };
             let gyration = match &body.kind {
-                BodyKind::Rigid { mass, inertia } => {
-                    let m = principal(inertia);
-                    let s: f64 = m.iter().sum();
-                    (s / (if m.len() == 3 { 2.0 } else { 1.0 } * mass)).sqrt()
-                }
+                BodyKind::Rigid { mass, inertia } => radius_of_gyration(*mass, &principal(inertia)),
                 _ => 0.0,
             };
             reach
@@ -489,12 +453,7 @@ fn body_checks(
         if moments.len() == 3 {
             triangle(&name, &location, &moments, out);
         }
-        // The rms distance of the mass from the centre of mass.
-        let rho = if moments.len() == 3 {
-            (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt()
-        } else {
-            (moments[0] / mass).sqrt()
-        };
+        let rho = radius_of_gyration(*mass, &moments);
         let shape = match &case.form {
             Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
             _ => None,
@@ -516,6 +475,16 @@ fn body_checks(
                 out,
             );
         }
+    }
+}
+
+/// The rms distance of the mass from the centre of mass: `√(ΣI/2m)` from
+/// three principal moments, `√(I/m)` from one.
+fn radius_of_gyration(mass: f64, moments: &[f64]) -> f64 {
+    if moments.len() == 3 {
+        (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt()
+    } else {
+        (moments[0] / mass).sqrt()
     }
 }
 

@@ -62,64 +62,79 @@ pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
             Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
             _ => None,
         };
-        let (name, location) = super::body_name_and_location(case, b, &body.name);
-        let (rho_v, band, how) = match (shape.and_then(|s| s.kind.volume(&s.size)), moments.len()) {
-            (Some(v), _) => (
-                mass / v,
-                DENSITY,
-                format!("m/V of its {}", shape.map_or("", |s| s.kind.name())),
-            ),
-            (None, 3) => {
-                let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();
-                let r = (5.0f64 / 3.0).sqrt() * rg;
-                let sphere = mass / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3));
-                // A slender rod or a flat plate reads far lighter as a
-                // sphere: it is flagged only if the uniform box of its
-                // principal moments is implausible too.
-                let boxed = equivalent_box_density(*mass, &moments);
-                let inside = |x: f64| (EQUIVALENT_DENSITY.0..=EQUIVALENT_DENSITY.1).contains(&x);
-                if !inside(sphere) && boxed.is_some_and(inside) {
-                    continue;
-                }
-                (
-                    sphere,
-                    EQUIVALENT_DENSITY,
-                    format!(
-                        "the density of the uniform sphere with its radius of gyration ({} m){}",
-                        n(rg),
-                        boxed.map_or_else(String::new, |b| format!(
-                            " (of the uniform box with its principal moments, {} kg/m³)",
-                            n(b)
-                        ))
-                    ),
-                )
-            }
-            (None, _) => {
-                let rg = (moments[0] / mass).sqrt();
-                (
-                    mass / rg.powi(3),
-                    EQUIVALENT_DENSITY_PLANAR,
-                    format!("m/ρ³ with its radius of gyration ρ = √(I/m) = {} m", n(rg)),
-                )
-            }
-        };
-        if !rho_v.is_finite() || (rho_v >= band.0 && rho_v <= band.1) {
-            continue;
-        }
-        out.warn(
-            "implausible_density",
-            format!("body {name}: mass and size"),
-            location,
-            format!(
-                "{how} is {} kg/m³, {} {} kg/m³: no solid body is that {}; check the units of \
-                 the mass, the inertia and the size (g for kg, mm for m, g·cm² for kg·m²)",
-                n(rho_v),
-                if rho_v < band.0 { "below" } else { "above" },
-                n(if rho_v < band.0 { band.0 } else { band.1 }),
-                if rho_v < band.0 { "light" } else { "dense" }
-            ),
-        );
+        density_of(case, b, &body.name, *mass, &moments, shape, out);
     }
+}
+
+/// [`density`] for body `b` (named `body_name` in the model) of mass
+/// `mass`, principal moments `moments` and shape `shape`.
+pub(super) fn density_of(
+    case: &Case,
+    b: usize,
+    body_name: &str,
+    mass: f64,
+    moments: &[f64],
+    shape: Option<&crate::case::pose::ShapeGeom>,
+    out: &mut Checks,
+) {
+    let mass = &mass;
+    let (name, location) = super::body_name_and_location(case, b, body_name);
+    let (rho_v, band, how) = match (shape.and_then(|s| s.kind.volume(&s.size)), moments.len()) {
+        (Some(v), _) => (
+            mass / v,
+            DENSITY,
+            format!("m/V of its {}", shape.map_or("", |s| s.kind.name())),
+        ),
+        (None, 3) => {
+            let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();
+            let r = (5.0f64 / 3.0).sqrt() * rg;
+            let sphere = mass / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3));
+            // A slender rod or a flat plate reads far lighter as a
+            // sphere: it is flagged only if the uniform box of its
+            // principal moments is implausible too.
+            let boxed = equivalent_box_density(*mass, moments);
+            let inside = |x: f64| (EQUIVALENT_DENSITY.0..=EQUIVALENT_DENSITY.1).contains(&x);
+            if !inside(sphere) && boxed.is_some_and(inside) {
+                return;
+            }
+            (
+                sphere,
+                EQUIVALENT_DENSITY,
+                format!(
+                    "the density of the uniform sphere with its radius of gyration ({} m){}",
+                    n(rg),
+                    boxed.map_or_else(String::new, |b| format!(
+                        " (of the uniform box with its principal moments, {} kg/m³)",
+                        n(b)
+                    ))
+                ),
+            )
+        }
+        (None, _) => {
+            let rg = (moments[0] / mass).sqrt();
+            (
+                mass / rg.powi(3),
+                EQUIVALENT_DENSITY_PLANAR,
+                format!("m/ρ³ with its radius of gyration ρ = √(I/m) = {} m", n(rg)),
+            )
+        }
+    };
+    if !rho_v.is_finite() || (rho_v >= band.0 && rho_v <= band.1) {
+        return;
+    }
+    out.warn(
+        "implausible_density",
+        format!("body {name}: mass and size"),
+        location,
+        format!(
+            "{how} is {} kg/m³, {} {} kg/m³: no solid body is that {}; check the units of \
+                 the mass, the inertia and the size (g for kg, mm for m, g·cm² for kg·m²)",
+            n(rho_v),
+            if rho_v < band.0 { "below" } else { "above" },
+            n(if rho_v < band.0 { band.0 } else { band.1 }),
+            if rho_v < band.0 { "light" } else { "dense" }
+        ),
+    );
 }
 
 /// m/V of the uniform box whose principal moments are `moments`: sides
@@ -156,50 +171,67 @@ pub(super) fn lever(case: &Case, model: &Model<f64>, out: &mut Checks) {
             continue;
         };
         let r: Vec<f64> = point.iter().zip(&b.position).map(|(p, x)| p - x).collect();
-        let a_rot = match inertia {
-            Inertia::Scalar(i) if r.len() == 2 => {
-                let t = r[0] * normal[1] - r[1] * normal[0];
-                t * t / i
-            }
-            Inertia::Diagonal(_) | Inertia::Full(_) if r.len() == 3 => {
-                let t = Vector3::new(r[0], r[1], r[2])
-                    .cross(&Vector3::new(normal[0], normal[1], normal[2]));
-                let m = match inertia {
-                    Inertia::Diagonal(d) => Matrix3::from_diagonal(&Vector3::new(d[0], d[1], d[2])),
-                    Inertia::Full(f) => Matrix3::from_fn(|i, j| f[i][j]),
-                    Inertia::Scalar(_) => continue,
-                };
-                let Some(inv) = m.try_inverse() else { continue };
-                t.dot(&(inv * t))
-            }
-            _ => continue,
-        };
-        let alone = 1.0 / (1.0 / mass + a_rot);
-        if !(alone.is_finite() && alone < LEVER_MASS_RATIO * mass) {
-            continue;
-        }
-        let cname = case.contact_name(ci);
-        let span = match case.contacts.get(ci).map(|c| &c.geometry) {
-            Some(ContactGeometry::Point { point, .. }) => point[0].span.clone(),
-            _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
-        };
-        out.warn(
-            "lever_beyond_gyration",
-            format!("contact {cname}: point"),
-            at(case, &span),
-            format!(
-                "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
-                 contact's lever is {} times its radius of gyration about that axis. Right for a \
-                 long thin body touched far out; otherwise the inertia is too small or the point \
-                 too far (a unit)",
-                b.name,
-                n(alone),
-                n(mass / alone),
-                n(*mass),
-                n((mass * a_rot).sqrt())
-            ),
-        );
+        lever_of(case, ci, &b.name, *mass, inertia, &r, normal, out);
     }
+}
+
+/// [`lever`] for contact `ci` on a body named `body_name` of mass `mass`
+/// and inertia `inertia`, lever arm `r` and normal `normal`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn lever_of(
+    case: &Case,
+    ci: usize,
+    body_name: &str,
+    mass: f64,
+    inertia: &Inertia<f64>,
+    r: &[f64],
+    normal: &[f64],
+    out: &mut Checks,
+) {
+    let mass = &mass;
+    let a_rot = match inertia {
+        Inertia::Scalar(i) if r.len() == 2 => {
+            let t = r[0] * normal[1] - r[1] * normal[0];
+            t * t / i
+        }
+        Inertia::Diagonal(_) | Inertia::Full(_) if r.len() == 3 => {
+            let t = Vector3::new(r[0], r[1], r[2])
+                .cross(&Vector3::new(normal[0], normal[1], normal[2]));
+            let m = match inertia {
+                Inertia::Diagonal(d) => Matrix3::from_diagonal(&Vector3::new(d[0], d[1], d[2])),
+                Inertia::Full(f) => Matrix3::from_fn(|i, j| f[i][j]),
+                Inertia::Scalar(_) => return,
+            };
+            let Some(inv) = m.try_inverse() else { return };
+            t.dot(&(inv * t))
+        }
+        _ => return,
+    };
+    let alone = 1.0 / (1.0 / mass + a_rot);
+    if !(alone.is_finite() && alone < LEVER_MASS_RATIO * mass) {
+        return;
+    }
+    let cname = case.contact_name(ci);
+    let span = match case.contacts.get(ci).map(|c| &c.geometry) {
+        Some(ContactGeometry::Point { point, .. }) => point[0].span.clone(),
+        _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
+    };
+    out.warn(
+        "lever_beyond_gyration",
+        format!("contact {cname}: point"),
+        at(case, &span),
+        format!(
+            "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
+             contact's lever is {} times its radius of gyration about that axis. Right for a \
+             long thin body touched far out; otherwise the inertia is too small or the point \
+             too far (a unit)",
+            body_name,
+            n(alone),
+            n(mass / alone),
+            n(*mass),
+            n((mass * a_rot).sqrt())
+        ),
+    );
 }
 
 /// A point contact: body, other body, point, normal.

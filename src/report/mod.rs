@@ -463,18 +463,18 @@ pub fn build(case: &Case, results: Results) -> Report {
         persons,
         robot_system,
     } = results;
-    let c = an.contacts.len();
+    let c = an.n_contacts();
     let impact_naives: Vec<Option<f64>> = if case.impacts.is_empty() {
         Vec::new()
     } else {
-        an.contacts.iter().map(|r| r.naive_mass).collect()
+        (0..c).map(|i| an.contact(i).naive_mass).collect()
     };
     // Only the listed contacts are turned into report rows (at 10⁶
     // contacts the full list would be the largest thing in memory).
     let keep: Vec<usize> = match selection {
         ContactSelection::All => (0..c).collect(),
         ContactSelection::None => Vec::new(),
-        ContactSelection::Worst(n) => fastest_by(c, |i| an.contacts[i].omega, n),
+        ContactSelection::Worst(n) => fastest_by(c, |i| an.contact(i).omega, n),
     };
     let all = selection == ContactSelection::All;
     let contacts: Vec<ContactReport> = keep
@@ -498,7 +498,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         } else {
             case.space.name().into()
         },
-        dofs: system.n_dofs(),
+        dofs: n_dofs(an, system),
         model: model_report(case, an, system, list_dofs, all),
         sweeps,
         display: case.display.clone(),
@@ -574,7 +574,7 @@ fn contact_report(
     derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
     i: usize,
 ) -> ContactReport {
-    let r = &an.contacts[i];
+    let r = an.contact(i);
     ContactReport {
         index: i,
         name: case.contact_name(i).into_owned(),
@@ -606,6 +606,12 @@ fn stiffness_from_engine(case: &Case) -> Option<StiffnessFromEngine> {
     })
 }
 
+/// Generalized velocities: the system's, or on the columnar path of a
+/// large scene (no system assembled) the scene's count.
+fn n_dofs(an: &Analysis, system: &crate::model::System<f64>) -> usize {
+    an.columns.as_ref().map_or(system.n_dofs(), |c| c.dofs)
+}
+
 /// The model section: velocities, M and J (when small enough).
 fn model_report(
     case: &Case,
@@ -614,8 +620,8 @@ fn model_report(
     list_dofs: bool,
     all: bool,
 ) -> ModelReport {
-    let n = system.n_dofs();
-    let c = an.contacts.len();
+    let n = n_dofs(an, system);
+    let c = an.n_contacts();
     ModelReport {
         dofs: system
             .dofs
@@ -694,7 +700,7 @@ fn inputs(case: &Case) -> Vec<InputReport> {
 /// The Delassus matrix and its coupling coefficients (dense, every contact
 /// listed), or why they are left out.
 fn delassus_report(case: &Case, an: &Analysis, keep: &[usize], all: bool) -> DelassusReport {
-    let c = an.contacts.len();
+    let c = an.n_contacts();
     let a = &an.delassus;
     let dense = an.coupled.is_none() && all;
     let matrix: Vec<Vec<f64>> = (0..if dense { c } else { 0 })
@@ -733,12 +739,13 @@ fn large_report(
     an: &Analysis,
     derivation: Result<&crate::symbolic::Derivation, &crate::symbolic::Unsupported>,
 ) -> Option<LargeReport> {
-    let c = an.contacts.len();
+    let c = an.n_contacts();
     an.large.as_ref().map(|info| {
-        let ratios: Vec<f64> = an
-            .contacts
-            .iter()
-            .map(|r| r.m_eff.zip(r.naive_mass).map_or(f64::NAN, |(m, n)| m / n))
+        let ratios: Vec<f64> = (0..c)
+            .map(|i| {
+                let r = an.contact(i);
+                r.m_eff.zip(r.naive_mass).map_or(f64::NAN, |(m, n)| m / n)
+            })
             .collect();
         let mut order: Vec<usize> = (0..c).filter(|&i| ratios[i].is_finite()).collect();
         order.sort_by(|&x, &y| ratios[x].total_cmp(&ratios[y]).then(x.cmp(&y)));
@@ -755,7 +762,7 @@ fn large_report(
             nnz: info.nnz,
             stored: info.stored,
             mass_ratio: histogram(&ratios),
-            omega: histogram(&an.contacts.iter().map(|r| r.omega).collect::<Vec<_>>()),
+            omega: histogram(&(0..c).map(|i| an.contact(i).omega).collect::<Vec<_>>()),
             most_affected: order
                 .iter()
                 .take(10)

@@ -103,3 +103,5 @@ mod robots {
 
 /// Large systems: the large path, Lanczos, sparse Delassus products.
 mod scale;
+/// The columnar route of a large scene through the pipeline.
+mod scene_route;
