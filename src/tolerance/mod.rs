@@ -15,8 +15,9 @@
 //!   (then not a guaranteed bound: the report says so). The corners bound
 //!   a result that is monotone in each parameter over its tolerance; where
 //!   a parameter's two ends move a result the same way (checked one at a
-//!   time) it is not, an extreme may lie inside the box, and the report
-//!   says so.
+//!   time) it is not, an extreme may lie inside the box: a scan of that
+//!   parameter finds the interior extremes, refined by golden section,
+//!   which join the grid of levels, and the report says so.
 //! - **First order** (GUM-style linear propagation, worst case, not a
 //!   statistical uncertainty): `q₀ ± Σ_p |∂q/∂p| Δp`, with `∂q/∂p` from the
 //!   exact elasticities of the symbolic derivation for m_eff and ω
@@ -26,8 +27,11 @@
 //! The driver of a result is the parameter whose tolerance alone moves it
 //! most (exact, one at a time). Where the corner the first-order estimate
 //! names as the worst differs from the exact worst corner the result says
-//! so. Sweeps get a band: the smallest and largest value over the corners
-//! of the other toleranced parameters at each sweep point ([`band`]).
+//! so. Sweeps get a band: the smallest and largest value over the box of
+//! the other toleranced parameters at each sweep point ([`band`]), found
+//! by the same search ([`search::explore`], one rule for every bound:
+//! corners, and interior extremes of a scan refined by golden section
+//! where a value is not monotone).
 
 mod band;
 mod search;

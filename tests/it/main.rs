@@ -85,6 +85,7 @@ mod physics {
     mod symbolic;
     mod tangential;
     mod tolerance;
+    mod tolerance_band;
     mod verification;
 }
 
