@@ -569,6 +569,13 @@ mod number_tests {
 /// (`number::at_most`): never above the limit it states.
 fn register_step(tera: &mut tera::Tera) {
     tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
+        // `as_step=false`: not a step (a Tolerances row of another
+        // quantity), printed as `sig` prints it.
+        if a.get("as_step").and_then(Value::as_bool) == Some(false) {
+            return Ok(Value::String(
+                num(v).map_or_else(|| "—".into(), |x| pretty(&sig(x, digits(a)))),
+            ));
+        }
         let fixed = a.get("unit").and_then(|u| {
             Some((
                 u.get("unit")?.as_str()?.to_string(),

@@ -469,7 +469,7 @@ fn method_note(case: &Case, params: &[usize], grid: &[Vec<(f64, End)>], points: 
     );
     if !inside.is_empty() {
         s.push_str(&format!(
-            ", and for {} (a result is not monotone in it: a {SCAN_POINTS}-point scan of each parameter rises and falls) the interior extremes of the scan, refined by golden section",
+            ", and for {} (a result is not monotone in it: its {SCAN_POINTS}-point scan rises and falls) the interior extremes of the scan, refined by golden section",
             inside.join(", ")
         ));
     }
@@ -480,6 +480,22 @@ fn method_note(case: &Case, params: &[usize], grid: &[Vec<(f64, End)>], points: 
 fn input(case: &Case, p: usize) -> InputBound {
     let par = &case.parameters[p];
     let t = par.tolerance.as_ref().expect("toleranced");
+    let unit = if par.value.dim.is_none() {
+        String::new()
+    } else {
+        par.value.dim.to_string()
+    };
+    // An angle is a number without a unit in SI: shown as typed.
+    let written = &t.written;
+    let (shown_unit, shown_scale) = if !unit.is_empty() {
+        (unit.clone(), 1.0)
+    } else if written.contains("deg") || written.contains('°') {
+        ("deg".to_string(), 180.0 / std::f64::consts::PI)
+    } else if written.contains("rad") {
+        ("rad".to_string(), 1.0)
+    } else {
+        ("dimensionless".to_string(), 1.0)
+    };
     InputBound {
         parameter: par.name.clone(),
         written: t.written.trim().to_string(),
@@ -487,11 +503,9 @@ fn input(case: &Case, p: usize) -> InputBound {
         nominal: par.value.si,
         lo: t.lo,
         hi: t.hi,
-        unit: if par.value.dim.is_none() {
-            String::new()
-        } else {
-            par.value.dim.to_string()
-        },
+        unit: unit.clone(),
+        shown_unit,
+        shown_scale,
     }
 }
 
@@ -598,6 +612,7 @@ fn result(
         id: tr.id(case),
         quantity: tr.label(case),
         unit: tr.unit(),
+        step: tr.is_step(),
         nominal: q0,
         lo: l.min(q0) - rest,
         hi: h.max(q0) + rest,
