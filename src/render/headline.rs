@@ -60,7 +60,12 @@ fn n(x: f64, d: usize) -> String {
 
 /// With tolerances, the bound of the result `id` (`tolerance::Tracked::id`).
 fn bound<'a>(report: &'a Report, id: &str) -> Option<&'a crate::tolerance::Bound> {
-    report.tolerances.as_ref()?.results.iter().find(|b| b.id == id)
+    report
+        .tolerances
+        .as_ref()?
+        .results
+        .iter()
+        .find(|b| b.id == id)
 }
 
 /// Where the box decides: the bound in bold, the nominal value in brackets

@@ -72,7 +72,11 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
                 };
                 vec![
                     b.quantity.clone(),
-                    if b.step { String::new() } else { b.unit.to_string() },
+                    if b.step {
+                        String::new()
+                    } else {
+                        b.unit.to_string()
+                    },
                     cell(b.nominal),
                     cell(b.lo),
                     cell(b.hi),

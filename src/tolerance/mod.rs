@@ -138,8 +138,16 @@ impl Tracked {
             Tracked::MEff(c) => an.contacts.get(c)?.m_eff,
             Tracked::Omega(c) => an.contacts.get(c).map(|r| r.omega),
             Tracked::OmegaMax => Some(an.coupled_omega_max),
-            Tracked::StepToUse => an.stable_dt.governing.map(|(h, _)| h),
-            Tracked::Guaranteed => an.stable_dt.guaranteed,
+            // With tangential springs, over every row (as the sheet's step).
+            Tracked::StepToUse => an
+                .tangential
+                .as_ref()
+                .map_or(an.stable_dt.governing, |t| t.stable_dt.governing)
+                .map(|(h, _)| h),
+            Tracked::Guaranteed => an
+                .tangential
+                .as_ref()
+                .map_or(an.stable_dt.guaranteed, |t| t.stable_dt.guaranteed),
             Tracked::PeakForce(i) => {
                 let r = an.impacts.get(i)?;
                 case.impacts[i]

@@ -412,6 +412,16 @@ pub fn bound(case: &Case, an: &Analysis, exact: Option<&[Sensitivity]>) -> Optio
             "{n} parameters carry a tolerance, more than the {TOLERANCE_CORNER_PARAMETERS} searched corner by corner: the corners are those of the {TOLERANCE_CORNER_PARAMETERS} with the largest one-at-a-time effect, the others held at their nominal values and their first-order effect added to both ends. These intervals are estimates, not guaranteed bounds."
         ));
     }
+    let idle: Vec<&str> = (0..n)
+        .filter(|&j| (0..tracked.len()).all(|k| e.probe.swing(j, k) == 0.0))
+        .map(|j| case.parameters[with[j]].name.as_str())
+        .collect();
+    if !idle.is_empty() {
+        notes.push(format!(
+            "{} moves none of the bounded results over its tolerance: either nothing depends on it, or it enters only a value fixed when the case is read (such as a Hertz law's modulus or radius, linearised once at the nominal values), which its tolerance does not reach.",
+            idle.join(", ")
+        ));
+    }
     if e.ex.failed > 0 {
         notes.push(format!(
             "{} of the {} points could not be evaluated (the evaluation's work allowance was spent, or the point is not a valid case) and are left out.",

@@ -102,3 +102,67 @@ fn the_tolerance_tables_bounds_are_the_brute_force_grids() {
     let tilt = b.lo_corner.iter().find(|c| c.parameter == "tilt").unwrap();
     assert_close(tilt.value, -(H / 0.11f64).atan(), 1e-3);
 }
+
+#[test]
+fn with_tolerances_the_headline_states_the_bounds_that_decide_and_the_table_its_units() {
+    let ev = crate::support::bundled("offcentre-tolerance.toml");
+    let t = ev.report.tolerances.as_ref().unwrap();
+    let by = |id: &str| t.results.iter().find(|b| b.id == id).unwrap();
+    let (force, speed) = (by("peak_force(drop)"), by("max_speed(offcentre, hand)"));
+    let lines = meff::render::headline::lines(&ev.report, 4);
+    let bold: Vec<String> = lines
+        .iter()
+        .flatten()
+        .filter(|s| s.strong)
+        .map(|s| s.text.clone())
+        .collect();
+    let shown = |x: f64, unit: &str| format!("{} {unit}", meff::number::sig(x, 4));
+    // The largest force and the smallest speed, in bold; the nominal beside.
+    assert!(force.hi > force.nominal && speed.lo < speed.nominal);
+    assert!(bold.contains(&shown(force.hi, "N")), "{bold:?}");
+    assert!(bold.contains(&shown(speed.lo, "m/s")), "{bold:?}");
+    assert!(!bold.contains(&shown(force.nominal, "N")), "{bold:?}");
+    assert!(!bold.contains(&shown(speed.nominal, "m/s")), "{bold:?}");
+    let text: String = lines.iter().flatten().map(|s| s.text.as_str()).collect();
+    assert!(
+        text.contains(&format!("nominal {}", shown(force.nominal, "N"))),
+        "{text}"
+    );
+    // The tables: the tilt in degrees, the steps rounded down in ms, no
+    // elasticity at a nominal of 0.
+    let sheet = meff::render::text::sections_text(
+        &ev.report.title,
+        &meff::render::text::sections(&ev.report, 4),
+    );
+    let row = |start: &str| {
+        sheet
+            .lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no {start} row in\n{sheet}"))
+            .to_string()
+    };
+    assert!(row("tilt ").contains(" deg "), "{}", row("tilt "));
+    assert!(row("tilt ").contains("8.000"), "{}", row("tilt "));
+    let step = by("dt_to_use");
+    let lo_ms = meff::number::at_most(step.lo * 1e3, 4);
+    assert!(lo_ms <= step.lo * 1e3);
+    assert!(
+        row("step to use").contains(&format!("{} ms", meff::number::sig(lo_ms, 4))),
+        "{}",
+        row("step to use")
+    );
+    let s = ev
+        .report
+        .symbolic
+        .sensitivities
+        .iter()
+        .find(|s| s.parameter == "tilt")
+        .unwrap();
+    assert!(s.m_eff.is_none() && s.omega.is_none());
+    assert!(
+        row("offcentre  tilt").contains('—'),
+        "{}",
+        row("offcentre  tilt")
+    );
+    assert!(ev.report.symbolic.sensitivities_note.is_some());
+}
