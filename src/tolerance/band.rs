@@ -5,7 +5,7 @@
 //! every corner, and inside the box where a value is not monotone.
 
 use super::End;
-use super::search::{MAX_GRID, Values, explore, left_out_width};
+use super::search::{Eval, MAX_GRID, Values, explore, left_out_width};
 use super::sweep_value;
 use crate::analysis::{self, sweep::SweepResult};
 use crate::case::{Case, Env, Quantity, Sweep};
@@ -114,7 +114,7 @@ fn left_out(
     case: &Case,
     with: &[usize],
     base: &[(usize, f64)],
-    eval: &dyn Fn(&[(usize, f64)]) -> Option<Values>,
+    eval: Eval,
     chosen: &[usize],
     n_series: usize,
 ) -> Vec<f64> {

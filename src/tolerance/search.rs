@@ -115,7 +115,7 @@ pub(super) fn explore(
     // Corners of at most this many parameters fit the allowance.
     let fit = (usize::BITS - 1 - max_grid.max(1).leading_zeros()) as usize;
     let (method, chosen) = choose(with.len(), &probe, fit.min(TOLERANCE_CORNER_PARAMETERS));
-    let (mut grid, bent): (Vec<Vec<(f64, End)>>, Vec<Vec<bool>>) = chosen
+    let (mut grid, bent): (Vec<Point>, Vec<Vec<bool>>) = chosen
         .iter()
         .map(|&j| levels(case, with[j], j, &probe, &at))
         .unzip();
@@ -150,7 +150,7 @@ fn levels(
     p: usize,
     j: usize,
     probe: &Probe,
-    at: &dyn Fn(&[(usize, f64)]) -> Option<Values>,
+    at: Eval,
 ) -> (Vec<(f64, End)>, Vec<bool>) {
     let t = case.parameters[p].tolerance.as_ref().expect("toleranced");
     let mut out = vec![(t.lo, End::Lo), (t.hi, End::Hi)];
@@ -260,12 +260,7 @@ fn refine(
 /// within one scan interval either side (the interior level was found
 /// with the others at their nominal values; where the extreme moves with
 /// them, the grid point is near it, not at it).
-fn polish(
-    case: &Case,
-    params: &[usize],
-    ex: &mut Extremes,
-    at: &dyn Fn(&[(usize, f64)]) -> Option<Values>,
-) {
+fn polish(case: &Case, params: &[usize], ex: &mut Extremes, at: Eval) {
     for k in 0..ex.lo.len() {
         for smallest in [true, false] {
             let slot = if smallest {
@@ -324,7 +319,7 @@ pub(super) struct Extremes {
 fn search(
     params: &[usize],
     grid: &[Vec<(f64, End)>],
-    at: &dyn Fn(&[(usize, f64)]) -> Option<Values>,
+    at: Eval,
     n_results: usize,
 ) -> Option<Extremes> {
     let points: usize = grid.iter().map(Vec::len).product();
@@ -599,9 +594,8 @@ fn result(
     for (i, &j) in chosen.iter().enumerate() {
         if e.bent[i][k] {
             let scanned = if grid[i].len() > 2 {
-                format!(
-                    "the search includes the interior extremes of the scan, refined by golden section"
-                )
+                "the search includes the interior extremes of the scan, refined by golden section"
+                    .to_string()
             } else {
                 "only its ends are searched, so the extreme may lie inside the box".to_string()
             };
