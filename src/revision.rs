@@ -413,9 +413,15 @@ pub fn text(d: &Diff, digits: usize) -> String {
 /// significant figures: what `meff diff` prints and `meff eval`'s
 /// "Changes since the previous revision" lists.
 pub fn rows(d: &Diff, digits: usize) -> Vec<[String; 4]> {
-    let show = |i: &Option<Item>| match i {
+    let show = |i: &Option<Item>, step: bool| match i {
         None => "—".to_string(),
         Some(Item::Text(s)) => s.clone(),
+        // A step limit rounded down, any time in s/ms/µs, as the sheets
+        // print them.
+        Some(Item::Number { value, unit: "s" }) if step => {
+            crate::number::time_at_most(*value, digits)
+        }
+        Some(Item::Number { value, unit: "s" }) => crate::number::time(*value, digits),
         Some(Item::Number { value, unit }) => {
             let n = crate::number::sig(*value, digits);
             if unit.is_empty() {
@@ -434,9 +440,21 @@ pub fn rows(d: &Diff, digits: usize) -> Vec<[String; 4]> {
             _ if c.verdict => "FLIPPED".into(),
             _ => "changed".into(),
         };
-        rows.push([c.quantity.clone(), show(&c.old), show(&c.new), change]);
+        let step = is_step(&c.quantity);
+        rows.push([
+            c.quantity.clone(),
+            show(&c.old, step),
+            show(&c.new, step),
+            change,
+        ]);
     }
     rows
+}
+
+/// A step limit's stable identifier (`stable_dt…`, `dt_to_use…`,
+/// `dt_guaranteed…`): printed rounded down.
+fn is_step(quantity: &str) -> bool {
+    quantity.starts_with("stable_dt") || quantity.starts_with("dt_")
 }
 
 fn text_of(d: &Diff, rows: Vec<[String; 4]>) -> String {

@@ -147,6 +147,13 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         .count();
     // The verification's own verdict (the render layer judges nothing).
     let verified = report.verification.as_ref().map(|v| v.verdict.agrees);
+    // With tolerances, the bounds that decide: the largest ω_max (the
+    // step is already the smallest over the box).
+    let omega_max = report
+        .tolerances
+        .as_ref()
+        .and_then(|t| t.results.iter().find(|b| b.id == "omega_max"))
+        .map_or(report.coupled_omega_max, |b| b.hi);
     json!({
         "stem": stem,
         // A relative link without extension: percent-encoded, `./` first.
@@ -155,7 +162,8 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         "contacts": report.contacts_total,
         "worst_mass_ratio": worst,
         "coupled_ratio": report.coupled_to_independent_ratio,
-        "omega_max": report.coupled_omega_max,
+        "omega_max": omega_max,
+        "bounded": report.tolerances.is_some(),
         // The step the sheet tells the user to use (the damped one with
         // dashpots), never the undamped 2/ω_max beside dashpots.
         "dt": report

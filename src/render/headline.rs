@@ -69,6 +69,38 @@ fn up(x: f64, d: usize) -> String {
     pretty(&crate::number::sig_round(x, d, crate::number::Round::Up))
 }
 
+/// With tolerances, the bound of the result `id` (`tolerance::Tracked::id`).
+fn bound<'a>(report: &'a Report, id: &str) -> Option<&'a crate::tolerance::Bound> {
+    report
+        .tolerances
+        .as_ref()?
+        .results
+        .iter()
+        .find(|b| b.id == id)
+}
+
+/// Where the box decides: the bound in bold, the nominal value in brackets
+/// after it (`largest`: the highest value decides, else the lowest).
+fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> [Segment; 2] {
+    let (x, which) = if largest {
+        (b.hi, "largest")
+    } else {
+        (b.lo, "smallest")
+    };
+    [
+        // The deciding bound rounded the safe way: up when the largest
+        // decides (a force), down when the smallest does (a speed limit).
+        strong(format!(
+            "{} {unit}",
+            if largest { up(x, d) } else { down(x, d) }
+        )),
+        plain(format!(
+            ", the {which} over the inputs' tolerances (nominal {} {unit}",
+            n(b.nominal, d)
+        )),
+    ]
+}
+
 /// “Use Δt ≤ …” for a case with tangential springs: the step over every
 /// row, the rows that set it, and what the tangential springs change.
 fn tangential_step_line(
@@ -278,21 +310,28 @@ fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             continue;
         };
         let struck: Vec<_> = im.contacts.iter().filter(|c| c.role == "struck").collect();
-        let mut line = vec![
-            plain(format!(
-                "Impact “{}” at {} m/s: peak force ",
-                im.name,
-                n(im.speed, d)
-            )),
-            strong(format!("{} N", n(top.peak_force, d))),
-            plain(format!(
-                " at {} after {}, contact for {}, compression {} m",
-                top.contact,
-                t(report, top.time_to_peak, d),
-                t(report, top.duration, d),
-                n(top.compression, d)
-            )),
-        ];
+        let mut line = vec![plain(format!(
+            "Impact “{}” at {} m/s: peak force ",
+            im.name,
+            n(im.speed, d)
+        ))];
+        let at = format!(
+            " at {} after {}, contact for {}, compression {} m",
+            top.contact,
+            t(report, top.time_to_peak, d),
+            t(report, top.duration, d),
+            n(top.compression, d)
+        );
+        match bound(report, &format!("peak_force({})", im.name)) {
+            Some(b) => {
+                line.extend(decided(b, true, "N", d));
+                line.push(plain(format!("{at})")));
+            }
+            None => {
+                line.push(strong(format!("{} N", n(top.peak_force, d))));
+                line.push(plain(at));
+            }
+        }
         if struck.len() > 1 {
             let sum: f64 = struck.iter().map(|c| c.peak_force).sum();
             line.push(plain(format!(
@@ -336,27 +375,50 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             "Contact with a person, {} · {}: ",
             p.contact, p.region
         ))];
+        let ids = format!("{}, {})", p.contact, p.region);
+        let nominal = if report.tolerances.is_some() {
+            " at the nominal inputs"
+        } else {
+            ""
+        };
         match (ex.peak_force, p.force_limit, p.speed) {
             (Some(f), Some(lim), Some(v)) => {
                 line.push(plain("peak force "));
-                line.push(strong(format!("{} N", up(f, d))));
+                // With tolerances the verdict is the largest force's.
+                let f = match bound(report, &format!("person_peak_force({ids}")) {
+                    Some(b) => {
+                        line.extend(decided(b, true, "N", d));
+                        line.push(plain(")"));
+                        b.hi.max(f)
+                    }
+                    None => {
+                        line.push(strong(format!("{} N", up(f, d))));
+                        f
+                    }
+                };
                 line.push(plain(format!(" at {} m/s, ", n(v, d))));
                 line.push(strong(if f <= lim { "within" } else { "above" }));
                 line.push(plain(format!(" the limit F_max = {} N", n(lim, d))));
             }
             _ => line.push(plain(format!(
-                "robot mass {} kg, reduced mass {} kg",
+                "robot mass {} kg, reduced mass {} kg{nominal}",
                 n(ex.robot_mass, d),
                 n(ex.reduced_mass, d)
             ))),
         }
         if let Some(vmax) = ex.max_speed {
             line.push(plain("; speed limit "));
-            line.push(strong(format!("{} m/s", down(vmax, d))));
-            line.push(plain(format!(
-                " with the exact m_eff = {} kg",
-                n(ex.robot_mass, d)
-            )));
+            let exact = format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d));
+            match bound(report, &format!("max_speed({ids}")) {
+                Some(b) => {
+                    line.extend(decided(b, false, "m/s", d));
+                    line.push(plain(format!("{exact})")));
+                }
+                None => {
+                    line.push(strong(format!("{} m/s", down(vmax, d))));
+                    line.push(plain(exact));
+                }
+            }
         }
         if let Some(rule) = &p.rule_of_thumb {
             line.push(plain(format!(

@@ -598,6 +598,13 @@ fn register_step(tera: &mut tera::Tera) {
         Ok(json!({ "unit": unit, "factor": factor }))
     });
     tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
+        // `as_step=false`: not a step (a Tolerances row of another
+        // quantity), printed as `sig` prints it.
+        if a.get("as_step").and_then(Value::as_bool) == Some(false) {
+            return Ok(Value::String(
+                num(v).map_or_else(|| "—".into(), |x| pretty(&sig(x, digits(a)))),
+            ));
+        }
         let fixed = fixed_unit(a);
         Ok(Value::String(num(v).map_or_else(
             || "—".into(),

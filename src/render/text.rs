@@ -352,12 +352,12 @@ fn symbolic_sections(report: &Report, digits: usize, out: &mut Vec<Section>) {
                         vec![
                             s.contact.clone(),
                             s.parameter.clone(),
-                            sig(s.m_eff, 3.min(digits)),
-                            sig(s.omega, 3.min(digits)),
+                            s.m_eff.map_or("—".into(), |x| sig(x, 3.min(digits))),
+                            s.omega.map_or("—".into(), |x| sig(x, 3.min(digits))),
                         ]
                     })
                     .collect(),
-                notes: Vec::new(),
+                notes: sym.sensitivities_note.iter().cloned().collect(),
             });
         }
     } else if let Some(note) = &sym.note {

@@ -11,16 +11,9 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
     let Some(t) = &report.tolerances else {
         return Vec::new();
     };
-    let unit = |u: &str| {
-        if u.is_empty() {
-            String::new()
-        } else {
-            format!(" {u}")
-        }
-    };
     let inputs = Section {
         title: "Tolerances: inputs".into(),
-        header: ["parameter", "as typed", "low", "nominal", "high"]
+        header: ["parameter", "as typed", "unit", "low", "nominal", "high"]
             .map(String::from)
             .to_vec(),
         rows: t
@@ -30,9 +23,10 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
                 vec![
                     i.parameter.clone(),
                     i.written.clone(),
-                    format!("{}{}", sig(i.lo, d), unit(&i.unit)),
-                    format!("{}{}", sig(i.nominal, d), unit(&i.unit)),
-                    format!("{}{}", sig(i.hi, d), unit(&i.unit)),
+                    i.shown_unit.clone(),
+                    sig(i.lo * i.shown_scale, d),
+                    sig(i.nominal * i.shown_scale, d),
+                    sig(i.hi * i.shown_scale, d),
                 ]
             })
             .collect(),
@@ -61,14 +55,33 @@ pub fn section(report: &Report, d: usize) -> Vec<Section> {
             .results
             .iter()
             .map(|b| {
+                // A step limit rounded down in the sheet's time unit, as
+                // the stable-step table prints it.
+                let cell = |x: f64| {
+                    if !b.step {
+                        return sig(x, d);
+                    }
+                    match &report.display.time {
+                        Some(u) => format!(
+                            "{} {}",
+                            sig(crate::number::at_most(x * u.factor, d), d),
+                            u.unit
+                        ),
+                        None => crate::number::time_at_most(x, d),
+                    }
+                };
                 vec![
                     b.quantity.clone(),
-                    b.unit.to_string(),
-                    sig(b.nominal, d),
-                    sig(b.lo, d),
-                    sig(b.hi, d),
-                    sig(b.first_order_lo, d),
-                    sig(b.first_order_hi, d),
+                    if b.step {
+                        String::new()
+                    } else {
+                        b.unit.to_string()
+                    },
+                    cell(b.nominal),
+                    cell(b.lo),
+                    cell(b.hi),
+                    cell(b.first_order_lo),
+                    cell(b.first_order_hi),
                     sig(b.first_order_gap * 100.0, 2),
                     b.driver.clone().unwrap_or_else(|| "—".into()),
                 ]

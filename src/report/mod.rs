@@ -214,6 +214,10 @@ pub struct SymbolicReport {
     /// Elasticities of m_eff and ω with respect to each independent
     /// parameter.
     pub sensitivities: Vec<crate::symbolic::Sensitivity>,
+    /// Why some elasticities are `null` (a parameter at a nominal value
+    /// of 0), when any is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitivities_note: Option<String>,
     /// Named intermediate quantities ("let 𝒟 = …") that the LaTeX forms
     /// refer to; the text forms never do.
     pub quantities: Vec<crate::symbolic::NamedQuantity>,

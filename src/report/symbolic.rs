@@ -34,6 +34,10 @@ pub(super) fn symbolic_report(
                     .collect()
             }),
             contacts: keep.iter().map(|&i| d.contacts[i].clone()).collect(),
+            sensitivities_note: sensitivities
+                .iter()
+                .any(|s| s.m_eff.is_none())
+                .then(|| crate::symbolic::ZERO_NOMINAL.to_string()),
             sensitivities,
             quantities: d.quantities.clone(),
         },
@@ -47,6 +51,7 @@ pub(super) fn symbolic_report(
             delassus: None,
             contacts: Vec::new(),
             sensitivities: Vec::new(),
+            sensitivities_note: None,
             quantities: Vec::new(),
         },
     }

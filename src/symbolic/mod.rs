@@ -39,7 +39,7 @@ pub use frac::{Frac, poly_derivative, with_pythagoras};
 pub use named::{NamedQuantity, SymForm};
 pub use print::Printer;
 pub use readable::{Readable, readable, reduce_roots};
-pub use sensitivity::{Sensitivity, derivative, sensitivities};
+pub use sensitivity::{Sensitivity, ZERO_NOMINAL, derivative, sensitivities};
 
 use crate::case::Case;
 use crate::expr::{BinOp, Expr, ExprKind, Func};

@@ -23,10 +23,12 @@ pub struct Sensitivity {
     pub contact: String,
     /// Parameter name.
     pub parameter: String,
-    /// `∂ln m_eff/∂ln p` at the case point.
-    pub m_eff: f64,
-    /// `∂ln ω/∂ln p` at the case point.
-    pub omega: f64,
+    /// `∂ln m_eff/∂ln p` at the case point; `None` where p's nominal
+    /// value is 0 ([`ZERO_NOMINAL`]).
+    pub m_eff: Option<f64>,
+    /// `∂ln ω/∂ln p` at the case point; `None` where p's nominal value
+    /// is 0.
+    pub omega: Option<f64>,
     /// `∂ln m_eff/∂ln p` in closed form, when it simplifies within budget.
     pub m_eff_symbolic: Option<SymForm>,
 }
@@ -200,14 +202,18 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             out.push(Sensitivity {
                 contact: contact.name.clone(),
                 parameter: param.name.clone(),
-                m_eff: clean(-eps_a),
-                omega: clean(0.5 * (eps_k + eps_a)),
+                m_eff: (pv != 0.0).then(|| clean(-eps_a)),
+                omega: (pv != 0.0).then(|| clean(0.5 * (eps_k + eps_a))),
                 m_eff_symbolic: form,
             });
         }
     }
     out
 }
+
+/// Why a parameter at a nominal value of 0 has no elasticity (the sheets
+/// print "—" and this).
+pub const ZERO_NOMINAL: &str = "—: the parameter's nominal value is 0, where an elasticity ∂ln q/∂ln p = (p/q) ∂q/∂p is 0 whatever q's dependence on p, so it says nothing; a tolerance on such a parameter is searched over its interval (see Tolerances).";
 
 /// Round-off residue is not a sensitivity.
 fn clean(x: f64) -> f64 {

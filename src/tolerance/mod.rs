@@ -15,8 +15,9 @@
 //!   (then not a guaranteed bound: the report says so). The corners bound
 //!   a result that is monotone in each parameter over its tolerance; where
 //!   a parameter's two ends move a result the same way (checked one at a
-//!   time) it is not, an extreme may lie inside the box, and the report
-//!   says so.
+//!   time) it is not, an extreme may lie inside the box: a scan of that
+//!   parameter finds the interior extremes, refined by golden section,
+//!   which join the grid of levels, and the report says so.
 //! - **First order** (GUM-style linear propagation, worst case, not a
 //!   statistical uncertainty): `q₀ ± Σ_p |∂q/∂p| Δp`, with `∂q/∂p` from the
 //!   exact elasticities of the symbolic derivation for m_eff and ω
@@ -26,8 +27,11 @@
 //! The driver of a result is the parameter whose tolerance alone moves it
 //! most (exact, one at a time). Where the corner the first-order estimate
 //! names as the worst differs from the exact worst corner the result says
-//! so. Sweeps get a band: the smallest and largest value over the corners
-//! of the other toleranced parameters at each sweep point ([`band`]).
+//! so. Sweeps get a band: the smallest and largest value over the box of
+//! the other toleranced parameters at each sweep point ([`band`]), found
+//! by the same search ([`search::explore`], one rule for every bound:
+//! corners, and interior extremes of a scan refined by golden section
+//! where a value is not monotone).
 
 mod band;
 mod search;
@@ -61,6 +65,8 @@ pub enum Tracked {
     PeakForce(usize),
     /// A `[[person]]`'s permissible speed with the exact m_eff.
     PersonSpeed(usize),
+    /// A `[[person]]`'s peak force at its speed with the exact m_eff.
+    PersonForce(usize),
 }
 
 impl Tracked {
@@ -75,6 +81,11 @@ impl Tracked {
             Tracked::PeakForce(i) => format!("peak_force({})", case.impacts[i].name),
             Tracked::PersonSpeed(p) => format!(
                 "max_speed({}, {})",
+                case.contact_name(case.persons[p].contact),
+                case.persons[p].region
+            ),
+            Tracked::PersonForce(p) => format!(
+                "person_peak_force({}, {})",
                 case.contact_name(case.persons[p].contact),
                 case.persons[p].region
             ),
@@ -95,6 +106,11 @@ impl Tracked {
                 case.persons[p].region,
                 case.contact_name(case.persons[p].contact)
             ),
+            Tracked::PersonForce(p) => format!(
+                "peak force on the {} at {}",
+                case.persons[p].region,
+                case.contact_name(case.persons[p].contact)
+            ),
         }
     }
 
@@ -104,20 +120,34 @@ impl Tracked {
             Tracked::MEff(_) => "kg",
             Tracked::Omega(_) | Tracked::OmegaMax => "rad/s",
             Tracked::StepToUse | Tracked::Guaranteed => "s",
-            Tracked::PeakForce(_) => "N",
+            Tracked::PeakForce(_) | Tracked::PersonForce(_) => "N",
             Tracked::PersonSpeed(_) => "m/s",
         }
     }
 
+    /// True for a step limit (printed rounded down, in the sheet's time
+    /// unit).
+    pub fn is_step(self) -> bool {
+        matches!(self, Tracked::StepToUse | Tracked::Guaranteed)
+    }
+
     /// Its value in an analysis at a point (`persons`: the permissible
-    /// speeds there).
-    fn value(self, case: &Case, an: &Analysis, persons: &[Option<f64>]) -> Option<f64> {
+    /// speed and the peak force there).
+    fn value(self, case: &Case, an: &Analysis, persons: &[PersonAt]) -> Option<f64> {
         let x = match self {
             Tracked::MEff(c) => an.contacts.get(c)?.m_eff,
             Tracked::Omega(c) => an.contacts.get(c).map(|r| r.omega),
             Tracked::OmegaMax => Some(an.coupled_omega_max),
-            Tracked::StepToUse => an.stable_dt.governing.map(|(h, _)| h),
-            Tracked::Guaranteed => an.stable_dt.guaranteed,
+            // With tangential springs, over every row (as the sheet's step).
+            Tracked::StepToUse => an
+                .tangential
+                .as_ref()
+                .map_or(an.stable_dt.governing, |t| t.stable_dt.governing)
+                .map(|(h, _)| h),
+            Tracked::Guaranteed => an
+                .tangential
+                .as_ref()
+                .map_or(an.stable_dt.guaranteed, |t| t.stable_dt.guaranteed),
             Tracked::PeakForce(i) => {
                 let r = an.impacts.get(i)?;
                 case.impacts[i]
@@ -126,7 +156,8 @@ impl Tracked {
                     .filter_map(|&c| r.value(ImpactQuantity::PeakForce, c).ok())
                     .reduce(f64::max)
             }
-            Tracked::PersonSpeed(p) => persons.get(p).copied().flatten(),
+            Tracked::PersonSpeed(p) => persons.get(p)?.max_speed,
+            Tracked::PersonForce(p) => persons.get(p)?.peak_force,
         };
         x.filter(|v| v.is_finite())
     }
@@ -149,6 +180,12 @@ pub struct InputBound {
     pub hi: f64,
     /// SI unit (empty: dimensionless).
     pub unit: String,
+    /// The unit the sheet prints the values in: `deg` for an angle typed
+    /// in degrees, `rad` for one typed in radians, `dimensionless` for
+    /// another number without a unit, else the SI unit.
+    pub shown_unit: String,
+    /// The values times this are in `shown_unit` (180/π for degrees).
+    pub shown_scale: f64,
 }
 
 /// Which end of its tolerance a parameter is at (a closed set).
@@ -184,6 +221,8 @@ pub struct Bound {
     pub quantity: String,
     /// SI unit.
     pub unit: &'static str,
+    /// A step limit: printed rounded down, in the sheet's time unit.
+    pub step: bool,
     /// At the nominal inputs.
     pub nominal: f64,
     /// Smallest over the corners evaluated.
@@ -306,7 +345,19 @@ pub fn tracked(case: &Case, an: &Analysis) -> Vec<Tracked> {
     out.push(Tracked::Guaranteed);
     out.extend((0..case.impacts.len()).map(Tracked::PeakForce));
     out.extend((0..case.persons.len()).map(Tracked::PersonSpeed));
+    out.extend(
+        (0..case.persons.len())
+            .filter(|&p| case.persons[p].speed.is_some())
+            .map(Tracked::PersonForce),
+    );
     out
+}
+
+/// A person's results at a point of the box.
+#[derive(Clone, Copy, Default)]
+struct PersonAt {
+    max_speed: Option<f64>,
+    peak_force: Option<f64>,
 }
 
 /// Every tracked result at a point of the box (`None`: the point is not a
@@ -323,15 +374,22 @@ pub fn values_at(
     let m = model::build(case, &mut |v| env.si(v)).ok()?;
     let impacts: Vec<usize> = (0..case.impacts.len()).collect();
     let an = analysis::analyze_for(case, &m, &impacts).ok()?;
-    let persons: Vec<Option<f64>> = case
+    let persons: Vec<PersonAt> = case
         .persons
         .iter()
         .map(|p| {
             let si = |v: &crate::case::Val| env.si(v).ok();
-            let m_r = an.contacts.get(p.contact)?.m_eff?;
-            let f = p.force_limit.as_ref().and_then(si);
-            let v = p.speed.as_ref().and_then(si);
-            analysis::robot::transient(m_r, si(&p.mass)?, si(&p.stiffness)?, v, f).max_speed
+            let at = || {
+                let m_r = an.contacts.get(p.contact)?.m_eff?;
+                let f = p.force_limit.as_ref().and_then(si);
+                let v = p.speed.as_ref().and_then(si);
+                let t = analysis::robot::transient(m_r, si(&p.mass)?, si(&p.stiffness)?, v, f);
+                Some(PersonAt {
+                    max_speed: t.max_speed,
+                    peak_force: t.peak_force,
+                })
+            };
+            at().unwrap_or_default()
         })
         .collect();
     Some(
@@ -371,7 +429,7 @@ pub(super) fn derivatives(
                 let e = list
                     .iter()
                     .find(|s| s.contact == name && s.parameter == par.name)
-                    .map_or(0.0, |s| if of_m { s.m_eff } else { s.omega });
+                    .map_or(Some(0.0), |s| if of_m { s.m_eff } else { s.omega })?;
                 Some(e * nominal[k]? / x0)
             };
             let from_exact = match *tr {

@@ -87,6 +87,7 @@ mod physics {
     mod tangential;
     mod tangential_steps;
     mod tolerance;
+    mod tolerance_band;
     mod verification;
 }
 

@@ -542,8 +542,11 @@ fn sensitivities_match_finite_differences() {
             let c = case.contact_index(&s.contact).unwrap();
             let base = case.parameters[p].value.si;
             if base == 0.0 {
+                // No elasticity at a nominal of 0: null, not a number.
+                assert!(s.m_eff.is_none() && s.omega.is_none(), "{s:?}");
                 continue;
             }
+            let (s_m, s_w) = (s.m_eff.unwrap(), s.omega.unwrap());
             let h = 1e-5;
             let at = |f: f64| {
                 let env = meff::case::Env::with_overrides(case, &[(p, base * f)]).unwrap();
@@ -559,18 +562,16 @@ fn sensitivities_match_finite_differences() {
             let (fd_m, fd_w) = ((mp - mm) / (2.0 * h), (wp - wm) / (2.0 * h));
             let name = path.display();
             assert!(
-                (s.m_eff - fd_m).abs() < 1e-6 * (1.0 + fd_m.abs()),
-                "{name} {} {}: {} vs {fd_m}",
+                (s_m - fd_m).abs() < 1e-6 * (1.0 + fd_m.abs()),
+                "{name} {} {}: {s_m} vs {fd_m}",
                 s.contact,
                 s.parameter,
-                s.m_eff
             );
             assert!(
-                (s.omega - fd_w).abs() < 1e-6 * (1.0 + fd_w.abs()),
-                "{name} {} {}: {} vs {fd_w}",
+                (s_w - fd_w).abs() < 1e-6 * (1.0 + fd_w.abs()),
+                "{name} {} {}: {s_w} vs {fd_w}",
                 s.contact,
                 s.parameter,
-                s.omega
             );
         }
     }
@@ -586,5 +587,5 @@ fn sensitivities_match_finite_differences() {
         r.m_eff_symbolic.as_ref().unwrap().text,
         "-2*m*r^2/(I + m*r^2)"
     );
-    assert_close(r.m_eff, -1.0, 1e-12);
+    assert_close(r.m_eff.unwrap(), -1.0, 1e-12);
 }

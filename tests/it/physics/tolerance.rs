@@ -194,7 +194,7 @@ fn a_sweep_carries_the_band_of_the_other_tolerances() {
         s.band_note
             .as_ref()
             .unwrap()
-            .contains("2 corners of the tolerances of m")
+            .contains("over the tolerances of m, searched as")
     );
 }
 
