@@ -76,7 +76,11 @@ impl Scene {
     /// a body index or -1 for the world. `fixed`: bodies that belong to the
     /// world (their mass and inertia are not read).
     #[new]
-    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene"))]
+    /// `tangential_stiffness` (N/m) or `tangential_ratio` (k_t/k, in
+    /// (0, 10]), and `tangential_damping` (N s/m): per contact (or one
+    /// number for every contact), a tangential spring on every contact
+    /// (docs/case-format.md, "Tangential springs in a scene").
+    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene", tangential_stiffness = None, tangential_ratio = None, tangential_damping = None))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
@@ -91,6 +95,9 @@ impl Scene {
         damping: Option<&Bound<'py, PyAny>>,
         fixed: Option<&Bound<'py, PyAny>>,
         title: &str,
+        tangential_stiffness: Option<&Bound<'py, PyAny>>,
+        tangential_ratio: Option<&Bound<'py, PyAny>>,
+        tangential_damping: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Scene> {
         let vector = |v: (Vec<f64>, Vec<usize>), what: &str| -> PyResult<Vec<f64>> {
             if v.1.len() == 1 {
@@ -181,6 +188,30 @@ impl Scene {
                 "damping must have {c} entries"
             )));
         }
+        // A tangential column: c entries, or one number for every contact.
+        let per_contact =
+            |a: Option<&Bound<'py, PyAny>>, what: &str| -> PyResult<Option<Vec<f64>>> {
+                let Some(a) = a else { return Ok(None) };
+                let (v, shape) = column(py, a, what)?;
+                match shape.as_slice() {
+                    [] => Ok(Some(vec![v[0]; c])),
+                    [k] if *k == c => Ok(Some(v)),
+                    s => Err(PyValueError::new_err(format!(
+                        "{what} must be a number or have {c} entries, not shape {s:?}"
+                    ))),
+                }
+            };
+        let tangential = meff::case::scene::tangential_columns(
+            per_contact(tangential_stiffness, "tangential_stiffness")?,
+            per_contact(tangential_ratio, "tangential_ratio")?,
+            per_contact(tangential_damping, "tangential_damping")?,
+            if d == 2 {
+                meff::case::Space::Planar
+            } else {
+                meff::case::Space::ThreeD
+            },
+        )
+        .map_err(|i| PyValueError::new_err(format!("{}: {}", i.column, i.message)))?;
         let fixed: Vec<bool> = match fixed {
             Some(f) => vector(column(py, f, "fixed")?, "fixed")?
                 .iter()
@@ -215,6 +246,7 @@ impl Scene {
             damping,
             contact_names: None,
             image: None,
+            tangential,
         };
         let source = format!(
             "title = {}\nspace = \"{}\"\n",
@@ -234,7 +266,9 @@ impl Scene {
     /// `["zlo"]`), each with `stiffness` (N/m) and `damping` (N s/m). A
     /// problem in the dump raises `InputError` at its line and column.
     #[staticmethod]
-    #[pyo3(signature = (path, stiffness, damping = None, timestep = None, tolerance = 0.0, walls = None, title = "scene"))]
+    /// `tangential_stiffness` (N/m) or `tangential_ratio` (in (0, 10]) and
+    /// `tangential_damping` (N s/m) give every contact a tangential spring.
+    #[pyo3(signature = (path, stiffness, damping = None, timestep = None, tolerance = 0.0, walls = None, title = "scene", tangential_stiffness = None, tangential_ratio = None, tangential_damping = None))]
     #[allow(clippy::too_many_arguments)]
     fn from_dump(
         py: Python<'_>,
@@ -245,6 +279,9 @@ impl Scene {
         tolerance: f64,
         walls: Option<&Bound<'_, PyAny>>,
         title: &str,
+        tangential_stiffness: Option<f64>,
+        tangential_ratio: Option<f64>,
+        tangential_damping: Option<f64>,
     ) -> PyResult<Scene> {
         let name = path
             .file_name()
@@ -258,6 +295,15 @@ impl Scene {
         let mut law = format!("stiffness = \"{stiffness:?} N/m\"");
         if let Some(c) = damping {
             law.push_str(&format!(", damping = \"{c:?} N s/m\""));
+        }
+        if let Some(k) = tangential_stiffness {
+            law.push_str(&format!(", tangential_stiffness = \"{k:?} N/m\""));
+        }
+        if let Some(r) = tangential_ratio {
+            law.push_str(&format!(", tangential_ratio = {r:?}"));
+        }
+        if let Some(c) = tangential_damping {
+            law.push_str(&format!(", tangential_damping = \"{c:?} N s/m\""));
         }
         let mut source = format!(
             "title = {}\nspace = \"3d\"\n[scene]\ndump = {}\ncontact = {{ {law} }}\ntolerance = \"{tolerance:?} m\"\n",
@@ -357,6 +403,18 @@ impl Scene {
         out.set_item("omega_upper_bound", an.coupled_omega_upper_bound)?;
         out.set_item("stable_dt", an.stable_dt.coupled)?;
         out.set_item("large_path", an.large.is_some())?;
+        // With tangential springs: every row (contact by contact, normal
+        // then tangents), its contact and effective mass, the fastest modes
+        // over every row and the step with them (2/ω_max over every row).
+        if let Some(t) = &an.tangential {
+            let rc: Vec<i64> = t.rows.iter().map(|r| r.of.contact as i64).collect();
+            let rm: Vec<f64> = t.rows.iter().map(|r| r.m_eff.unwrap_or(f64::NAN)).collect();
+            let rw: Vec<f64> = t.modes.iter().take(top).map(|m| m.omega).collect();
+            out.set_item("row_contact", rc.into_pyarray(py))?;
+            out.set_item("row_m_eff", rm.into_pyarray(py))?;
+            out.set_item("row_mode_omega", rw.into_pyarray(py))?;
+            out.set_item("stable_dt_tangential", t.stable_dt.coupled)?;
+        }
         Ok(out)
     }
 

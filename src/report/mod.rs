@@ -550,7 +550,10 @@ pub fn build(case: &Case, results: Results) -> Report {
         engines: Vec::new(),
         verification: None,
         claims: claims::claim_reports(case, claims),
-        tangential: an.tangential.as_ref().map(|t| tangential::report(case, t)),
+        tangential: an
+            .tangential
+            .as_ref()
+            .map(|t| tangential::report(case, t, &keep, all)),
         hertz: crate::analysis::hertz_contacts::results(case, an),
     }
 }

@@ -84,6 +84,7 @@ mod physics {
     mod stable_step;
     mod symbolic;
     mod tangential;
+    mod tangential_large;
     mod tolerance;
     mod verification;
 }

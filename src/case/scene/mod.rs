@@ -61,6 +61,35 @@ pub struct SceneData {
     /// see `other` — its position plus this shift (a whole number of box
     /// lengths; zero for most). Only dumps with periodic boxes have it.
     pub image: Option<Vec<f64>>,
+    /// The contacts' tangential springs (issue 38), when the scene has
+    /// them: every contact then has one (docs/case-format.md).
+    pub tangential: Option<TangentialColumns>,
+}
+
+/// The tangential springs of a scene's contacts, per contact (SI): one row
+/// per tangent, along the basis [`crate::case::tangential::tangent_basis`] gives the
+/// contact's normal (the `[[contact]]` rule, no given tangent).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TangentialColumns {
+    /// Per contact: the tangential stiffness (N/m), or its ratio to the
+    /// normal stiffness when `ratio`.
+    pub stiffness: Vec<f64>,
+    /// Whether `stiffness` holds ratios, in (0, 10].
+    pub ratio: bool,
+    /// Per contact: the tangential damping (N·s/m). Without it a ratio
+    /// also scales the normal damping, as in `[[contact]]`.
+    pub damping: Option<Vec<f64>>,
+}
+
+impl TangentialColumns {
+    /// The column (or array) name of the stiffness.
+    pub fn stiffness_column(&self) -> &'static str {
+        if self.ratio {
+            "tangential_ratio"
+        } else {
+            "tangential_stiffness"
+        }
+    }
 }
 
 impl SceneData {
@@ -82,6 +111,7 @@ impl SceneData {
         self.other = Vec::new();
         self.damping = None;
         self.image = None;
+        self.tangential = None;
     }
 
     /// Number of bodies.
@@ -272,6 +302,7 @@ fn expected_shape(name: &str, n: usize, c: usize, d: usize) -> Option<Vec<Vec<us
         "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
         "inertia" => vec![vec![n]],
         "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
+        "tangential_stiffness" | "tangential_ratio" | "tangential_damping" => vec![vec![c]],
         "point" | "normal" => vec![vec![c, d]],
         _ => return None,
     })
@@ -315,6 +346,9 @@ const NPZ_ARRAYS: &[(&str, Table)] = &[
     ("stiffness", Table::Contacts),
     ("damping", Table::Contacts),
     ("contact_name", Table::Contacts),
+    ("tangential_stiffness", Table::Contacts),
+    ("tangential_ratio", Table::Contacts),
+    ("tangential_damping", Table::Contacts),
 ];
 
 /// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
@@ -356,6 +390,13 @@ fn from_arrays(
     data.normal = take("normal", Table::Contacts, 1.0).unwrap_or_default();
     data.stiffness = take("stiffness", Table::Contacts, units.stiffness).unwrap_or_default();
     data.damping = take("damping", Table::Contacts, units.damping);
+    let kt = take("tangential_stiffness", Table::Contacts, units.stiffness);
+    let kr = take("tangential_ratio", Table::Contacts, 1.0);
+    let ct = take("tangential_damping", Table::Contacts, units.damping);
+    match tangential_columns(kt, kr, ct, space) {
+        Ok(t) => data.tangential = t,
+        Err(i) => issues.push(i),
+    }
     let mut index = |name: &str, world_ok: bool| -> Vec<u32> {
         let Some(a) = got.remove(name) else {
             return Vec::new();
@@ -532,6 +573,52 @@ fn inertia_components(inertia: &[f64], n: usize, issues: &mut Vec<Issue>) -> Vec
     out
 }
 
+/// The tangential columns of a scene from its stiffness, ratio and damping
+/// columns (any may be absent), or the problem with them: both a stiffness
+/// and a ratio, a damping without either, tangents in a `line` case.
+pub fn tangential_columns(
+    stiffness: Option<Vec<f64>>,
+    ratio: Option<Vec<f64>>,
+    damping: Option<Vec<f64>>,
+    space: Space,
+) -> Result<Option<TangentialColumns>, Issue> {
+    let issue = |column: &str, message: &str| Issue::new(Table::Contacts, None, column, message);
+    let t = match (stiffness, ratio, damping) {
+        (None, None, None) => return Ok(None),
+        (Some(_), Some(_), _) => {
+            return Err(issue(
+                "tangential_ratio",
+                "both `tangential_stiffness` and `tangential_ratio` are given",
+            )
+            .hint("give one: the tangential stiffness, or its ratio to the normal one"));
+        }
+        (None, None, Some(_)) => {
+            return Err(issue(
+                "tangential_damping",
+                "a tangential damping needs a tangential spring",
+            )
+            .hint("add a `tangential_stiffness` or `tangential_ratio` column"));
+        }
+        (Some(k), None, c) => TangentialColumns {
+            stiffness: k,
+            ratio: false,
+            damping: c,
+        },
+        (None, Some(r), c) => TangentialColumns {
+            stiffness: r,
+            ratio: true,
+            damping: c,
+        },
+    };
+    if space == Space::Line {
+        return Err(issue(
+            t.stiffness_column(),
+            "a `line` case has no tangent direction: tangential springs need a planar or 3-d case",
+        ));
+    }
+    Ok(Some(t))
+}
+
 /// Checks the rules every body and contact obeys (as for TOML tables).
 /// Stops after [`MAX_ISSUES`] problems.
 pub fn validate(s: &SceneData, space: Space) -> Vec<Issue> {
@@ -686,6 +773,45 @@ fn validate_contacts(s: &SceneData, d: usize, issues: &mut Vec<Issue>) {
                 format!("a damping cannot be negative, this is {}", dv[c]),
             ));
         }
+        if let Some(t) = &s.tangential {
+            validate_tangential(t, c, &mut push);
+        }
+    }
+}
+
+/// Contact `c`'s tangential spring: a ratio in (0, 10] (as
+/// `tangential_ratio` of `[[contact]]`), a stiffness positive, a damping
+/// not negative.
+fn validate_tangential(t: &TangentialColumns, c: usize, push: &mut impl FnMut(Issue)) {
+    use crate::case::tangential::MAX_TANGENTIAL_RATIO;
+    let k = t.stiffness[c];
+    if t.ratio && !(k > 0.0 && k <= MAX_TANGENTIAL_RATIO) {
+        push(
+            Issue::new(
+                Table::Contacts,
+                Some(c),
+                "tangential_ratio",
+                format!("a tangential ratio must be in (0, {MAX_TANGENTIAL_RATIO}], this is {k}"),
+            )
+            .hint("k_t/k_n: 2/7 to 1 for most contact laws"),
+        );
+    } else if !t.ratio && !(k.is_normal() && k > 0.0) {
+        push(Issue::new(
+            Table::Contacts,
+            Some(c),
+            "tangential_stiffness",
+            format!("a tangential stiffness must be positive, this is {k}"),
+        ));
+    }
+    if let Some(dv) = &t.damping
+        && !(dv[c].is_finite() && dv[c] >= 0.0)
+    {
+        push(Issue::new(
+            Table::Contacts,
+            Some(c),
+            "tangential_damping",
+            format!("a tangential damping cannot be negative, this is {}", dv[c]),
+        ));
     }
 }
 
