@@ -154,6 +154,7 @@ def main():
             p, s_wall, s_rss, s_cpu = timed([sys.executable, __file__, "worker", "--case", base, "--ratio", repr(a.ratio)])
             sc = json.loads(p.stdout.strip().splitlines()[-1])
             sc.update(wall=s_wall, rss_time=s_rss, cpu_time=s_cpu)
+            print(json.dumps(sc), file=sys.stderr)
         load1 = os.getloadavg()[0]
         env = dict(os.environ, MEFF_TIMINGS="1")
         p, wall, rss, cpu = timed([a.meff, "eval", case, "--json", "--no-verify", "--contacts", "none"], env=env)
@@ -161,7 +162,8 @@ def main():
         d = json.loads(p.stdout)
         tg = d["tangential"]
         ours = np.array([m["omega"] for m in tg["modes"]])
-        agree = float(np.max(np.abs(ours[:6] - np.array(sc["omega"][:len(ours)])) / ours[:6])) if sc else float("nan")
+        agree = (float(np.max(np.abs(ours[:6] - np.array(sc["omega"][:len(ours)])) / ours[:6]))
+                 if sc and len(ours) else float("nan"))
         dt = tg["dt_undamped"]
         rmin = float(np.load(base + ".npz")["radius"].min())
         ray_steel = rayleigh(rmin, **STEEL)

@@ -167,7 +167,18 @@ pub fn analyze(
     let (k, c) = row_values(model, &rows);
     let coupled = coupled_rows(model, system, &rows, &k)?;
     crate::timing::mark("whiten-rows-tangential");
-    let (modes, info) = large::fastest_modes(&coupled, want.count, want.shapes);
+    // Shapes always: which rows set the step (the headline's) are read
+    // from the fastest mode's vector.
+    let units: usize = rows.first.windows(2).map(|w| (w[1] - w[0]).pow(2)).sum();
+    let (modes, info) = super::lanczos::fastest_modes_over_rows(&coupled, want.count, true, units);
+    crate::timing::detail(&format!(
+        "tangential rows={} stored={} nnz={} steps={} converged={}",
+        rows.len(),
+        info.stored,
+        info.nnz,
+        info.lanczos_steps,
+        info.modes_converged
+    ));
     crate::timing::mark("lanczos-tangential");
     let results: Vec<RowResult> = rows
         .of

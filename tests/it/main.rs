@@ -35,6 +35,7 @@ mod formats {
     mod columnar;
     mod dump;
     mod scene;
+    mod scene_tangential;
 }
 
 /// Input: bad input located, hostile input bounded, work allowances,

@@ -501,7 +501,16 @@ fn npz_arrays(
         return Err(issues);
     }
     for (name, table) in known {
-        let optional = matches!(*name, "fixed" | "body_name" | "damping" | "contact_name");
+        let optional = matches!(
+            *name,
+            "fixed"
+                | "body_name"
+                | "damping"
+                | "contact_name"
+                | "tangential_stiffness"
+                | "tangential_ratio"
+                | "tangential_damping"
+        );
         if !optional && !got.contains_key(*name) {
             issues.push(Issue::new(
                 *table,
