@@ -68,6 +68,49 @@ fn indices<'py>(
         .collect()
 }
 
+/// A scene's tangential columns from `Scene(…)`'s arguments (stiffness,
+/// ratio, damping): each `c` entries or one number for every contact.
+fn tangential_of<'py>(
+    py: Python<'py>,
+    c: usize,
+    d: usize,
+    given: [Option<&Bound<'py, PyAny>>; 3],
+) -> PyResult<Option<meff::case::scene::TangentialColumns>> {
+    let names = [
+        "tangential_stiffness",
+        "tangential_ratio",
+        "tangential_damping",
+    ];
+    let mut cols = Vec::with_capacity(3);
+    for (a, what) in given.into_iter().zip(names) {
+        cols.push(match a {
+            None => None,
+            Some(a) => {
+                let (v, shape) = column(py, a, what)?;
+                match shape.as_slice() {
+                    [] => Some(vec![v[0]; c]),
+                    [k] if *k == c => Some(v),
+                    s => {
+                        return Err(PyValueError::new_err(format!(
+                            "{what} must be a number or have {c} entries, not shape {s:?}"
+                        )));
+                    }
+                }
+            }
+        });
+    }
+    let space = if d == 2 {
+        meff::case::Space::Planar
+    } else {
+        meff::case::Space::ThreeD
+    };
+    let damping = cols.pop().flatten();
+    let ratio = cols.pop().flatten();
+    let stiffness = cols.pop().flatten();
+    meff::case::scene::tangential_columns(stiffness, ratio, damping, space)
+        .map_err(|i| PyValueError::new_err(format!("{}: {}", i.column, i.message)))
+}
+
 #[pymethods]
 impl Scene {
     /// `position`, `point`, `normal`: shape (n, 2) for a planar scene, (n, 3)
@@ -188,30 +231,12 @@ impl Scene {
                 "damping must have {c} entries"
             )));
         }
-        // A tangential column: c entries, or one number for every contact.
-        let per_contact =
-            |a: Option<&Bound<'py, PyAny>>, what: &str| -> PyResult<Option<Vec<f64>>> {
-                let Some(a) = a else { return Ok(None) };
-                let (v, shape) = column(py, a, what)?;
-                match shape.as_slice() {
-                    [] => Ok(Some(vec![v[0]; c])),
-                    [k] if *k == c => Ok(Some(v)),
-                    s => Err(PyValueError::new_err(format!(
-                        "{what} must be a number or have {c} entries, not shape {s:?}"
-                    ))),
-                }
-            };
-        let tangential = meff::case::scene::tangential_columns(
-            per_contact(tangential_stiffness, "tangential_stiffness")?,
-            per_contact(tangential_ratio, "tangential_ratio")?,
-            per_contact(tangential_damping, "tangential_damping")?,
-            if d == 2 {
-                meff::case::Space::Planar
-            } else {
-                meff::case::Space::ThreeD
-            },
-        )
-        .map_err(|i| PyValueError::new_err(format!("{}: {}", i.column, i.message)))?;
+        let tangential = tangential_of(
+            py,
+            c,
+            d,
+            [tangential_stiffness, tangential_ratio, tangential_damping],
+        )?;
         let fixed: Vec<bool> = match fixed {
             Some(f) => vector(column(py, f, "fixed")?, "fixed")?
                 .iter()

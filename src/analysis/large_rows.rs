@@ -266,3 +266,13 @@ fn steps(rows: &[RowResult], cp: &Coupled, modes: &[super::Mode], gershgorin: f6
         governing,
     }
 }
+
+/// Contact rows of a model: one a contact, plus one per tangent of a
+/// tangential spring.
+pub fn row_count(model: &Model<f64>) -> usize {
+    model
+        .contacts
+        .iter()
+        .map(|c| 1 + c.tangential.as_ref().map_or(0, |t| t.basis.len()))
+        .sum()
+}

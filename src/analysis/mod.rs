@@ -540,7 +540,7 @@ pub fn has_constraints(model: &Model<f64>) -> bool {
 /// [`LARGE_PATH_ABOVE`] rows, and both paths give every row
 /// ([`tangential`] dense, [`large_rows`] matrix-free).
 pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
-    let c = row_count(model);
+    let c = large_rows::row_count(model);
     match path {
         AnalysisPath::Dense => false,
         AnalysisPath::Large => true,
@@ -548,16 +548,6 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
             c > DENSE_CONTACT_LIMIT || (c > LARGE_PATH_ABOVE && !has_constraints(model))
         }
     }
-}
-
-/// Contact rows of a model: one a contact, plus one per tangent of a
-/// tangential spring.
-pub fn row_count(model: &Model<f64>) -> usize {
-    model
-        .contacts
-        .iter()
-        .map(|c| 1 + c.tangential.as_ref().map_or(0, |t| t.basis.len()))
-        .sum()
 }
 
 /// The analysis of a model rebuilt from `case` (sweeps, claim probes): the
