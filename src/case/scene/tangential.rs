@@ -92,7 +92,9 @@ pub(super) fn validate(t: &TangentialColumns, c: usize, push: &mut impl FnMut(Is
             )
             .hint("k_t/k_n: 2/7 to 1 for most contact laws"),
         );
-    } else if !t.ratio && !(k.is_normal() && k > 0.0) {
+    }
+    let positive = k.is_normal() && k > 0.0;
+    if !t.ratio && !positive {
         push(Issue::new(
             Table::Contacts,
             Some(c),
