@@ -68,6 +68,49 @@ fn indices<'py>(
         .collect()
 }
 
+/// A scene's tangential columns from `Scene(…)`'s arguments (stiffness,
+/// ratio, damping): each `c` entries or one number for every contact.
+fn tangential_of<'py>(
+    py: Python<'py>,
+    c: usize,
+    d: usize,
+    given: [Option<&Bound<'py, PyAny>>; 3],
+) -> PyResult<Option<meff::case::scene::TangentialColumns>> {
+    let names = [
+        "tangential_stiffness",
+        "tangential_ratio",
+        "tangential_damping",
+    ];
+    let mut cols = Vec::with_capacity(3);
+    for (a, what) in given.into_iter().zip(names) {
+        cols.push(match a {
+            None => None,
+            Some(a) => {
+                let (v, shape) = column(py, a, what)?;
+                match shape.as_slice() {
+                    [] => Some(vec![v[0]; c]),
+                    [k] if *k == c => Some(v),
+                    s => {
+                        return Err(PyValueError::new_err(format!(
+                            "{what} must be a number or have {c} entries, not shape {s:?}"
+                        )));
+                    }
+                }
+            }
+        });
+    }
+    let space = if d == 2 {
+        meff::case::Space::Planar
+    } else {
+        meff::case::Space::ThreeD
+    };
+    let damping = cols.pop().flatten();
+    let ratio = cols.pop().flatten();
+    let stiffness = cols.pop().flatten();
+    meff::case::scene::tangential_columns(stiffness, ratio, damping, space)
+        .map_err(|i| PyValueError::new_err(format!("{}: {}", i.column, i.message)))
+}
+
 #[pymethods]
 impl Scene {
     /// `position`, `point`, `normal`: shape (n, 2) for a planar scene, (n, 3)
@@ -76,7 +119,11 @@ impl Scene {
     /// a body index or -1 for the world. `fixed`: bodies that belong to the
     /// world (their mass and inertia are not read).
     #[new]
-    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene"))]
+    /// `tangential_stiffness` (N/m) or `tangential_ratio` (k_t/k, in
+    /// (0, 10]), and `tangential_damping` (N s/m): per contact (or one
+    /// number for every contact), a tangential spring on every contact
+    /// (docs/case-format.md, "Tangential springs in a scene").
+    #[pyo3(signature = (mass, position, inertia, body, other, point, normal, stiffness, damping = None, fixed = None, title = "scene", tangential_stiffness = None, tangential_ratio = None, tangential_damping = None))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         py: Python<'py>,
@@ -91,17 +138,10 @@ impl Scene {
         damping: Option<&Bound<'py, PyAny>>,
         fixed: Option<&Bound<'py, PyAny>>,
         title: &str,
+        tangential_stiffness: Option<&Bound<'py, PyAny>>,
+        tangential_ratio: Option<&Bound<'py, PyAny>>,
+        tangential_damping: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Scene> {
-        let vector = |v: (Vec<f64>, Vec<usize>), what: &str| -> PyResult<Vec<f64>> {
-            if v.1.len() == 1 {
-                Ok(v.0)
-            } else {
-                Err(PyValueError::new_err(format!(
-                    "{what} must be one-dimensional, not of shape {:?}",
-                    v.1
-                )))
-            }
-        };
         let mass = vector(column(py, mass, "mass")?, "mass")?;
         let n = mass.len();
         let (position, pshape) = column(py, position, "position")?;
@@ -173,34 +213,14 @@ impl Scene {
                 "body and other must have {c} entries, one per contact"
             )));
         }
-        let damping = damping
-            .map(|a| column(py, a, "damping").and_then(|v| vector(v, "damping")))
-            .transpose()?;
-        if damping.as_ref().is_some_and(|v| v.len() != c) {
-            return Err(PyValueError::new_err(format!(
-                "damping must have {c} entries"
-            )));
-        }
-        let fixed: Vec<bool> = match fixed {
-            Some(f) => vector(column(py, f, "fixed")?, "fixed")?
-                .iter()
-                .map(|&x| {
-                    if x == 0.0 || x == 1.0 {
-                        Ok(x == 1.0)
-                    } else {
-                        Err(PyValueError::new_err(format!(
-                            "fixed holds {x}: booleans (0 or 1) only"
-                        )))
-                    }
-                })
-                .collect::<PyResult<_>>()?,
-            None => vec![false; n],
-        };
-        if fixed.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "fixed must have {n} entries"
-            )));
-        }
+        let damping = damping_of(py, damping, c)?;
+        let tangential = tangential_of(
+            py,
+            c,
+            d,
+            [tangential_stiffness, tangential_ratio, tangential_damping],
+        )?;
+        let fixed = fixed_of(py, fixed, n)?;
         let data = meff::case::scene::SceneData {
             mass,
             position,
@@ -215,6 +235,7 @@ impl Scene {
             damping,
             contact_names: None,
             image: None,
+            tangential,
         };
         let source = format!(
             "title = {}\nspace = \"{}\"\n",
@@ -234,7 +255,9 @@ impl Scene {
     /// `["zlo"]`), each with `stiffness` (N/m) and `damping` (N s/m). A
     /// problem in the dump raises `InputError` at its line and column.
     #[staticmethod]
-    #[pyo3(signature = (path, stiffness, damping = None, timestep = None, tolerance = 0.0, walls = None, title = "scene"))]
+    /// `tangential_stiffness` (N/m) or `tangential_ratio` (in (0, 10]) and
+    /// `tangential_damping` (N s/m) give every contact a tangential spring.
+    #[pyo3(signature = (path, stiffness, damping = None, timestep = None, tolerance = 0.0, walls = None, title = "scene", tangential_stiffness = None, tangential_ratio = None, tangential_damping = None))]
     #[allow(clippy::too_many_arguments)]
     fn from_dump(
         py: Python<'_>,
@@ -245,6 +268,9 @@ impl Scene {
         tolerance: f64,
         walls: Option<&Bound<'_, PyAny>>,
         title: &str,
+        tangential_stiffness: Option<f64>,
+        tangential_ratio: Option<f64>,
+        tangential_damping: Option<f64>,
     ) -> PyResult<Scene> {
         let name = path
             .file_name()
@@ -258,6 +284,15 @@ impl Scene {
         let mut law = format!("stiffness = \"{stiffness:?} N/m\"");
         if let Some(c) = damping {
             law.push_str(&format!(", damping = \"{c:?} N s/m\""));
+        }
+        if let Some(k) = tangential_stiffness {
+            law.push_str(&format!(", tangential_stiffness = \"{k:?} N/m\""));
+        }
+        if let Some(r) = tangential_ratio {
+            law.push_str(&format!(", tangential_ratio = {r:?}"));
+        }
+        if let Some(c) = tangential_damping {
+            law.push_str(&format!(", tangential_damping = \"{c:?} N s/m\""));
         }
         let mut source = format!(
             "title = {}\nspace = \"3d\"\n[scene]\ndump = {}\ncontact = {{ {law} }}\ntolerance = \"{tolerance:?} m\"\n",
@@ -357,6 +392,18 @@ impl Scene {
         out.set_item("omega_upper_bound", an.coupled_omega_upper_bound)?;
         out.set_item("stable_dt", an.stable_dt.coupled)?;
         out.set_item("large_path", an.large.is_some())?;
+        // With tangential springs: every row (contact by contact, normal
+        // then tangents), its contact and effective mass, the fastest modes
+        // over every row and the step with them (2/ω_max over every row).
+        if let Some(t) = &an.tangential {
+            let rc: Vec<i64> = t.rows.iter().map(|r| r.of.contact as i64).collect();
+            let rm: Vec<f64> = t.rows.iter().map(|r| r.m_eff.unwrap_or(f64::NAN)).collect();
+            let rw: Vec<f64> = t.modes.iter().take(top).map(|m| m.omega).collect();
+            out.set_item("row_contact", rc.into_pyarray(py))?;
+            out.set_item("row_m_eff", rm.into_pyarray(py))?;
+            out.set_item("row_mode_omega", rw.into_pyarray(py))?;
+            out.set_item("stable_dt_tangential", t.stable_dt.coupled)?;
+        }
         Ok(out)
     }
 
@@ -373,5 +420,59 @@ impl Scene {
             .map(|s| (s.data.n_bodies(), s.data.n_contacts()));
         let (b, c) = s.unwrap_or((0, 0));
         format!("<meff.Scene: {b} bodies, {c} contacts>")
+    }
+}
+
+/// The scene's `damping` column: `c` entries, or none.
+fn damping_of(
+    py: Python<'_>,
+    damping: Option<&Bound<'_, PyAny>>,
+    c: usize,
+) -> PyResult<Option<Vec<f64>>> {
+    let damping = damping
+        .map(|a| column(py, a, "damping").and_then(|v| vector(v, "damping")))
+        .transpose()?;
+    if damping.as_ref().is_some_and(|v| v.len() != c) {
+        return Err(PyValueError::new_err(format!(
+            "damping must have {c} entries"
+        )));
+    }
+    Ok(damping)
+}
+
+/// The scene's `fixed` column: `n` booleans (0 or 1), all false by default.
+fn fixed_of(py: Python<'_>, fixed: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<bool>> {
+    let fixed: Vec<bool> = match fixed {
+        Some(f) => vector(column(py, f, "fixed")?, "fixed")?
+            .iter()
+            .map(|&x| {
+                if x == 0.0 || x == 1.0 {
+                    Ok(x == 1.0)
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "fixed holds {x}: booleans (0 or 1) only"
+                    )))
+                }
+            })
+            .collect::<PyResult<_>>()?,
+        None => vec![false; n],
+    };
+    if fixed.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "fixed must have {n} entries"
+        )));
+    }
+    Ok(fixed)
+}
+
+/// A column that must be one-dimensional.
+fn vector(v: (Vec<f64>, Vec<usize>), what: &str) -> PyResult<Vec<f64>> {
+    if v.1.len() == 1 {
+        Ok(v.0)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{what} must be one-dimensional, not of shape {:?}",
+            v.1
+        )))
     }
 }

@@ -295,6 +295,32 @@ def test_a_scene_from_a_lammps_dump(tmp_path):
         meff.Scene.from_dump(path, stiffness=2e5, walls=["xlo"])
 
 
+def test_a_scene_takes_tangential_columns(tmp_path):
+    # One solid sphere on the floor: its tangent rows see 2/7 m, on both
+    # paths; a ratio out of (0, 10] names the column.
+    m, r = 0.4, 0.02
+    arrays = dict(mass=np.array([m]), position=np.array([[0.0, 0.0, r]]),
+                  inertia=np.array([[0.4 * m * r * r] * 3]), body=np.array([0]), other=np.array([-1]),
+                  point=np.array([[0.0, 0.0, 0.0]]), normal=np.array([[0.0, 0.0, 1.0]]), stiffness=np.array([1e5]))
+    got = meff.Scene(**arrays, tangential_ratio=0.8).analyze(top=3)
+    assert list(got["row_contact"]) == [0, 0, 0]
+    np.testing.assert_allclose(got["row_m_eff"], [m, 2 / 7 * m, 2 / 7 * m], rtol=1e-12)
+    assert got["row_mode_omega"][0] == pytest.approx(np.sqrt(0.8e5 * 3.5 / m), rel=1e-10)
+    assert got["stable_dt_tangential"] == pytest.approx(2 / np.sqrt(0.8e5 * 3.5 / m), rel=1e-10)
+    same = meff.Scene(**arrays, tangential_stiffness=np.array([0.8e5])).analyze(top=3)
+    np.testing.assert_allclose(same["row_m_eff"], got["row_m_eff"], rtol=1e-15)
+    with pytest.raises(meff.InputError) as e:
+        meff.Scene(**arrays, tangential_ratio=12.0)
+    assert "tangential_ratio" in str(e.value) and "(0, 10]" in str(e.value)
+    with pytest.raises(ValueError):
+        meff.Scene(**arrays, tangential_ratio=0.5, tangential_stiffness=1e4)
+    path = tmp_path / "one.dump"
+    path.write_text("ITEM: TIMESTEP\n5\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS ff ff ff\n0 1\n0 1\n0 1\n"
+                    f"ITEM: ATOMS id type x y z radius mass\n1 1 0.5 0.5 {r - 1e-7} {r} {m}\n")
+    d = meff.Scene.from_dump(path, stiffness=1e5, walls=["zlo"], tangential_ratio=0.8).analyze(top=3)
+    np.testing.assert_allclose(d["row_m_eff"], [m, 2 / 7 * m, 2 / 7 * m], rtol=1e-12)
+
+
 def test_ctrl_c_stops_a_long_batch():
     import signal
 

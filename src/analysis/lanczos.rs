@@ -73,7 +73,15 @@ pub const PRODUCT_WORK_PER_CONTACT: u64 = 5_000;
 /// The most steps of a run over `stored` entries and `rows` rows (the
 /// replay for mode shapes counted as a second pass), at least 16.
 pub fn step_bound(stored: usize, rows: usize, shapes: bool) -> usize {
-    let work = PRODUCT_WORK.saturating_add(PRODUCT_WORK_PER_CONTACT.saturating_mul(rows as u64));
+    step_bound_for(stored, rows, shapes)
+}
+
+/// [`step_bound`] with the allowance of `units` rows: a contact with
+/// tangential springs counts its rows squared (three rows, each coupled
+/// to three times the rows a normal row is), so that S over every row
+/// gets as many steps as the normal rows' S does (`large_rows.rs`).
+fn step_bound_for(stored: usize, units: usize, shapes: bool) -> usize {
+    let work = PRODUCT_WORK.saturating_add(PRODUCT_WORK_PER_CONTACT.saturating_mul(units as u64));
     let per_step = (stored as u64)
         .max(1)
         .saturating_mul(if shapes { 2 } else { 1 });
@@ -481,6 +489,28 @@ pub fn fastest_modes_from(
     shapes: bool,
     start: Start,
 ) -> (Vec<Mode>, LargeInfo) {
+    fastest_modes_allowing(cp, want, shapes, start, cp.s.rows())
+}
+
+/// [`fastest_modes`] over every contact row, with the step allowance of
+/// `units` rows ([`step_bound_for`]: Σ over contacts of their rows
+/// squared).
+pub fn fastest_modes_over_rows(
+    cp: &Coupled,
+    want: usize,
+    shapes: bool,
+    units: usize,
+) -> (Vec<Mode>, LargeInfo) {
+    fastest_modes_allowing(cp, want, shapes, Start::Golden, units)
+}
+
+fn fastest_modes_allowing(
+    cp: &Coupled,
+    want: usize,
+    shapes: bool,
+    start: Start,
+    units: usize,
+) -> (Vec<Mode>, LargeInfo) {
     let shapes = shapes && start == Start::Golden;
     let s = &cp.s;
     let c = s.rows();
@@ -502,7 +532,7 @@ pub fn fastest_modes_from(
         return (Vec::new(), info);
     }
     let want = want.min(c).max(1);
-    let max_steps = step_bound(s.stored(), c, shapes);
+    let max_steps = step_bound_for(s.stored(), units.max(c), shapes);
     let t0 = std::time::Instant::now();
     let mut rec = match start {
         Start::Golden => Recurrence::new(c),

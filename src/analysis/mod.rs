@@ -32,6 +32,7 @@ mod kernels;
 pub mod lanczos;
 pub mod large;
 mod large_analysis;
+pub mod large_rows;
 mod local_csr;
 mod modes;
 pub mod order;
@@ -376,7 +377,10 @@ fn analyze_system_with(
     large: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     analyze_dense_or_large(model, system, large)
-        .and_then(|an| tangential::with_tangential(model, system, an))
+        .and_then(|an| match an.large {
+            Some(_) => large_rows::with_tangential(model, system, an, large),
+            None => tangential::with_tangential(model, system, an),
+        })
         .map(|an| with_impacts(model, an, true, None))
 }
 
@@ -564,16 +568,15 @@ pub fn has_constraints(model: &Model<f64>) -> bool {
 /// ([`LARGE_PATH_ABOVE`] without constraints, [`DENSE_CONTACT_LIMIT`] in
 /// any case) when the path is `auto`.
 ///
-/// Tangential springs are analysed on the dense path only: with them
-/// `auto` stays dense (at most [`DENSE_CONTACT_LIMIT`] rows; more is
-/// [`AnalysisError::TooLarge`]), and the case reader refuses
-/// `path = "large"`.
+/// With tangential springs the rows are counted, not the contacts (a
+/// contact has up to three): `auto` takes the large path for more than
+/// [`LARGE_PATH_ABOVE`] rows, and both paths give every row
+/// ([`tangential`] dense, [`large_rows`] matrix-free).
 pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
-    let c = model.contacts.len();
+    let c = large_rows::row_count(model);
     match path {
         AnalysisPath::Dense => false,
-        AnalysisPath::Large => !tangential::has_tangential(model),
-        AnalysisPath::Auto if tangential::has_tangential(model) => false,
+        AnalysisPath::Large => true,
         AnalysisPath::Auto => {
             c > DENSE_CONTACT_LIMIT || (c > LARGE_PATH_ABOVE && !has_constraints(model))
         }
@@ -706,6 +709,7 @@ pub fn analyze_model(
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
         return analyze_coupled(model, coupled, large)
+            .and_then(|an| large_rows::with_tangential(model, system, an, large))
             .map(|an| with_impacts(model, an, true, None));
     }
     analyze_system_with(model, system, large)

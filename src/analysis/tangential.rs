@@ -323,7 +323,7 @@ const DEGENERATE: f64 = 1e-9;
 /// The rows whose share of the fastest mode (the unit eigenvector u of S,
 /// `u = K^½ shape / |K^½ shape|`; over a degenerate fastest mode the mean
 /// of its vectors' shares) is at least [`SETTING_SHARE`].
-fn setting_rows(modes: &[Mode], k: &[f64]) -> Vec<(usize, f64)> {
+pub(super) fn setting_rows(modes: &[Mode], k: &[f64]) -> Vec<(usize, f64)> {
     let Some(first) = modes.first() else {
         return Vec::new();
     };
@@ -349,7 +349,7 @@ fn setting_rows(modes: &[Mode], k: &[f64]) -> Vec<(usize, f64)> {
 }
 
 /// The unit direction of a row in world axes (empty for a Jacobian row).
-fn direction_of(model: &Model<f64>, r: &RowOf) -> Vec<f64> {
+pub(super) fn direction_of(model: &Model<f64>, r: &RowOf) -> Vec<f64> {
     let c = &model.contacts[r.contact];
     match (r.direction, &c.geometry) {
         (Direction::Normal, crate::model::Geometry::Point { normal, .. }) => normal.clone(),

@@ -7,7 +7,7 @@ use super::rules::Rule;
 use super::scene::Scene;
 use super::scene::dump::Which;
 use super::scene::from_dump::{
-    self, ContactLaw, DumpError, DumpOptions, Plane, UnitStyle, Wall, Walls,
+    self, ContactLaw, DumpError, DumpOptions, Plane, TangentialLaw, UnitStyle, Wall, Walls,
 };
 use super::types::Space;
 use crate::diag::{Diagnostic, SourceError};
@@ -17,7 +17,13 @@ use toml::de::{DeTable, DeValue};
 type Node<'i> = toml::Spanned<DeValue<'i>>;
 
 /// Keys of `[scene] contact` (the law of every contact a dump gives).
-pub(super) const DUMP_CONTACT_KEYS: &[&str] = &["stiffness", "damping"];
+pub(super) const DUMP_CONTACT_KEYS: &[&str] = &[
+    "stiffness",
+    "damping",
+    "tangential_stiffness",
+    "tangential_ratio",
+    "tangential_damping",
+];
 /// Keys of each `[[scene.planes]]` entry.
 pub(super) const PLANE_KEYS: &[&str] = &["point", "normal"];
 
@@ -187,7 +193,80 @@ impl Reader<'_> {
             }
             None => None,
         };
-        Some(ContactLaw { stiffness, damping })
+        let tangential = self.dump_tangential_law(lt)?;
+        Some(ContactLaw {
+            stiffness,
+            damping,
+            tangential,
+        })
+    }
+
+    /// `contact`'s tangential keys, as `[[contact]]` reads them: the
+    /// stiffness (N/m) or its ratio in (0, 10], the damping (N·s/m);
+    /// `Some(None)` without them, `None` after an error.
+    fn dump_tangential_law(&mut self, lt: &DeTable) -> Option<Option<TangentialLaw>> {
+        let (ks, kr) = (get(lt, "tangential_stiffness"), get(lt, "tangential_ratio"));
+        let cd = get(lt, "tangential_damping");
+        let (stiffness, ratio) = match (ks, kr) {
+            (Some(_), Some(r)) => {
+                self.error(
+                    Diagnostic::new(
+                        r.span(),
+                        "`contact` gives both `tangential_stiffness` and `tangential_ratio`",
+                    )
+                    .hint("give one: the tangential stiffness in N/m, or its ratio to `stiffness`"),
+                );
+                return None;
+            }
+            (None, None) => {
+                if let Some(n) = cd {
+                    self.error(
+                        Diagnostic::new(n.span(), "a tangential damping needs a tangential spring")
+                            .hint("add `tangential_stiffness = \"… N/m\"` or `tangential_ratio = 0.8`"),
+                    );
+                    return None;
+                }
+                return Some(None);
+            }
+            (Some(n), None) => {
+                let v = self.value(n, Dim::STIFFNESS, "a tangential stiffness");
+                (self.positive(v, "a tangential stiffness")?.si, false)
+            }
+            (None, Some(n)) => {
+                let v = self.value(n, Dim::NONE, "a tangential ratio")?;
+                let span = v.span.clone();
+                if !self.rule(
+                    Rule::TangentialRatio,
+                    "a tangential ratio",
+                    std::slice::from_ref(&v),
+                    span,
+                ) {
+                    return None;
+                }
+                (v.si, true)
+            }
+        };
+        let damping = match cd {
+            Some(n) => {
+                let v = self.value(n, Dim::DAMPING, "a tangential damping")?;
+                let span = v.span.clone();
+                if !self.rule(
+                    Rule::NonNegative,
+                    "a tangential damping",
+                    std::slice::from_ref(&v),
+                    span,
+                ) {
+                    return None;
+                }
+                Some(v.si)
+            }
+            None => None,
+        };
+        Some(Some(TangentialLaw {
+            stiffness,
+            ratio,
+            damping,
+        }))
     }
 
     /// `walls = "fixed"` or a list of `xlo` … `zhi`.

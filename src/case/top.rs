@@ -39,17 +39,6 @@ impl Reader<'_> {
         let previous = get(root, "revision").and_then(|n| self.previous(n));
         let engines = get(root, "engine").map_or_else(Default::default, |n| self.engines(n));
         let (large_modes, analysis_path) = self.analysis_table(root);
-        if analysis_path == AnalysisPath::Large
-            && let Some(t) = contacts.iter().find_map(|c| c.tangential.as_ref())
-        {
-            self.error(
-                Diagnostic::new(
-                    t.span.clone(),
-                    "tangential springs are analysed on the dense path only, and `[analysis] path = \"large\"` asks for the large one",
-                )
-                .hint("use path = \"auto\" or \"dense\" (up to 2000 rows), or remove the tangential keys"),
-            );
-        }
         let case = Case {
             path: path.to_string(),
             // Filled by the caller (without a copy where it owns the text).

@@ -658,7 +658,48 @@ fn scene_contact<T, E>(
             Some(dv) => Some(num(dv[c], Dim::DAMPING)?),
             None => None,
         },
-        tangential: None,
+        tangential: match &s.tangential {
+            Some(t) => Some(scene_tangential(t, &s.normal[d * c..d * c + d], c, num)?),
+            None => None,
+        },
+    })
+}
+
+/// Contact `c`'s tangential spring in a scene: its columns' values, the
+/// `[[contact]]` basis rule at its normal (no given tangent).
+fn scene_tangential<T, E>(
+    t: &case::scene::TangentialColumns,
+    normal: &[f64],
+    c: usize,
+    num: &mut impl FnMut(f64, crate::units::Dim) -> Result<T, E>,
+) -> Result<TangentialSpring<T>, E> {
+    use crate::units::Dim;
+    let k = t.stiffness[c];
+    let stiffness = if t.ratio {
+        Scaled::Ratio(num(k, Dim::NONE)?)
+    } else {
+        Scaled::Absolute(num(k, Dim::STIFFNESS)?)
+    };
+    let damping = match (&t.damping, t.ratio) {
+        (Some(dv), _) => Some(Scaled::Absolute(num(dv[c], Dim::DAMPING)?)),
+        (None, true) => Some(Scaled::Ratio(num(k, Dim::NONE)?)),
+        (None, false) => None,
+    };
+    // A validated scene's normals are unit vectors: never parallel to a
+    // default axis's projection.
+    let axes = case::tangential::tangent_basis(normal, None).unwrap_or_default();
+    let mut basis = Vec::with_capacity(axes.len());
+    for a in axes {
+        let mut v = Vec::with_capacity(a.len());
+        for x in a {
+            v.push(num(x, Dim::NONE)?);
+        }
+        basis.push(v);
+    }
+    Ok(TangentialSpring {
+        stiffness,
+        damping,
+        basis,
     })
 }
 

@@ -60,6 +60,9 @@ pub enum SliceError {
         /// Bodies in the scene.
         n_bodies: usize,
     },
+    /// The scene has tangential springs: the slice carries normal rows
+    /// only, and modes without the tangential rows would be wrong.
+    Tangential,
     /// A mass block is not positive definite (the readers refuse these).
     MassBlock {
         /// The body.
@@ -74,6 +77,10 @@ impl std::fmt::Display for SliceError {
                 f,
                 "bodies {}..{} are not within the scene's {n_bodies} bodies",
                 bodies.start, bodies.end
+            ),
+            SliceError::Tangential => write!(
+                f,
+                "the scene has tangential springs: the distributed route takes normal rows only (use meff eval)"
             ),
             SliceError::MassBlock { body } => {
                 write!(f, "the mass block of body {body} is not positive definite")
@@ -97,6 +104,9 @@ pub fn scene_slice(
     space: Space,
     bodies: Range<usize>,
 ) -> Result<SceneSlice, SliceError> {
+    if s.tangential.is_some() {
+        return Err(SliceError::Tangential);
+    }
     let n = s.n_bodies();
     if bodies.start > bodies.end || bodies.end > n {
         return Err(SliceError::Range {
@@ -198,6 +208,7 @@ fn sub_scene(
         normal: per(&s.normal, d, contacts),
         stiffness: contacts.iter().map(|&i| s.stiffness[i]).collect(),
         damping: None,
+        tangential: None,
         contact_names: None,
         image: s.image.as_ref().map(|v| per(v, d, contacts)),
     }
@@ -286,6 +297,7 @@ mod tests {
             normal: vec![1., 0., 0., 1., 0., 0., 0., 1., 0., -1., 0., 0.],
             stiffness: vec![10.0, 20.0, 30.0, 40.0],
             damping: None,
+            tangential: None,
             contact_names: None,
             image: None,
         }

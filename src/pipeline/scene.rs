@@ -33,11 +33,10 @@ use crate::{analysis, checks, claims, control, model, number, report, symbolic, 
 /// quadratic rule (two contacts with opposite normals at one point).
 pub const COLUMNS_ABOVE: usize = crate::limits::DENSE_CONTACT_LIMIT;
 
-/// Whether a scene has tangential springs. Scenes have none yet; when
-/// their columns carry them (issue 38's scale side) such a scene must take
-/// the model path: this is the one call site to change.
-fn scene_has_tangential(_scene: &crate::case::scene::SceneData) -> bool {
-    false
+/// Whether a scene has tangential springs: such a scene takes the model
+/// path (its large path has the rows over every row, `large_rows`).
+fn scene_has_tangential(scene: &crate::case::scene::SceneData) -> bool {
+    scene.tangential.is_some()
 }
 
 /// Whether `case` takes the columnar route (see the module documentation).

@@ -565,7 +565,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         tangential: an
             .tangential
             .as_ref()
-            .map(|t| tangential::report(case, an, t)),
+            .map(|t| tangential::report(case, an, t, &keep, all)),
         hertz: crate::analysis::hertz_contacts::results(case, an),
         hertz_peak: an.hertz_peak.clone(),
     }

@@ -104,17 +104,43 @@ pub struct SettingRow {
     pub share: f64,
 }
 
-/// The report of the rows of `t` (`case`: names, planar or not).
-pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> TangentialReport {
+/// The report of the rows of `t` (`case`: names, planar or not): the rows
+/// and blocks of the contacts `keep` (the report's contact selection, in
+/// its order; every contact when `all`).
+pub fn report(
+    case: &Case,
+    an: &crate::analysis::Analysis,
+    t: &Tangential,
+    keep: &[usize],
+    all: bool,
+) -> TangentialReport {
     let planar = case.space == crate::case::Space::Planar;
-    let names: Vec<String> = (0..case.contacts.len())
+    let names: Vec<String> = (0..case.n_contacts())
         .map(|i| case.contact_name(i).into_owned())
         .collect();
     let row_name = |i: usize| t.row_name(&names, i, planar);
-    let rows = t
-        .rows
+    let listed: Vec<usize> = if all {
+        (0..t.rows.len()).collect()
+    } else {
+        let mut first = vec![usize::MAX; case.n_contacts()];
+        for (i, r) in t.rows.iter().enumerate().rev() {
+            first[r.of.contact] = i;
+        }
+        keep.iter()
+            .flat_map(|&c| {
+                let f = first[c];
+                (f..t.rows.len()).take_while(move |&i| t.rows[i].of.contact == c)
+            })
+            .collect()
+    };
+    let mut is_kept = vec![all; case.n_contacts()];
+    for &c in keep {
+        is_kept[c] = true;
+    }
+    let kept = |c: usize| is_kept[c];
+    let rows = listed
         .iter()
-        .enumerate()
+        .map(|&i| (i, &t.rows[i]))
         .map(|(i, r)| RowReport {
             name: row_name(i),
             contact: names[r.of.contact].clone(),
@@ -130,6 +156,7 @@ pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> Ta
     let contacts = t
         .contacts
         .iter()
+        .filter(|b| kept(b.contact))
         .map(|b| {
             let m_n = t.rows[b.first_row].m_eff;
             let m_t: Vec<Option<f64>> = (1..b.block.len())
@@ -142,9 +169,11 @@ pub fn report(case: &Case, an: &crate::analysis::Analysis, t: &Tangential) -> Ta
                 m_t,
                 coupling: b.coupling.clone(),
                 block: b.block.clone(),
-                tangent_given: case.contacts[b.contact]
-                    .tangential
-                    .as_ref()
+                // A scene's tangents are never given.
+                tangent_given: case
+                    .contacts
+                    .get(b.contact)
+                    .and_then(|c| c.tangential.as_ref())
                     .is_some_and(|x| x.given_tangent),
             }
         })

@@ -35,6 +35,7 @@ mod formats {
     mod columnar;
     mod dump;
     mod scene;
+    mod scene_tangential;
 }
 
 /// Input: bad input located, hostile input bounded, work allowances,
@@ -85,6 +86,7 @@ mod physics {
     mod stable_step;
     mod symbolic;
     mod tangential;
+    mod tangential_large;
     mod tangential_steps;
     mod tolerance;
     mod tolerance_band;

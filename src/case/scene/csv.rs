@@ -38,6 +38,11 @@ fn columns(table: Table, space: Space) -> Vec<(&'static str, bool)> {
                 v.push(("nz", true));
             }
             v.extend([("k", true), ("c", false), ("name", false)]);
+            v.extend([
+                ("tangential_stiffness", false),
+                ("tangential_ratio", false),
+                ("tangential_damping", false),
+            ]);
         }
     }
     v
@@ -285,6 +290,13 @@ fn read_contacts(
     let col = |name: &str| p.at[p.names.iter().position(|n| *n == name).expect("known")];
     let (c_damp, c_name) = (col("c"), col("name"));
     let mut damping: Option<Vec<f64>> = c_damp.map(|_| Vec::new());
+    let tangential = [
+        "tangential_stiffness",
+        "tangential_ratio",
+        "tangential_damping",
+    ];
+    let mut t_cols: [Option<Vec<f64>>; 3] = tangential.map(|name| col(name).map(|_| Vec::new()));
+    let t_scale = [units.stiffness, 1.0, units.damping];
     let mut names: Option<Vec<String>> = c_name.map(|_| Vec::new());
     let mut rec = ::csv::StringRecord::new();
     let mut row = 0usize;
@@ -322,6 +334,11 @@ fn read_contacts(
         data.stiffness.push(num("k", units.stiffness, issues));
         if let Some(dv) = &mut damping {
             dv.push(num("c", units.damping, issues));
+        }
+        for ((v, name), scale) in t_cols.iter_mut().zip(tangential).zip(t_scale) {
+            if let Some(v) = v {
+                v.push(num(name, scale, issues));
+            }
         }
         for (name, world_ok) in [("body", false), ("other", true)] {
             let text = col(name).and_then(|i| rec.get(i)).unwrap_or("").trim();
@@ -361,6 +378,11 @@ fn read_contacts(
     }
     data.damping = damping;
     data.contact_names = names;
+    let [kt, kr, ct] = t_cols;
+    match super::tangential_columns(kt, kr, ct, space) {
+        Ok(t) => data.tangential = t,
+        Err(i) => issues.push(i),
+    }
 }
 
 /// A row with fewer fields than the header: one issue at the row's end

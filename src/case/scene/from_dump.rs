@@ -17,6 +17,20 @@ pub struct ContactLaw {
     pub stiffness: f64,
     /// Normal damping, when given.
     pub damping: Option<f64>,
+    /// The tangential spring every contact gets, when given.
+    pub tangential: Option<TangentialLaw>,
+}
+
+/// `contact`'s tangential keys (SI): the stiffness (N/m), or its ratio to
+/// the normal one when `ratio`; the damping (N·s/m), when given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TangentialLaw {
+    /// k_t, or k_t/k_n when `ratio`.
+    pub stiffness: f64,
+    /// Whether `stiffness` is a ratio.
+    pub ratio: bool,
+    /// c_t, when given (else a ratio scales the normal damping).
+    pub damping: Option<f64>,
 }
 
 /// LAMMPS unit styles (the `units` command), for the dump's numbers.
@@ -390,6 +404,11 @@ fn build(
     }
     s.stiffness = vec![opts.law.stiffness; c];
     s.damping = opts.law.damping.map(|d| vec![d; c]);
+    s.tangential = opts.law.tangential.map(|t| super::TangentialColumns {
+        stiffness: vec![t.stiffness; c],
+        ratio: t.ratio,
+        damping: t.damping.map(|d| vec![d; c]),
+    });
     s.contact_names = Some(names);
     let issues = super::validate(&s, crate::case::types::Space::ThreeD);
     if let Some(i) = issues.first() {

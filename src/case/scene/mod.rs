@@ -17,6 +17,8 @@ pub mod dump;
 pub mod from_dump;
 pub mod grid;
 pub mod npy;
+mod tangential;
+pub use tangential::{TangentialColumns, tangential_columns};
 pub(crate) mod trajectory;
 pub(crate) mod trajectory_npz;
 
@@ -61,6 +63,9 @@ pub struct SceneData {
     /// see `other` — its position plus this shift (a whole number of box
     /// lengths; zero for most). Only dumps with periodic boxes have it.
     pub image: Option<Vec<f64>>,
+    /// The contacts' tangential springs (issue 38), when the scene has
+    /// them: every contact then has one (docs/case-format.md).
+    pub tangential: Option<TangentialColumns>,
 }
 
 impl SceneData {
@@ -82,6 +87,7 @@ impl SceneData {
         self.other = Vec::new();
         self.damping = None;
         self.image = None;
+        self.tangential = None;
     }
 
     /// Number of bodies.
@@ -272,6 +278,7 @@ fn expected_shape(name: &str, n: usize, c: usize, d: usize) -> Option<Vec<Vec<us
         "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
         "inertia" => vec![vec![n]],
         "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
+        "tangential_stiffness" | "tangential_ratio" | "tangential_damping" => vec![vec![c]],
         "point" | "normal" => vec![vec![c, d]],
         _ => return None,
     })
@@ -315,6 +322,9 @@ const NPZ_ARRAYS: &[(&str, Table)] = &[
     ("stiffness", Table::Contacts),
     ("damping", Table::Contacts),
     ("contact_name", Table::Contacts),
+    ("tangential_stiffness", Table::Contacts),
+    ("tangential_ratio", Table::Contacts),
+    ("tangential_damping", Table::Contacts),
 ];
 
 /// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
@@ -356,6 +366,13 @@ fn from_arrays(
     data.normal = take("normal", Table::Contacts, 1.0).unwrap_or_default();
     data.stiffness = take("stiffness", Table::Contacts, units.stiffness).unwrap_or_default();
     data.damping = take("damping", Table::Contacts, units.damping);
+    let kt = take("tangential_stiffness", Table::Contacts, units.stiffness);
+    let kr = take("tangential_ratio", Table::Contacts, 1.0);
+    let ct = take("tangential_damping", Table::Contacts, units.damping);
+    match tangential_columns(kt, kr, ct, space) {
+        Ok(t) => data.tangential = t,
+        Err(i) => issues.push(i),
+    }
     let mut index = |name: &str, world_ok: bool| -> Vec<u32> {
         let Some(a) = got.remove(name) else {
             return Vec::new();
@@ -460,7 +477,16 @@ fn npz_arrays(
         return Err(issues);
     }
     for (name, table) in known {
-        let optional = matches!(*name, "fixed" | "body_name" | "damping" | "contact_name");
+        let optional = matches!(
+            *name,
+            "fixed"
+                | "body_name"
+                | "damping"
+                | "contact_name"
+                | "tangential_stiffness"
+                | "tangential_ratio"
+                | "tangential_damping"
+        );
         if !optional && !got.contains_key(*name) {
             issues.push(Issue::new(
                 *table,
@@ -685,6 +711,9 @@ fn validate_contacts(s: &SceneData, d: usize, issues: &mut Vec<Issue>) {
                 "c",
                 format!("a damping cannot be negative, this is {}", dv[c]),
             ));
+        }
+        if let Some(t) = &s.tangential {
+            tangential::validate(t, c, &mut push);
         }
     }
 }

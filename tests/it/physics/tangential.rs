@@ -264,10 +264,6 @@ fn bad_tangential_input_is_located() {
             "must have 3 components",
         ),
         ("tangential_stiffness = \"-5 N/m\"", "must be positive"),
-        (
-            "tangential_ratio = 0.5\n[analysis]\npath = \"large\"",
-            "dense path only",
-        ),
     ] {
         let out = eval_stdin(&format!("{base}{extra}\n"));
         let err = refused(&out, said);
