@@ -148,7 +148,7 @@ impl EvalResult {
     #[getter]
     fn m_eff_interval<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let ev = &self.ev;
-        let rows: Vec<Vec<f64>> = (0..ev.analysis.contacts.len())
+        let rows: Vec<Vec<f64>> = (0..ev.analysis.n_contacts())
             .map(|i| {
                 let id = format!("m_eff({})", ev.case.contact_name(i));
                 ev.report
@@ -167,11 +167,9 @@ impl EvalResult {
     /// m_eff per contact (kg; NaN for an immobile contact).
     #[getter]
     fn m_eff<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        self.ev
-            .analysis
-            .contacts
-            .iter()
-            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+        let an = &self.ev.analysis;
+        (0..an.n_contacts())
+            .map(|i| an.contact(i).m_eff.unwrap_or(f64::NAN))
             .collect::<Vec<_>>()
             .into_pyarray(py)
     }
@@ -180,7 +178,7 @@ impl EvalResult {
     #[getter]
     fn delassus<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let an = &self.ev.analysis;
-        let c = an.contacts.len();
+        let c = an.n_contacts();
         if an.coupled.is_some() && c > MAX_DENSE_A {
             return Err(budget_error(
                 py,
@@ -222,7 +220,7 @@ impl EvalResult {
         if rows.is_empty() {
             return Ok(PyArray2::zeros(
                 py,
-                [0, self.ev.analysis.contacts.len()],
+                [0, self.ev.analysis.n_contacts()],
                 false,
             ));
         }
@@ -277,7 +275,7 @@ impl EvalResult {
         format!(
             "<meff.Result {:?}: {} contacts, ω_max = {:.4} rad/s>",
             self.ev.report.title,
-            self.ev.analysis.contacts.len(),
+            self.ev.analysis.n_contacts(),
             self.ev.analysis.coupled_omega_max
         )
     }

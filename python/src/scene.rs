@@ -362,12 +362,10 @@ impl Scene {
         })?
         .map_err(|e| MeffError::new_err(e.to_string()))?;
         let out = pyo3::types::PyDict::new(py);
-        let m: Vec<f64> = an
-            .contacts
-            .iter()
-            .map(|c| c.m_eff.unwrap_or(f64::NAN))
+        let m: Vec<f64> = (0..an.n_contacts())
+            .map(|i| an.contact(i).m_eff.unwrap_or(f64::NAN))
             .collect();
-        let w: Vec<f64> = an.contacts.iter().map(|c| c.omega).collect();
+        let w: Vec<f64> = (0..an.n_contacts()).map(|i| an.contact(i).omega).collect();
         let modes: Vec<&meff::analysis::Mode> = an.modes.iter().take(top).collect();
         out.set_item("m_eff", m.into_pyarray(py))?;
         out.set_item("omega", w.into_pyarray(py))?;
@@ -381,8 +379,8 @@ impl Scene {
         )?;
         if shapes {
             let rows: Vec<Vec<f64>> = modes.iter().map(|m| m.shape.clone()).collect();
-            let arr = if rows.is_empty() || rows.iter().any(|r| r.len() != an.contacts.len()) {
-                PyArray2::zeros(py, [0, an.contacts.len()], false)
+            let arr = if rows.is_empty() || rows.iter().any(|r| r.len() != an.n_contacts()) {
+                PyArray2::zeros(py, [0, an.n_contacts()], false)
             } else {
                 PyArray2::from_vec2(py, &rows)?
             };

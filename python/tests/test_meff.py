@@ -318,7 +318,12 @@ def test_a_scene_takes_tangential_columns(tmp_path):
     path.write_text("ITEM: TIMESTEP\n5\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS ff ff ff\n0 1\n0 1\n0 1\n"
                     f"ITEM: ATOMS id type x y z radius mass\n1 1 0.5 0.5 {r - 1e-7} {r} {m}\n")
     d = meff.Scene.from_dump(path, stiffness=1e5, walls=["zlo"], tangential_ratio=0.8).analyze(top=3)
-    np.testing.assert_allclose(d["row_m_eff"], [m, 2 / 7 * m, 2 / 7 * m], rtol=1e-12)
+    # The floor contact sits mid-overlap: the lever arm is r less half the
+    # 0.1 µm overlap, so the tangent mass is m/(1 + m ℓ²/I), near 2/7 m.
+    lever, inertia = r - 0.5e-7, 0.4 * m * r * r
+    m_t = m / (1 + m * lever**2 / inertia)
+    np.testing.assert_allclose(d["row_m_eff"], [m, m_t, m_t], rtol=1e-12)
+    np.testing.assert_allclose(m_t, 2 / 7 * m, rtol=1e-5)
 
 
 def test_ctrl_c_stops_a_long_batch():

@@ -48,7 +48,9 @@ pub use crate::linalg::{IMMOBILE_RATIO, row_space_basis};
 pub use delassus::{Delassus, delassus, whitened_rows};
 pub use large_analysis::ContactColumns;
 pub(crate) use large_analysis::large_analysis;
+mod value;
 pub use modes::{DampedMode, Mode, ZERO_MODE_RATIO, damped_modes, modes};
+pub use value::value_of;
 
 use crate::case::AnalysisPath;
 use crate::model::{self, Model, System};
@@ -772,33 +774,5 @@ pub(crate) fn upper_bound_of(
         (gershgorin_omega, "gershgorin")
     } else {
         (trace, "trace")
-    }
-}
-
-/// The value of a result quantity in an analysis.
-pub fn value_of(q: &crate::case::Quantity, an: &Analysis) -> Result<f64, String> {
-    use crate::case::Quantity;
-    match q {
-        Quantity::A(i) => Ok(an.contact(*i).a),
-        Quantity::MEff(i) => an
-            .contact(*i)
-            .m_eff
-            .ok_or_else(|| "the contact is immobile: its effective mass is infinite".to_string()),
-        Quantity::Omega(i) => Ok(an.contact(*i).omega),
-        Quantity::Delassus(i, j) => Ok(an.a(*i, *j)),
-        Quantity::ModeOmega(k) => an
-            .modes
-            .get(k - 1)
-            .map(|m| m.omega)
-            .ok_or_else(|| format!("there are only {} nonzero modes", an.modes.len())),
-        Quantity::F(i) => value_of(&Quantity::Omega(*i), an).map(|w| w / std::f64::consts::TAU),
-        Quantity::ModeF(k) => {
-            value_of(&Quantity::ModeOmega(*k), an).map(|w| w / std::f64::consts::TAU)
-        }
-        Quantity::Impact(which, i, c) => an
-            .impacts
-            .get(*i)
-            .ok_or_else(|| "the impact was not solved".to_string())
-            .and_then(|r| r.value(*which, *c)),
     }
 }

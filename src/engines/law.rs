@@ -267,7 +267,7 @@ impl Law {
             .fold(0.0f64, f64::max);
         let radius = z
             .iter()
-            .filter(|z| !(rate(z) <= 1e-7 * top))
+            .filter(|z| rate(z) > 1e-7 * top || rate(z).is_nan())
             .fold(0.0f64, |r, z| r.max(z.norm()));
         // A relaxing step has first-order modes of its own: real rates are
         // not paired into oscillators there.

@@ -119,8 +119,18 @@ fn with_tolerances_the_headline_states_the_bounds_that_decide_and_the_table_its_
     let shown = |x: f64, unit: &str| format!("{} {unit}", meff::number::sig(x, 4));
     // The largest force and the smallest speed, in bold; the nominal beside.
     assert!(force.hi > force.nominal && speed.lo < speed.nominal);
-    assert!(bold.contains(&shown(force.hi, "N")), "{bold:?}");
-    assert!(bold.contains(&shown(speed.lo, "m/s")), "{bold:?}");
+    // Rounded the safe way: the largest force up, the smallest limit down.
+    let safe = |x: f64, unit: &str, r: meff::number::Round| {
+        format!("{} {unit}", meff::number::sig_round(x, 4, r))
+    };
+    assert!(
+        bold.contains(&safe(force.hi, "N", meff::number::Round::Up)),
+        "{bold:?}"
+    );
+    assert!(
+        bold.contains(&safe(speed.lo, "m/s", meff::number::Round::Down)),
+        "{bold:?}"
+    );
     assert!(!bold.contains(&shown(force.nominal, "N")), "{bold:?}");
     assert!(!bold.contains(&shown(speed.nominal, "m/s")), "{bold:?}");
     let text: String = lines.iter().flatten().map(|s| s.text.as_str()).collect();
