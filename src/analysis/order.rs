@@ -68,13 +68,18 @@ pub fn contact_order(model: &Model<f64>) -> Option<RowOrder> {
         return None;
     }
     let moving = |b: usize| !matches!(bodies[b].kind, BodyKind::Fixed);
-    let mut points: Vec<&[f64]> = Vec::with_capacity(c);
-    for contact in &model.contacts {
-        let Geometry::Point { point, .. } = &contact.geometry else {
-            return None;
-        };
-        points.push(point);
+    if !model
+        .contacts
+        .iter()
+        .all(|k| matches!(k.geometry, Geometry::Point { .. }))
+    {
+        return None;
     }
+    let point = |i: usize| match &model.contacts[i].geometry {
+        Geometry::Point { point, .. } => point.as_slice(),
+        _ => unreachable!("every contact is a point (checked above)"),
+    };
+    let d = point(0).len();
     let sides = |i: usize| match &model.contacts[i].geometry {
         Geometry::Point { body, other, .. } => {
             [Some(*body), *other].map(|b| b.filter(|&b| moving(b)))
@@ -86,7 +91,7 @@ pub fn contact_order(model: &Model<f64>) -> Option<RowOrder> {
     if given <= FAR_SHARE {
         return None;
     }
-    let order = RowOrder::new(curve_order(&points));
+    let order = RowOrder::new(curve_order(c, d, point));
     (far_share(&start, &list, Some(&order.row)) < given).then_some(order)
 }
 
@@ -119,20 +124,26 @@ fn body_lists(
     (start, list)
 }
 
-/// Whether a scene's contact list is scattered as [`contact_order`] judges
-/// it (more than [`FAR_SHARE`] of the pairs of contacts on one body far
-/// apart): the pipeline's columnar route stores the list as given, so such
-/// a scene takes the model path, which reorders it.
-pub fn scene_scattered(s: &crate::case::scene::SceneData) -> bool {
+/// The storage order for a scene's columns when it beats the given one,
+/// else `None`: [`contact_order`]'s rule on the columns (the pipeline's
+/// columnar route, `scene_large.rs`), so a scene gets the order its model
+/// would get.
+pub fn scene_order(s: &crate::case::scene::SceneData) -> Option<RowOrder> {
     use crate::case::scene::WORLD;
     let c = s.n_contacts();
     if c <= REACH as usize || c > u32::MAX as usize {
-        return false;
+        return None;
     }
     let moving = |b: u32| (b != WORLD && !s.fixed[b as usize]).then_some(b as usize);
     let sides = |i: usize| [moving(s.body[i]), moving(s.other[i])];
     let (start, list) = body_lists(s.n_bodies(), &sides, c);
-    far_share(&start, &list, None) > FAR_SHARE
+    let given = far_share(&start, &list, None);
+    if given <= FAR_SHARE {
+        return None;
+    }
+    let d = s.point.len() / c;
+    let order = RowOrder::new(curve_order(c, d, |i| &s.point[d * i..d * i + d]));
+    (far_share(&start, &list, Some(&order.row)) < given).then_some(order)
 }
 
 /// The share of pairs of contacts on one body whose rows are more than
@@ -169,23 +180,23 @@ fn far_share(start: &[usize], list: &[u32], rank: Option<&[u32]>) -> f64 {
     }
 }
 
-/// Contacts sorted by the Morton key of their points (coordinates scaled
-/// to the points' bounding box), ties in list order.
-fn curve_order(points: &[&[f64]]) -> Vec<u32> {
-    let d = points.first().map_or(0, |p| p.len()).clamp(1, 3);
+/// The `n` contacts sorted by the Morton key of their points (`point(i)`,
+/// `d` coordinates; scaled to the points' bounding box), ties in list
+/// order.
+fn curve_order<'a>(n: usize, d: usize, point: impl Fn(usize) -> &'a [f64]) -> Vec<u32> {
+    let d = d.clamp(1, 3);
     let bits = 63 / d as u32;
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for p in points {
+    for p in (0..n).map(&point) {
         for k in 0..d {
             lo[k] = lo[k].min(p[k]);
             hi[k] = hi[k].max(p[k]);
         }
     }
     let top = ((1u64 << bits) - 1) as f64;
-    let mut keyed: Vec<(u64, u32)> = points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
+    let mut keyed: Vec<(u64, u32)> = (0..n)
+        .map(|i| {
+            let p = point(i);
             let mut key = 0u64;
             for k in 0..d {
                 let span = hi[k] - lo[k];
@@ -227,7 +238,7 @@ mod tests {
         // Points on a line in shuffled list order come out sorted.
         let xs = [5.0, 1.0, 4.0, 0.0, 3.0, 2.0];
         let pts: Vec<Vec<f64>> = xs.iter().map(|&x| vec![x, 0.0, 0.0]).collect();
-        let refs: Vec<&[f64]> = pts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(curve_order(&refs), vec![3, 1, 5, 4, 2, 0]);
+        let order = curve_order(pts.len(), 3, |i| pts[i].as_slice());
+        assert_eq!(order, vec![3, 1, 5, 4, 2, 0]);
     }
 }

@@ -13,9 +13,10 @@
 //! forms S as the pipeline does. The arithmetic is the pipeline's, step
 //! for step (the Jacobian entries of `model::assemble`'s `point_rate`,
 //! the whitening, the sum for A_ii in column order), so S has the same
-//! bits (tested on a packing against the pipeline's path). Rows stay in
-//! contact order (no `order.rs` reordering: for a scene listed body by
-//! body, as generated, that is the order the pipeline keeps too).
+//! bits (tested on a packing against the pipeline's path). Rows are
+//! stored in the order the model path would store them (`order.rs`: the
+//! given order, or along a Morton curve of the points when the given list
+//! is scattered), so the two paths agree on scattered lists too.
 //!
 //! What stays in memory is the scene's columns (81 B a body, 64 B a
 //! contact), the segments (96 B a contact in 3-d) and S: the scale
@@ -25,6 +26,7 @@ use super::block_whiten::substitute;
 use super::coupled::Coupled;
 use super::large::Segments;
 use super::large_analysis::{ContactColumns, velocities};
+use super::order::{RowOrder, scene_order};
 use super::{Analysis, AnalysisError, LargeModes};
 use crate::case::Space;
 use crate::case::scene::{SceneData, WORLD};
@@ -88,21 +90,44 @@ fn whitened_side(s: &SceneData, space: Space, i: usize, b: usize, negate: bool, 
 /// definite (the scene reader has refused those already), a row or an
 /// entry of S out of range.
 pub fn coupled(s: &SceneData, space: Space) -> Result<Coupled, AnalysisError> {
-    let (segments, diag) = segments(s, space)?;
-    finish(segments, diag, &s.stiffness)
+    let order = scene_order(s);
+    let (segments, diag) = ordered_segments(s, space, order.as_ref())?;
+    finish(segments, diag, &s.stiffness, order)
 }
 
 /// [`coupled`], freeing the scene's geometry and mass columns
 /// ([`SceneData::release_geometry`]) once the rows are made, before S is
 /// formed: at 10⁷ bodies that is 2.5 GB less at the peak.
 pub fn coupled_releasing(s: &mut SceneData, space: Space) -> Result<Coupled, AnalysisError> {
-    let (segments, diag) = segments(s, space)?;
+    let order = scene_order(s);
+    let (segments, diag) = ordered_segments(s, space, order.as_ref())?;
     s.release_geometry();
-    finish(segments, diag, &s.stiffness)
+    finish(segments, diag, &s.stiffness, order)
 }
 
-/// J̃ by mass blocks, and A_ii.
-fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), AnalysisError> {
+/// [`segments`] with rows in `order`; on an error, the first failing
+/// contact in contact order (as the model path reports it: failures are
+/// rare, so look again in contact order).
+fn ordered_segments(
+    s: &SceneData,
+    space: Space,
+    order: Option<&RowOrder>,
+) -> Result<(Segments, Vec<f64>), AnalysisError> {
+    match segments(s, space, order) {
+        Err(AnalysisError::Cancelled) => Err(AnalysisError::Cancelled),
+        Err(_) if order.is_some() => segments(s, space, None),
+        done => done,
+    }
+}
+
+/// J̃ by mass blocks (row r is contact `order[r]`), and A_ii in contact
+/// order.
+fn segments(
+    s: &SceneData,
+    space: Space,
+    order: Option<&RowOrder>,
+) -> Result<(Segments, Vec<f64>), AnalysisError> {
+    let contact = |r: usize| order.map_or(r, |o| o.contact(r));
     let (nbody, c) = (s.n_bodies(), s.n_contacts());
     let size = velocities(space);
     // Each moving body's block (u32::MAX: fixed).
@@ -133,7 +158,7 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
     row_start.push(0usize);
     let mut row_block: Vec<u32> = Vec::with_capacity(2 * c);
     let mut bstart = vec![0usize; nb + 1];
-    for i in 0..c {
+    for i in (0..c).map(contact) {
         for (bl, _, _) in sides(i) {
             row_block.push(bl);
             bstart[bl as usize + 1] += 1;
@@ -150,11 +175,12 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
     let mut diag = Vec::with_capacity(c);
     let mut row: Vec<(usize, f64)> = Vec::with_capacity(2 * size);
     let mut x = [0.0f64; 6];
-    for i in 0..c {
+    for r in 0..c {
         // The caller's stop request, every 2¹⁶ rows (≈1 ms of this loop).
-        if i % (1 << 16) == 0 && crate::control::cancelled() {
+        if r % (1 << 16) == 0 && crate::control::cancelled() {
             return Err(AnalysisError::Cancelled);
         }
+        let i = contact(r);
         row.clear();
         for (bl, b, negate) in sides(i) {
             let bl = bl as usize;
@@ -162,7 +188,7 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
             whitened_side(s, space, i, b, negate, x);
             let at = next[bl];
             next[bl] += 1;
-            seg_row[at] = i as u32;
+            seg_row[at] = r as u32;
             let v = voff[bl] + (at - bstart[bl]) * size;
             vals[v..v + size].copy_from_slice(x);
             row.extend(
@@ -177,6 +203,10 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
         diag.push(d);
     }
     drop(next);
+    // A_ii back in contact order.
+    if let Some(o) = order {
+        diag = (0..c).map(|i| diag[o.row(i)]).collect();
+    }
     crate::timing::mark("whiten-rows");
     let segments = Segments {
         row_start,
@@ -190,14 +220,26 @@ fn segments(s: &SceneData, space: Space) -> Result<(Segments, Vec<f64>), Analysi
     Ok((segments, diag))
 }
 
-/// S from the segments, with √k.
-fn finish(segments: Segments, diag: Vec<f64>, stiffness: &[f64]) -> Result<Coupled, AnalysisError> {
+/// S from the segments (rows in `order`), with √k.
+fn finish(
+    segments: Segments,
+    diag: Vec<f64>,
+    stiffness: &[f64],
+    order: Option<RowOrder>,
+) -> Result<Coupled, AnalysisError> {
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
-    let s = segments.gram(&sqrt_k);
+    let contact = |r: usize| order.as_ref().map_or(r, |o| o.contact(r));
+    let s = match &order {
+        None => segments.gram(&sqrt_k),
+        Some(_) => {
+            let rows: Vec<f64> = (0..sqrt_k.len()).map(|r| sqrt_k[contact(r)]).collect();
+            segments.gram(&rows)
+        }
+    };
     crate::timing::mark("gram");
     if let Some((r, v)) = s.first_non_finite() {
         return Err(AnalysisError::OutOfRange {
-            contact: r,
+            contact: contact(r),
             what: format!("an entry of K^½ A K^½ is {v}"),
         });
     }
@@ -205,7 +247,7 @@ fn finish(segments: Segments, diag: Vec<f64>, stiffness: &[f64]) -> Result<Coupl
         s,
         sqrt_k,
         diag,
-        order: None,
+        order,
     })
 }
 
@@ -230,13 +272,15 @@ pub fn analyze(
         }
     };
     let columns = ContactColumns::of(s, space);
-    let (segments, diag) = segments(s, space)?;
+    let order = scene_order(s);
+    crate::timing::mark("order");
+    let (segments, diag) = ordered_segments(s, space, order.as_ref())?;
     for v in [&mut s.position, &mut s.inertia, &mut s.point, &mut s.normal] {
         *v = Vec::new();
     }
     s.image = None;
     stop()?;
-    let coupled = finish(segments, diag, &s.stiffness)?;
+    let coupled = finish(segments, diag, &s.stiffness, order)?;
     stop()?;
     let an = super::large_analysis(coupled, Vec::new(), Some(columns), None, want);
     stop()?;

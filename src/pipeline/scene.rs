@@ -13,14 +13,14 @@
 //! rule with A_ii after ([`checks::scene_after`]). The report is built by
 //! [`report::build`] as on the model path, reading contacts through
 //! `Analysis::contact`. The numbers are the model path's: the same S bits
-//! (contacts in the scene's order; `order.rs` reorders only scattered
-//! lists, which this route stores as given), hence the same modes.
+//! (rows stored in the order the model path would store them: `order.rs`
+//! keeps a list written body by body and stores a scattered one along a
+//! Morton curve of its points), hence the same modes.
 //!
 //! Cases with anything this route does not carry — claims, sweeps,
 //! impacts, persons, engines, tolerances, a motion or a map, stated
-//! numbers in descriptions, `list_dofs`, tangential springs, a contact
-//! list scattered enough for `order.rs` to reorder it — take the model
-//! path, unchanged.
+//! numbers in descriptions, `list_dofs`, tangential springs — take the
+//! model path, unchanged.
 
 use super::{Error, Evaluated, Options, analysis_error, out_of_range};
 use crate::case::{AnalysisPath, Case};
@@ -56,9 +56,6 @@ pub(super) fn takes_columns(case: &Case, options: &Options) -> bool {
         // The report prints M for a system this small: the model path.
         && dofs > report::MATRIX_LIMIT
         && !scene_has_tangential(s)
-        // A scattered contact list is stored along a curve by the model
-        // path (`order.rs`); this route keeps the given order.
-        && !analysis::order::scene_scattered(s)
         && case.claims.is_empty()
         && case.sweeps.is_empty()
         && case.impacts.is_empty()

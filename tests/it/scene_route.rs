@@ -331,3 +331,51 @@ fn the_input_limit_holds_for_a_large_scene() {
     let case = meff::case::load_limited(&path, contacts + 1).unwrap();
     assert!(meff::evaluate(case).unwrap().analysis.columns.is_some());
 }
+
+/// A scattered contact list (the lattice's rows shuffled, past the 32,767
+/// contacts where `order.rs` reorders) stays on the columnar route, which
+/// stores it along the same Morton curve as the model path: the reports
+/// are the same bytes, and the same as the unshuffled scene's numbers
+/// (the fastest modes do not depend on the order of the list).
+#[test]
+fn a_scattered_contact_list_stays_on_the_columnar_route_in_curve_order() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let kind = KINDS[0];
+    let (b, c) = lattice(30, kind, 3);
+    let mut lines: Vec<&str> = c.lines().collect();
+    let (head, rows) = lines.split_at_mut(1);
+    let mut st = 17u64;
+    for i in (1..rows.len()).rev() {
+        let j = (lcg(&mut st) * (i + 1) as f64) as usize;
+        rows.swap(i, j.min(i));
+    }
+    let shuffled = format!("{}\n{}\n", head[0], rows.join("\n"));
+    std::fs::write(tmp.path().join("b.csv"), b).unwrap();
+    std::fs::write(tmp.path().join("c.csv"), shuffled).unwrap();
+    let path = tmp.path().join("lattice.toml");
+    std::fs::write(
+        &path,
+        "space = \"3d\"\n[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n",
+    )
+    .unwrap();
+    let case = meff::case::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let data = &case.scene.as_ref().unwrap().data;
+    assert!(
+        data.n_contacts() > i16::MAX as usize,
+        "{}",
+        data.n_contacts()
+    );
+    assert!(
+        meff::analysis::order::scene_order(data).is_some(),
+        "the shuffled list is reordered"
+    );
+    let routed = meff::evaluate(case.clone()).unwrap();
+    assert!(routed.analysis.columns.is_some(), "not routed");
+    let model = meff::evaluate_on_model_path(case, meff::Options::default()).unwrap();
+    assert!(json(&routed) == json(&model), "the reports differ");
+    let given = meff::evaluate(scene_case(tmp.path(), 30, kind, 3)).unwrap();
+    let omega = |ev: &meff::Evaluated| ev.report.modes.iter().map(|m| m.omega).collect::<Vec<_>>();
+    for (a, b) in omega(&routed).iter().zip(omega(&given)) {
+        assert!((a - b).abs() <= 1e-10 * b, "{a} vs {b}");
+    }
+}
