@@ -363,7 +363,36 @@ fn check_one(
     // A converted claim is decided by probing (the canonical forms know
     // nothing of cycles).
     let symbolic = if factor == 1.0 { symbolic } else { None };
+    let symbolic = match symbolic {
+        // A claim given a `rel_tol` is an approximation: the probes within
+        // it decide, and a difference that simplifies is shown, not failed.
+        Some(SymbolicVerdict::Differs { difference, .. })
+            if claim.rel_tol.is_some() && numeric.verdict == Verdict::Passed =>
+        {
+            return approximation(numeric, &difference);
+        }
+        other => other,
+    };
     with_symbolic(case, numeric, symbolic, conversion)
+}
+
+/// A claim with a `rel_tol` that holds within it at the case's values and
+/// every probe point, though it is not an identity.
+fn approximation(numeric: ClaimResult, difference: &str) -> ClaimResult {
+    let within = "within `rel_tol` at the case's values and at every probe point";
+    let message = if difference.chars().count() <= 80 {
+        format!("{within}; not an identity: the difference simplifies to {difference}")
+    } else {
+        format!("{within}; not an identity (see details)")
+    };
+    ClaimResult {
+        message: Some(match &numeric.message {
+            Some(m) => format!("{m}; {message}"),
+            None => message,
+        }),
+        detail: Some(format!("difference (computed − claimed): {difference}")),
+        ..numeric
+    }
 }
 
 /// The claimed side at the case point, checked for dimension; or the
@@ -573,7 +602,7 @@ fn probe_claim(
     for _ in 0..PROBES {
         let overrides: Vec<(usize, f64)> = independent
             .iter()
-            .map(|&i| (i, case.parameters[i].value.si * (0.5 + 1.5 * rng.unit())))
+            .map(|&i| (i, probe_value(case, i, &used, rng.unit())))
             .collect();
         let Some((v, e, env)) = probe(case, claim, &overrides, &used) else {
             continue;
@@ -604,6 +633,35 @@ fn probe_claim(
         message,
         ..result
     }
+}
+
+/// Parameter `i`'s value at a probe point, from `u` uniform in [0, 1): its
+/// own value times 0.5–2; a parameter whose value is 0 (a tilt, an
+/// offset) would stay 0 that way and a claim that holds only there would
+/// pass, so it takes both signs at a scale the case gives: the far end of
+/// its tolerance, else the largest parameter of the same dimension the
+/// model uses, else one SI unit (1 rad for an angle).
+fn probe_value(case: &Case, i: usize, used: &[bool], u: f64) -> f64 {
+    let p = &case.parameters[i];
+    if p.value.si != 0.0 {
+        return p.value.si * (0.5 + 1.5 * u);
+    }
+    let from_tolerance = p
+        .tolerance
+        .as_ref()
+        .map(|t| t.lo.abs().max(t.hi.abs()))
+        .filter(|s| s.is_finite() && *s > 0.0);
+    let alike = || {
+        case.parameters
+            .iter()
+            .zip(used)
+            .filter(|(q, u)| **u && q.value.dim == p.value.dim)
+            .map(|(q, _)| q.value.si.abs())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .reduce(f64::max)
+    };
+    let scale = from_tolerance.or_else(alike).unwrap_or(1.0);
+    scale * (2.0 * u - 1.0)
 }
 
 fn probe(

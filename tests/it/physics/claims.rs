@@ -215,3 +215,76 @@ rel_tol = 0.01
     assert!(eval.contains("claimed 0.820000 1/kg"), "{eval}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A plate on a floor tilted by `tilt` (its value as typed), with one
+/// claim on m_eff, and its result.
+fn tilted(tilt: &str, equals: &str, rel_tol: Option<f64>) -> meff::report::ClaimReport {
+    let rel = rel_tol.map_or(String::new(), |r| format!("rel_tol = {r}\n"));
+    let case = format!(
+        r#"space = "planar"
+[parameters]
+m = "2 kg"
+I = "0.02 kg m^2"
+r = "0.1 m"
+e = "0 m"
+tilt = {tilt}
+[[body]]
+name = "b"
+type = "rigid"
+mass = "m"
+inertia = "I"
+position = ["0 m", "e"]
+[[contact]]
+name = "c"
+body = "b"
+point = ["r", "e"]
+normal = ["sin(tilt)", "cos(tilt)"]
+stiffness = "1e5 N/m"
+[[claim]]
+of = "m_eff(c)"
+equals = "{equals}"
+{rel}"#
+    );
+    evaluate_str(&case).report.claims[0].clone()
+}
+
+/// A parameter whose value is 0 (a tilt, an offset) is probed away from 0:
+/// a claim that holds only there fails, whether or not the parameter has
+/// a tolerance (the signer's offcentre-tolerance claim, which ignored the
+/// tilt, passed because every probe kept the tilt at 0).
+#[test]
+fn a_claim_true_only_at_a_zero_parameter_fails() {
+    for tilt in [
+        "\"0 deg\"",
+        "{ value = \"0 deg ± 8 deg\" }",
+        "{ value = \"0 rad ± 0.01 rad\" }",
+    ] {
+        let wrong = tilted(tilt, "m*I/(I + m*r^2)", None);
+        assert_eq!(wrong.passed, Some(false), "{tilt}: {:?}", wrong.message);
+        assert!(
+            wrong.message.as_deref().unwrap_or("").contains("another point"),
+            "{tilt}: {:?}",
+            wrong.message
+        );
+        let right = tilted(tilt, "m*I/(I + m*r^2*cos(tilt)^2)", None);
+        assert_eq!(right.passed, Some(true), "{tilt}: {:?}", right.message);
+    }
+}
+
+/// A claim given a `rel_tol` is an approximation: it passes when it holds
+/// within that tolerance at the case's values and every probe point, the
+/// difference shown, and fails when a probe point leaves it.
+#[test]
+fn an_approximate_claim_is_decided_by_its_rel_tol() {
+    // Small tilts: 1 - cos² ≤ sin²(0.05) ≈ 0.25 %, within 1 %.
+    let near = tilted("{ value = \"0 rad ± 0.05 rad\" }", "m*I/(I + m*r^2)", Some(0.01));
+    assert_eq!(near.passed, Some(true), "{:?}", near.message);
+    assert!(
+        near.message.as_deref().unwrap_or("").contains("not an identity"),
+        "{:?}",
+        near.message
+    );
+    // Not within 1 % of m/5 (1.333 vs 0.4 kg).
+    let far = tilted("\"0 deg\"", "m/5", Some(0.01));
+    assert_eq!(far.passed, Some(false), "{:?}", far.message);
+}
