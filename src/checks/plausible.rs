@@ -24,6 +24,14 @@ pub const EQUIVALENT_DENSITY: (f64, f64) = (0.5, 1e5);
 /// deep as it is wide).
 pub const EQUIVALENT_DENSITY_PLANAR: (f64, f64) = (1.0, 1e6);
 
+/// The lowest density (kg/m³) of the uniform box whose principal moments a
+/// model link has, below which it is flagged: a thin-walled aluminium tube
+/// reads ≈100, a sheet-metal cover ≈50; a link whose moments are those of a
+/// metre-wide disc of a kilogram (ur_description's UR5 wrists, a radius of
+/// 0.6 m typed for 0.06 m) reads 1.5–10. Links without such a box (a rim,
+/// a flat plate: a side of zero) are not flagged from below.
+pub const LINK_BOX_DENSITY_MIN: f64 = 20.0;
+
 /// A contact whose body alone would give it less than this fraction of the
 /// body's mass is flagged: its lever is ~5 radii of gyration (a slender
 /// rod touched at its end gives 1/4).
@@ -137,17 +145,23 @@ pub(super) fn density_of(
     );
 }
 
-/// m/V of the uniform box whose principal moments are `moments`: sides
-/// `√(6(I_j + I_k − I_i)/m)`; `None` if the moments break the triangle
-/// inequality (another rule's) or give a side of zero.
-fn equivalent_box_density(mass: f64, moments: &[f64]) -> Option<f64> {
+/// The sides of the uniform box whose principal moments are `moments`
+/// (`√(6(I_j + I_k − I_i)/m)`), `None` as [`equivalent_box_density`].
+pub(super) fn equivalent_box(mass: f64, moments: &[f64]) -> Option<[f64; 3]> {
     let [a, b, c] = moments else { return None };
     let side = |i: f64, j: f64, k: f64| {
         let s2 = 6.0 * (j + k - i) / mass;
         (s2 > 0.0).then(|| s2.sqrt())
     };
-    let v = side(*a, *b, *c)? * side(*b, *a, *c)? * side(*c, *a, *b)?;
-    Some(mass / v)
+    Some([side(*a, *b, *c)?, side(*b, *a, *c)?, side(*c, *a, *b)?])
+}
+
+/// m/V of the uniform box whose principal moments are `moments`: sides
+/// `√(6(I_j + I_k − I_i)/m)`; `None` if the moments break the triangle
+/// inequality (another rule's) or give a side of zero.
+pub(super) fn equivalent_box_density(mass: f64, moments: &[f64]) -> Option<f64> {
+    let [x, y, z] = equivalent_box(mass, moments)?;
+    Some(mass / (x * y * z))
 }
 
 /// A contact that its own body alone would give a small fraction of the

@@ -221,7 +221,10 @@ fn map_limits(case: &Case, r: &RobotForm, map: &crate::case::WorkspaceMap, out: 
 }
 
 /// A model link's density as the uniform sphere of its radius of gyration
-/// (the bound only: a wrist link is honestly light and reads low).
+/// (from above: a wrist link is honestly light as a sphere), and as the
+/// uniform box of its principal moments (from below,
+/// [`LINK_BOX_DENSITY_MIN`](super::plausible::LINK_BOX_DENSITY_MIN): moments
+/// too large for the link's mass, as a radius typed 10× gives).
 fn links(case: &Case, r: &RobotForm, out: &mut Checks) {
     let tree = &r.robot.tree;
     let payload = |b: usize| r.payloads.iter().any(|p| p.body == b);
@@ -236,13 +239,15 @@ fn links(case: &Case, r: &RobotForm, out: &mut Checks) {
         let Some(e) = crate::linalg::eig::symmetric(body.inertia) else {
             continue;
         };
-        let rg = (e.eigenvalues.iter().sum::<f64>() / (2.0 * body.mass)).sqrt();
+        let moments: Vec<f64> = e.eigenvalues.iter().copied().collect();
+        let rg = (moments.iter().sum::<f64>() / (2.0 * body.mass)).sqrt();
         let rs = (5.0f64 / 3.0).sqrt() * rg;
         let rho = body.mass / (4.0 / 3.0 * PI * rs.powi(3));
+        let what = format!("link {}: mass and inertia", body.name);
         if rho.is_finite() && rho > band.1 {
             out.warn(
                 "implausible_density",
-                format!("link {}: mass and inertia", body.name),
+                what,
                 at(case, &r.span),
                 format!(
                     "link {} of {} has {} kg with a radius of gyration of {} m: {} kg/m³ as the \
@@ -254,6 +259,36 @@ fn links(case: &Case, r: &RobotForm, out: &mut Checks) {
                     n(rg),
                     n(rho),
                     n(band.1)
+                ),
+            );
+            continue;
+        }
+        let min = super::plausible::LINK_BOX_DENSITY_MIN;
+        if let Some(sides) = super::plausible::equivalent_box(body.mass, &moments)
+            && let v = sides.iter().product::<f64>()
+            && body.mass / v < min
+        {
+            let mut sides = sides;
+            sides.sort_by(|a, b| b.total_cmp(a));
+            out.warn(
+                "implausible_density",
+                what,
+                at(case, &r.span),
+                format!(
+                    "link {} of {} has {} kg with principal moments {} kg·m²: those of a \
+                     uniform box {} × {} × {} m of {} kg/m³, below {} kg/m³: no link of that \
+                     mass is that large. Check the inertia in the model file (a radius or \
+                     length typed 10×, kg·mm² or g·cm² read as kg·m², an inertia about the \
+                     joint instead of the centre of mass)",
+                    body.name,
+                    file,
+                    n(body.mass),
+                    moments.iter().map(|m| n(*m)).collect::<Vec<_>>().join(", "),
+                    n(sides[0]),
+                    n(sides[1]),
+                    n(sides[2]),
+                    n(body.mass / v),
+                    n(min)
                 ),
             );
         }

@@ -48,6 +48,7 @@ mod input {
     mod description_checks;
     mod hostile;
     mod inertia_rule;
+    mod link_inertia;
     mod model_checks;
     mod model_checks_more;
     mod model_checks_round5;

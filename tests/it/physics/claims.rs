@@ -262,7 +262,11 @@ fn a_claim_true_only_at_a_zero_parameter_fails() {
         let wrong = tilted(tilt, "m*I/(I + m*r^2)", None);
         assert_eq!(wrong.passed, Some(false), "{tilt}: {:?}", wrong.message);
         assert!(
-            wrong.message.as_deref().unwrap_or("").contains("another point"),
+            wrong
+                .message
+                .as_deref()
+                .unwrap_or("")
+                .contains("another point"),
             "{tilt}: {:?}",
             wrong.message
         );
@@ -277,10 +281,17 @@ fn a_claim_true_only_at_a_zero_parameter_fails() {
 #[test]
 fn an_approximate_claim_is_decided_by_its_rel_tol() {
     // Small tilts: 1 - cos² ≤ sin²(0.05) ≈ 0.25 %, within 1 %.
-    let near = tilted("{ value = \"0 rad ± 0.05 rad\" }", "m*I/(I + m*r^2)", Some(0.01));
+    let near = tilted(
+        "{ value = \"0 rad ± 0.05 rad\" }",
+        "m*I/(I + m*r^2)",
+        Some(0.01),
+    );
     assert_eq!(near.passed, Some(true), "{:?}", near.message);
     assert!(
-        near.message.as_deref().unwrap_or("").contains("not an identity"),
+        near.message
+            .as_deref()
+            .unwrap_or("")
+            .contains("not an identity"),
         "{:?}",
         near.message
     );

@@ -448,7 +448,8 @@ fn cobot_starter_evaluates_and_gives_a_verdict() {
     let verdict = if p.within {
         format!(
             "within limits by factor {}",
-            meff::number::pretty(&meff::number::sig(f, 3))
+            // A permitted speed factor is printed rounded down.
+            meff::number::pretty(&meff::number::sig_round(f, 3, meff::number::Round::Down))
         )
     } else {
         "exceeds at t =".to_string()

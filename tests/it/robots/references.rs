@@ -325,8 +325,10 @@ fn a_sweep_over_a_joint_matches_cases_at_its_points() {
     }
     let first = series.values[0].unwrap();
     let middle = series.values[s.x.len() / 2].unwrap();
+    // The elbow moves the tool's lever arms: m_eff is not flat along the
+    // sweep (7 % here with the wrists' physical inertias).
     assert!(
-        first > 1.5 * middle,
+        (first - middle).abs() > 0.05 * middle,
         "the elbow changes m_eff: {first} vs {middle}"
     );
 }
