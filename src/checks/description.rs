@@ -505,6 +505,58 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
         .collect()
 }
 
+/// Every quantity typed as a value in the case file (any string that is
+/// not a title or a description, at any depth: a contact's Hertz `load`, a
+/// drop height, an engine setting), and a program's sampling interval and
+/// rate: the case's own inputs, which its words may restate.
+pub fn known_in_source(case: &Case) -> Vec<Known> {
+    fn walk(v: &toml::Value, key: &str, out: &mut Vec<Known>) {
+        match v {
+            toml::Value::String(s) if key != "description" && key != "title" => {
+                for st in stated(s) {
+                    out.push(Known {
+                        value: st.value,
+                        dim: st.dim,
+                        what: format!("`{key}` as typed"),
+                        step: true,
+                    });
+                }
+            }
+            toml::Value::Array(a) => a.iter().for_each(|x| walk(x, key, out)),
+            toml::Value::Table(t) => t.iter().for_each(|(k, x)| walk(x, k, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    // The reader has parsed this text already; a failure here only means
+    // fewer known values.
+    if let Ok(table) = case.source.parse::<toml::Table>() {
+        table.iter().for_each(|(k, x)| walk(x, k, &mut out));
+    }
+    if let Some(m) = &case.motion
+        && m.time.len() > 1
+    {
+        let mut dt: Vec<f64> = m.time.windows(2).map(|w| w[1] - w[0]).collect();
+        dt.sort_by(f64::total_cmp);
+        let median = dt[dt.len() / 2];
+        if median > 0.0 {
+            out.push(Known {
+                value: median,
+                dim: Dim::TIME,
+                what: "the program's sampling interval".into(),
+                step: true,
+            });
+            out.push(Known {
+                value: 1.0 / median,
+                dim: Dim::FREQUENCY,
+                what: "the program's sampling rate".into(),
+                step: true,
+            });
+        }
+    }
+    out
+}
+
 /// Whether the case's words state any quantity this check reads (the
 /// caller gathers the known values only then).
 pub fn any_stated(case: &Case) -> bool {

@@ -137,3 +137,25 @@ fn honest_and_hedged_statements_are_not_warnings() {
         assert!(warnings(&text).is_empty(), "{what}");
     }
 }
+
+/// A value typed anywhere in the case file is an input the words may
+/// restate: a contact's Hertz `load` (planter's honest h03: "linearised at
+/// a 50 N preload" with `load = "50 N"` was a false alarm), while a force
+/// the file does not hold still warns.
+#[test]
+fn a_value_typed_deep_in_the_file_is_an_input_the_words_may_restate() {
+    let base = case("hertz-sphere-impact.toml");
+    let restated = base.replacen(
+        "description = \"\"\"\n",
+        "description = \"\"\"\nLinearised at a 0.3208 N preload.\n",
+        1,
+    );
+    assert_ne!(restated, base);
+    assert!(warnings(&restated).is_empty(), "{:?}", warnings(&restated));
+    let wrong = base.replacen(
+        "description = \"\"\"\n",
+        "description = \"\"\"\nLinearised at a 0.3508 N preload.\n",
+        1,
+    );
+    assert_eq!(warnings(&wrong).len(), 1, "{:?}", warnings(&wrong));
+}
