@@ -6,11 +6,10 @@
 //! a particle's point far from the particle, and a model contact's point
 //! far from its link or from the plane it touches.
 
-use super::{Checks, PLANE_ANGLE_DEG, at, dist, n};
-use crate::case::{Case, ContactGeometry, Form};
+use super::{Checks, ContactField, PLANE_ANGLE_DEG, at, contact_at, dist, n};
+use crate::case::{Case, Form};
 use crate::model::{BodyKind, Geometry, Model};
 use nalgebra::Vector3;
-use std::ops::Range;
 
 /// A normal within this cosine of pointing straight away from an
 /// unshaped body's centre is flagged (60°).
@@ -32,24 +31,6 @@ pub const PARTICLE_REACH: f64 = 10.0;
 /// A model contact's point farther from the plane it touches than this
 /// fraction of the model's reach is flagged.
 pub const PLANE_GAP_RATIO: f64 = 0.1;
-
-fn normal_span(case: &Case, ci: usize) -> Range<usize> {
-    match case.contacts.get(ci).map(|c| &c.geometry) {
-        Some(ContactGeometry::Point { normal, .. } | ContactGeometry::Link { normal, .. }) => {
-            normal[0].span.clone()
-        }
-        _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
-    }
-}
-
-fn point_span(case: &Case, ci: usize) -> Range<usize> {
-    match case.contacts.get(ci).map(|c| &c.geometry) {
-        Some(ContactGeometry::Point { point, .. } | ContactGeometry::Link { point, .. }) => {
-            point[0].span.clone()
-        }
-        _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
-    }
-}
 
 /// A point or normal of 1, 2 or 3 components as a 3-vector.
 fn v3(v: &[f64]) -> Vector3<f64> {
@@ -129,7 +110,7 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
                 out.warn(
                     "body_frame_normal",
                     format!("contact {}: normal", case.contact_name(ci)),
-                    at(case, &normal_span(case, ci)),
+                    contact_at(case, ci, ContactField::Normal),
                     msg,
                 );
             }
@@ -161,7 +142,7 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
                         out.warn(
                             "particle_point_far",
                             format!("contact {}: point", case.contact_name(ci)),
-                            at(case, &point_span(case, ci)),
+                            contact_at(case, ci, ContactField::Point),
                             format!(
                                 "the point is {} m from particle {}, beyond {} m ({}× the \
                                  case's length scale, {} m, and at least 1 m): a particle's \
@@ -199,7 +180,7 @@ pub(super) fn away_from_centre(
         out.warn(
             "normal_away_from_centre",
             format!("contact {}: normal", case.contact_name(ci)),
-            at(case, &normal_span(case, ci)),
+            contact_at(case, ci, ContactField::Normal),
             format!(
                 "the normal pulls body {} away from its centre of mass ({}° from \
                  the line from the point to the centre): whatever touches a body \
@@ -276,7 +257,7 @@ fn shaped(
         out.warn(
             "contact_outside_shape",
             format!("contact {}: point", case.contact_name(ci)),
-            at(case, &point_span(case, ci)),
+            contact_at(case, ci, ContactField::Point),
             format!(
                 "the point lies at least {} m outside body {name}'s {kind} (in the body's axes \
                  from its centre: ({})): the contact is not on the body it acts on",
@@ -303,7 +284,7 @@ fn shaped(
         out.warn(
             "normal_not_surface",
             format!("contact {}: normal", case.contact_name(ci)),
-            at(case, &normal_span(case, ci)),
+            contact_at(case, ci, ContactField::Normal),
             format!(
                 "the point is on the surface of body {name}'s {kind}, but the plane through it \
                  with this normal cuts {} m into the body: the normal is not the surface's there \
@@ -349,7 +330,7 @@ pub(super) fn model_contact(
         out.warn(
             "point_off_plane",
             format!("contact {cname}: point"),
-            at(case, &point_span(case, ci)),
+            contact_at(case, ci, ContactField::Point),
             format!(
                 "the point is {} m {} the model's plane `{}` nearest it, {} % of the model's \
                  reach ({} m): a contact with that plane has its point on it (or within the \
@@ -369,7 +350,7 @@ pub(super) fn model_contact(
         out.warn(
             "point_far_from_link",
             format!("contact {cname}: point"),
-            at(case, &point_span(case, ci)),
+            contact_at(case, ci, ContactField::Point),
             format!(
                 "the point is {} m from the frame of link {}, farther than the whole model \
                  reaches from its base ({} m): a tool that long is not in the model; check the \
@@ -396,7 +377,7 @@ pub(super) fn model_contact(
         out.warn(
             "normal_away_from_centre",
             format!("contact {cname}: normal"),
-            at(case, &normal_span(case, ci)),
+            contact_at(case, ci, ContactField::Normal),
             format!(
                 "the normal pulls link {} away from the centre of mass of {} ({}° from the line \
                  from the point to it): whatever touches a link from outside pushes it inward, so \

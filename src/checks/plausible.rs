@@ -6,7 +6,7 @@
 //! field pass (foam to osmium, a slender rod touched at its end).
 
 use super::{Checks, at, dist, n};
-use crate::case::{Case, ContactGeometry, Form};
+use crate::case::{Case, Form};
 use crate::model::{BodyKind, Geometry, Inertia, Model};
 use nalgebra::{Matrix3, Vector3};
 
@@ -226,14 +226,10 @@ pub(super) fn lever_of(
         return;
     }
     let cname = case.contact_name(ci);
-    let span = match case.contacts.get(ci).map(|c| &c.geometry) {
-        Some(ContactGeometry::Point { point, .. }) => point[0].span.clone(),
-        _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
-    };
     out.warn(
         "lever_beyond_gyration",
         format!("contact {cname}: point"),
-        at(case, &span),
+        super::contact_at(case, ci, super::ContactField::Point),
         format!(
             "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
              contact's lever is {} times its radius of gyration about that axis. Right for a \
@@ -279,7 +275,6 @@ pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks
             let scale: f64 = pi.iter().map(|x| x.abs()).sum::<f64>() + 1.0;
             let cos: f64 = ni.iter().zip(nj).map(|(a, b)| a * b).sum();
             if same_pair && dist(pi, pj) <= SAME_POINT * scale && cos < -0.99 {
-                let span = case.contacts.get(j).map_or(0..0, |c| c.span.clone());
                 out.warn(
                     "opposite_normals",
                     format!(
@@ -287,14 +282,13 @@ pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks
                         case.contact_name(i),
                         case.contact_name(j)
                     ),
-                    at(case, &span),
+                    super::contact_at(case, j, super::ContactField::Table),
                     "the two contacts are at one point with opposite normals: a slot of zero \
                      width, which the analysis takes as one spring acting both ways; a real \
                      slot has two faces apart"
                         .into(),
                 );
             } else if same_pair && dist(pi, pj) <= SAME_POINT * scale && cos > 0.99 {
-                let span = case.contacts.get(j).map_or(0..0, |c| c.span.clone());
                 out.warn(
                     "duplicate_contacts",
                     format!(
@@ -302,7 +296,7 @@ pub(super) fn opposite_normals(case: &Case, model: &Model<f64>, out: &mut Checks
                         case.contact_name(i),
                         case.contact_name(j)
                     ),
-                    at(case, &span),
+                    super::contact_at(case, j, super::ContactField::Table),
                     "the two contacts are at one point with the same normal: one contact \
                      typed twice, whose springs add (twice the stiffness there, and a \
                      Delassus matrix of rank one for the pair); a real second contact sits \
@@ -431,14 +425,10 @@ pub(super) fn normal_out_of_shape(case: &Case, model: &Model<f64>, out: &mut Che
             if d <= 1e-9 || along >= -0.1 * d {
                 continue;
             }
-            let span = match case.contacts.get(ci).map(|c| &c.geometry) {
-                Some(ContactGeometry::Point { normal, .. }) => normal[0].span.clone(),
-                _ => case.contacts.get(ci).map_or(0..0, |c| c.span.clone()),
-            };
             out.warn(
                 "normal_out_of_shape",
                 format!("contact {}: normal", case.contact_name(ci)),
-                at(case, &span),
+                super::contact_at(case, ci, super::ContactField::Normal),
                 format!(
                     "the normal pulls body {} ({}) away from its centre: a {} is convex, so \
                      whatever touches it pushes it inward; the normal's sign is likely flipped \

@@ -44,6 +44,7 @@ mod formats {
 mod input {
     mod bad;
     mod bounded_work;
+    mod check_locations;
     mod confine;
     mod description_checks;
     mod hostile;
