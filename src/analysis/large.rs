@@ -175,10 +175,7 @@ fn coupled_in(
     let sqrt_k: Vec<f64> = stiffness.iter().map(|k| k.sqrt()).collect();
     let s = match order {
         None => gram(w, &sqrt_k, &block_of, &system.mass),
-        Some(_) => {
-            let rows: Vec<f64> = (0..c).map(|r| sqrt_k[contact(r)]).collect();
-            gram(w, &rows, &block_of, &system.mass)
-        }
+        Some(o) => gram(w, &o.to_rows(&sqrt_k), &block_of, &system.mass),
     };
     crate::timing::mark("gram");
     drop(block_of);
@@ -190,7 +187,7 @@ fn coupled_in(
     }
     // A_ii back in contact order.
     if let Some(o) = order {
-        diag = (0..c).map(|i| diag[o.row(i)]).collect();
+        diag = o.to_contacts(&diag);
     }
     Ok(Coupled {
         s,

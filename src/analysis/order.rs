@@ -55,6 +55,17 @@ impl RowOrder {
     pub fn row(&self, i: usize) -> usize {
         self.row[i] as usize
     }
+
+    /// Per-contact values `v` in row order (row r gets `v[contact(r)]`).
+    pub fn to_rows(&self, v: &[f64]) -> Vec<f64> {
+        self.contact.iter().map(|&i| v[i as usize]).collect()
+    }
+
+    /// Per-row values `v` back in contact order (contact i gets
+    /// `v[row(i)]`).
+    pub fn to_contacts(&self, v: &[f64]) -> Vec<f64> {
+        self.row.iter().map(|&r| v[r as usize]).collect()
+    }
 }
 
 /// The storage order for a body-form model when it beats the given one,

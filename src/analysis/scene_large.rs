@@ -205,7 +205,7 @@ fn segments(
     drop(next);
     // A_ii back in contact order.
     if let Some(o) = order {
-        diag = (0..c).map(|i| diag[o.row(i)]).collect();
+        diag = o.to_contacts(&diag);
     }
     crate::timing::mark("whiten-rows");
     let segments = Segments {
@@ -231,10 +231,7 @@ fn finish(
     let contact = |r: usize| order.as_ref().map_or(r, |o| o.contact(r));
     let s = match &order {
         None => segments.gram(&sqrt_k),
-        Some(_) => {
-            let rows: Vec<f64> = (0..sqrt_k.len()).map(|r| sqrt_k[contact(r)]).collect();
-            segments.gram(&rows)
-        }
+        Some(o) => segments.gram(&o.to_rows(&sqrt_k)),
     };
     crate::timing::mark("gram");
     if let Some((r, v)) = s.first_non_finite() {
