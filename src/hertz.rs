@@ -13,9 +13,20 @@
 //!   (so `t_c = 2.9432 δ_max/v`, Johnson's eq. 11.24).
 //! - Rayleigh time `T_R = π R √(ρ/G) / (0.1631 ν + 0.8766)` (Li, Xu &
 //!   Thornton 2005), the rule EDEM and LIGGGHTS check the step against.
+//! - An explicit step through the impact ([`overshoot_factor`],
+//!   [`resolution_factor`]): a step near the linear limit at the peak
+//!   overshoots δ_max, where the spring is stiffer still; and a step the
+//!   spring survives may still gain or lose much of the rebound's energy.
+//!   In units of δ_max and the peak frequency every one-row Hertz impact is
+//!   the same problem, so both are fractions of `2/ω_peak` computed once.
 
 /// `∫₀¹ (1 − x^{5/2})^{−½} dx = (2/5) Γ(2/5) Γ(1/2) / Γ(9/10)`.
 pub const DURATION_INTEGRAL: f64 = 1.471_637_592_162_352_3;
+
+/// `ω_peak · t_c` of every undamped one-row Hertz impact: ω_peak² =
+/// 3/2 K √δ_max / m = 15/8 (v/δ_max)² and t_c = 2 I δ_max/v, so
+/// `√(15/8) · 2I` = 4.030.
+pub const PEAK_OMEGA_DURATION: f64 = 1.369_306_393_762_915_2 * 2.0 * DURATION_INTEGRAL;
 
 /// The Hertz coefficient `K = 4/3 E* √R*` (N/m^1.5).
 pub fn coefficient(modulus: f64, radius: f64) -> f64 {
@@ -60,6 +71,97 @@ pub fn impact(m: f64, k: f64, v: f64) -> HertzImpact {
         duration: 2.0 * DURATION_INTEGRAL * max_overlap / v,
         peak_stiffness: stiffness_at_overlap(k, max_overlap),
     }
+}
+
+/// The fraction of the linear limit `2/ω_peak` at an impact's peak that an
+/// explicit step can take on a spring whose stiffness grows as √δ (Hertz,
+/// Mindlin): on symplectic Euler's invariant the largest overlap a step of
+/// `ωh` reaches is `δ_max/√(1 − (ωh/2)²)`, where ω is larger by the 1/8th
+/// power of that ratio; the step that stays stable there has `ωh = 2√u`
+/// with `u⁴ + u − 1 = 0`: √u = 0.8512. (Simulated, [`rebound`]: at this
+/// fraction the largest `ω(δ)h` over 40 phases of first touch is 1.81; at
+/// the linear limit itself it is 2.21 and the rebound gains up to 5× its
+/// energy.)
+pub fn overshoot_factor() -> f64 {
+    // Newton on f(u) = u⁴ + u − 1 from u = 0.7 (f is convex, increasing).
+    let mut u = 0.7f64;
+    for _ in 0..20 {
+        u -= (u.powi(4) + u - 1.0) / (4.0 * u.powi(3) + 1.0);
+    }
+    u.sqrt()
+}
+
+/// The rebound energies' largest relative error (|½mv_out² / ½mv_in² − 1|)
+/// of a one-row Hertz impact integrated by symplectic Euler with the step
+/// `θ · 2/ω_peak`, over 40 phases of first touch, and the largest `ω(δ)h`
+/// the steps reach. Dimensionless (m = K = v = 1): every undamped one-row
+/// Hertz impact is this one in units of δ_max and ω_peak.
+pub fn rebound(theta: f64) -> (f64, f64) {
+    let max_overlap = impact(1.0, 1.0, 1.0).max_overlap;
+    let omega = |d: f64| stiffness_at_overlap(1.0, d.max(0.0)).sqrt();
+    let h = theta * 2.0 / omega(max_overlap);
+    let (mut worst, mut reach) = (0.0f64, 0.0f64);
+    const PHASES: usize = 40;
+    // A contact lasts ≈ 4/ω_peak; far more steps than that means a
+    // rebound that never comes (a step beyond any limit).
+    let cap = (40.0 / theta) as usize + 1000;
+    for k in 0..PHASES {
+        let (mut x, mut v) = (-(k as f64 / PHASES as f64) * h, 1.0f64);
+        let mut deepest = 0.0f64;
+        for _ in 0..cap {
+            v -= h * x.max(0.0).powf(1.5);
+            x += h * v;
+            deepest = deepest.max(x);
+            if x < 0.0 && v < 0.0 {
+                break;
+            }
+        }
+        worst = worst.max((v * v - 1.0).abs());
+        reach = reach.max(omega(deepest) * h);
+    }
+    (worst, reach)
+}
+
+/// The rebound energy error a step to use may make on a Hertz impact.
+pub const REBOUND_TOLERANCE: f64 = 0.01;
+
+/// The largest fraction θ of `2/ω_peak` below which every one-row impact
+/// keeps the rebound energy within `tol` ([`rebound`]); ≈ 0.25 for 1 %
+/// (8 steps a contact). The error is not monotone in θ (a step can land
+/// luckily on the rebound: 0.38 errs by 0.98 % where 0.30 errs by 1.7 %),
+/// so θ is scanned upward in steps of 0.005 to the first that errs, and
+/// the last good one refined by bisection against that one: any smaller
+/// step a user takes is within `tol` too.
+pub fn resolution_factor(tol: f64) -> f64 {
+    let top = overshoot_factor();
+    let mut good = 0.0;
+    let mut theta = 0.005;
+    while theta <= top {
+        if rebound(theta).0 > tol {
+            break;
+        }
+        good = theta;
+        theta += 0.005;
+    }
+    if theta > top {
+        return top;
+    }
+    let (mut lo, mut hi) = (good, theta);
+    for _ in 0..20 {
+        let mid = 0.5 * (lo + hi);
+        if rebound(mid).0 <= tol {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// [`resolution_factor`] at [`REBOUND_TOLERANCE`], computed once.
+pub fn resolution_factor_default() -> f64 {
+    static F: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *F.get_or_init(|| resolution_factor(REBOUND_TOLERANCE))
 }
 
 /// The effective modulus of two bodies in contact,
@@ -161,6 +263,46 @@ pub fn integrate(m: f64, k: f64, v: f64, steps: usize) -> HertzImpact {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_peak_frequency_times_the_duration_is_one_number() {
+        assert!((1.369_306_393_762_915_2f64 - (15.0f64 / 8.0).sqrt()).abs() < 1e-15);
+        for (m, k, v) in [(1.0, 1.0, 1.0), (0.0327, 1.538e10, 1.0), (3.0, 2e8, 0.2)] {
+            let x = impact(m, k, v);
+            let w = (x.peak_stiffness / m).sqrt();
+            assert!((w * x.duration - PEAK_OMEGA_DURATION).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_overshoot_factor_solves_its_equation_and_keeps_the_peak_stable() {
+        let f = overshoot_factor();
+        let u = f * f;
+        assert!((u.powi(4) + u - 1.0).abs() < 1e-14);
+        assert!((f - 0.8512).abs() < 1e-4, "{f}");
+        // Simulated: stable through the overshoot at f, not at the limit.
+        let (_, reach) = rebound(f);
+        assert!(reach < 1.9, "{reach}");
+        let (gain, reach) = rebound(1.0);
+        assert!(reach > 2.0 && gain > 1.0, "{reach} {gain}");
+    }
+
+    #[test]
+    fn the_resolution_factor_bounds_the_rebound_energy() {
+        let f = resolution_factor(0.01);
+        let (err, _) = rebound(f);
+        assert!(err <= 0.01, "{err}");
+        // Every smaller step is within it too; a little more errs.
+        for k in 1..=40 {
+            let t = f * k as f64 / 40.0;
+            assert!(rebound(t).0 <= 0.01, "{t}");
+        }
+        assert!(rebound(1.05 * f).0 > 0.01);
+        // Second order: halving the step quarters the error (roughly).
+        let ratio = rebound(f).0 / rebound(0.5 * f).0;
+        assert!((2.5..6.0).contains(&ratio), "{ratio}");
+        assert!((0.15..0.4).contains(&f), "{f}");
+    }
 
     /// The duration integral by Simpson's rule after the substitution
     /// x = 1 − s² (which removes the end singularity).

@@ -149,11 +149,31 @@ pub struct PeakStep {
     pub contacts: Vec<PeakContact>,
     /// ω_max at the peak, over every row (rad/s).
     pub omega_max: f64,
-    /// The step to use at the peak (s).
+    /// The step to use at the peak (s): the smaller of [`Self::stable`] and
+    /// [`Self::resolution`].
     pub governing: Option<f64>,
-    /// What sets it (as `stable_dt.governing_by`).
+    /// What sets the linear limit at the peak (as `stable_dt.governing_by`).
     pub governing_by: Option<&'static str>,
-    /// The guaranteed step at the peak (s).
+    /// The linear system's limit at the peak, 2/ω_max there (or the step
+    /// map's with dashpots) (s): what the verification simulates.
+    pub limit: Option<f64>,
+    /// [`crate::hertz::overshoot_factor`].
+    pub overshoot_factor: f64,
+    /// `limit × overshoot_factor`: stable through the overlap an explicit
+    /// step overshoots to (s).
+    pub stable: Option<f64>,
+    /// The largest step that keeps each Hertz impact's rebound energy
+    /// within [`Self::rebound_tolerance`], one row at a time:
+    /// `resolution_factor × 2/ω_peak` of the fastest contact's row (s).
+    pub resolution: Option<f64>,
+    /// [`crate::hertz::resolution_factor_default`].
+    pub resolution_factor: f64,
+    /// [`crate::hertz::REBOUND_TOLERANCE`].
+    pub rebound_tolerance: f64,
+    /// `"impact_resolution"` or `"overshoot"`: which of the two sets
+    /// [`Self::governing`].
+    pub set_by: &'static str,
+    /// The guaranteed step at the peak (s), times the overshoot factor.
     pub guaranteed: Option<f64>,
     /// The step to use from the static linearisation only (s): not stable
     /// at the peak when larger than `governing`.
@@ -227,19 +247,45 @@ pub fn with_impact_peaks(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    if let Some((h, by)) = peak.stable_dt.governing
+    let overshoot = crate::hertz::overshoot_factor();
+    let resolution_factor = crate::hertz::resolution_factor_default();
+    let limit = peak.stable_dt.governing;
+    let stable = limit.map(|(h, _)| h * overshoot);
+    // Each struck row alone at its peak: 2/√(k_peak/m_eff).
+    let resolution = peaks
+        .iter()
+        .filter_map(|p| {
+            let m = an.contacts.get(p.index)?.m_eff?;
+            Some(resolution_factor * 2.0 / (p.stiffness / m).sqrt())
+        })
+        .reduce(f64::min);
+    let step = min(stable, resolution);
+    let set_by = if resolution.zip(stable).is_some_and(|(r, s)| r < s) {
+        "impact_resolution"
+    } else {
+        "overshoot"
+    };
+    if let (Some(h), Some((_, by))) = (step, limit)
         && static_governing.is_none_or(|(s, _)| h <= s)
     {
         an.stable_dt.governing = Some((h, by));
     }
-    an.stable_dt.guaranteed = min(an.stable_dt.guaranteed, peak.stable_dt.guaranteed)
+    let guaranteed_peak = min(peak.stable_dt.guaranteed.map(|g| g * overshoot), resolution);
+    an.stable_dt.guaranteed = min(an.stable_dt.guaranteed, guaranteed_peak)
         .map(|g| an.stable_dt.governing.map_or(g, |(h, _)| g.min(h)));
     an.hertz_peak = Some(PeakStep {
         contacts: peaks,
         omega_max,
-        governing: peak.stable_dt.governing.map(|(h, _)| h),
-        governing_by: peak.stable_dt.governing.map(|(_, g)| g.key()),
-        guaranteed: peak.stable_dt.guaranteed,
+        governing: step,
+        governing_by: limit.map(|(_, g)| g.key()),
+        limit: limit.map(|(h, _)| h),
+        overshoot_factor: overshoot,
+        stable,
+        resolution,
+        resolution_factor,
+        rebound_tolerance: crate::hertz::REBOUND_TOLERANCE,
+        set_by,
+        guaranteed: guaranteed_peak,
         static_governing: static_governing.map(|(h, _)| h),
     });
     Ok(an)

@@ -204,13 +204,29 @@ fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             " (symplectic Euler, velocity Verlet or central differences)"
         }),
         plain(format!(
-            " at the peak of the Hertz impact ({at}): {} over {rows}, ω_max = {} rad/s there",
+            " through the Hertz impact ({at}): {}; the linear limit at the peak, {} over {rows} (ω_max = {} rad/s there), is {}, and {} of it (×{}) is stable through the overlap an explicit step overshoots to",
+            if p.set_by == "impact_resolution" {
+                format!(
+                    "the largest step that keeps the rebound's energy within {} % at every phase of first touch ({} × 2/ω of the struck row alone at its peak, ≈{} steps over the contact)",
+                    n(100.0 * p.rebound_tolerance, 2),
+                    n(p.resolution_factor, 3),
+                    n(
+                        crate::hertz::PEAK_OMEGA_DURATION / (2.0 * p.resolution_factor),
+                        2
+                    )
+                )
+            } else {
+                "the linear limit at the peak less the overshoot".to_string()
+            },
             if damped {
                 "the step map's limit"
             } else {
                 "2/ω_max"
             },
-            n(p.omega_max, d)
+            n(p.omega_max, d),
+            p.limit.map_or("—".into(), |x| t_at_most(report, x, d)),
+            p.stable.map_or("—".into(), |x| t_at_most(report, x, d)),
+            n(p.overshoot_factor, 3)
         )),
     ];
     if let Some(s) = p.static_governing.filter(|&s| s > h * (1.0 + 1e-9)) {

@@ -76,6 +76,12 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
     let Some((h_lim, how)) = run.an.stable_dt.governing else {
         return;
     };
+    // At a Hertz impact's peak the sheet's step is a fraction of the
+    // linear limit there (overshoot, resolution): the limit is simulated.
+    let h_lim = match &run.an.hertz_peak {
+        Some(p) if p.governing == Some(h_lim) => p.limit.unwrap_or(h_lim),
+        _ => h_lim,
+    };
     let model = stepped_model(run, model);
     let (Some(sim), Some(undamped)) = (row_sim(&model, true), row_sim(&model, false)) else {
         return;
