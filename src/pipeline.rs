@@ -378,11 +378,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     }
     let mut checks = checks::run(&case, &model, &analysis);
     if checks::description::any_stated(&case) {
-        let mut known = checks::description::known_in_model(&case, &model);
-        known.extend(checks::description::known_in_source(&case));
-        if let Ok(v) = serde_json::to_value(&report) {
-            known.extend(checks::description::known_in_json(&v));
-        }
+        let known = checks::description::known(&case, &model, serde_json::to_value(&report).ok());
         checks::description::check(&case, &known, &mut checks);
     }
     report.set_checks(checks);

@@ -557,6 +557,21 @@ pub fn known_in_source(case: &Case) -> Vec<Known> {
     out
 }
 
+/// Every value the case's words may restate: the model's masses, the
+/// values typed in the file, and the report's (`json`).
+pub fn known(
+    case: &Case,
+    model: &crate::model::Model<f64>,
+    json: Option<serde_json::Value>,
+) -> Vec<Known> {
+    let mut known = known_in_model(case, model);
+    known.extend(known_in_source(case));
+    if let Some(v) = json {
+        known.extend(known_in_json(&v));
+    }
+    known
+}
+
 /// Whether the case's words state any quantity this check reads (the
 /// caller gathers the known values only then).
 pub fn any_stated(case: &Case) -> bool {
