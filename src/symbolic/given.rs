@@ -33,15 +33,6 @@ pub struct GivenQuantity {
     pub atom: usize,
 }
 
-impl super::Derivation {
-    /// The printer of the sheet's closed forms over `symbols` (this
-    /// derivation's, or a copy with more atoms): parameters as the sheet
-    /// prints them, typed quantities by their symbols.
-    pub fn printer<'a>(&self, symbols: &'a Symbols) -> super::Printer<'a> {
-        super::Printer::names(symbols, &self.symbol_names).with_given(&self.given)
-    }
-}
-
 /// The given quantities the printed forms use (the readable forms, and
 /// the exact ones the sensitivities print from), numbered in the order
 /// the model meets them.

@@ -193,7 +193,9 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             // The printed form is searched in its own budget.
             let form = derived.map(|(eps, mut symbols)| {
                 let r = super::readable(&eps, &mut symbols);
-                let printer = d.printer(&symbols);
+                // Parameters as the sheet prints them, typed quantities by
+                // their symbols.
+                let printer = super::Printer::names(&symbols, &d.symbol_names).with_given(&d.given);
                 SymForm {
                     text: printer.readable_text(&r),
                     latex: printer.readable_latex(&r),

@@ -127,7 +127,7 @@ stiffness = "1e5 N/m"
     // The lever arms typed in metres stay quantities (not 1/(2500*J1)).
     assert_eq!(
         d.contacts[0].a.text,
-        "1/m1 + (0.02 m)^2/J1 + 1/m2 + (0.01 m)^2/Jx + (0.01 m)^2/Jy"
+        "1/m1 + 1/m2 + (0.02 m)^2/J1 + (0.01 m)^2/Jx + (0.03 m)^2/Jy - 2*(0.03 m)*(0.02 m)/Jy + (0.02 m)^2/Jy"
     );
 }
 
@@ -404,9 +404,8 @@ fn readable_forms_evaluate_to_the_numeric_delassus_matrix() {
             let an = meff::analysis::analyze(&model).unwrap();
             // Geometry typed as literals stays a quantity with its unit in
             // the forms, so the parameters carry theirs too.
-            let lookup = |name: &str| -> Option<expr::Value> {
-                env.eval(&expr::parse(name).ok()?).ok()
-            };
+            let lookup =
+                |name: &str| -> Option<expr::Value> { env.eval(&expr::parse(name).ok()?).ok() };
             let value = |text: &str| -> f64 {
                 let e = expr::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
                 expr::eval(&e, &lookup)
