@@ -98,7 +98,7 @@ fn exact_decimal(q: &Q) -> Option<String> {
         if places == 30 {
             return None;
         }
-        scaled = scaled * Q::from_integer(ten.clone());
+        scaled *= Q::from_integer(ten.clone());
         places += 1;
     }
     let digits = scaled.to_integer().abs().to_string();
