@@ -98,6 +98,22 @@ pub struct Parameter {
     pub tolerance: Option<super::tolerance::Tolerance>,
 }
 
+impl Parameter {
+    /// Its symbol as every sheet prints it: the `symbol` or the one made
+    /// from the name, marked where it collides with a symbol the sheet
+    /// reserves ([`crate::notation::reserved`]).
+    pub fn symbol_latex(&self) -> String {
+        crate::notation::parameter_symbol(&self.name, self.symbol.as_deref(), self.value.dim)
+    }
+
+    /// The reserved symbol its own symbol collides with, if any.
+    pub fn collision(&self) -> Option<&'static crate::notation::reserved::Reserved> {
+        let own =
+            (self.symbol.clone()).unwrap_or_else(|| crate::notation::latex_symbol(&self.name));
+        crate::notation::reserved::collision(&own, self.value.dim)
+    }
+}
+
 /// A value the reader composes once and names, so that the values built
 /// from it (a turned inertia, a body-frame contact point) refer to it by
 /// name instead of repeating its text: what is built stays linear in the

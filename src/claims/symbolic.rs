@@ -32,14 +32,18 @@ fn claim_verdict_within_budget(
     let mut symbols = d.symbols.clone();
     let mut conv = Converter::new(&mut symbols, &d.definitions, true);
     conv.memo = d.expansions.clone();
+    // The derivation keeps typed quantities as symbols (ℓ₁ = 0.02 m); the
+    // claim's own numbers convert to constants: compare over constants.
+    use crate::symbolic::given::lower;
     let lhs = match claim.of {
-        Quantity::A(i) => d.expanded[i][i].clone(),
-        Quantity::Delassus(i, j) => d.expanded[i][j].clone(),
-        Quantity::MEff(i) => Frac::int(1).checked_div(&d.expanded[i][i])?,
-        Quantity::Omega(i) => conv.call(
-            Func::Sqrt,
-            d.stiffness_expanded[i].clone() * d.expanded[i][i].clone(),
-        ),
+        Quantity::A(i) => lower(&d.expanded[i][i], &mut conv),
+        Quantity::Delassus(i, j) => lower(&d.expanded[i][j], &mut conv),
+        Quantity::MEff(i) => Frac::int(1).checked_div(&lower(&d.expanded[i][i], &mut conv))?,
+        Quantity::Omega(i) => {
+            let k = lower(&d.stiffness_expanded[i], &mut conv);
+            let ka = k * lower(&d.expanded[i][i], &mut conv);
+            conv.call(Func::Sqrt, ka)
+        }
         // Frequencies in cycles and coupled modes: probing decides.
         // Impacts: probing decides.
         Quantity::ModeOmega(_) | Quantity::F(_) | Quantity::ModeF(_) | Quantity::Impact(..) => {

@@ -374,6 +374,7 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "plots": plots_v,
         "sketch_caption": report.sketch.as_ref().map(super::sketch::caption),
         "assumptions": super::sheet::assumptions(report),
+        "notation": super::notation::view(report),
         "headline": super::headline::lines(report, digits),
         "check_rules": crate::checks::RULES.iter().map(|(_, words)| *words).collect::<Vec<_>>(),
         "references": super::sheet::references(),
@@ -517,12 +518,24 @@ fn sweep_plots(report: &Report) -> Vec<Vec<String>> {
                         "deg" => format!("{} (°)", s.parameter),
                         u => format!("{} ({})", s.parameter, unit_text(u)),
                     };
-                    plot::line_plot(
+                    // In the units of the table beside it (h in m, a force
+                    // in N), unless its ticks would need exponents there.
+                    let wide = |v: &mut dyn Iterator<Item = f64>| {
+                        let m = v.fold(0.0f64, |a, x| a.max(x.abs()));
+                        !(1e-2..1e4).contains(&m) && m > 0.0
+                    };
+                    let points = || lines.iter().flat_map(|l| l.points.iter());
+                    let rescale = (
+                        wide(&mut points().map(|p| p.0)),
+                        wide(&mut points().map(|p| p.1)),
+                    );
+                    plot::line_plot_in(
                         &lines,
                         &x_label,
                         &format!("{} ({})", quantity_words(&series.of), series.unit),
                         Scale::Linear,
                         Scale::Linear,
+                        rescale,
                     )
                 })
                 .collect()
@@ -554,12 +567,18 @@ fn verification_plots(
         );
     }
     if !v.convergence_all.is_empty() {
+        // Δt in the unit of the convergence table (its first step's).
+        let first = (v.convergence.as_ref().and_then(|c| c.dt.first()))
+            .or_else(|| v.convergence_all[0].dt.first());
+        let (unit, factor) = crate::number::time_unit(first.copied().unwrap_or(1.0));
         let lines: Vec<Series> = v
             .convergence_all
             .iter()
             .map(|c| Series {
                 label: c.integrator.to_string(),
-                points: c.dt.iter().zip(&c.error).map(|(d, e)| (*d, *e)).collect(),
+                points: (c.dt.iter().zip(&c.error))
+                    .map(|(d, e)| (*d * factor, *e))
+                    .collect(),
                 dashed: false,
                 markers: true,
             })
@@ -568,7 +587,7 @@ fn verification_plots(
             "convergence".into(),
             json!(plot::line_plot(
                 &lines,
-                "Δt (s)",
+                &format!("Δt ({unit})"),
                 "|ω − ω_ref| (rad/s)",
                 Scale::Log,
                 Scale::Log

@@ -13,6 +13,7 @@ pub mod impact;
 pub mod inert_md;
 pub mod layout;
 pub mod md_inline;
+pub mod notation;
 pub use crate::number;
 #[cfg(feature = "pdf")]
 pub mod pdf;

@@ -158,6 +158,8 @@ mod argument_tests {
     #[test]
     fn a_bare_or_missing_argument_still_gives_a_call() {
         assert!(super::math("t_{\\hat F}").contains("hat(F)"));
+        assert!(super::math("\\tilde{J}_{1}").contains("tilde(J)"));
+        assert!(super::math("\\bar{x}").contains("macron(x)"));
         assert!(!super::math("\\hat").contains("hat()"));
         assert!(!super::math("\\sqrt").contains("sqrt()"));
     }
@@ -342,9 +344,17 @@ fn command_item(l: &List<'_, '_>, name: &str, i: &mut usize, out: &mut String) {
         "lbrace" => out.push_str(" \\{ "),
         "rbrace" => out.push_str(" \\} "),
         "sim" => out.push_str(" tilde.op "),
-        "hat" => {
+        // Accents over one atom (`\hat{A}`, a marked parameter's `\tilde{J}`).
+        "hat" | "tilde" | "bar" | "overline" | "dot" | "ddot" | "vec" | "check" | "breve" => {
             let a = argument(l, i);
-            out.push_str(&format!(" hat({a}) "));
+            let accent = match name {
+                "bar" => "macron",
+                "ddot" => "dot.double",
+                "vec" => "arrow",
+                "check" => "caron",
+                other => other,
+            };
+            out.push_str(&format!(" {accent}({a}) "));
         }
         "backslash" => out.push_str(" \\\\ "),
         "{" | "}" | "_" | "&" | "%" | "#" | "$" => {

@@ -55,8 +55,7 @@ pub(super) fn claim_latex(case: &Case, claim: &crate::case::Claim) -> String {
         case.parameters
             .iter()
             .find(|q| q.name == p)
-            .and_then(|q| q.symbol.clone())
-            .unwrap_or_else(|| crate::notation::latex_symbol(p))
+            .map_or_else(|| crate::notation::latex_symbol(p), |q| q.symbol_latex())
     };
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => {

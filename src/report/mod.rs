@@ -15,6 +15,7 @@ pub mod claims;
 mod symbolic;
 mod tolerance;
 pub use changes::Changes;
+pub use symbolic::SymbolicReport;
 use symbolic::{form, symbolic_report};
 pub mod definition;
 mod histogram;
@@ -195,34 +196,6 @@ pub struct DofReport {
 /// Largest matrix dimension written out in full.
 pub const MATRIX_LIMIT: usize = 12;
 
-/// The symbolic derivation for reports.
-#[derive(Clone, Debug, Serialize)]
-pub struct SymbolicReport {
-    /// False when the symbolic engine skipped this case.
-    pub available: bool,
-    /// Why it was skipped.
-    pub note: Option<String>,
-    /// Names of the generalized velocities.
-    pub dofs: Vec<String>,
-    /// Mass matrix (small systems only).
-    pub mass: Option<Vec<Vec<SymbolicForm>>>,
-    /// A, row-major, in readable form.
-    pub delassus: Option<Vec<Vec<SymbolicForm>>>,
-    /// Per contact: Jacobian entries, a (readable, one fraction,
-    /// substituted) and m_eff.
-    pub contacts: Vec<crate::symbolic::ContactDerivation>,
-    /// Elasticities of m_eff and ω with respect to each independent
-    /// parameter.
-    pub sensitivities: Vec<crate::symbolic::Sensitivity>,
-    /// Why some elasticities are `null` (a parameter at a nominal value
-    /// of 0), when any is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sensitivities_note: Option<String>,
-    /// Named intermediate quantities ("let 𝒟 = …") that the LaTeX forms
-    /// refer to; the text forms never do.
-    pub quantities: Vec<crate::symbolic::NamedQuantity>,
-}
-
 /// A parameter of the case.
 #[derive(Clone, Debug, Serialize)]
 pub struct InputReport {
@@ -236,8 +209,11 @@ pub struct InputReport {
     pub si_unit: String,
     /// Description, when given.
     pub description: Option<String>,
-    /// LaTeX symbol (the case's `symbol`, or derived from the name).
+    /// LaTeX symbol (the case's `symbol`, or derived from the name), with
+    /// a tilde where it collides with a symbol the sheet reserves.
     pub symbol_latex: String,
+    /// The reserved symbol it collides with and that symbol's meaning.
+    pub collides_with: Option<(String, String)>,
 }
 
 /// A contact's results.
@@ -693,10 +669,8 @@ fn inputs(case: &Case) -> Vec<InputReport> {
                 p.value.dim.to_string()
             },
             description: p.description.clone(),
-            symbol_latex: p
-                .symbol
-                .clone()
-                .unwrap_or_else(|| crate::notation::latex_symbol(&p.name)),
+            symbol_latex: p.symbol_latex(),
+            collides_with: p.collision().map(|r| (r.latex.into(), r.meaning.into())),
         })
         .collect()
 }

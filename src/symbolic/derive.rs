@@ -69,6 +69,11 @@ pub struct Derivation {
     /// Per contact with a tangential spring, in case order: its tangent
     /// rows' closed forms, from the same assembly over every row.
     pub tangential: Vec<TangentialDerivation>,
+    /// The quantities typed as numbers that the forms keep as symbols
+    /// (ℓ₁ = 0.02 m): the sheet's "where" line.
+    pub given: Vec<super::GivenQuantity>,
+    /// Each used parameter's LaTeX symbol as the sheet prints it.
+    pub symbol_names: Vec<(String, String)>,
 }
 
 /// The closed forms of one contact's tangent rows.
@@ -107,25 +112,34 @@ pub fn derive(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsuppor
                 .into(),
         ));
     }
-    super::poly::with_budget(WORK_BUDGET, || {
-        super::with_pythagoras(|| derive_within_budget(case, numeric))
-    })
-    .unwrap_or_else(|| {
-        Err(Unsupported(
-            "the expressions grew too large for the symbolic engine".into(),
-        ))
-    })
+    // Typed quantities kept as symbols (ℓ₁ = 0.02 m); where that grows
+    // past the budget, the forms with them as constants.
+    let attempt = |given: bool| {
+        super::poly::with_budget(WORK_BUDGET, || {
+            super::with_pythagoras(|| derive_within_budget(case, numeric, given))
+        })
+        .unwrap_or_else(|| {
+            Err(Unsupported(
+                "the expressions grew too large for the symbolic engine".into(),
+            ))
+        })
+    };
+    attempt(true).or_else(|_| attempt(false))
 }
 
-fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation, Unsupported> {
+fn derive_within_budget(
+    case: &Case,
+    numeric: &System<f64>,
+    given: bool,
+) -> Result<Derivation, Unsupported> {
     check_size(numeric)?;
     let (mut symbols, definitions) = symbols_of(case);
     let independent_rows = independent_constraints(numeric);
-
     let mut expansions = std::collections::HashMap::new();
     let mut build =
         |expand: bool, symbols: &mut Symbols| -> Result<(System<Frac>, Vec<Frac>), Unsupported> {
             let mut conv = Converter::new(symbols, &definitions, expand);
+            conv.given = given;
             let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
             let stiffness = model.contacts.iter().map(|c| c.stiffness.clone()).collect();
             if expand {
@@ -134,7 +148,8 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             Ok((model::assemble(&model), stiffness))
         };
     let (system, _) = build(false, &mut symbols)?;
-    let tangential_a = tangential_delassus(case, &definitions, &mut symbols, &independent_rows)?;
+    let tangential_a =
+        tangential_delassus(case, &definitions, &mut symbols, &independent_rows, given)?;
     let (system_expanded, stiffness_expanded) = build(true, &mut symbols)?;
     let tidy = |a: Vec<Vec<Frac>>, symbols: &Symbols| -> Vec<Vec<Frac>> {
         a.iter()
@@ -146,7 +161,6 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
         exact_delassus(&system_expanded, &independent_rows)?,
         &symbols,
     );
-
     // Readable forms first: they may add angle atoms (sin(q1 - q2)).
     let read = |f: &Frac, symbols: &mut Symbols| super::readable(f, symbols);
     let delassus_read: Vec<Vec<Readable>> = delassus
@@ -170,16 +184,25 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
             .map(|row| row.iter().map(|f| read(f, &mut symbols)).collect())
             .collect()
     });
-
     let tangential_read = tangential_read(tangential_a, &mut symbols);
-    let overrides: Vec<(String, String)> = case
-        .parameters
-        .iter()
-        .filter_map(|p| p.symbol.clone().map(|s| (p.name.clone(), s)))
+    // Parameters as the sheet prints them (marked where they collide).
+    let overrides: Vec<(String, String)> = (case.parameters.iter())
+        .filter(|p| symbols.param(&p.name).is_some())
+        .map(|p| (p.name.clone(), p.symbol_latex()))
         .collect();
-    let names = Printer::names(&symbols, &overrides);
+    let read = (delassus_read.iter().flatten())
+        .chain(mass_read.iter().flatten().flatten())
+        .chain(jacobian_read.iter().flatten().map(|(_, r)| r))
+        .chain(tangential_read.iter().flat_map(|(_, rows)| {
+            rows.iter()
+                .flat_map(|(m, q, _)| [m.as_ref(), q.as_ref()])
+                .flatten()
+        }));
+    let exact = (expanded.iter().flatten()).chain(&stiffness_expanded);
+    let given = super::given::name_used(&symbols, read, exact);
+    let names = Printer::names(&symbols, &overrides).with_given(&given);
     let values = substituted_values(case, &symbols);
-    let substituted = Printer::values(&symbols, &values);
+    let substituted = Printer::values(&symbols, &values).with_given(&given);
     let quantities = name_quantities(case, &symbols, &names, &substituted, &delassus_read);
     // LaTeX uses the names; the text forms stay self-contained (meff's
     // parser reads them back).
@@ -237,6 +260,8 @@ fn derive_within_budget(case: &Case, numeric: &System<f64>) -> Result<Derivation
     });
     let tangential = tangential_forms(tangential_read, &names, &named);
     Ok(Derivation {
+        given,
+        symbol_names: overrides,
         tangential,
         quantities,
         definitions,
@@ -261,11 +286,13 @@ fn tangential_delassus(
     definitions: &[(String, crate::expr::Expr)],
     symbols: &mut Symbols,
     independent: &[usize],
+    given: bool,
 ) -> Result<Option<(Vec<Vec<Frac>>, Vec<model::RowOf>)>, Unsupported> {
     if !case.contacts.iter().any(|c| c.tangential.is_some()) {
         return Ok(None);
     }
     let mut conv = Converter::new(symbols, definitions, false);
+    conv.given = given;
     let model = model::build(case, &mut |v: &Val| conv.convert(&v.expr))?;
     let (rows, of) = model::ContactRows::new(&model).all_rows();
     let mut system = model::assemble_without_contacts(&model);

@@ -22,6 +22,7 @@
 mod derive;
 mod factor;
 mod frac;
+pub mod given;
 mod named;
 pub mod poly;
 mod print;
@@ -36,6 +37,7 @@ pub use derive::{
 };
 pub use factor::factored_text;
 pub use frac::{Frac, poly_derivative, with_pythagoras};
+pub use given::GivenQuantity;
 pub use named::{NamedQuantity, SymForm};
 pub use print::Printer;
 pub use readable::{Readable, readable, reduce_roots};
@@ -63,6 +65,11 @@ pub enum Atom {
     Pi,
     /// A function of a canonical argument.
     Call(Func, Frac),
+    /// A quantity typed as a number with a unit (its SI value, positive,
+    /// and its dimension): kept as a symbol (ℓ₁ = 0.02 m) so that a closed
+    /// form stays dimensionally readable instead of baking `1/(0.02 m)²`
+    /// into a coefficient 2500 ([`given`]).
+    Given(Q, crate::units::Dim),
 }
 
 /// The atoms of one derivation. Parameters are registered first, in file
@@ -150,6 +157,9 @@ pub struct Converter<'a> {
     /// Expanded parameters already converted (a chain of definitions that
     /// each use the previous one twice is converted once per link).
     pub memo: std::collections::HashMap<String, Frac>,
+    /// Keep quantities typed with a unit as [`Atom::Given`] symbols
+    /// instead of rational constants.
+    pub given: bool,
 }
 
 impl<'a> Converter<'a> {
@@ -164,6 +174,7 @@ impl<'a> Converter<'a> {
             definitions,
             expand,
             memo: Default::default(),
+            given: false,
         }
     }
 }
@@ -203,6 +214,9 @@ impl Converter<'_> {
                     decimal(&n.text).ok_or_else(|| Unsupported(format!("number {}", n.text)))?;
                 let s = unit.scale;
                 let rational = Q::new(s.num.into(), s.den.into()) * pow10(s.pow10);
+                if let Some(f) = self.given_atom(&(v.clone() * &rational), s.pi, unit.dim) {
+                    return Ok(f);
+                }
                 let pi = self
                     .pi()
                     .powi(s.pi.into())
@@ -233,6 +247,18 @@ impl Converter<'_> {
                 self.call(*func, arg)
             }
         })
+    }
+
+    /// A typed quantity as an [`Atom::Given`] symbol (signed), when the
+    /// converter keeps them and it has a dimension, a rational SI value
+    /// and is not zero.
+    fn given_atom(&mut self, si: &Q, pi_power: i32, dim: crate::units::Dim) -> Option<Frac> {
+        if !self.given || pi_power != 0 || dim.is_none() || si.is_zero() {
+            return None;
+        }
+        let value = si.abs().to_f64().unwrap_or(f64::NAN);
+        let atom = Frac::var(self.symbols.intern(Atom::Given(si.abs(), dim), value));
+        Some(if si.is_negative() { -atom } else { atom })
     }
 
     fn pi(&mut self) -> Frac {

@@ -136,6 +136,7 @@ fn poly_unit(case: &Case, symbols: &Symbols, p: &Poly) -> String {
                     None => return String::new(),
                 }
             }
+            Some(super::Atom::Given(_, d)) => *d,
             Some(_) => Dim::NONE,
             None => return String::new(),
         };

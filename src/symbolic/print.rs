@@ -38,11 +38,14 @@ impl<'a> Printer<'a> {
     /// A printer that writes parameters by name; `latex_overrides` gives a
     /// LaTeX symbol per parameter name where the case sets one.
     pub fn names(symbols: &'a Symbols, latex_overrides: &[(String, String)]) -> Self {
+        let by_name: std::collections::HashMap<&str, &str> = latex_overrides
+            .iter()
+            .map(|(n, s)| (n.as_str(), s.as_str()))
+            .collect();
         Self::with(symbols, false, |p| {
-            let latex = latex_overrides
-                .iter()
-                .find(|(n, _)| n == p)
-                .map_or_else(|| latex_symbol(p), |(_, s)| s.clone());
+            let latex = by_name
+                .get(p)
+                .map_or_else(|| latex_symbol(p), |s| (*s).to_string());
             (p.to_string(), latex)
         })
     }
@@ -68,6 +71,16 @@ impl<'a> Printer<'a> {
             .iter()
             .map(|a| match a {
                 Atom::Param(p) => name_of(p),
+                // By value until `with_given` names it.
+                Atom::Given(q, dim) => {
+                    let t = super::given::quantity_text(q, *dim);
+                    let l = crate::notation::latex_quantity(&t);
+                    if substituted {
+                        (t, l)
+                    } else {
+                        (format!("({t})"), paren(&l, true))
+                    }
+                }
                 _ => (String::new(), String::new()),
             })
             .unzip();
@@ -78,6 +91,26 @@ impl<'a> Printer<'a> {
             substituted,
             named: Vec::new(),
         }
+    }
+
+    /// A printer that writes the typed quantities (`Atom::Given`) by
+    /// their symbols (ℓ₁) in LaTeX, or by their values where the printer
+    /// substitutes values; text forms always write the value, `(0.02 m)`,
+    /// which meff's parser reads back.
+    pub fn with_given(mut self, given: &[super::GivenQuantity]) -> Self {
+        for g in given {
+            if g.atom >= self.text_names.len() {
+                continue;
+            }
+            if self.substituted {
+                self.text_names[g.atom] = g.text.clone();
+                self.latex_names[g.atom] = g.latex.clone();
+            } else {
+                self.text_names[g.atom] = format!("({})", g.text);
+                self.latex_names[g.atom] = g.symbol.clone();
+            }
+        }
+        self
     }
 
     /// Plain text.
@@ -306,7 +339,8 @@ impl<'a> Printer<'a> {
 
     fn power(&self, atom: usize, e: i64, latex: bool) -> String {
         let base = self.atom(atom, latex);
-        let compound = self.substituted && matches!(self.symbols.atoms()[atom], Atom::Param(_));
+        let compound = self.substituted
+            && matches!(self.symbols.atoms()[atom], Atom::Param(_) | Atom::Given(..));
         if e == 1 {
             return if compound { paren(&base, latex) } else { base };
         }
@@ -320,7 +354,7 @@ impl<'a> Printer<'a> {
 
     fn atom(&self, i: usize, latex: bool) -> String {
         match &self.symbols.atoms()[i] {
-            Atom::Param(_) => {
+            Atom::Param(_) | Atom::Given(..) => {
                 if latex {
                     self.latex_names[i].clone()
                 } else {

@@ -9,7 +9,7 @@
 
 use super::eval_poly;
 use super::poly::{Poly, with_budget};
-use super::{Atom, Converter, Derivation, Frac, Printer, SymForm, Symbols, poly_derivative};
+use super::{Atom, Converter, Derivation, Frac, SymForm, Symbols, poly_derivative};
 use crate::case::Case;
 use crate::expr::Func;
 
@@ -79,7 +79,7 @@ fn atom_rate(v: usize, p: usize, symbols: &Symbols, rates: &mut Vec<Option<f64>>
         return *r;
     }
     let r = match &symbols.atoms()[v] {
-        Atom::Param(_) | Atom::Pi => 0.0,
+        Atom::Param(_) | Atom::Pi | Atom::Given(..) => 0.0,
         Atom::Call(func, arg) => {
             let du = frac_rate(arg, p, symbols, rates);
             if du == 0.0 {
@@ -193,7 +193,9 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
             // The printed form is searched in its own budget.
             let form = derived.map(|(eps, mut symbols)| {
                 let r = super::readable(&eps, &mut symbols);
-                let printer = Printer::names(&symbols, &[]);
+                // Parameters as the sheet prints them, typed quantities by
+                // their symbols.
+                let printer = super::Printer::names(&symbols, &d.symbol_names).with_given(&d.given);
                 SymForm {
                     text: printer.readable_text(&r),
                     latex: printer.readable_latex(&r),

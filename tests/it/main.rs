@@ -64,6 +64,7 @@ mod input {
 mod output {
     mod browser;
     mod docs;
+    mod notation;
     mod parity;
     #[cfg(feature = "pdf")]
     mod pdf;

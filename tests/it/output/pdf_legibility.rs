@@ -1,9 +1,11 @@
 //! Every figure of the PDF sheet prints its text at 7 pt or more: the
 //! sketch and plots are SVGs scaled onto the page, so a label's printed
 //! size is its font size times the figure's scale. Checked on the Typst
-//! source every build renders (no typesetter needed).
+//! source every build renders (no typesetter needed), for the sheets as
+//! `meff report` writes them: with the verification by simulation, whose
+//! gap, convergence and energy plots are figures too.
 
-use crate::support::{bundled_case_paths, evaluate_path};
+use crate::support::{bundled_case_paths, verified};
 use meff::render::templates::Templates;
 
 /// The smallest `font-size:Npx` (or `font-size="N"`) in an SVG.
@@ -40,8 +42,9 @@ fn svg_width(svg: &str) -> f64 {
 fn pdf_figures_print_their_text_at_7pt_or_more() {
     let t = Templates::load(None).unwrap();
     let mut figures = 0;
+    let mut verification_figures = 0;
     for path in bundled_case_paths() {
-        let ev = evaluate_path(&path);
+        let ev = verified(path.file_name().unwrap().to_str().unwrap());
         let (typ, files) = t.report_typ(&ev.report, 4).unwrap();
         for (name, bytes) in &files {
             let svg = String::from_utf8_lossy(bytes);
@@ -59,6 +62,10 @@ fn pdf_figures_print_their_text_at_7pt_or_more() {
             );
             figures += 1;
         }
+        // The verification's plots follow its heading: count them.
+        if let Some(at) = typ.find("= Verification by simulation") {
+            verification_figures += typ[at..].matches("#figure(image(").count();
+        }
         // Every figure the sheet sets is sized by meff in points.
         for img in typ.split("image(\"").skip(1) {
             let call = &img[..img.find(')').unwrap()];
@@ -69,4 +76,8 @@ fn pdf_figures_print_their_text_at_7pt_or_more() {
         }
     }
     assert!(figures > 20, "{figures} figures checked");
+    assert!(
+        verification_figures > 10,
+        "{verification_figures} verification figures checked"
+    );
 }

@@ -124,9 +124,10 @@ stiffness = "1e5 N/m"
     // Two 3-d bodies: the sum of both bodies' terms.
     let bodies = bundled("two-bodies-3d.toml");
     let d = bodies.derivation.as_ref().unwrap();
+    // The lever arms typed in metres stay quantities (not 1/(2500*J1)).
     assert_eq!(
         d.contacts[0].a.text,
-        "1/m1 + 1/(2500*J1) + 1/m2 + 1/(10000*Jx) + 1/(10000*Jy)"
+        "1/m1 + 1/m2 + (0.02 m)^2/J1 + (0.01 m)^2/Jx + (0.03 m)^2/Jy - 2*(0.03 m)*(0.02 m)/Jy + (0.02 m)^2/Jy"
     );
 }
 
@@ -244,6 +245,8 @@ fn atom_values(symbols: &Symbols, env: &meff::case::Env) -> Vec<f64> {
         let v = match atom {
             meff::symbolic::Atom::Param(p) => env.values[p].si,
             meff::symbolic::Atom::Pi => std::f64::consts::PI,
+            // A typed quantity is a constant at every point.
+            meff::symbolic::Atom::Given(q, _) => num_traits::ToPrimitive::to_f64(q).unwrap(),
             meff::symbolic::Atom::Call(f, arg) => {
                 let x = symbols.eval_with(arg, &values);
                 match f {
@@ -399,12 +402,10 @@ fn readable_forms_evaluate_to_the_numeric_delassus_matrix() {
             let env = meff::case::Env::with_overrides(case, &overrides).unwrap();
             let model = meff::model::build(case, &mut |v| env.si(v)).unwrap();
             let an = meff::analysis::analyze(&model).unwrap();
-            // Pure numbers: geometry written as literals enters the forms
-            // as numbers in SI units, so dimensions are not checked here.
-            let lookup = |name: &str| -> Option<expr::Value> {
-                let si = env.eval(&expr::parse(name).ok()?).ok()?.si;
-                Some(expr::Value::new(si, meff::units::Dim::NONE))
-            };
+            // Geometry typed as literals stays a quantity with its unit in
+            // the forms, so the parameters carry theirs too.
+            let lookup =
+                |name: &str| -> Option<expr::Value> { env.eval(&expr::parse(name).ok()?).ok() };
             let value = |text: &str| -> f64 {
                 let e = expr::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
                 expr::eval(&e, &lookup)

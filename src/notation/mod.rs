@@ -4,7 +4,11 @@
 //! quantities and units as typed (`0.10\,\mathrm{m}`), a parameter's symbol
 //! from its name (`m_eff` → `m_{\mathrm{eff}}`), the Greek table, which
 //! symbols every format typesets alike, numbers (`1.000\times10^{5}`) and
-//! names as upright text.
+//! names as upright text; the symbols a sheet reserves and how a case's
+//! colliding symbol is marked ([`reserved`]).
+
+pub mod reserved;
+pub use reserved::{RESERVED, parameter_symbol};
 
 /// A quantity as typed (`"0.10 m"`, `"1e5 N/m"`) in LaTeX.
 pub fn latex_quantity(text: &str) -> String {
@@ -532,8 +536,9 @@ fn plain_group(c: &[char], i: &mut usize) -> String {
 
 /// `x` as it stands next to `/` or `√`: parenthesised unless one term.
 fn plain_atom(x: &str) -> String {
-    let one_term =
-        |ch: char| ch.is_alphanumeric() || matches!(ch, '.' | '_' | '\u{302}' | '\u{304}');
+    let one_term = |ch: char| {
+        ch.is_alphanumeric() || matches!(ch, '.' | '_' | '\u{302}' | '\u{303}' | '\u{304}')
+    };
     if x.chars().count() <= 1 || x.chars().all(one_term) {
         x.to_string()
     } else {
@@ -593,6 +598,7 @@ fn plain_command(c: &[char], i: &mut usize) -> String {
         "sqrt" => format!("√{}", plain_atom(&plain_group(c, i))),
         "hat" => format!("{}\u{302}", plain_group(c, i)),
         "bar" => format!("{}\u{304}", plain_group(c, i)),
+        "tilde" => format!("{}\u{303}", plain_group(c, i)),
         "mathrm" | "text" | "mathit" | "operatorname" | "boldsymbol" | "mathbf" => {
             plain_group(c, i)
         }
@@ -652,6 +658,7 @@ mod plain_tests {
         );
         assert_eq!(tex_plain("\\sqrt{k^{*} A_{ii}}"), "√(k* A_ii)");
         assert_eq!(tex_plain("\\hat{A}_{ii}"), "A\u{302}_ii");
+        assert_eq!(tex_plain("\\tilde{J}_{1}"), "J\u{303}_1");
         assert_eq!(tex_plain("\\left(1 - d\\right)"), "(1 - d)");
         assert_eq!(tex_plain("10^{-3}"), "10⁻³");
         assert_eq!(
