@@ -551,7 +551,9 @@ fn stated_in(case: &Case, text: &str) -> Vec<Stated> {
 /// Whether the case's words state any quantity this check reads (the
 /// caller gathers the known values only then).
 pub fn any_stated(case: &Case) -> bool {
-    texts(case).iter().any(|(_, t)| !stated_in(case, t).is_empty())
+    texts(case)
+        .iter()
+        .any(|(_, t)| !stated_in(case, t).is_empty())
 }
 
 /// Whether `s` matches one of `known` of its dimension to the digits

@@ -33,7 +33,10 @@ pub(super) fn joint_ranges(case: &Case, out: &mut Checks) {
         .file_name()
         .map_or_else(|| r.file.clone(), |f| f.to_string_lossy().into_owned());
     let (element, reads) = match r.robot.format {
-        Format::Urdf => ("<limit lower upper>", "URDF reads a revolute joint's limits in radians"),
+        Format::Urdf => (
+            "<limit lower upper>",
+            "URDF reads a revolute joint's limits in radians",
+        ),
         Format::Mjcf => (
             "range",
             "the MJCF compiler reads ranges in its `angle` unit (here radians: `angle=\"radian\"`)",

@@ -205,7 +205,10 @@ fn said_at_rest(case: &Case) -> Option<&'static str> {
 
 fn says_at_rest(text: &str) -> Option<&'static str> {
     // Sentences (a line break is not one's end; a decimal point is not).
-    let text = text.to_lowercase().replace('\n', " ").replace(". ", "\u{1}");
+    let text = text
+        .to_lowercase()
+        .replace('\n', " ")
+        .replace(". ", "\u{1}");
     text.split(['\u{1}', ';', '—', '!', '?'])
         .filter(|s| {
             !s.split(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -331,7 +334,10 @@ mod tests {
 
     #[test]
     fn negated_sentences_do_not_say_at_rest() {
-        assert_eq!(says_at_rest("A pile at rest on the floor."), Some("at rest"));
+        assert_eq!(
+            says_at_rest("A pile at rest on the floor."),
+            Some("at rest")
+        );
         assert_eq!(says_at_rest("Spheres resting on a plate"), Some("resting"));
         assert_eq!(says_at_rest("A snapshot, not a settled pile."), None);
         assert_eq!(
@@ -347,6 +353,9 @@ mod tests {
             ),
             None
         );
-        assert_eq!(says_at_rest("Beads 0.5 mm across, at rest"), Some("at rest"));
+        assert_eq!(
+            says_at_rest("Beads 0.5 mm across, at rest"),
+            Some("at rest")
+        );
     }
 }

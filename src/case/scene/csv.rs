@@ -37,7 +37,12 @@ fn columns(table: Table, space: Space) -> Vec<(&'static str, bool)> {
             if three {
                 v.push(("nz", true));
             }
-            v.extend([("k", true), ("c", false), ("name", false), ("overlap", false)]);
+            v.extend([
+                ("k", true),
+                ("c", false),
+                ("name", false),
+                ("overlap", false),
+            ]);
             v.extend([
                 ("tangential_stiffness", false),
                 ("tangential_ratio", false),

@@ -37,9 +37,7 @@ fn dump(spheres: &[[f64; 5]], hi: f64) -> String {
 
 /// A dump scene's case: its title, the `[scene]` keys after `dump`.
 fn dump_case(title: &str, keys: &str) -> String {
-    format!(
-        "title = \"{title}\"\nspace = \"3d\"\n[scene]\ndump = \"pile.dump\"\n{keys}\n"
-    )
+    format!("title = \"{title}\"\nspace = \"3d\"\n[scene]\ndump = \"pile.dump\"\n{keys}\n")
 }
 
 /// Four 5 mm glass beads (2500 kg/m³) apart on a floor, each sunk by its
@@ -74,13 +72,20 @@ fn a_scene_said_at_rest_whose_overlap_forces_are_not_its_weight_is_flagged() {
         let w = &ev.report.model_checks[0];
         assert!(w.message.contains(ratio), "{}", w.message);
         assert!(w.message.contains("at rest"), "{}", w.message);
-        assert!(w.location.starts_with("case.toml:4:"), "{}", w.location);
+        assert!(w.location.starts_with("case.toml:3:"), "{}", w.location);
     }
     let honest = evaluate_files(
         &dir,
-        &[("case.toml", with("1e5 N/m")), ("pile.dump", settled_beads())],
+        &[
+            ("case.toml", with("1e5 N/m")),
+            ("pile.dump", settled_beads()),
+        ],
     );
-    assert!(rules(&honest).is_empty(), "{:?}", honest.report.model_checks);
+    assert!(
+        rules(&honest).is_empty(),
+        "{:?}",
+        honest.report.model_checks
+    );
     // The same overlaps, said to be a snapshot not at rest: not compared.
     let snapshot = dump_case(
         "Four glass beads, a snapshot not at rest",
@@ -110,7 +115,10 @@ fn a_dump_in_other_units_read_as_si_is_flagged_declared_it_is_not() {
     let steel = row(0.3, 7.85 * 4.0 / 3.0 * std::f64::consts::PI * 0.027);
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", dump_case("Steel shot", law)), ("pile.dump", steel.clone())],
+        &[
+            ("case.toml", dump_case("Steel shot", law)),
+            ("pile.dump", steel.clone()),
+        ],
     );
     assert_eq!(rules(&ev), vec!["dump_units"]);
     let w = &ev.report.model_checks[0];
@@ -125,9 +133,16 @@ fn a_dump_in_other_units_read_as_si_is_flagged_declared_it_is_not() {
     let soft = "contact = { stiffness = \"1e9 N/m\" }\nwalls = [\"zlo\"]\ntolerance = \"1 um\"";
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", dump_case("Microbeads", soft)), ("pile.dump", micro)],
+        &[
+            ("case.toml", dump_case("Microbeads", soft)),
+            ("pile.dump", micro),
+        ],
     );
-    assert!(rules(&ev).contains(&"dump_units"), "{:?}", ev.report.model_checks);
+    assert!(
+        rules(&ev).contains(&"dump_units"),
+        "{:?}",
+        ev.report.model_checks
+    );
 }
 
 #[test]
@@ -155,17 +170,29 @@ fn a_contact_list_that_misses_most_bodies_is_flagged_a_rattler_is_not() {
     // The export stopped after two rows: four of six balls touch nothing.
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", case.clone()), ("b.csv", bodies.clone()), ("c.csv", contacts(2))],
+        &[
+            ("case.toml", case.clone()),
+            ("b.csv", bodies.clone()),
+            ("c.csv", contacts(2)),
+        ],
     );
     assert_eq!(rules(&ev), vec!["free_bodies"]);
     let w = &ev.report.model_checks[0];
     assert!(w.message.starts_with("4 of the scene's 6"), "{}", w.message);
-    assert!(w.message.contains("ball2, ball3, ball4, ball5"), "{}", w.message);
+    assert!(
+        w.message.contains("ball2, ball3, ball4, ball5"),
+        "{}",
+        w.message
+    );
     assert_eq!(w.location, "b.csv: bodies row 3");
     // One rattler of six: silent.
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", case), ("b.csv", bodies), ("c.csv", contacts(5))],
+        &[
+            ("case.toml", case),
+            ("b.csv", bodies),
+            ("c.csv", contacts(5)),
+        ],
     );
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
 }
@@ -177,7 +204,7 @@ fn a_dump_tolerance_in_another_unit_leaves_most_spheres_free() {
     let (r, m) = (0.005, 1.309e-3);
     let s: Vec<[f64; 5]> = (0..8)
         .map(|i| {
-            let x = 0.01 + (2.0 * r + 3e-6) * i as f64 - if i == 0 { 6e-6 } else { 0.0 };
+            let x = 0.01 + (2.0 * r + 3e-6) * i as f64 + if i == 0 { 6e-6 } else { 0.0 };
             [x, 0.01, 0.02, r, m]
         })
         .collect();
@@ -188,9 +215,16 @@ fn a_dump_tolerance_in_another_unit_leaves_most_spheres_free() {
             &format!("contact = {{ stiffness = \"1e5 N/m\" }}\ntolerance = \"{tol}\""),
         )
     };
-    let ev = evaluate_files(&dir, &[("case.toml", with("5 nm")), ("pile.dump", text.clone())]);
+    let ev = evaluate_files(
+        &dir,
+        &[("case.toml", with("5 nm")), ("pile.dump", text.clone())],
+    );
     assert_eq!(rules(&ev), vec!["free_bodies"]);
-    assert!(ev.report.model_checks[0].message.starts_with("6 of the scene's 8"));
+    assert!(
+        ev.report.model_checks[0]
+            .message
+            .starts_with("6 of the scene's 8")
+    );
     let ev = evaluate_files(&dir, &[("case.toml", with("5 um")), ("pile.dump", text)]);
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
 }
@@ -206,7 +240,10 @@ fn a_joint_range_in_degrees_where_the_format_reads_radians_is_flagged() {
     let ev = evaluate_files(&dir, &[("case.toml", case.clone()), ("ur5.urdf", degrees)]);
     assert_eq!(rules(&ev), vec!["range_unit"]);
     let w = &ev.report.model_checks[0];
-    assert_eq!(w.location, "ur5.urdf: joint elbow_joint <limit lower upper>");
+    assert_eq!(
+        w.location,
+        "ur5.urdf: joint elbow_joint <limit lower upper>"
+    );
     assert!(w.message.contains("28.65 turns"), "{}", w.message);
     let ev = evaluate_files(&dir, &[("case.toml", case), ("ur5.urdf", urdf)]);
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
@@ -229,12 +266,19 @@ fn a_joint_range_in_degrees_where_the_format_reads_radians_is_flagged() {
         ev.report.model_checks[0].location,
         "arm.xml: joint elbow range"
     );
-    let ev = evaluate_files(&dir, &[("case.toml", case.clone()), ("arm.xml", limited.clone())]);
+    let ev = evaluate_files(
+        &dir,
+        &[("case.toml", case.clone()), ("arm.xml", limited.clone())],
+    );
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
     // Radians typed where the compiler reads degrees: a range of ±3.14°.
     let radians = limited.replace("range=\"-150 150\"", "range=\"-3.1416 3.1416\"");
     let ev = evaluate_files(&dir, &[("case.toml", case), ("arm.xml", radians)]);
-    assert!(rules(&ev).contains(&"range_unit"), "{:?}", ev.report.model_checks);
+    assert!(
+        rules(&ev).contains(&"range_unit"),
+        "{:?}",
+        ev.report.model_checks
+    );
 }
 
 #[test]
@@ -250,7 +294,11 @@ fn a_density_the_words_state_is_held_against_the_shape() {
     assert_eq!(rules(&ev), vec!["description_contradicts_result"]);
     let w = &ev.report.model_checks[0];
     assert!(w.message.contains("7800 kg/m^3"), "{}", w.message);
-    assert!(w.message.contains("m/V of body roller's cylinder"), "{}", w.message);
+    assert!(
+        w.message.contains("m/V of body roller's cylinder"),
+        "{}",
+        w.message
+    );
     let ev = evaluate_str(&roller("25 mm"));
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
 }
@@ -283,13 +331,21 @@ fn a_scene_overlap_column_weighs_its_stiffness_column() {
     let case = "title = \"Three steel balls at rest on a plate\"\nspace = \"3d\"\n[scene]\nbodies = \"b.csv\"\ncontacts = \"c.csv\"\n".to_string();
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", case.clone()), ("b.csv", bodies.clone()), ("c.csv", contacts(1e3))],
+        &[
+            ("case.toml", case.clone()),
+            ("b.csv", bodies.clone()),
+            ("c.csv", contacts(1e3)),
+        ],
     );
     assert_eq!(rules(&ev), vec!["overlap_force"]);
     assert!(ev.report.model_checks[0].message.contains("0.001000×"));
     let ev = evaluate_files(
         &dir,
-        &[("case.toml", case), ("b.csv", bodies), ("c.csv", contacts(1e6))],
+        &[
+            ("case.toml", case),
+            ("b.csv", bodies),
+            ("c.csv", contacts(1e6)),
+        ],
     );
     assert!(rules(&ev).is_empty(), "{:?}", ev.report.model_checks);
 }
