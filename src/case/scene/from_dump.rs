@@ -193,6 +193,16 @@ pub struct DumpFacts {
     pub radius: Vec<f64>,
 }
 
+impl DumpFacts {
+    /// The spheres' radii, units not (yet) said to be declared.
+    fn of(radius: Vec<f64>) -> DumpFacts {
+        DumpFacts {
+            units_declared: false,
+            radius,
+        }
+    }
+}
+
 /// What the dump held, for the report of the reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DumpSummary {
@@ -451,10 +461,7 @@ fn build(
             pairs: c - on_planes,
             wrapped,
             planes: on_planes,
-            facts: DumpFacts {
-                units_declared: false,
-                radius,
-            },
+            facts: DumpFacts::of(radius),
             overlap: overlaps,
         },
     ))
