@@ -53,7 +53,7 @@ fn main() {
             t0.elapsed().as_secs_f64()
         ));
     };
-    let data = read(
+    let (data, _overlap) = read(
         Source::Npz(std::path::Path::new(path)),
         &[],
         space,

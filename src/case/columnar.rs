@@ -384,6 +384,8 @@ impl Reader<'_> {
             span: run.start..run.start,
             files: Vec::new(),
             data,
+            dump: None,
+            overlap: None,
         })
     }
 }

@@ -72,10 +72,12 @@ impl Reader<'_> {
             }
         };
         match from_dump::read(&path, &opts, access.max_bytes) {
-            Ok((data, _)) => Some(Scene {
+            Ok((data, summary)) => Some(Scene {
                 span,
                 files: vec![file],
                 data,
+                dump: Some(summary.facts),
+                overlap: Some(summary.overlap),
             }),
             Err(DumpError::File(message)) => {
                 self.error(Diagnostic::new(

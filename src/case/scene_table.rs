@@ -132,10 +132,12 @@ impl Reader<'_> {
             Source::Csv(&paths[0], &paths[1])
         };
         match scene::read(source, &shown, space, units, access.max_bytes) {
-            Ok(data) => Some(Scene {
+            Ok((data, overlap)) => Some(Scene {
                 span,
                 files: named.into_iter().map(|(p, _)| p).collect(),
                 data,
+                dump: None,
+                overlap,
             }),
             Err(SceneError::File { file, message }) => {
                 self.error(Diagnostic::new(

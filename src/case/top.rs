@@ -145,6 +145,8 @@ impl Reader<'_> {
                 span: 0..0,
                 files: Vec::new(),
                 data,
+                dump: None,
+                overlap: None,
             })),
             (None, None) => scene,
         };

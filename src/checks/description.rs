@@ -1,4 +1,5 @@
-//! The case's words against its numbers: a mass, frequency, time or force
+//! The case's words against its numbers: a mass, frequency, time, force or
+//! density (against a shaped body's m/V)
 //! written in the title, the description, an impact's, a contact's or a
 //! parameter's description (a number and a unit the crate's unit parser reads) must
 //! match an input or a computed result of that dimension to the digits it
@@ -19,12 +20,17 @@ use crate::units::{Dim, parse_unit};
 /// The rule's name.
 pub const RULE: &str = "description_contradicts_result";
 
+/// kg/m³: a density the words state is held against the shaped bodies'
+/// m/V (not in a scene's words: a scene's bodies have no shape).
+const DENSITY: Dim = Dim([1, -3, 0]);
+
 /// The dimensions checked.
-const DIMS: [(Dim, &str); 4] = [
+const DIMS: [(Dim, &str); 5] = [
     (Dim::MASS, "mass"),
     (Dim::FREQUENCY, "frequency"),
     (Dim::TIME, "time"),
     (Dim::FORCE, "force"),
+    (DENSITY, "density"),
 ];
 
 /// Words before a number that make it approximate or a bound.
@@ -353,6 +359,7 @@ const KEYS: &[(Dim, &[&str])] = &[
         ],
     ),
     (Dim::FORCE, &["peak_force", "force_limit", "preload"]),
+    (DENSITY, &["density"]),
 ];
 
 /// Subtrees of the JSON that hold matrices or sampled histories.
@@ -473,6 +480,7 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
         masses.extend(r.robot.tree.bodies.iter().map(|b| b.mass));
     }
     let total: f64 = masses.iter().sum();
+    let densities = shaped_densities(case, model);
     // MuJoCo's solref time constant is a time the case types without a
     // unit (the settings line cannot carry it).
     let solref = case
@@ -502,6 +510,7 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
             step: false,
         }))
         .chain(solref)
+        .chain(densities)
         .collect()
 }
 
@@ -572,10 +581,46 @@ pub fn known(
     known
 }
 
+/// Each shaped body's m/V.
+fn shaped_densities(case: &Case, model: &crate::model::Model<f64>) -> Vec<Known> {
+    let (crate::case::Form::Bodies { bodies, .. }, crate::model::Kind::Bodies { bodies: mb, .. }) =
+        (&case.form, &model.kind)
+    else {
+        return Vec::new();
+    };
+    bodies
+        .iter()
+        .zip(mb)
+        .filter_map(|(b, m)| {
+            let s = b.shape.as_ref()?;
+            let v = s.kind.volume(&s.size)?;
+            Some(Known {
+                value: m.mass()? / v,
+                dim: DENSITY,
+                what: format!("m/V of body {}'s {}", b.name, s.kind.name()),
+                step: false,
+            })
+        })
+        .collect()
+}
+
+/// The quantities of `text` this case's check reads: a scene's words'
+/// densities are not (its bodies have no shape to hold them against, and
+/// a large scene's route must not change for them).
+fn stated_in(case: &Case, text: &str) -> Vec<Stated> {
+    let mut s = stated(text);
+    if case.scene.is_some() {
+        s.retain(|x| x.dim != DENSITY);
+    }
+    s
+}
+
 /// Whether the case's words state any quantity this check reads (the
 /// caller gathers the known values only then).
 pub fn any_stated(case: &Case) -> bool {
-    texts(case).iter().any(|(_, t)| !stated(t).is_empty())
+    texts(case)
+        .iter()
+        .any(|(_, t)| !stated_in(case, t).is_empty())
 }
 
 /// Whether `s` matches one of `known` of its dimension to the digits
@@ -646,8 +691,10 @@ fn texts(case: &Case) -> Vec<(String, &str)> {
 pub fn check(case: &Case, known: &[Known], out: &mut Checks) {
     let dim_word = |d: Dim| DIMS.iter().find(|(x, _)| *x == d).map_or("value", |x| x.1);
     for (input, text) in texts(case) {
-        for s in stated(text) {
-            if matches(&s, known) {
+        for s in stated_in(case, text) {
+            // A density is held against shaped bodies only.
+            let held = s.dim != DENSITY || known.iter().any(|k| k.dim == DENSITY);
+            if !held || matches(&s, known) {
                 continue;
             }
             let written = &text[s.span.clone()];

@@ -16,10 +16,14 @@ mod laws;
 mod normals;
 mod plausible;
 mod program;
+mod ranges;
 mod robot_inputs;
 mod rules;
+mod scene_model;
 
+pub use ranges::HINGE_RANGE;
 pub use rules::RULES;
+pub use scene_model::{DUMP_DENSITY_FLOOR, FREE_FRACTION, SUPPORT_RATIO};
 
 mod run;
 pub use dynamics::{
@@ -78,7 +82,8 @@ pub struct ModelCheck {
     /// `angle_unit`, `configuration_beyond_limits`, `joint_beyond_range`,
     /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
     /// `gravity_value`, `hazard_speed`, `velocity_columns`,
-    /// `duplicate_contacts`,
+    /// `duplicate_contacts`, `free_bodies`, `overlap_force`, `dump_units`,
+    /// `range_unit`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).

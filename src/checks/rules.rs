@@ -103,7 +103,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "description_contradicts_result",
-        "a mass, frequency, time or force the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written",
+        "a mass, frequency, time, force or density the title or a description states (a number with its unit, not qualified as approximate) equals an input or a computed result of that dimension to the digits written (a density: a shaped body's m/V)",
     ),
     (
         "tangential_ratio",
@@ -128,5 +128,21 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "duplicate_contacts",
         "no two contacts of the same bodies sit at one point with the same normal",
+    ),
+    (
+        "free_bodies",
+        "at most half of a scene's movable bodies touch nothing (a few rattlers are normal in a packing)",
+    ),
+    (
+        "overlap_force",
+        "a scene with overlaps (a dump's; an `overlap` column) said to be at rest has its supports' overlap forces k·δ along gravity within 1/100–100 times its weight Σ m g, and no contact carrying more than 100 times it",
+    ),
+    (
+        "dump_units",
+        "a dump read without declared units has spheres of median density m/(4/3 π r³) at least 50 kg/m³ (a cgs dump read as SI reads 1/1000)",
+    ),
+    (
+        "range_unit",
+        "a model's hinge range lies within a turn each way (±2π rad) in the unit its format reads (URDF radians; MJCF the compiler's angle)",
     ),
 ];

@@ -35,6 +35,7 @@ pub(super) fn before_springs(
     }
     super::normals::bodies(case, model, &mut out);
     super::normals::joints(case, model, &sizes, &mut out);
+    super::scene_model::on_model(case, model, &mut out);
     (out, sizes)
 }
 
@@ -47,6 +48,7 @@ pub(super) fn after_springs(case: &Case, m_eff: &[Option<f64>], out: &mut Checks
     super::robot_inputs::angles(case, out);
     super::robot_inputs::trig_parameters(case, out);
     super::robot_inputs::model_inputs(case, out);
+    super::ranges::joint_ranges(case, out);
     super::program::program(case, out);
     super::sweep_ends(case, out);
     super::tolerance_corners(case, out);

@@ -149,6 +149,7 @@ pub fn scene_before(case: &Case, s: &SceneData) -> (Checks, Vec<f64>) {
             }
         }
     }
+    super::scene_model::on_columns(case, s, &mut out);
     // Each body's size: its radius of gyration or its farthest contact.
     let sizes = (0..nb)
         .map(|b| {

@@ -37,7 +37,12 @@ fn columns(table: Table, space: Space) -> Vec<(&'static str, bool)> {
             if three {
                 v.push(("nz", true));
             }
-            v.extend([("k", true), ("c", false), ("name", false)]);
+            v.extend([
+                ("k", true),
+                ("c", false),
+                ("name", false),
+                ("overlap", false),
+            ]);
             v.extend([
                 ("tangential_stiffness", false),
                 ("tangential_ratio", false),
@@ -137,7 +142,7 @@ pub(super) fn read(
     space: Space,
     units: Units,
     max_bytes: u64,
-) -> Result<SceneData, SceneError> {
+) -> Result<(SceneData, Option<Vec<f64>>), SceneError> {
     if space == Space::Line {
         return Err(SceneError::File {
             file: 0,
@@ -161,14 +166,15 @@ pub(super) fn read(
     if !issues.is_empty() {
         return Err(fail(&btext, 0, issues));
     }
-    read_contacts(&ctext, space, units, &mut data, &mut issues);
+    let mut overlap = None;
+    read_contacts(&ctext, space, units, (&mut data, &mut overlap), &mut issues);
     if issues.is_empty() {
         issues = super::validate(&data, space);
     }
     if !issues.is_empty() {
         return Err(fail(&ctext, 1, issues));
     }
-    Ok(data)
+    Ok((data, overlap))
 }
 
 /// The bodies file into `data` (masses, positions, inertias, `fixed`,
@@ -265,12 +271,13 @@ fn read_bodies(
 }
 
 /// The contacts file into `data` (points, normals, stiffnesses, dampings,
-/// the bodies by index or name, names); problems into `issues`.
+/// the bodies by index or name, names) and `overlap` (the optional
+/// column, in the length unit); problems into `issues`.
 fn read_contacts(
     ctext: &str,
     space: Space,
     units: Units,
-    data: &mut SceneData,
+    (data, overlap): (&mut SceneData, &mut Option<Vec<f64>>),
     issues: &mut Vec<Issue>,
 ) {
     let d = space.dim();
@@ -290,6 +297,7 @@ fn read_contacts(
     let col = |name: &str| p.at[p.names.iter().position(|n| *n == name).expect("known")];
     let (c_damp, c_name) = (col("c"), col("name"));
     let mut damping: Option<Vec<f64>> = c_damp.map(|_| Vec::new());
+    let mut overlaps: Option<Vec<f64>> = col("overlap").map(|_| Vec::new());
     let tangential = [
         "tangential_stiffness",
         "tangential_ratio",
@@ -335,6 +343,9 @@ fn read_contacts(
         if let Some(dv) = &mut damping {
             dv.push(num("c", units.damping, issues));
         }
+        if let Some(ov) = &mut overlaps {
+            ov.push(num("overlap", units.length, issues));
+        }
         for ((v, name), scale) in t_cols.iter_mut().zip(tangential).zip(t_scale) {
             if let Some(v) = v {
                 v.push(num(name, scale, issues));
@@ -377,6 +388,7 @@ fn read_contacts(
         }
     }
     data.damping = damping;
+    *overlap = overlaps;
     data.contact_names = names;
     let [kt, kr, ct] = t_cols;
     match super::tangential_columns(kt, kr, ct, space) {

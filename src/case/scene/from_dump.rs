@@ -182,6 +182,27 @@ pub enum DumpError {
     Key(&'static str, String),
 }
 
+/// A dump's spheres as the model checks read them (SI): kept beside the
+/// columns, which a large scene frees before its checks on the model path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DumpFacts {
+    /// Whether the dump's units were declared (`ITEM: UNITS`, or `units`
+    /// in `[scene]`): without, its numbers were read as SI.
+    pub units_declared: bool,
+    /// Each sphere's radius.
+    pub radius: Vec<f64>,
+}
+
+impl DumpFacts {
+    /// The spheres' radii, units not (yet) said to be declared.
+    fn of(radius: Vec<f64>) -> DumpFacts {
+        DumpFacts {
+            units_declared: false,
+            radius,
+        }
+    }
+}
+
 /// What the dump held, for the report of the reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DumpSummary {
@@ -193,6 +214,11 @@ pub struct DumpSummary {
     pub wrapped: usize,
     /// Sphere–plane (and wall) contacts.
     pub planes: usize,
+    /// The radii and whether the units were declared.
+    pub facts: DumpFacts,
+    /// Each contact's overlap of the surfaces (negative: a gap within the
+    /// tolerance).
+    pub overlap: Vec<f64>,
 }
 
 /// Reads the dump at `path` (at most `max_bytes`) into a scene.
@@ -207,6 +233,7 @@ pub fn read(
         Ok(s) => s,
         Err(d) => return Err(fail(text, d)),
     };
+    let declared = opts.scales.is_some() || opts.units.is_some() || snap.units.is_some();
     let (length, mass) = match (opts.scales, opts.units, &snap.units) {
         (Some(s), _, _) => s,
         (None, Some(u), _) => u.scales(),
@@ -225,7 +252,10 @@ pub fn read(
         (None, None, None) => (1.0, 1.0),
     };
     match build(&text, &snap, length, mass, opts) {
-        Ok(r) => Ok(r),
+        Ok((s, mut summary)) => {
+            summary.facts.units_declared = declared;
+            Ok((s, summary))
+        }
         Err(Built::Dump(d)) => Err(fail(text, d)),
         Err(Built::Key(k, m)) => Err(DumpError::Key(k, m)),
     }
@@ -337,6 +367,7 @@ fn build(
     let mut issues = Vec::new();
     let mut names = Vec::with_capacity(c_pairs);
     let mut image: Vec<f64> = Vec::new();
+    let mut overlaps: Vec<f64> = Vec::with_capacity(c_pairs);
     let mut wrapped = 0;
     for (c, &(i, j)) in pairs.iter().enumerate() {
         let (i, j) = (i as usize, j as usize);
@@ -371,6 +402,7 @@ fn build(
         }
         s.body.push(i as u32);
         s.other.push(j as u32);
+        overlaps.push(-gap);
         names.push(format!("a{}_a{}", a.id[i], a.id[j]));
     }
     let on_planes = if c_planes > 0 {
@@ -382,7 +414,7 @@ fn build(
             &mut names,
             &mut issues,
             &at_atom,
-            &a.id,
+            (&a.id, &mut overlaps),
         )
     } else {
         0
@@ -429,6 +461,8 @@ fn build(
             pairs: c - on_planes,
             wrapped,
             planes: on_planes,
+            facts: DumpFacts::of(radius),
+            overlap: overlaps,
         },
     ))
 }
@@ -444,7 +478,7 @@ fn plane_contacts(
     names: &mut Vec<String>,
     issues: &mut Vec<Diagnostic>,
     at_atom: &dyn Fn(usize, String) -> Diagnostic,
-    ids: &[i64],
+    (ids, overlaps): (&[i64], &mut Vec<f64>),
 ) -> usize {
     let mut on_planes = 0;
     for i in 0..radius.len() {
@@ -473,6 +507,7 @@ fn plane_contacts(
             }
             s.body.push(i as u32);
             s.other.push(WORLD);
+            overlaps.push(-gap);
             names.push(format!("a{}_{pname}", ids[i]));
             on_planes += 1;
         }

@@ -15,6 +15,7 @@
 mod csv;
 pub mod dump;
 pub mod from_dump;
+pub use from_dump::DumpFacts;
 pub mod grid;
 pub mod npy;
 mod tangential;
@@ -126,6 +127,14 @@ pub struct Scene {
     pub files: Vec<String>,
     /// The columns.
     pub data: SceneData,
+    /// What a dump's spheres tell beyond the columns (the model checks
+    /// read it; `None` for a scene of columns).
+    pub dump: Option<DumpFacts>,
+    /// Each contact's overlap (m; negative: a gap), when the scene gives
+    /// it: a dump's spheres, an `overlap` column or array. Kept beside the
+    /// columns (a large scene frees them before its checks on the model
+    /// path): 8 bytes a contact, for the model checks.
+    pub overlap: Option<Vec<f64>>,
 }
 
 /// Which table a problem is in.
@@ -226,22 +235,31 @@ pub fn read(
     space: Space,
     units: Units,
     max_bytes: u64,
-) -> Result<SceneData, SceneError> {
+) -> Result<(SceneData, Option<Vec<f64>>), SceneError> {
     match source {
         Source::Npz(path) => {
             let shapes_first = |shapes: &[(String, Vec<usize>)]| shapes_agree(shapes, space);
             let arrays = npy::read_npz(path, max_bytes, MAX_ROWS.saturating_mul(9), &shapes_first)
                 .map_err(|message| SceneError::File { file: 0, message })?;
             let mut data = SceneData::default();
-            let issues = from_arrays(arrays, space, units, &mut data);
+            let mut overlap = None;
+            let issues = from_arrays(arrays, space, units, (&mut data, &mut overlap));
             if !issues.is_empty() {
                 return Err(SceneError::Npz(issues));
             }
-            let issues = validate(&data, space);
+            let mut issues = validate(&data, space);
+            if let Some(row) = overlap.as_ref().and_then(|o: &Vec<f64>| not_finite(o)) {
+                issues.push(Issue::new(
+                    Table::Contacts,
+                    Some(row),
+                    "overlap",
+                    "the overlap is not a finite number",
+                ));
+            }
             if !issues.is_empty() {
                 return Err(SceneError::Npz(issues));
             }
-            Ok(data)
+            Ok((data, overlap))
         }
         Source::Csv(bodies, contacts) => {
             csv::read(bodies, contacts, shown, space, units, max_bytes)
@@ -277,7 +295,7 @@ fn expected_shape(name: &str, n: usize, c: usize, d: usize) -> Option<Vec<Vec<us
         "position" => vec![vec![n, d]],
         "inertia" if d == 3 => vec![vec![n, 3, 3], vec![n, 3]],
         "inertia" => vec![vec![n]],
-        "body" | "other" | "stiffness" | "damping" | "contact_name" => vec![vec![c]],
+        "body" | "other" | "stiffness" | "damping" | "contact_name" | "overlap" => vec![vec![c]],
         "tangential_stiffness" | "tangential_ratio" | "tangential_damping" => vec![vec![c]],
         "point" | "normal" => vec![vec![c, d]],
         _ => return None,
@@ -322,17 +340,19 @@ const NPZ_ARRAYS: &[(&str, Table)] = &[
     ("stiffness", Table::Contacts),
     ("damping", Table::Contacts),
     ("contact_name", Table::Contacts),
+    ("overlap", Table::Contacts),
     ("tangential_stiffness", Table::Contacts),
     ("tangential_ratio", Table::Contacts),
     ("tangential_damping", Table::Contacts),
 ];
 
-/// Fills `data` from NPZ arrays (shapes and kinds checked, units applied).
+/// Fills `data` (and `overlap`, the optional array) from NPZ arrays
+/// (shapes and kinds checked, units applied).
 fn from_arrays(
     arrays: Vec<(String, npy::Array)>,
     space: Space,
     units: Units,
-    data: &mut SceneData,
+    (data, overlap): (&mut SceneData, &mut Option<Vec<f64>>),
 ) -> Vec<Issue> {
     use npy::Data;
     let d = space.dim();
@@ -366,6 +386,7 @@ fn from_arrays(
     data.normal = take("normal", Table::Contacts, 1.0).unwrap_or_default();
     data.stiffness = take("stiffness", Table::Contacts, units.stiffness).unwrap_or_default();
     data.damping = take("damping", Table::Contacts, units.damping);
+    *overlap = take("overlap", Table::Contacts, l);
     let kt = take("tangential_stiffness", Table::Contacts, units.stiffness);
     let kr = take("tangential_ratio", Table::Contacts, 1.0);
     let ct = take("tangential_damping", Table::Contacts, units.damping);
@@ -482,6 +503,7 @@ fn npz_arrays(
             "fixed"
                 | "body_name"
                 | "damping"
+                | "overlap"
                 | "contact_name"
                 | "tangential_stiffness"
                 | "tangential_ratio"
