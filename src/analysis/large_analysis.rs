@@ -95,10 +95,12 @@ impl ContactColumns {
     /// The columns of scene `s` (before its geometry is released).
     pub fn of(s: &SceneData, space: Space) -> ContactColumns {
         let mass = |b: u32| (b != WORLD && !s.fixed[b as usize]).then(|| s.mass[b as usize]);
+        use rayon::prelude::*;
         let naive_mass = s
             .body
-            .iter()
+            .par_iter()
             .zip(&s.other)
+            .with_min_len(1 << 14)
             .map(|(&b, &o)| match (mass(b), mass(o)) {
                 (Some(a), Some(b)) => a * b / (a + b),
                 (Some(a), None) | (None, Some(a)) => a,

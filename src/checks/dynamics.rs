@@ -108,33 +108,41 @@ pub(super) fn springs(
 
 /// [`springs`] over contacts and bodies given by number and accessor
 /// (`contacts.1(ci)`, `bodies.1(b)`, a body's name `bodies.2(b)`),
-/// `m_eff(ci)` each contact's
-/// effective mass: the rule for a model's structs and for a large
-/// scene's columns (`pipeline::scene`) alike.
+/// `m_eff(ci)` each contact's effective mass: the rule for a model's
+/// structs and for a large scene's columns (`pipeline::scene`) alike. The
+/// contacts and the bodies are each tested on every core
+/// ([`each`](super::run::each): the warnings of a serial loop, in its
+/// order); each body's stiffnesses are summed in contact order.
 pub(crate) fn springs_of(
     case: &Case,
-    contacts: (usize, impl Fn(usize) -> SpringContact),
+    contacts: (usize, impl Fn(usize) -> SpringContact + Sync),
     bodies: (
         usize,
-        impl Fn(usize) -> SpringBody,
-        impl Fn(usize) -> String,
+        impl Fn(usize) -> SpringBody + Sync,
+        impl Fn(usize) -> String + Sync,
     ),
-    m_eff: impl Fn(usize) -> Option<f64>,
+    m_eff: impl Fn(usize) -> Option<f64> + Sync,
     size: &[f64],
     out: &mut Checks,
 ) {
     let (nb, body, body_name) = bodies;
     let mut held = vec![0.0f64; nb];
     for ci in 0..contacts.0 {
-        let Some(m) = m_eff(ci) else {
+        if m_eff(ci).is_none() {
             continue;
-        };
-        let SpringContact { k, damping, sides } = contacts.1(ci);
+        }
+        let SpringContact { k, sides, .. } = contacts.1(ci);
         for b in sides.into_iter().flatten() {
             if let Some(h) = held.get_mut(b) {
                 *h += k;
             }
         }
+    }
+    super::run::each(contacts.0, out, |ci, out| {
+        let Some(m) = m_eff(ci) else {
+            return;
+        };
+        let SpringContact { k, damping, sides } = contacts.1(ci);
         // A particle has no size of its own (its contact point's distance
         // is no measure of it).
         let rigid = |b: &usize| *b < nb && body(*b).rigid;
@@ -146,82 +154,92 @@ pub(crate) fn springs_of(
             .fold(0.0f64, f64::max);
         let half_period = std::f64::consts::PI * (m / k).sqrt();
         if length > 0.0 && half_period < length / FASTEST_WAVE {
-            out.warn(
-                "stiffness_for_size",
-                format!("contact {}: stiffness", case.contact_name(ci)),
-                stiffness_at(case, ci),
-                format!(
-                    "k = {} N/m on m_eff = {} kg rings with half period π√(m_eff/k) = {} s, \
-                     shorter than the {} s the fastest wave in any solid ({} m/s) takes to \
-                     cross the body ({} m): no rigid body is that stiff at its contact; check \
-                     the stiffness's unit (N/m, not N/mm·10³) and the mass's",
-                    n(k),
-                    n(m),
-                    n(half_period),
-                    n(length / FASTEST_WAVE),
-                    n(FASTEST_WAVE),
-                    n(length)
-                ),
-            );
+            out.warn_with("stiffness_for_size", || {
+                (
+                    format!("contact {}: stiffness", case.contact_name(ci)),
+                    stiffness_at(case, ci),
+                    format!(
+                        "k = {} N/m on m_eff = {} kg rings with half period π√(m_eff/k) = {} s, \
+                         shorter than the {} s the fastest wave in any solid ({} m/s) takes to \
+                         cross the body ({} m): no rigid body is that stiff at its contact; \
+                         check the stiffness's unit (N/m, not N/mm·10³) and the mass's",
+                        n(k),
+                        n(m),
+                        n(half_period),
+                        n(length / FASTEST_WAVE),
+                        n(FASTEST_WAVE),
+                        n(length)
+                    ),
+                )
+            });
         }
         if let Some(cd) = damping {
-            let zeta = cd / (2.0 * (k * m).sqrt());
-            let location = match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
-                Some(v) => at(case, &v.span),
-                None => stiffness_at(case, ci),
-            };
-            // An engine's dashpot is the engine's, not a typed value.
-            let typed = case.contacts.get(ci).is_none_or(|c| !c.from_engine);
-            if typed {
-                super::laws::damping_floor(case, ci, cd, k, m, location.clone(), out);
-            }
-            if zeta > DAMPING_RATIO_MAX {
-                out.warn(
-                    "damping_ratio",
-                    format!("contact {}: damping", case.contact_name(ci)),
-                    location,
-                    format!(
-                        "c = {} N s/m is ζ = c/(2√(k m_eff)) = {} times critical damping for \
-                         k = {} N/m and m_eff = {} kg: the contact creeps instead of ringing, and \
-                         its dashpot, not its spring, sets the step; check the value and its \
-                         unit (N s/m)",
-                        n(cd),
-                        n(zeta),
-                        n(k),
-                        n(m)
-                    ),
-                );
-            }
+            dashpot(case, ci, (cd, k, m), out);
         }
-    }
-    for (b, k) in held.into_iter().enumerate() {
+    });
+    super::run::each(nb, out, |b, out| {
         let SpringBody { mass, rigid } = body(b);
         let Some(mass) = mass else {
-            continue;
+            return;
         };
         let s = if rigid {
             size.get(b).copied().unwrap_or(0.0)
         } else {
             0.0
         };
+        let k = held[b];
         let sink = mass * GRAVITY / k;
         if k > 0.0 && s > 0.0 && sink > s {
-            let (name, location) = super::body_name_and_location(case, b, &body_name(b));
-            out.warn(
-                "stiffness_for_size",
-                format!("body {name}: contact stiffness"),
-                location,
-                format!(
-                    "its contacts' stiffnesses sum to {} N/m: under its own weight ({} kg × g) \
-                     the body would sink {} m into them, more than its size ({} m); check the \
-                     stiffnesses' unit",
-                    n(k),
-                    n(mass),
-                    n(sink),
-                    n(s)
-                ),
-            );
+            out.warn_with("stiffness_for_size", || {
+                let (name, location) = super::body_name_and_location(case, b, &body_name(b));
+                (
+                    format!("body {name}: contact stiffness"),
+                    location,
+                    format!(
+                        "its contacts' stiffnesses sum to {} N/m: under its own weight ({} kg × \
+                         g) the body would sink {} m into them, more than its size ({} m); check \
+                         the stiffnesses' unit",
+                        n(k),
+                        n(mass),
+                        n(sink),
+                        n(s)
+                    ),
+                )
+            });
         }
+    });
+}
+
+/// Contact `ci`'s dashpot `c` on stiffness `k` and effective mass `m`
+/// against critical damping: the floor (a typed dashpot) and the ceiling.
+fn dashpot(case: &Case, ci: usize, (cd, k, m): (f64, f64, f64), out: &mut Checks) {
+    let zeta = cd / (2.0 * (k * m).sqrt());
+    let location = || match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
+        Some(v) => at(case, &v.span),
+        None => stiffness_at(case, ci),
+    };
+    // An engine's dashpot is the engine's, not a typed value.
+    let typed = case.contacts.get(ci).is_none_or(|c| !c.from_engine);
+    if typed {
+        super::laws::damping_floor(case, ci, (cd, k, m), &location, out);
+    }
+    if zeta > DAMPING_RATIO_MAX {
+        out.warn_with("damping_ratio", || {
+            (
+                format!("contact {}: damping", case.contact_name(ci)),
+                location(),
+                format!(
+                    "c = {} N s/m is ζ = c/(2√(k m_eff)) = {} times critical damping for \
+                     k = {} N/m and m_eff = {} kg: the contact creeps instead of ringing, and \
+                     its dashpot, not its spring, sets the step; check the value and its \
+                     unit (N s/m)",
+                    n(cd),
+                    n(zeta),
+                    n(k),
+                    n(m)
+                ),
+            )
+        });
     }
 }
 

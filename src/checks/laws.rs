@@ -190,30 +190,30 @@ pub(super) fn contact_laws(case: &Case, model: &Model<f64>, size: &[f64], out: &
 pub(super) fn damping_floor(
     case: &Case,
     ci: usize,
-    c: f64,
-    k: f64,
-    m: f64,
-    location: String,
+    (c, k, m): (f64, f64, f64),
+    location: &dyn Fn() -> String,
     out: &mut Checks,
 ) {
     let zeta = c / (2.0 * (k * m).sqrt());
     if c > 0.0 && zeta < DAMPING_RATIO_MIN {
-        out.warn(
-            "damping_ratio",
-            format!("contact {}: damping", case.contact_name(ci)),
-            location,
-            format!(
-                "c = {} N s/m is ζ = c/(2√(k m_eff)) = {} of critical damping for k = {} N/m \
-                 and m_eff = {} kg, below {}: the dashpot does nothing; a damping ratio typed \
-                 where c goes (ζ = 0.05 is c = {} N s/m here)? check the value and its unit",
-                n(c),
-                n(zeta),
-                n(k),
-                n(m),
-                DAMPING_RATIO_MIN,
-                n(0.1 * (k * m).sqrt())
-            ),
-        );
+        out.warn_with("damping_ratio", || {
+            (
+                format!("contact {}: damping", case.contact_name(ci)),
+                location(),
+                format!(
+                    "c = {} N s/m is ζ = c/(2√(k m_eff)) = {} of critical damping for k = {} \
+                     N/m and m_eff = {} kg, below {}: the dashpot does nothing; a damping ratio \
+                     typed where c goes (ζ = 0.05 is c = {} N s/m here)? check the value and \
+                     its unit",
+                    n(c),
+                    n(zeta),
+                    n(k),
+                    n(m),
+                    DAMPING_RATIO_MIN,
+                    n(0.1 * (k * m).sqrt())
+                ),
+            )
+        });
     }
 }
 

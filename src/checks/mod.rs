@@ -116,12 +116,24 @@ pub struct Checks {
     pub warnings: Vec<ModelCheck>,
     /// Warnings found, listed or not.
     pub found: usize,
+    /// Count the warnings without forming their texts (the first pass of
+    /// a rule run on every core, `scene::each_in_parallel`).
+    counting: bool,
 }
 
 impl Checks {
     fn warn(&mut self, rule: &'static str, input: String, location: String, message: String) {
+        self.warn_with(rule, || (input, location, message));
+    }
+
+    /// [`Checks::warn`] with its input, location and message formed by
+    /// `texts` only when the warning is listed (the first
+    /// [`MAX_WARNINGS`]): a rule run over 10⁶ bodies formats no name for a
+    /// body it does not list.
+    fn warn_with(&mut self, rule: &'static str, texts: impl FnOnce() -> (String, String, String)) {
         self.found += 1;
-        if self.warnings.len() < MAX_WARNINGS {
+        if !self.counting && self.warnings.len() < MAX_WARNINGS {
+            let (input, location, message) = texts();
             self.warnings.push(ModelCheck {
                 rule,
                 input,
@@ -130,7 +142,24 @@ impl Checks {
             });
         }
     }
+
+    /// Checks that count warnings without forming them.
+    fn counting() -> Checks {
+        Checks {
+            counting: true,
+            ..Checks::default()
+        }
+    }
+
+    /// No more warnings will be listed: later ones are only counted.
+    fn full(&self) -> bool {
+        self.counting || self.warnings.len() >= MAX_WARNINGS
+    }
 }
+
+/// A body's name and where it is written (`file:line:col`, or the scene
+/// file's row), formed only when a warning is listed.
+type Who<'a> = &'a dyn Fn() -> (String, String);
 
 fn n(x: f64) -> String {
     pretty(&sig(x, crate::number::DEFAULT_DIGITS))
@@ -219,10 +248,16 @@ fn chop(v: Vec<f64>) -> Vec<f64> {
         .collect()
 }
 
-fn run_checks(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks {
-    let mut out = Checks::default();
+/// Every contact's world point and normal, and the rules on a `[model]`
+/// case's contacts (planes, body-frame normals, the rule of thumb).
+fn world_and_model_contacts(
+    case: &Case,
+    model: &Model<f64>,
+    m_eff: &[Option<f64>],
+    out: &mut Checks,
+) {
     match &case.form {
-        Form::Robot(r) => robot_contacts(case, r, m_eff, &mut out),
+        Form::Robot(r) => robot_contacts(case, r, m_eff, out),
         _ => {
             out.world = model
                 .contacts
@@ -240,24 +275,35 @@ fn run_checks(case: &Case, model: &Model<f64>, m_eff: &[Option<f64>]) -> Checks 
                 .collect();
         }
     }
+}
+
+/// The rules on each body's inertia: the triangle inequality, the
+/// contacts against the radius of gyration or the shape.
+fn body_rules(case: &Case, model: &Model<f64>, out: &mut Checks) {
     if let Kind::Bodies { bodies, .. } = &model.kind {
-        body_checks(case, model, bodies, &mut out);
+        body_checks(case, model, bodies, out);
     }
-    out
 }
 
 /// Principal moments of a body's inertia (one value in the plane).
 fn principal(inertia: &Inertia<f64>) -> Vec<f64> {
+    let (m, len) = principal_moments(inertia);
+    m[..len].to_vec()
+}
+
+/// [`principal`] without an allocation: the moments in the first `len`
+/// entries (3, or 1 in the plane).
+fn principal_moments(inertia: &Inertia<f64>) -> ([f64; 3], usize) {
     match inertia {
-        Inertia::Scalar(i) => vec![*i],
-        Inertia::Diagonal(d) => d.to_vec(),
+        Inertia::Scalar(i) => ([*i, 0.0, 0.0], 1),
+        Inertia::Diagonal(d) => (*d, 3),
         Inertia::Full(t) => {
             let m = Matrix3::from_fn(|i, j| t[i][j]);
             // Bounded (analysis::eig); NaN if it cannot be had.
-            crate::linalg::eig::symmetric(m).map_or_else(
-                || vec![f64::NAN; 3],
-                |e| e.eigenvalues.iter().copied().collect(),
-            )
+            let e = crate::linalg::eig::symmetric(m).map_or([f64::NAN; 3], |e| {
+                [e.eigenvalues[0], e.eigenvalues[1], e.eigenvalues[2]]
+            });
+            (e, 3)
         }
     }
 }
@@ -487,13 +533,10 @@ fn body_checks(
         let BodyKind::Rigid { mass, inertia } = &body.kind else {
             continue;
         };
-        let (name, location) = match body_input(case, b) {
-            Some((name, loc, _)) => (name, loc),
-            None => (body.name.clone(), scene_row(case, "bodies", b)),
-        };
+        let who = || body_name_and_location(case, b, &body.name);
         let moments = principal(inertia);
         if moments.len() == 3 {
-            triangle(&name, &location, &moments, out);
+            triangle(&who, &moments, out);
         }
         let rho = radius_of_gyration(*mass, &moments);
         let shape = match &case.form {
@@ -501,18 +544,16 @@ fn body_checks(
             _ => None,
         };
         if let Some(s) = shape {
-            outside_shape(case, model, b, &name, s, bodies, out);
+            outside_shape(case, model, b, &who().0, s, bodies, out);
         } else if far_contact[b] != usize::MAX && rho.is_finite() {
             // One contact says nothing of the body's size (a plate on a
             // central pad, a ring on a peg): the rule needs two.
             gyration(
                 case,
                 moments.len() == 1,
-                &name,
-                &location,
+                &who,
                 rho,
-                far[b],
-                far_contact[b],
+                (far[b], far_contact[b]),
                 count[b] >= 2,
                 out,
             );
@@ -538,75 +579,82 @@ fn dist(p: &[f64], q: &[f64]) -> f64 {
         .sqrt()
 }
 
-/// Every real body has `I₁ + I₂ ≥ I₃` for its principal moments.
-fn triangle(name: &str, location: &str, m: &[f64], out: &mut Checks) {
-    let mut s = m.to_vec();
+/// Every real body has `I₁ + I₂ ≥ I₃` for its principal moments (`m`:
+/// three).
+fn triangle(who: Who<'_>, m: &[f64], out: &mut Checks) {
+    let mut s = [m[0], m[1], m[2]];
     s.sort_by(f64::total_cmp);
     if s[0] + s[1] < s[2] * (1.0 - 1e-9) {
-        out.warn(
-            "inertia_triangle",
-            format!("body {name}: inertia"),
-            location.to_string(),
-            format!(
-                "principal moments {}, {}, {} kg m² break the triangle inequality: \
-                 I₁ + I₂ = {} < I₃ = {}, which no distribution of mass can give \
-                 (check the values and the axes they are given in)",
-                n(s[0]),
-                n(s[1]),
-                n(s[2]),
-                n(s[0] + s[1]),
-                n(s[2])
-            ),
-        );
+        out.warn_with("inertia_triangle", || {
+            let (name, location) = who();
+            (
+                format!("body {name}: inertia"),
+                location,
+                format!(
+                    "principal moments {}, {}, {} kg m² break the triangle inequality: \
+                     I₁ + I₂ = {} < I₃ = {}, which no distribution of mass can give \
+                     (check the values and the axes they are given in)",
+                    n(s[0]),
+                    n(s[1]),
+                    n(s[2]),
+                    n(s[0] + s[1]),
+                    n(s[2])
+                ),
+            )
+        });
     }
 }
 
-/// The radius of gyration against the contacts' distances.
-#[allow(clippy::too_many_arguments)]
+/// The radius of gyration against the contacts' distances: `far` is the
+/// farthest contact's distance and its number.
 fn gyration(
     case: &Case,
     planar: bool,
-    name: &str,
-    location: &str,
+    who: Who<'_>,
     rho: f64,
-    far: f64,
-    contact: usize,
+    far: (f64, usize),
     spread: bool,
     out: &mut Checks,
 ) {
-    let cname = case.contact_name(contact);
+    let (far, contact) = far;
     let formula = if planar { "√(I/m)" } else { "√(ΣI/2m)" };
     // 5 % over: a thin ring's radius of gyration is its radius, and
     // rounding in the inputs must not make it a warning.
     if spread && rho > far * GYRATION_MARGIN {
-        out.warn(
-            "gyration_beyond_contacts",
-            format!("body {name}: inertia"),
-            location.to_string(),
-            format!(
-                "the radius of gyration {formula} = {} m (the rms distance of the mass from the \
-                 centre of mass) is larger than the distance {} m to the farthest contact \
-                 ({cname}): the mass would lie, on average, beyond every contact point. Right \
-                 for a body that reaches well beyond its contacts; otherwise the inertia is too \
-                 large (a unit, or taken about another point)",
-                n(rho),
-                n(far)
-            ),
-        );
+        out.warn_with("gyration_beyond_contacts", || {
+            let (name, location) = who();
+            let cname = case.contact_name(contact);
+            (
+                format!("body {name}: inertia"),
+                location,
+                format!(
+                    "the radius of gyration {formula} = {} m (the rms distance of the mass from \
+                     the centre of mass) is larger than the distance {} m to the farthest \
+                     contact ({cname}): the mass would lie, on average, beyond every contact \
+                     point. Right for a body that reaches well beyond its contacts; otherwise \
+                     the inertia is too large (a unit, or taken about another point)",
+                    n(rho),
+                    n(far)
+                ),
+            )
+        });
     } else if rho < FAR_CONTACT_RATIO * far {
-        out.warn(
-            "contacts_far_from_mass",
-            format!("body {name}: inertia"),
-            location.to_string(),
-            format!(
-                "the radius of gyration {} m is below {} of the distance {} m to contact \
-                 {cname}: the mass sits at the centre of a body that reaches far; \
-                 check the inertia and the contact point",
-                n(rho),
-                FAR_CONTACT_RATIO,
-                n(far)
-            ),
-        );
+        out.warn_with("contacts_far_from_mass", || {
+            let (name, location) = who();
+            let cname = case.contact_name(contact);
+            (
+                format!("body {name}: inertia"),
+                location,
+                format!(
+                    "the radius of gyration {} m is below {} of the distance {} m to contact \
+                     {cname}: the mass sits at the centre of a body that reaches far; \
+                     check the inertia and the contact point",
+                    n(rho),
+                    FAR_CONTACT_RATIO,
+                    n(far)
+                ),
+            )
+        });
     }
 }
 

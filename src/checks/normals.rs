@@ -127,7 +127,8 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
                     shaped(case, ci, &bodies[b].name, shape, pb, nb, planar, out);
                 }
                 (BodyKind::Rigid { .. }, None) => {
-                    away_from_centre(case, ci, &bodies[b].name, x, p, inward, out);
+                    let name = || bodies[b].name.clone();
+                    away_from_centre(case, ci, &name, (x, p, inward), out);
                 }
                 (BodyKind::Fixed, _) => {}
                 (BodyKind::Particle { .. }, _) => {
@@ -162,39 +163,39 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
     }
 }
 
-/// A shapeless rigid body's side of contact `ci` (the body named `name`,
-/// centre `x`, point `p`, the normal into it `inward`): a normal pulling
-/// it away from its centre is likely flipped.
+/// A shapeless rigid body's side of contact `ci` (the body named `name()`,
+/// formed only if it is listed; `(x, p, inward)`: its centre, the point,
+/// the normal into it): a normal pulling it away from its centre is likely
+/// flipped.
 pub(super) fn away_from_centre(
     case: &Case,
     ci: usize,
-    name: &str,
-    x: Vector3<f64>,
-    p: Vector3<f64>,
-    inward: Vector3<f64>,
+    name: &dyn Fn() -> String,
+    (x, p, inward): (Vector3<f64>, Vector3<f64>, Vector3<f64>),
     out: &mut Checks,
 ) {
     let d = (x - p).norm();
     let along = inward.dot(&(x - p));
     if d > 1e-12 * (1.0 + p.norm()) && along < -AWAY_COS * d {
-        out.warn(
-            "normal_away_from_centre",
-            format!("contact {}: normal", case.contact_name(ci)),
-            contact_at(case, ci, ContactField::Normal),
-            format!(
-                "the normal pulls body {} away from its centre of mass ({}° from \
-                 the line from the point to the centre): whatever touches a body \
-                 from outside pushes it inward, so the sign is likely flipped \
-                 (the normal points the way the gap opens, from the other side \
-                 into this body); right only for a body hanging from or pulled \
-                 by this contact (a hook, a ring on a peg)",
-                name,
-                crate::number::pretty(&crate::number::sig(
-                    (-along / d).clamp(-1.0, 1.0).acos().to_degrees(),
-                    3
-                ))
-            ),
-        );
+        out.warn_with("normal_away_from_centre", || {
+            (
+                format!("contact {}: normal", case.contact_name(ci)),
+                contact_at(case, ci, ContactField::Normal),
+                format!(
+                    "the normal pulls body {} away from its centre of mass ({}° from \
+                     the line from the point to the centre): whatever touches a body \
+                     from outside pushes it inward, so the sign is likely flipped \
+                     (the normal points the way the gap opens, from the other side \
+                     into this body); right only for a body hanging from or pulled \
+                     by this contact (a hook, a ring on a peg)",
+                    name(),
+                    crate::number::pretty(&crate::number::sig(
+                        (-along / d).clamp(-1.0, 1.0).acos().to_degrees(),
+                        3
+                    ))
+                ),
+            )
+        });
     }
 }
 

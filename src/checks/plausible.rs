@@ -70,28 +70,57 @@ pub(super) fn density(case: &Case, model: &Model<f64>, out: &mut Checks) {
             Form::Bodies { bodies, .. } => bodies.get(b).and_then(|x| x.shape.as_ref()),
             _ => None,
         };
-        density_of(case, b, &body.name, *mass, &moments, shape, out);
+        let who = || super::body_name_and_location(case, b, &body.name);
+        density_of(&who, *mass, &moments, shape, out);
     }
 }
 
-/// [`density`] for body `b` (named `body_name` in the model) of mass
-/// `mass`, principal moments `moments` and shape `shape`.
+/// What a density was computed from, for its message.
+enum DensityOf<'a> {
+    /// m/V of the body's shape (its name).
+    Shape(&'a str),
+    /// The uniform sphere of the radius of gyration `rg`, with the uniform
+    /// box of the principal moments' density when there is one.
+    Sphere { rg: f64, boxed: Option<f64> },
+    /// m/ρ³ in the plane.
+    Planar { rg: f64 },
+}
+
+impl DensityOf<'_> {
+    fn text(&self) -> String {
+        match self {
+            DensityOf::Shape(name) => format!("m/V of its {name}"),
+            DensityOf::Sphere { rg, boxed } => format!(
+                "the density of the uniform sphere with its radius of gyration ({} m){}",
+                n(*rg),
+                boxed.map_or_else(String::new, |b| format!(
+                    " (of the uniform box with its principal moments, {} kg/m³)",
+                    n(b)
+                ))
+            ),
+            DensityOf::Planar { rg } => {
+                format!("m/ρ³ with its radius of gyration ρ = √(I/m) = {} m", n(*rg))
+            }
+        }
+    }
+}
+
+/// [`density`] for a body (`who`: its name and location, formed only if
+/// it is listed) of mass `mass`, principal moments `moments` and shape
+/// `shape`.
 pub(super) fn density_of(
-    case: &Case,
-    b: usize,
-    body_name: &str,
+    who: super::Who<'_>,
     mass: f64,
     moments: &[f64],
     shape: Option<&crate::case::pose::ShapeGeom>,
     out: &mut Checks,
 ) {
     let mass = &mass;
-    let (name, location) = super::body_name_and_location(case, b, body_name);
     let (rho_v, band, how) = match (shape.and_then(|s| s.kind.volume(&s.size)), moments.len()) {
         (Some(v), _) => (
             mass / v,
             DENSITY,
-            format!("m/V of its {}", shape.map_or("", |s| s.kind.name())),
+            DensityOf::Shape(shape.map_or("", |s| s.kind.name())),
         ),
         (None, 3) => {
             let rg = (moments.iter().sum::<f64>() / (2.0 * mass)).sqrt();
@@ -105,44 +134,36 @@ pub(super) fn density_of(
             if !inside(sphere) && boxed.is_some_and(inside) {
                 return;
             }
-            (
-                sphere,
-                EQUIVALENT_DENSITY,
-                format!(
-                    "the density of the uniform sphere with its radius of gyration ({} m){}",
-                    n(rg),
-                    boxed.map_or_else(String::new, |b| format!(
-                        " (of the uniform box with its principal moments, {} kg/m³)",
-                        n(b)
-                    ))
-                ),
-            )
+            (sphere, EQUIVALENT_DENSITY, DensityOf::Sphere { rg, boxed })
         }
         (None, _) => {
             let rg = (moments[0] / mass).sqrt();
             (
                 mass / rg.powi(3),
                 EQUIVALENT_DENSITY_PLANAR,
-                format!("m/ρ³ with its radius of gyration ρ = √(I/m) = {} m", n(rg)),
+                DensityOf::Planar { rg },
             )
         }
     };
     if !rho_v.is_finite() || (rho_v >= band.0 && rho_v <= band.1) {
         return;
     }
-    out.warn(
-        "implausible_density",
-        format!("body {name}: mass and size"),
-        location,
-        format!(
-            "{how} is {} kg/m³, {} {} kg/m³: no solid body is that {}; check the units of \
+    out.warn_with("implausible_density", || {
+        let (name, location) = who();
+        (
+            format!("body {name}: mass and size"),
+            location,
+            format!(
+                "{} is {} kg/m³, {} {} kg/m³: no solid body is that {}; check the units of \
                  the mass, the inertia and the size (g for kg, mm for m, g·cm² for kg·m²)",
-            n(rho_v),
-            if rho_v < band.0 { "below" } else { "above" },
-            n(if rho_v < band.0 { band.0 } else { band.1 }),
-            if rho_v < band.0 { "light" } else { "dense" }
-        ),
-    );
+                how.text(),
+                n(rho_v),
+                if rho_v < band.0 { "below" } else { "above" },
+                n(if rho_v < band.0 { band.0 } else { band.1 }),
+                if rho_v < band.0 { "light" } else { "dense" }
+            ),
+        )
+    });
 }
 
 /// The sides of the uniform box whose principal moments are `moments`
@@ -185,23 +206,31 @@ pub(super) fn lever(case: &Case, model: &Model<f64>, out: &mut Checks) {
             continue;
         };
         let r: Vec<f64> = point.iter().zip(&b.position).map(|(p, x)| p - x).collect();
-        lever_of(case, ci, &b.name, *mass, inertia, &r, normal, out);
+        lever_of(
+            case,
+            ci,
+            &|| b.name.clone(),
+            (*mass, inertia),
+            &r,
+            normal,
+            out,
+        );
     }
 }
 
-/// [`lever`] for contact `ci` on a body named `body_name` of mass `mass`
-/// and inertia `inertia`, lever arm `r` and normal `normal`.
-#[allow(clippy::too_many_arguments)]
+/// [`lever`] for contact `ci` on a body named `body_name()` (formed only
+/// if it is listed) of mass and inertia `body`, lever arm `r` and normal
+/// `normal`.
 pub(super) fn lever_of(
     case: &Case,
     ci: usize,
-    body_name: &str,
-    mass: f64,
-    inertia: &Inertia<f64>,
+    body_name: &dyn Fn() -> String,
+    body: (f64, &Inertia<f64>),
     r: &[f64],
     normal: &[f64],
     out: &mut Checks,
 ) {
+    let (mass, inertia) = body;
     let mass = &mass;
     let a_rot = match inertia {
         Inertia::Scalar(i) if r.len() == 2 => {
@@ -225,23 +254,24 @@ pub(super) fn lever_of(
     if !(alone.is_finite() && alone < LEVER_MASS_RATIO * mass) {
         return;
     }
-    let cname = case.contact_name(ci);
-    out.warn(
-        "lever_beyond_gyration",
-        format!("contact {cname}: point"),
-        super::contact_at(case, ci, super::ContactField::Point),
-        format!(
-            "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
-             contact's lever is {} times its radius of gyration about that axis. Right for a \
-             long thin body touched far out; otherwise the inertia is too small or the point \
-             too far (a unit)",
-            body_name,
-            n(alone),
-            n(mass / alone),
-            n(*mass),
-            n((mass * a_rot).sqrt())
-        ),
-    );
+    out.warn_with("lever_beyond_gyration", || {
+        let cname = case.contact_name(ci);
+        (
+            format!("contact {cname}: point"),
+            super::contact_at(case, ci, super::ContactField::Point),
+            format!(
+                "body {} alone gives this contact m_eff = {} kg, 1/{} of its {} kg: the \
+                 contact's lever is {} times its radius of gyration about that axis. Right for \
+                 a long thin body touched far out; otherwise the inertia is too small or the \
+                 point too far (a unit)",
+                body_name(),
+                n(alone),
+                n(mass / alone),
+                n(*mass),
+                n((mass * a_rot).sqrt())
+            ),
+        )
+    });
 }
 
 /// A point contact: body, other body, point, normal.

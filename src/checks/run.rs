@@ -1,63 +1,261 @@
-//! The order the checks run in ([`run`]); `scene.rs` runs the same rules
-//! in the same order on a large scene's columns.
+//! The order the checks run in: one list, [`ORDER`], drives the model
+//! path ([`run`]) and a large scene's columns (`scene.rs`) alike, so the
+//! warnings come in the same order on both routes and a new rule is one
+//! entry here (with what the columnar route does for it).
 
-use super::Checks;
+use super::scene::{Geometry, Results};
+use super::{
+    Checks, MAX_WARNINGS, dynamics, laws, normals, plausible, program, ranges, robot_inputs,
+    scene_model,
+};
 use crate::case::Case;
 use crate::model::Model;
+
+/// What a rule on a case's model reads.
+pub(super) struct OnModel<'a> {
+    pub case: &'a Case,
+    pub model: &'a Model<f64>,
+    /// Each contact's effective mass.
+    pub m_eff: &'a [Option<f64>],
+    pub an: &'a crate::analysis::Analysis,
+    /// Each body's size ([`body_sizes`](super::body_sizes)).
+    pub sizes: &'a [f64],
+}
+
+/// One entry of [`ORDER`].
+pub(super) enum Step {
+    /// A rule that reads the case alone: the same call on both routes.
+    Case(fn(&Case, &mut Checks)),
+    /// A rule that reads the model, and what the columnar route runs for
+    /// it.
+    Model(fn(&OnModel<'_>, &mut Checks), OnColumns),
+}
+
+/// What a large scene's columnar route runs for a rule of the model.
+pub(super) enum OnColumns {
+    /// Before the analysis, on the scene's geometry.
+    Geometry(fn(&Geometry<'_>, &mut Checks)),
+    /// After it, with its effective masses (the geometry is freed then:
+    /// every `Geometry` step comes before the first of these, which is
+    /// checked when meff is compiled).
+    Results(fn(&Results<'_>, &mut Checks)),
+    /// Nothing, and why: what the route does not take, or what a scene
+    /// cannot have (documentation, read by the tests only).
+    Never(#[allow(dead_code)] &'static str),
+}
+
+use OnColumns::{Geometry as OnGeometry, Never, Results as OnResults};
+
+/// The checks, in the order they run and their warnings are listed.
+pub(super) const ORDER: &[Step] = &[
+    Step::Model(
+        |m, out| super::world_and_model_contacts(m.case, m.model, m.m_eff, out),
+        Never("a scene has no model contacts, and no world echo: it prints no definition"),
+    ),
+    Step::Model(
+        |m, out| super::body_rules(m.case, m.model, out),
+        OnGeometry(super::scene::bodies),
+    ),
+    Step::Model(
+        |m, out| plausible::density(m.case, m.model, out),
+        OnGeometry(super::scene::density),
+    ),
+    Step::Model(
+        |m, out| plausible::lever(m.case, m.model, out),
+        OnGeometry(super::scene::lever),
+    ),
+    Step::Model(
+        |m, out| plausible::opposite_normals(m.case, m.model, out),
+        Never("quadratic: left out above 2000 contacts on every route"),
+    ),
+    Step::Model(
+        |m, out| plausible::normal_out_of_shape(m.case, m.model, out),
+        Never("a scene's bodies have no shapes"),
+    ),
+    Step::Case(plausible::person),
+    Step::Case(plausible::person_region),
+    Step::Model(
+        |m, out| plausible::impact_compression(m.case, m.model, m.an, m.sizes, out),
+        Never("the route takes no impacts"),
+    ),
+    Step::Model(
+        |m, out| normals::bodies(m.case, m.model, out),
+        OnGeometry(super::scene::normals),
+    ),
+    Step::Model(
+        |m, out| normals::joints(m.case, m.model, m.sizes, out),
+        Never("a scene has no joints"),
+    ),
+    Step::Model(
+        |m, out| scene_model::on_model(m.case, m.model, out),
+        OnGeometry(super::scene::scene_model),
+    ),
+    Step::Model(
+        |m, out| dynamics::springs(m.case, m.model, m.m_eff, m.sizes, out),
+        OnResults(super::scene::springs),
+    ),
+    Step::Model(
+        |m, out| laws::contact_laws(m.case, m.model, m.sizes, out),
+        Never("the route takes no tangential springs, and a scene has no contact tables"),
+    ),
+    Step::Case(dynamics::engine_scales),
+    Step::Model(
+        |m, out| dynamics::generalized_mass(m.case, m.m_eff, out),
+        Never("a scene is not a generalized case"),
+    ),
+    Step::Case(laws::engine_and_drop),
+    Step::Case(robot_inputs::angles),
+    Step::Case(robot_inputs::trig_parameters),
+    Step::Case(robot_inputs::model_inputs),
+    Step::Case(ranges::joint_ranges),
+    Step::Case(program::program),
+    Step::Case(super::sweep_ends),
+    Step::Case(super::tolerance_corners),
+    Step::Case(robot_inputs::sweep_angles),
+    Step::Case(|case, out| {
+        for w in case.motion.iter().flat_map(|m| &m.warnings) {
+            robot_inputs::joint_beyond_range(w, out);
+        }
+    }),
+];
+
+/// The first step the columnar route runs after the analysis.
+const COLUMNS_AFTER: usize = {
+    let mut i = 0;
+    while i < ORDER.len() && !matches!(ORDER[i], Step::Model(_, OnResults(_))) {
+        i += 1;
+    }
+    i
+};
+
+// The columnar route frees the scene's geometry during the analysis.
+const _: () = {
+    let mut i = COLUMNS_AFTER;
+    while i < ORDER.len() {
+        assert!(
+            !matches!(ORDER[i], Step::Model(_, OnGeometry(_))),
+            "a rule on a scene's geometry after one on the analysis' results"
+        );
+        i += 1;
+    }
+};
 
 /// Runs every check on a case, its numeric model and its analysis.
 pub fn run(case: &Case, model: &Model<f64>, an: &crate::analysis::Analysis) -> Checks {
     let m_eff: Vec<Option<f64>> = (0..an.n_contacts()).map(|i| an.contact(i).m_eff).collect();
-    let (mut out, sizes) = before_springs(case, model, &m_eff, Some(an));
-    super::dynamics::springs(case, model, &m_eff, &sizes, &mut out);
-    super::laws::contact_laws(case, model, &sizes, &mut out);
-    after_springs(case, &m_eff, &mut out);
+    let sizes = super::body_sizes(case, model);
+    let on = OnModel {
+        case,
+        model,
+        m_eff: &m_eff,
+        an,
+        sizes: &sizes,
+    };
+    let mut out = Checks::default();
+    for step in ORDER {
+        match step {
+            Step::Case(rule) => rule(case, &mut out),
+            Step::Model(rule, _) => rule(&on, &mut out),
+        }
+    }
+    finish(&mut out);
     out
 }
 
-/// [`run`] up to the springs' rule, and the bodies' sizes.
-pub(super) fn before_springs(
-    case: &Case,
-    model: &Model<f64>,
-    m_eff: &[Option<f64>],
-    an: Option<&crate::analysis::Analysis>,
-) -> (Checks, Vec<f64>) {
-    let mut out = super::run_checks(case, model, m_eff);
-    super::plausible::density(case, model, &mut out);
-    super::plausible::lever(case, model, &mut out);
-    super::plausible::opposite_normals(case, model, &mut out);
-    super::plausible::normal_out_of_shape(case, model, &mut out);
-    super::plausible::person(case, &mut out);
-    super::plausible::person_region(case, &mut out);
-    let sizes = super::body_sizes(case, model);
-    if let Some(an) = an {
-        super::plausible::impact_compression(case, model, an, &sizes, &mut out);
+/// The columnar route's checks before the analysis, on `geometry`.
+pub(super) fn before_analysis(case: &Case, geometry: &Geometry<'_>, out: &mut Checks) {
+    for step in &ORDER[..COLUMNS_AFTER] {
+        match step {
+            Step::Case(rule) => rule(case, out),
+            Step::Model(_, OnGeometry(rule)) => rule(geometry, out),
+            Step::Model(_, Never(_) | OnResults(_)) => {}
+        }
     }
-    super::normals::bodies(case, model, &mut out);
-    super::normals::joints(case, model, &sizes, &mut out);
-    super::scene_model::on_model(case, model, &mut out);
-    (out, sizes)
 }
 
-/// [`run`] after the springs' rule (and the contact laws', which need
-/// the model).
-pub(super) fn after_springs(case: &Case, m_eff: &[Option<f64>], out: &mut Checks) {
-    super::dynamics::engine_scales(case, out);
-    super::dynamics::generalized_mass(case, m_eff, out);
-    super::laws::engine_and_drop(case, out);
-    super::robot_inputs::angles(case, out);
-    super::robot_inputs::trig_parameters(case, out);
-    super::robot_inputs::model_inputs(case, out);
-    super::ranges::joint_ranges(case, out);
-    super::program::program(case, out);
-    super::sweep_ends(case, out);
-    super::tolerance_corners(case, out);
-    super::robot_inputs::sweep_angles(case, out);
-    for w in case.motion.iter().flat_map(|m| &m.warnings) {
-        super::robot_inputs::joint_beyond_range(w, out);
+/// The columnar route's checks after the analysis, with `results`.
+pub(super) fn after_analysis(case: &Case, results: &Results<'_>, out: &mut Checks) {
+    for step in &ORDER[COLUMNS_AFTER..] {
+        match step {
+            Step::Case(rule) => rule(case, out),
+            Step::Model(_, OnResults(rule)) => rule(results, out),
+            // None after COLUMNS_AFTER (checked when compiled).
+            Step::Model(_, Never(_) | OnGeometry(_)) => {}
+        }
     }
+    finish(out);
+}
+
+/// World echoes' round-off of a zero printed as 0.
+fn finish(out: &mut Checks) {
     for w in out.world.iter_mut().flatten() {
         w.point = super::chop(std::mem::take(&mut w.point));
         w.normal = super::chop(std::mem::take(&mut w.normal));
+    }
+}
+
+/// Items tested at a time by one thread in [`each`].
+const EACH_MIN: usize = 1 << 12;
+
+/// `for i in 0..n { rule(i, out) }` on every core, with the same
+/// warnings in the same order whatever the thread count: a first pass in
+/// parallel counts each item's warnings without forming them, a second in
+/// item order runs `rule` again on the items that warn while warnings are
+/// still listed (the first [`MAX_WARNINGS`]), and counts the rest.
+pub(super) fn each(n: usize, out: &mut Checks, rule: impl Fn(usize, &mut Checks) + Sync) {
+    use rayon::prelude::*;
+    let count = |i: usize| {
+        let mut c = Checks::counting();
+        rule(i, &mut c);
+        c.found
+    };
+    if out.full() {
+        out.found += (0..n)
+            .into_par_iter()
+            .with_min_len(EACH_MIN)
+            .map(count)
+            .sum::<usize>();
+        return;
+    }
+    let hits: Vec<(usize, usize)> = (0..n)
+        .into_par_iter()
+        .with_min_len(EACH_MIN)
+        .filter_map(|i| Some((i, count(i))).filter(|h| h.1 > 0))
+        .collect();
+    for (i, found) in hits {
+        if out.full() {
+            out.found += found;
+        } else {
+            rule(i, out);
+        }
+    }
+    debug_assert!(out.warnings.len() <= MAX_WARNINGS);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The columnar route splits the list at the springs' rule, says why
+    /// for every rule it leaves out, and leaves out none of the rules a
+    /// scene's columns can feed.
+    #[test]
+    fn the_columnar_route_runs_the_list_in_two_halves_around_the_springs() {
+        assert!(matches!(ORDER[COLUMNS_AFTER], Step::Model(_, OnResults(_))));
+        let mut geometry = 0;
+        for (i, step) in ORDER.iter().enumerate() {
+            match step {
+                Step::Model(_, Never(why)) => assert!(why.len() > 10, "step {i}"),
+                Step::Model(_, OnGeometry(_)) => {
+                    assert!(i < COLUMNS_AFTER);
+                    geometry += 1;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            geometry, 5,
+            "bodies, density, lever, normals, the scene as a whole"
+        );
     }
 }

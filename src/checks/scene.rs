@@ -2,22 +2,122 @@
 //! pipeline's columnar route, `pipeline/scene.rs`): the rules [`run`]
 //! applies to a scene's model — the inertia's triangle inequality, the
 //! farthest contact against the radius of gyration, the density, the
-//! lever, a normal pulling a body from its centre, the springs — in the
-//! same order, each rule's own function called with the numbers the
-//! columns hold, so that no `Model` (≈0.9 KB a body) is built for them.
-//! What `run` does that a scene cannot need (shapes, joints, particles,
-//! body-frame normals, impacts, the quadratic opposite-normals pass above
-//! 2000 contacts) is not repeated here; the world echo of each contact
+//! lever, a normal pulling a body from its centre, the springs — each
+//! rule's own function called with the numbers the columns hold, so that
+//! no `Model` (≈0.9 KB a body) is built for them. Which rules run, and in
+//! which order, is [`run::ORDER`](super::run::ORDER)'s (what it leaves out
+//! for a scene says why); the world echo of each contact
 //! (`Checks::world`, printed with the model definition, which a scene has
 //! not) is left empty.
 //!
+//! Each rule runs over the bodies or the contacts on every core
+//! ([`run::each`](super::run::each): the serial loop's warnings, in its
+//! order, whatever the thread count), and forms a name, a location or a
+//! message only for a warning it lists: a scene of 10⁶ bodies that passes
+//! formats nothing.
+//!
 //! [`run`]: super::run
 
-use super::{Checks, dynamics, normals, plausible};
+use super::{Checks, dynamics, normals, plausible, run};
 use crate::case::Case;
 use crate::case::scene::{SceneData, WORLD};
 use crate::model::Inertia;
 use nalgebra::Vector3;
+use rayon::prelude::*;
+
+/// What the rules before the analysis read: the case, the scene's
+/// columns (positions, inertias, points and normals still there) and
+/// each body's farthest contact and principal moments.
+pub(super) struct Geometry<'a> {
+    case: &'a Case,
+    s: &'a SceneData,
+    /// Dimensions (2 or 3).
+    d: usize,
+    bodies: &'a Bodies,
+}
+
+/// What the rules after the analysis read: the scene's masses, bodies,
+/// stiffness and damping (the geometry may be freed), the analysis'
+/// effective masses and each body's size.
+pub(super) struct Results<'a> {
+    case: &'a Case,
+    s: &'a SceneData,
+    an: &'a crate::analysis::Analysis,
+    sizes: &'a [f64],
+}
+
+/// Per body: the farthest contact point from its centre and that
+/// contact, how many contact sides it has (up to 2: the gyration rule
+/// needs two), its principal moments (`w` a body; a fixed body's 0).
+struct Bodies {
+    far: Vec<f64>,
+    far_contact: Vec<u32>,
+    count: Vec<u8>,
+    w: usize,
+    moments: Vec<f64>,
+}
+
+/// No contact (in [`Bodies::far_contact`]).
+const NONE: u32 = u32::MAX;
+
+impl Bodies {
+    fn of(s: &SceneData, d: usize) -> Bodies {
+        let nb = s.n_bodies();
+        let mut far = vec![0.0f64; nb];
+        let mut far_contact = vec![NONE; nb];
+        let mut count = vec![0u8; nb];
+        // In contact order: the first contact at the largest distance.
+        for ci in 0..s.n_contacts() {
+            for (b, p, _) in sides(s, d, ci) {
+                count[b] = count[b].saturating_add(1).min(2);
+                let r = super::dist(&p[..d], &s.position[d * b..d * b + d]);
+                if r > far[b] {
+                    far[b] = r;
+                    far_contact[b] = ci as u32;
+                }
+            }
+        }
+        let w = if d == 3 { 3 } else { 1 };
+        let mut moments = vec![0.0f64; w * nb];
+        moments
+            .par_chunks_mut(w)
+            .with_min_len(1 << 12)
+            .enumerate()
+            .filter(|(b, _)| !s.fixed[*b])
+            .for_each(|(b, m)| {
+                let (p, _) = super::principal_moments(&inertia_of(s, d, b));
+                m.copy_from_slice(&p[..w]);
+            });
+        Bodies {
+            far,
+            far_contact,
+            count,
+            w,
+            moments,
+        }
+    }
+
+    fn moments(&self, b: usize) -> &[f64] {
+        &self.moments[self.w * b..self.w * b + self.w]
+    }
+
+    /// Each body's size: its radius of gyration or its farthest contact.
+    fn sizes(&self, s: &SceneData) -> Vec<f64> {
+        (0..s.n_bodies())
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .map(|b| {
+                let g = if s.fixed[b] {
+                    0.0
+                } else {
+                    let g = super::radius_of_gyration(s.mass[b], self.moments(b));
+                    if g.is_finite() { g } else { 0.0 }
+                };
+                0.0f64.max(g).max(self.far[b])
+            })
+            .collect()
+    }
+}
 
 /// Body `b`'s inertia as the model holds it (`model::scene_body`'s form).
 fn inertia_of(s: &SceneData, d: usize, b: usize) -> Inertia<f64> {
@@ -55,126 +155,107 @@ fn sides(s: &SceneData, d: usize, ci: usize) -> impl Iterator<Item = (usize, [f6
     std::iter::once((s.body[ci] as usize, own, 1.0)).chain(other)
 }
 
-/// The checks before the analysis (all but the springs'), on the scene's
-/// columns, and each body's size (for [`scene_after`]). The scene's
-/// positions, inertias, points and normals must be there.
-pub fn scene_before(case: &Case, s: &SceneData) -> (Checks, Vec<f64>) {
-    let d = case.space.dim();
-    let (nb, c) = (s.n_bodies(), s.n_contacts());
-    let mut out = Checks::default();
-    let position = |b: usize| &s.position[d * b..d * b + d];
-    // The farthest contact point from each body's centre of mass.
-    let mut far = vec![0.0f64; nb];
-    let mut far_contact = vec![usize::MAX; nb];
-    let mut count = vec![0usize; nb];
-    for ci in 0..c {
-        for (b, p, _) in sides(s, d, ci) {
-            count[b] += 1;
-            let r = super::dist(&p[..d], position(b));
-            if r > far[b] {
-                far[b] = r;
-                far_contact[b] = ci;
-            }
+/// Body `b`'s name and where it is written (its row of the scene's
+/// file), for a warning that lists it.
+fn body_named(case: &Case, s: &SceneData, b: usize) -> (String, String) {
+    super::body_name_and_location(case, b, &s.body_name(b))
+}
+
+/// The triangle inequality and the farthest contact against the radius
+/// of gyration, body by body (`body_checks`' rules).
+pub(super) fn bodies(g: &Geometry<'_>, out: &mut Checks) {
+    let (case, s, t) = (g.case, g.s, g.bodies);
+    run::each(s.n_bodies(), out, |b, out| {
+        if s.fixed[b] {
+            return;
         }
-    }
-    // Each body's principal moments (3 in 3-d, 1 in the plane; fixed
-    // bodies' left 0).
-    let w = if d == 3 { 3 } else { 1 };
-    let mut moments = vec![0.0f64; w * nb];
-    let moving = |b: usize| !s.fixed[b];
-    for b in (0..nb).filter(|&b| moving(b)) {
-        let (name, location) = (s.body_name(b), super::scene_row(case, "bodies", b));
-        let m = super::principal(&inertia_of(s, d, b));
+        let who = || body_named(case, s, b);
+        let m = t.moments(b);
         if m.len() == 3 {
-            super::triangle(&name, &location, &m, &mut out);
+            super::triangle(&who, m, out);
         }
-        let rho = super::radius_of_gyration(s.mass[b], &m);
-        if far_contact[b] != usize::MAX && rho.is_finite() {
+        let rho = super::radius_of_gyration(s.mass[b], m);
+        if t.far_contact[b] != NONE && rho.is_finite() {
             super::gyration(
                 case,
                 m.len() == 1,
-                &name,
-                &location,
+                &who,
                 rho,
-                far[b],
-                far_contact[b],
-                count[b] >= 2,
-                &mut out,
+                (t.far[b], t.far_contact[b] as usize),
+                t.count[b] >= 2,
+                out,
             );
         }
-        moments[w * b..w * b + w].copy_from_slice(&m);
-    }
-    for b in (0..nb).filter(|&b| moving(b)) {
-        let m = &moments[w * b..w * b + w];
-        plausible::density_of(case, b, &s.body_name(b), s.mass[b], m, None, &mut out);
-    }
-    for ci in 0..c {
-        let b = s.body[ci] as usize;
-        if !moving(b) {
-            continue;
+    });
+}
+
+/// Each moving body's density.
+pub(super) fn density(g: &Geometry<'_>, out: &mut Checks) {
+    let (case, s, t) = (g.case, g.s, g.bodies);
+    run::each(s.n_bodies(), out, |b, out| {
+        if !s.fixed[b] {
+            plausible::density_of(
+                &|| body_named(case, s, b),
+                s.mass[b],
+                t.moments(b),
+                None,
+                out,
+            );
         }
-        let r: Vec<f64> = (0..d)
-            .map(|k| s.point[d * ci + k] - position(b)[k])
-            .collect();
-        let normal = &s.normal[d * ci..d * ci + d];
-        let inertia = inertia_of(s, d, b);
+    });
+}
+
+/// Each contact's lever on its (first) body.
+pub(super) fn lever(g: &Geometry<'_>, out: &mut Checks) {
+    let (case, s, d) = (g.case, g.s, g.d);
+    run::each(s.n_contacts(), out, |ci, out| {
+        let b = s.body[ci] as usize;
+        if s.fixed[b] {
+            return;
+        }
+        let mut r = [0.0f64; 3];
+        for k in 0..d {
+            r[k] = s.point[d * ci + k] - s.position[d * b + k];
+        }
         plausible::lever_of(
             case,
             ci,
-            &s.body_name(b),
-            s.mass[b],
-            &inertia,
-            &r,
-            normal,
-            &mut out,
+            &|| s.body_name(b),
+            (s.mass[b], &inertia_of(s, d, b)),
+            &r[..d],
+            &s.normal[d * ci..d * ci + d],
+            out,
         );
-    }
-    plausible::person(case, &mut out);
-    plausible::person_region(case, &mut out);
-    let v3 = |v: &[f64]| Vector3::new(v[0], v[1], if d == 3 { v[2] } else { 0.0 });
-    for ci in 0..c {
-        let nw = v3(&s.normal[d * ci..d * ci + d]);
-        for (b, p, sign) in sides(s, d, ci) {
-            if moving(b) {
-                let name = s.body_name(b);
-                normals::away_from_centre(
-                    case,
-                    ci,
-                    &name,
-                    v3(position(b)),
-                    v3(&p),
-                    sign * nw,
-                    &mut out,
-                );
-            }
-        }
-    }
-    super::scene_model::on_columns(case, s, &mut out);
-    // Each body's size: its radius of gyration or its farthest contact.
-    let sizes = (0..nb)
-        .map(|b| {
-            let g = if moving(b) {
-                let g = super::radius_of_gyration(s.mass[b], &moments[w * b..w * b + w]);
-                if g.is_finite() { g } else { 0.0 }
-            } else {
-                0.0
-            };
-            0.0f64.max(g).max(far[b])
-        })
-        .collect();
-    (out, sizes)
+    });
 }
 
-/// The checks after the analysis: the springs' rule over the scene's
-/// columns (stiffness, damping, bodies, masses; the positions may be
-/// freed) with `an`'s effective masses, then the rest of [`run`](super::run).
-pub fn scene_after(
-    case: &Case,
-    scene: &SceneData,
-    an: &crate::analysis::Analysis,
-    sizes: &[f64],
-    out: &mut Checks,
-) {
+/// The scene as a whole (`scene_model.rs`: free bodies, overlap forces,
+/// a dump's units) on its columns.
+pub(super) fn scene_model(g: &Geometry<'_>, out: &mut Checks) {
+    super::scene_model::on_columns(g.case, g.s, out);
+}
+
+/// Each contact's normal against its moving bodies' centres
+/// (`normals::bodies` for shapeless rigid bodies, all a scene has).
+pub(super) fn normals(g: &Geometry<'_>, out: &mut Checks) {
+    let (case, s, d) = (g.case, g.s, g.d);
+    let v3 = |v: &[f64]| Vector3::new(v[0], v[1], if d == 3 { v[2] } else { 0.0 });
+    run::each(s.n_contacts(), out, |ci, out| {
+        let nw = v3(&s.normal[d * ci..d * ci + d]);
+        for (b, p, sign) in sides(s, d, ci) {
+            if !s.fixed[b] {
+                let x = v3(&s.position[d * b..d * b + d]);
+                let name = || s.body_name(b);
+                normals::away_from_centre(case, ci, &name, (x, v3(&p), sign * nw), out);
+            }
+        }
+    });
+}
+
+/// The springs' rule over the scene's columns with the analysis'
+/// effective masses.
+pub(super) fn springs(r: &Results<'_>, out: &mut Checks) {
+    let (scene, an) = (r.s, r.an);
     let side = |b: u32| (b != WORLD).then_some(b as usize);
     let contact = |ci: usize| dynamics::SpringContact {
         k: scene.stiffness[ci],
@@ -186,12 +267,49 @@ pub fn scene_after(
         rigid: !scene.fixed[b],
     };
     dynamics::springs_of(
-        case,
+        r.case,
         (scene.n_contacts(), contact),
         (scene.fixed.len(), body, |b| scene.body_name(b)),
         |ci| an.contact(ci).m_eff,
-        sizes,
+        r.sizes,
         out,
     );
-    super::run::after_springs(case, &[], out);
+}
+
+/// The checks before the analysis (all but the springs', in
+/// [`run::ORDER`](super::run::ORDER)'s order), on the scene's columns,
+/// and each body's size (for [`scene_after`]). The scene's positions,
+/// inertias, points and normals must be there.
+pub fn scene_before(case: &Case, s: &SceneData) -> (Checks, Vec<f64>) {
+    let d = case.space.dim();
+    let bodies = Bodies::of(s, d);
+    let mut out = Checks::default();
+    let geometry = Geometry {
+        case,
+        s,
+        d,
+        bodies: &bodies,
+    };
+    run::before_analysis(case, &geometry, &mut out);
+    (out, bodies.sizes(s))
+}
+
+/// The checks after the analysis: the springs' rule over the scene's
+/// columns (stiffness, damping, bodies, masses; the positions may be
+/// freed) with `an`'s effective masses, then the rest of
+/// [`run::ORDER`](super::run::ORDER).
+pub fn scene_after(
+    case: &Case,
+    scene: &SceneData,
+    an: &crate::analysis::Analysis,
+    sizes: &[f64],
+    out: &mut Checks,
+) {
+    let results = Results {
+        case,
+        s: scene,
+        an,
+        sizes,
+    };
+    run::after_analysis(case, &results, out);
 }

@@ -8,9 +8,11 @@
 //! √k and A_ii straight from the columns, the scene's geometry freed once
 //! the rows are made, the per-contact results as
 //! [`ContactColumns`](crate::analysis::scene_large::ContactColumns). The
-//! model checks run on the columns too, in two halves around it: every
-//! rule but the springs' before ([`checks::scene_before`]), the springs'
-//! rule with A_ii after ([`checks::scene_after`]). The report is built by
+//! model checks run on the columns too, in the model path's order (one
+//! list, `checks::run::ORDER`) and on every core, in two halves around
+//! it: the rules on the geometry before ([`checks::scene_before`]), the
+//! springs' rule with A_ii and the case's rules after
+//! ([`checks::scene_after`]). The report is built by
 //! [`report::build`] as on the model path, reading contacts through
 //! `Analysis::contact`. The numbers are the model path's: the same S bits
 //! (rows stored in the order the model path would store them: `order.rs`
@@ -108,6 +110,7 @@ pub(super) fn evaluate(mut case: Case, options: Options) -> Result<Evaluated, Er
         checks::scene_after(&case, &scene.data, &analysis, &sizes, &mut checks);
     }
     drop(sizes);
+    timing::mark("checks-after");
     // What the report reads of the scene is its stiffness and names.
     if let Some(scene) = case.scene.as_mut() {
         scene.data.release_geometry();

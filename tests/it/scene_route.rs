@@ -26,6 +26,14 @@ struct Kind {
     /// body breaking the triangle inequality, one far too light, a stiff
     /// contact, an overdamped one) so that the checks have warnings.
     defects: bool,
+    /// With `defects`, the same defects repeated through the lattice:
+    /// more warnings than are listed, from several rules.
+    many: bool,
+}
+
+/// Body `b` carries a repeated defect of period `p` (offset `r`).
+fn every(kind: Kind, b: usize, p: usize, r: usize) -> bool {
+    kind.defects && kind.many && b % p == r
 }
 
 /// A jittered lattice of `n` bodies a side (n² in the plane), each
@@ -56,14 +64,18 @@ fn lattice(n: usize, kind: Kind, seed: u64) -> (String, String) {
         if kind.tensors && b % 3 == 0 {
             (inertia[3], inertia[4], inertia[5]) = (0.1 * i0, -0.05 * i0, 0.08 * i0);
         }
-        if kind.defects && b == 7 {
+        if (kind.defects && b == 7) || every(kind, b, 41, 3) {
             inertia[2] = 5.0 * i0; // I₁ + I₂ < I₃
         }
-        if kind.defects && b == 19 {
+        if (kind.defects && b == 19) || every(kind, b, 53, 9) {
             // Far too small for its contacts' levers.
             inertia.iter_mut().for_each(|x| *x *= 1e-8);
         }
-        let m = if kind.defects && b == 11 { 1e-6 } else { m };
+        let m = if (kind.defects && b == 11) || every(kind, b, 37, 2) {
+            1e-6
+        } else {
+            m
+        };
         if kind.planar {
             writeln!(
                 bodies,
@@ -93,7 +105,7 @@ fn lattice(n: usize, kind: Kind, seed: u64) -> (String, String) {
         let k = if kind.defects && b == 13 { 1e15 } else { k };
         let other = o.map_or("-1".to_string(), |o| o.to_string());
         // Body 23's normals flipped: they pull it from its centre.
-        let nv = if kind.defects && b == 23 {
+        let nv = if (kind.defects && b == 23) || every(kind, b, 11, 4) {
             nv.map(|x| -x)
         } else {
             nv
@@ -164,21 +176,25 @@ const KINDS: [Kind; 4] = [
         planar: false,
         tensors: false,
         defects: false,
+        many: false,
     },
     Kind {
         planar: false,
         tensors: true,
         defects: true,
+        many: false,
     },
     Kind {
         planar: true,
         tensors: false,
         defects: true,
+        many: false,
     },
     Kind {
         planar: true,
         tensors: false,
         defects: false,
+        many: false,
     },
 ];
 
@@ -378,4 +394,44 @@ fn a_scattered_contact_list_stays_on_the_columnar_route_in_curve_order() {
     for (a, b) in omega(&routed).iter().zip(omega(&given)) {
         assert!((a - b).abs() <= 1e-10 * b, "{a} vs {b}");
     }
+}
+
+/// More warnings than are listed, from several rules through the lattice
+/// (inertias, densities, levers, flipped normals, springs), on a scene
+/// large enough that every rule's pass is split between threads: the
+/// route lists the model path's first ones and counts the same total, and
+/// gives the same bytes on one thread and on three.
+#[test]
+fn the_columnar_routes_checks_list_and_count_what_the_model_path_does() {
+    let tmp = tempfile::TempDir::new().unwrap();
+    let kind = Kind {
+        planar: false,
+        tensors: true,
+        defects: true,
+        many: true,
+    };
+    let case = scene_case(tmp.path(), 18, kind, 31);
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| meff::evaluate(case.clone()).unwrap())
+    };
+    let one = on(1);
+    assert!(one.analysis.columns.is_some(), "not routed");
+    let report = &one.report;
+    assert_eq!(report.model_checks.len(), meff::checks::MAX_WARNINGS);
+    assert!(
+        report.model_checks_found > 4 * meff::checks::MAX_WARNINGS,
+        "{} warnings found",
+        report.model_checks_found
+    );
+    let rules: std::collections::BTreeSet<&str> =
+        report.model_checks.iter().map(|w| w.rule).collect();
+    assert!(rules.len() >= 3, "listed rules {rules:?}");
+    assert!(json(&one) == json(&on(3)), "1 and 3 threads differ");
+    let model = meff::evaluate_on_model_path(case, meff::Options::default()).unwrap();
+    assert_eq!(model.report.model_checks_found, report.model_checks_found);
+    assert!(json(&one) == json(&model), "the reports differ");
 }
