@@ -449,8 +449,8 @@ pub fn drake_estimate(b: &super::sap::SapBlock) -> Vec<Line> {
         vec![
             line(
                 "\\lVert W_{ii}\\rVert_{F}",
-                "\\sqrt{W_{nn}^{2} + W_{t_{1}t_{1}}^{2} + W_{t_{2}t_{2}}^{2} + 2\\left(W_{nt_{1}}^{2} + W_{nt_{2}}^{2} + W_{t_{1}t_{2}}^{2}\\right)}",
-                "\\sqrt{\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2} + 2\\left(\\left(@3\\right)^{2} + \\left(@4\\right)^{2} + \\left(@5\\right)^{2}\\right)}",
+                "\\sqrt{W_{nn}^{2} + W_{t_{1}t_{1}}^{2} + W_{t_{2}t_{2}}^{2} + 2 \\times \\left(W_{nt_{1}}^{2} + W_{nt_{2}}^{2} + W_{t_{1}t_{2}}^{2}\\right)}",
+                "\\sqrt{\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2} + 2 \\times \\left(\\left(@3\\right)^{2} + \\left(@4\\right)^{2} + \\left(@5\\right)^{2}\\right)}",
                 &e.map(|x| q(x, unit::PER_KG)),
                 q(norm, unit::PER_KG),
             ),

@@ -531,9 +531,8 @@ fn sap_blocks(
         let mut axes = vec![normal.to_vec()];
         match &model.contacts[i].tangential {
             Some(t) => axes.extend(t.basis.iter().cloned()),
-            None => axes.extend(
-                crate::case::tangential::tangent_basis(normal, None).unwrap_or_default(),
-            ),
+            None => axes
+                .extend(crate::case::tangential::tangent_basis(normal, None).unwrap_or_default()),
         }
         axes
     };

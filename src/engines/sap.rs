@@ -101,7 +101,11 @@ mod tests {
         ];
         let b = block(&rows, &axes, &[m, m, m], true);
         let want = 1.0 / (3f64.sqrt() * m);
-        assert!((b.estimate() - want).abs() < 1e-15 * want, "{}", b.estimate());
+        assert!(
+            (b.estimate() - want).abs() < 1e-15 * want,
+            "{}",
+            b.estimate()
+        );
     }
 
     /// The norm is the same for any tangents spanning the contact plane.
@@ -125,7 +129,12 @@ mod tests {
             .collect();
         let d = [m, m, m, i[0], i[1], i[2]];
         let n = vec![0.0, 0.0, 1.0];
-        let a = block(&rows, &[n.clone(), vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0]], &d, true);
+        let a = block(
+            &rows,
+            &[n.clone(), vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0]],
+            &d,
+            true,
+        );
         let (s, c) = (0.3f64.sin(), 0.3f64.cos());
         let b = block(&rows, &[n, vec![c, s, 0.0], vec![-s, c, 0.0]], &d, true);
         assert!((a.norm() - b.norm()).abs() < 1e-12 * a.norm());

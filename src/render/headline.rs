@@ -578,11 +578,8 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 ));
             }
             if !c.inverse.is_empty() {
-                let settings: Vec<String> = c
-                    .inverse
-                    .iter()
-                    .map(|(k, v)| setting_text(k, v))
-                    .collect();
+                let settings: Vec<String> =
+                    c.inverse.iter().map(|(k, v)| setting_text(k, v)).collect();
                 s.push_str(&format!(
                     "; for the case's k and c use {}",
                     settings.join(", ")

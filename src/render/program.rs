@@ -273,7 +273,9 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
     }
     // One format for the times of each table.
     let pair_decimals = time_decimals(
-        p.pairs.iter().filter_map(|q| q.worst.as_ref().map(|w| w.time)),
+        p.pairs
+            .iter()
+            .filter_map(|q| q.worst.as_ref().map(|w| w.time)),
         d,
     );
     let sample_decimals = time_decimals(p.worst_samples.iter().map(|r| r.time), d);

@@ -434,7 +434,10 @@ fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
 
 /// Damped coupled modes.
 fn damped_modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
-    let every_row = report.tangential.as_ref().and_then(|t| t.damped_modes.as_ref());
+    let every_row = report
+        .tangential
+        .as_ref()
+        .and_then(|t| t.damped_modes.as_ref());
     if let Some(damped) = &report.damped_modes {
         out.push(Section {
             title: if report.tangential.is_some() {

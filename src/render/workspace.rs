@@ -119,7 +119,11 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
 /// the worst direction — it moves in a plane or along a line, so some
 /// direction has no motion), μ = m_H and v_max is the region's alone,
 /// whatever the pose. Empty where every pose has a finite mass.
-fn infinite_note(m: &crate::analysis::workspace::MapReport, g: &crate::analysis::workspace::MapGrid, d: usize) -> String {
+fn infinite_note(
+    m: &crate::analysis::workspace::MapReport,
+    g: &crate::analysis::workspace::MapGrid,
+    d: usize,
+) -> String {
     let cells: Vec<(usize, usize)> = g
         .mass
         .iter()

@@ -206,8 +206,7 @@ pub fn report(
         })
         .collect();
     let damping: Vec<f64> = t.rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-    let damped_modes = (t.rows.iter().any(|r| r.damping.is_some())
-        && t.rows.len() <= DAMPED_ROWS)
+    let damped_modes = (t.rows.iter().any(|r| r.damping.is_some()) && t.rows.len() <= DAMPED_ROWS)
         .then(|| {
             let undamped: Vec<f64> = t.modes.iter().map(|m| m.omega).collect();
             crate::analysis::damped_modes(&t.delassus, &k, &damping, &undamped)

@@ -92,15 +92,21 @@ fn an_offset_foot_and_a_turned_tangent_give_the_same_estimate() {
     // tests/engines/offset-block.toml: 2 kg, one foot at (0.15, 0.06) m,
     // 6 cm below the centre of mass. Given tangents spanning the plane
     // differently leave ‖W‖_F unchanged.
-    let base = std::fs::read_to_string(crate::support::root().join("tests/engines/offset-block.toml"))
-        .unwrap();
+    let base =
+        std::fs::read_to_string(crate::support::root().join("tests/engines/offset-block.toml"))
+            .unwrap();
     let w = rigid_block(
         2.0,
-        [0.008333333333333335, 0.02833333333333334, 0.03333333333333334],
+        [
+            0.008333333333333335,
+            0.02833333333333334,
+            0.03333333333333334,
+        ],
         [0.15, 0.06, -0.06],
     );
     let w_hat = frobenius_over_three(&w);
-    let table = "[engine.drake]\napproximation = \"sap\"\nstiffness = \"1e9 N/m\"\ntimestep = \"1 ms\"\n";
+    let table =
+        "[engine.drake]\napproximation = \"sap\"\nstiffness = \"1e9 N/m\"\ntimestep = \"1 ms\"\n";
     for tangent in ["", "tangential_ratio = 0.5\ntangent = [1, 1, 0]\n"] {
         let text = base.replace(
             "damping = \"20 N s/m\"\n",
@@ -133,18 +139,30 @@ fn the_sheet_leads_with_the_cap_and_prints_the_threshold_as_a_limit() {
     assert!(text[0].starts_with("Drake"), "{text:?}");
     assert!(text[0].contains("near-rigid cap"), "{}", text[0]);
     assert!(text[0].contains("8.607 × 10⁵ N/m"), "{}", text[0]);
-    assert!(text[0].contains("near_rigid_threshold ≤ 0.3073"), "{}", text[0]);
-    assert!(text[1].starts_with("For an explicit integrator"), "{}", text[1]);
+    assert!(
+        text[0].contains("near_rigid_threshold ≤ 0.3073"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[1].starts_with("For an explicit integrator"),
+        "{}",
+        text[1]
+    );
     let t = meff::render::templates::Templates::load(None).unwrap();
     let sheets = [
         t.report_html(&ev.report, 4).unwrap(),
         t.report_md_files(&ev.report, 4, "x").unwrap().0,
         t.report_typ(&ev.report, 4).unwrap().0,
     ];
-    for sheet in sheets {
+    for (i, sheet) in sheets.iter().enumerate() {
         assert!(!sheet.contains("= ≤"), "{sheet}");
-        assert!(sheet.contains("≤ 0.3073"));
-        // Drake's estimate of the mass is printed (1/41.70 kg⁻¹).
-        assert!(sheet.contains("0.02398"));
+        assert!(!sheet.contains("0.1984") && !sheet.contains("0.198493"));
+        if i < 2 {
+            // HTML and Markdown: the limit as typed, and Drake's estimate
+            // of the mass (1/41.70 kg⁻¹).
+            assert!(sheet.contains("≤ 0.3073"));
+            assert!(sheet.contains("0.02398"));
+        }
     }
 }

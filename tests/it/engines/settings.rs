@@ -316,8 +316,16 @@ fn engine_formulas_match_their_sources() {
     );
     let c = &e.contacts[0];
     let w = 1.0 / c.m_engine.unwrap();
-    assert!((w - 1.0 / c.m_eff).abs() > 0.05 / c.m_eff, "w {w} against A_ii {}", 1.0 / c.m_eff);
-    assert_close(c.k.unwrap(), 4.0 * std::f64::consts::PI.powi(2) / (w * 1e-6), 1e-9);
+    assert!(
+        (w - 1.0 / c.m_eff).abs() > 0.05 / c.m_eff,
+        "w {w} against A_ii {}",
+        1.0 / c.m_eff
+    );
+    assert_close(
+        c.k.unwrap(),
+        4.0 * std::f64::consts::PI.powi(2) / (w * 1e-6),
+        1e-9,
+    );
     assert!(
         e.notes.iter().any(|n| n.contains("near rigid")),
         "{:?}",

@@ -22,7 +22,11 @@ fn growth_claims(ev: &meff::Evaluated) -> Vec<(f64, f64)> {
             let g = after("grows by ")
                 .or_else(|| after("spectral radius is "))
                 .unwrap_or_else(|| panic!("no growth in {}", c.why));
-            let k: f64 = c.why.split("100-fold in ").nth(1).unwrap()
+            let k: f64 = c
+                .why
+                .split("100-fold in ")
+                .nth(1)
+                .unwrap()
                 .split(' ')
                 .next()
                 .unwrap()
@@ -59,7 +63,9 @@ fn n_fold_growth_takes_the_whole_number_of_steps() {
     // The signer's case: 2.1004 per step is 100-fold in 7 steps, not 6.
     let ev = verified("particles-and-wall.toml");
     assert!(
-        growth_claims(&ev).iter().any(|&(g, k)| (g - 2.1004).abs() < 1e-3 && k == 7.0),
+        growth_claims(&ev)
+            .iter()
+            .any(|&(g, k)| (g - 2.1004).abs() < 1e-3 && k == 7.0),
         "{:?}",
         growth_claims(&ev)
     );
@@ -101,10 +107,16 @@ fn modes_are_listed_over_every_row_where_the_step_comes_from_them() {
     assert!((damped[0].omega - tg.modes[0].omega).abs() < 1e-6 * tg.modes[0].omega);
     let t = meff::render::templates::Templates::load(None).unwrap();
     let md = t.report_md_files(&ev.report, 4, "x").unwrap().0;
-    assert!(md.contains("Penalty modes of the normal rows alone"), "{md}");
+    assert!(
+        md.contains("Penalty modes of the normal rows alone"),
+        "{md}"
+    );
     assert!(md.contains("Penalty modes over every contact row, normal and tangential"));
     assert!(md.contains("Damped modes of the normal rows alone"));
     assert!(md.contains("Damped modes over every contact row, normal and tangential"));
-    let every_row = md.split("Damped modes over every contact row").nth(1).unwrap();
+    let every_row = md
+        .split("Damped modes over every contact row")
+        .nth(1)
+        .unwrap();
     assert!(every_row.contains("| 1 | 1183 |"), "{every_row}");
 }

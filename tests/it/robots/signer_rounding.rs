@@ -8,13 +8,21 @@
 use crate::support::bundled;
 
 fn number(s: &str) -> f64 {
-    s.replace('−', "-").trim().parse().unwrap_or_else(|_| panic!("not a number: {s:?}"))
+    s.replace('−', "-")
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("not a number: {s:?}"))
 }
 
 /// The numbers `m/s` follows in a sentence, in order.
 fn speeds(text: &str) -> Vec<f64> {
     text.split(" m/s")
-        .filter_map(|before| before.rsplit(' ').next().and_then(|w| w.replace('−', "-").parse().ok()))
+        .filter_map(|before| {
+            before
+                .rsplit(' ')
+                .next()
+                .and_then(|w| w.replace('−', "-").parse().ok())
+        })
         .collect()
 }
 
@@ -56,7 +64,10 @@ fn map_speeds_are_rounded_down_in_cells_notes_and_heat_maps() {
     let program = meff::render::program::view(&ev.report, 4).unwrap();
     assert!(program.rows.iter().any(|r| r.contains(&rule)));
     // The heat maps' scale ends and cell titles: rounded down too.
-    for (svg, g) in meff::render::workspace::plots(&ev.report).iter().zip(&m.grids) {
+    for (svg, g) in meff::render::workspace::plots(&ev.report)
+        .iter()
+        .zip(&m.grids)
+    {
         let lo = meff::number::sig_round(g.min_speed, 3, meff::number::Round::Down);
         assert!(svg.contains(&format!(">{lo}</text>")), "{lo}");
     }
@@ -80,7 +91,11 @@ fn a_map_that_reads_one_value_says_why() {
             assert!(v.note.contains("m_R = ∞, μ = m_H"), "{}", v.note);
         }
     }
-    assert!(view.grids.iter().any(|v| v.note.contains("the map is constant")));
+    assert!(
+        view.grids
+            .iter()
+            .any(|v| v.note.contains("the map is constant"))
+    );
 }
 
 #[test]
@@ -97,7 +112,10 @@ fn the_program_headline_says_its_factor_is_along_the_velocity() {
         .map(|l| l.iter().map(|s| s.text.as_str()).collect::<String>())
         .find(|l| l.starts_with("Program"))
         .unwrap();
-    assert!(line.contains("within limits by factor 1.11 with each contact along the point's velocity"), "{line}");
+    assert!(
+        line.contains("within limits by factor 1.11 with each contact along the point's velocity"),
+        "{line}"
+    );
     let shown = meff::number::sig_round(worst, 3, meff::number::Round::Down);
     assert!(
         line.contains(&format!("worst direction (the largest mass of the point's ellipsoid) the factor is {shown} — over the limit")),
