@@ -564,6 +564,27 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
     }
 }
 
+/// What the sheet says of Drake SAP's estimate `w` (and of a contact
+/// whose tangent rows are unknown).
+fn sap_notes(inputs: &Inputs) -> Vec<String> {
+    let mut notes = Vec::new();
+    notes.push(
+            "Drake's estimate of each contact's inverse mass (SapModel::CalcDelassusDiagonalApproximation): ŵ = ‖W_ii‖_F/3, W_ii = J_i diag(M)⁻¹ J_iᵀ over the contact's three rows (normal and two tangents) with M's diagonal only; it is the Â_ii of the lines below"
+                .into(),
+        );
+    if inputs
+        .sap
+        .as_ref()
+        .is_some_and(|v| v.iter().any(|b| !b.tangents))
+    {
+        notes.push(
+                "a contact given by its Jacobian row has no tangent rows: ŵ is taken from its normal entry alone, W_nn/3, below Drake's ‖W_ii‖_F/3 (a lower bound)"
+                    .into(),
+            );
+    }
+    notes
+}
+
 /// Drake SAP's `w_i` of contact `i` ([`super::sap`]); the per-point
 /// `J_i M⁻¹ J_iᵀ` where no block was formed.
 fn sap_estimate(inputs: &Inputs, i: usize) -> f64 {
@@ -621,20 +642,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
     };
     let mut k_set = vec![None; n];
     if let DrakeApproximation::Sap = s.approximation {
-        notes.push(
-            "Drake's estimate of each contact's inverse mass (SapModel::CalcDelassusDiagonalApproximation): ŵ = ‖W_ii‖_F/3, W_ii = J_i diag(M)⁻¹ J_iᵀ over the contact's three rows (normal and two tangents) with M's diagonal only; it is the Â_ii of the lines below"
-                .into(),
-        );
-        if inputs
-            .sap
-            .as_ref()
-            .is_some_and(|v| v.iter().any(|b| !b.tangents))
-        {
-            notes.push(
-                "a contact given by its Jacobian row has no tangent rows: ŵ is taken from its normal entry alone, W_nn/3, below Drake's ‖W_ii‖_F/3 (a lower bound)"
-                    .into(),
-            );
-        }
+        notes.extend(sap_notes(inputs));
         for i in 0..n {
             if ks[i] < k * (1.0 - 1e-12) {
                 k_set[i] = Some(k);

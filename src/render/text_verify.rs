@@ -58,12 +58,8 @@ pub(super) fn verification_sections(
         notes: vec![format!(
             "Simulator: {}; every contact preloaded by {}{}. Δġ after an instantaneous impulse, and after the same impulse spread over a force pulse of T_min/10, /100, /1000, against A[:, i] P.",
             v.simulator,
-            with_units(&preloads, "N"),
-            if preloads.len() > 1 {
-                " (in contact order)"
-            } else {
-                ""
-            }
+            preload_list(&preloads),
+            ""
         )],
     });
     out.push(Section {
@@ -167,4 +163,14 @@ pub fn with_units(values: &[String], unit: &str) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// The preloads, each with its unit, in contact order.
+fn preload_list(preloads: &[String]) -> String {
+    let order = if preloads.len() > 1 {
+        " (in contact order)"
+    } else {
+        ""
+    };
+    format!("{}{order}", with_units(preloads, "N"))
 }

@@ -206,18 +206,21 @@ pub fn report(
         })
         .collect();
     let damping: Vec<f64> = t.rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-    let damped_modes = (t.rows.iter().any(|r| r.damping.is_some()) && t.rows.len() <= DAMPED_ROWS)
-        .then(|| {
-            let undamped: Vec<f64> = t.modes.iter().map(|m| m.omega).collect();
-            crate::analysis::damped_modes(&t.delassus, &k, &damping, &undamped)
-                .into_iter()
-                .take(MODES_LISTED)
-                .map(|m| super::DampedModeReport {
-                    omega: m.omega,
-                    zeta: m.zeta,
-                })
-                .collect()
-        });
+    // The large path keeps no dense A over the rows: no damped modes.
+    let damped_modes = (t.rows.iter().any(|r| r.damping.is_some())
+        && t.rows.len() <= DAMPED_ROWS
+        && t.delassus.nrows() == t.rows.len())
+    .then(|| {
+        let undamped: Vec<f64> = t.modes.iter().map(|m| m.omega).collect();
+        crate::analysis::damped_modes(&t.delassus, &k, &damping, &undamped)
+            .into_iter()
+            .take(MODES_LISTED)
+            .map(|m| super::DampedModeReport {
+                omega: m.omega,
+                zeta: m.zeta,
+            })
+            .collect()
+    });
     let dt_with = t.stable_dt.governing.map(|(h, _)| h);
     let dt_without = t.normal_governing.map(|(h, _)| h);
     TangentialReport {
