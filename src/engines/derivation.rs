@@ -437,6 +437,45 @@ pub fn bullet_inverse(h: f64, k: f64, c: f64) -> Vec<Line> {
     ]
 }
 
+/// Drake SAP's own estimate of the contact's inverse mass
+/// (`SapModel::CalcDelassusDiagonalApproximation`): `‖W_ii‖_F` from the
+/// block's entries in the contact's axes, then `Â_ii = ‖W_ii‖_F/3` and
+/// `m̂ = 1/Â_ii`; for a contact given by its normal row alone, `W_nn/3`.
+pub fn drake_estimate(b: &super::sap::SapBlock) -> Vec<Line> {
+    let w = b.estimate();
+    let e = b.entries();
+    let first = if b.tangents {
+        let norm = b.norm();
+        vec![
+            line(
+                "\\lVert W_{ii}\\rVert_{F}",
+                "\\sqrt{W_{nn}^{2} + W_{t_{1}t_{1}}^{2} + W_{t_{2}t_{2}}^{2} + 2 \\times \\left(W_{nt_{1}}^{2} + W_{nt_{2}}^{2} + W_{t_{1}t_{2}}^{2}\\right)}",
+                "\\sqrt{\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2} + 2 \\times \\left(\\left(@3\\right)^{2} + \\left(@4\\right)^{2} + \\left(@5\\right)^{2}\\right)}",
+                &e.map(|x| q(x, unit::PER_KG)),
+                q(norm, unit::PER_KG),
+            ),
+            line(
+                "\\hat{A}_{ii}",
+                "\\frac{\\lVert W_{ii}\\rVert_{F}}{3}",
+                "\\frac{@0}{3}",
+                &[q(norm, unit::PER_KG)],
+                q(w, unit::PER_KG),
+            ),
+        ]
+    } else {
+        vec![line(
+            "\\hat{A}_{ii}",
+            "\\frac{W_{nn}}{3}",
+            "\\frac{@0}{3}",
+            &[q(e[0], unit::PER_KG)],
+            q(w, unit::PER_KG),
+        )]
+    };
+    let mut out = first;
+    out.push(estimate(w));
+    out
+}
+
 /// Drake SAP for one contact: `R_n = max(β²ŵ/(4π²), 1/(h k (h + τ)))`,
 /// `k = 1/(h (h + τ) R_n)`, `c = k τ`.
 pub fn drake_sap(h: f64, k: f64, tau: f64, beta: f64, w_hat: f64, rn: f64, ke: f64) -> Vec<Line> {

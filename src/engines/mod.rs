@@ -23,6 +23,7 @@
 pub mod derivation;
 mod from_engine;
 pub mod law;
+pub mod sap;
 mod settings;
 
 pub use from_engine::fill_from_engine;
@@ -90,6 +91,9 @@ pub struct EngineContact {
     pub a_error: Option<f64>,
     /// The spring the contact amounts to (N/m); `None` when rigid.
     pub k: Option<f64>,
+    /// The stiffness the settings ask for, where the engine applies a
+    /// smaller one (Drake SAP's near-rigid cap); `None` otherwise.
+    pub k_set: Option<f64>,
     /// The dashpot (N s/m).
     pub c: Option<f64>,
     /// With the exact mass: natural frequency (rad/s) and damping ratio.
@@ -217,6 +221,9 @@ pub struct Inputs {
     pub targets: Vec<(f64, f64)>,
     /// Per contact name.
     pub names: Vec<String>,
+    /// Per contact, Drake SAP's Delassus block (where the case has a
+    /// `[engine.drake]`).
+    pub sap: Option<Vec<sap::SapBlock>>,
 }
 
 /// A translated engine before the common analysis.
@@ -233,6 +240,8 @@ struct Translated {
     /// Per contact: what the engine intends.
     intended: Vec<Option<Pole>>,
     inverse: Vec<Vec<(String, String)>>,
+    /// Per contact: the stiffness set where the engine caps it.
+    k_set: Vec<Option<f64>>,
     notes: Vec<String>,
     /// Lines shared by the contacts, and per contact.
     lines: Vec<derivation::Line>,
@@ -345,6 +354,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
             m_engine: t.estimate[i].map(|e| 1.0 / e),
             a_error: t.estimate[i].map(|e| (e - a_ii) / a_ii),
             k: None,
+            k_set: t.k_set.get(i).copied().flatten(),
             c: None,
             exact: None,
             intended: t.intended[i],
@@ -497,7 +507,78 @@ pub fn inputs(
             .map(|c| (c.stiffness, c.damping.unwrap_or(0.0)))
             .collect(),
         names: model.contacts.iter().map(|c| c.name.clone()).collect(),
+        sap: case
+            .engines
+            .drake
+            .is_some()
+            .then(|| sap_blocks(case, model, system)),
     })
+}
+
+/// Drake SAP's block `W_ii = J_i diag(M)⁻¹ J_iᵀ` of every contact, over its
+/// normal and tangent rows ([`sap`]).
+fn sap_blocks(
+    case: &Case,
+    model: &crate::model::Model<f64>,
+    system: &crate::model::System<f64>,
+) -> Vec<sap::SapBlock> {
+    use crate::model::{ContactRows, Geometry, Kind};
+    let m = system.dense_mass();
+    let diag: Vec<f64> = (0..m.len()).map(|j| m[j][j]).collect();
+    // The contact's axes: its normal, then its tangents (given, or the
+    // default rule's).
+    let axes_of = |i: usize, normal: &[f64]| -> Vec<Vec<f64>> {
+        let mut axes = vec![normal.to_vec()];
+        match &model.contacts[i].tangential {
+            Some(t) => axes.extend(t.basis.iter().cloned()),
+            None => axes
+                .extend(crate::case::tangential::tangent_basis(normal, None).unwrap_or_default()),
+        }
+        axes
+    };
+    if let crate::case::Form::Robot(r) = &case.form {
+        let sys = crate::model::robot::robot_system(
+            case,
+            r,
+            &mut |v: &crate::case::Val| Ok::<f64, std::convert::Infallible>(v.si),
+            r.armature,
+        )
+        .unwrap_or_else(|e| match e {});
+        return sys
+            .axis_rows
+            .iter()
+            .zip(&sys.points)
+            .enumerate()
+            .map(|(i, (rows, (_, n)))| sap::block(rows, &axes_of(i, &[n.x, n.y, n.z]), &diag, true))
+            .collect();
+    }
+    let rows = ContactRows::new(model);
+    let d = model.space.dim();
+    model
+        .contacts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match (&model.kind, &c.geometry) {
+            (Kind::Bodies { .. }, Geometry::Point { normal, .. }) => {
+                let world: Vec<Vec<f64>> = (0..d)
+                    .map(|k| {
+                        let e: Vec<f64> = (0..d).map(|j| if j == k { 1.0 } else { 0.0 }).collect();
+                        let mut row = Vec::new();
+                        rows.direction_row_into(i, &e, &mut row);
+                        system.dense_row(&row)
+                    })
+                    .collect();
+                sap::block(&world, &axes_of(i, normal), &diag, true)
+            }
+            // A contact given by its normal row: no tangents to add.
+            _ => sap::block(
+                &[system.dense_row(&system.jacobian[i])],
+                &[vec![1.0]],
+                &diag,
+                false,
+            ),
+        })
+        .collect()
 }
 
 /// MuJoCo's `body_invweight0[2b]` for each contact's bodies, summed: the

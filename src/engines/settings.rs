@@ -202,6 +202,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         estimate: estimate.into_iter().map(Some).collect(),
         intended: vec![Some(intended); n],
         inverse,
+        k_set: Vec::new(),
         notes,
         lines,
         contact_lines,
@@ -432,6 +433,7 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
                 )
             })
             .collect(),
+        k_set: Vec::new(),
         notes,
         lines: Vec::new(),
         contact_lines,
@@ -485,6 +487,7 @@ pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
                 )
             })
             .collect(),
+        k_set: Vec::new(),
         notes,
         lines: Vec::new(),
         contact_lines,
@@ -554,10 +557,42 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
                 ]
             })
             .collect(),
+        k_set: Vec::new(),
         notes,
         lines,
         contact_lines,
     }
+}
+
+/// What the sheet says of Drake SAP's estimate `w` (and of a contact
+/// whose tangent rows are unknown).
+fn sap_notes(inputs: &Inputs) -> Vec<String> {
+    let mut notes = Vec::new();
+    notes.push(
+            "Drake's estimate of each contact's inverse mass (SapModel::CalcDelassusDiagonalApproximation): ŵ = ‖W_ii‖_F/3, W_ii = J_i diag(M)⁻¹ J_iᵀ over the contact's three rows (normal and two tangents) with M's diagonal only; it is the Â_ii of the lines below"
+                .into(),
+        );
+    if inputs
+        .sap
+        .as_ref()
+        .is_some_and(|v| v.iter().any(|b| !b.tangents))
+    {
+        notes.push(
+                "a contact given by its Jacobian row has no tangent rows: ŵ is taken from its normal entry alone, W_nn/3, below Drake's ‖W_ii‖_F/3 (a lower bound)"
+                    .into(),
+            );
+    }
+    notes
+}
+
+/// Drake SAP's `w_i` of contact `i` ([`super::sap`]); the per-point
+/// `J_i M⁻¹ J_iᵀ` where no block was formed.
+fn sap_estimate(inputs: &Inputs, i: usize) -> f64 {
+    inputs
+        .sap
+        .as_ref()
+        .and_then(|v| v.get(i))
+        .map_or(inputs.a_free[i], super::sap::SapBlock::estimate)
 }
 
 pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
@@ -570,13 +605,17 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         DrakeApproximation::Sap => {
             let tau = s.relaxation_time.si;
             let beta = s.near_rigid_threshold;
-            // SapFrictionConeConstraint: Rn = max(β²/(4π²)·w, 1/(h k (h + τ))).
+            // SapFrictionConeConstraint: Rn = max(β²/(4π²)·w, 1/(h k (h + τ))),
+            // w Drake's own estimate ‖W_ii‖_F/3 (sap.rs).
             (0..n)
                 .map(|i| {
-                    let w = inputs.a_free[i];
+                    let w = sap_estimate(inputs, i);
                     let rn = (beta * beta / (4.0 * PI * PI) * w).max(1.0 / (h * k * (h + tau)));
                     let ke = 1.0 / (h * (h + tau) * rn);
-                    contact_lines[i] = dv::drake_sap(h, k, tau, beta, w, rn, ke);
+                    if let Some(b) = inputs.sap.as_ref().and_then(|v| v.get(i)) {
+                        contact_lines[i] = dv::drake_estimate(b);
+                    }
+                    contact_lines[i].extend(dv::drake_sap(h, k, tau, beta, w, rn, ke));
                     (ke, ke * tau)
                 })
                 .unzip()
@@ -601,13 +640,16 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
             (vec![k; n], vec![c; n])
         }
     };
+    let mut k_set = vec![None; n];
     if let DrakeApproximation::Sap = s.approximation {
+        notes.extend(sap_notes(inputs));
         for i in 0..n {
             if ks[i] < k * (1.0 - 1e-12) {
+                k_set[i] = Some(k);
                 notes.push(format!(
                     "contact `{}` is near rigid: SAP caps its stiffness at {} N/m (near_rigid_threshold {})",
                     inputs.names[i],
-                    num(ks[i]),
+                    crate::number::pretty(&crate::number::sig(ks[i], 4)),
                     num(s.near_rigid_threshold)
                 ));
             }
@@ -644,7 +686,11 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         step: h,
         integrator: Step::Implicit,
         law: Some(diag_law(ks, cs)),
-        estimate: vec![None; n],
+        estimate: (0..n)
+            .map(|i| {
+                matches!(s.approximation, DrakeApproximation::Sap).then(|| sap_estimate(inputs, i))
+            })
+            .collect(),
         intended: vec![None; n],
         inverse: (0..n)
             .map(|i| {
@@ -655,17 +701,25 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                         let tau = ct / kt;
                         v.push(("relaxation_time".into(), format!("{} s", num(tau))));
                         // Reached only below the near-rigid cap: β²w/(4π²) ≤ 1/(hk(h+τ)).
-                        let beta = 2.0 * PI / (inputs.a_free[i] * h * kt * (h + tau)).sqrt();
+                        let w = sap_estimate(inputs, i);
+                        let beta = 2.0 * PI / (w * h * kt * (h + tau)).sqrt();
                         let shown = beta < s.near_rigid_threshold;
                         if shown {
-                            v.push(("near_rigid_threshold".into(), format!("≤ {}", num(beta))));
+                            // An upper limit on β: rounded down.
+                            v.push((
+                                "near_rigid_threshold".into(),
+                                format!(
+                                    "≤ {}",
+                                    crate::number::sig_round(beta, 4, crate::number::Round::Down)
+                                ),
+                            ));
                         }
                         contact_lines[i].extend(dv::drake_inverse(
                             kt,
                             ct,
                             true,
                             None,
-                            shown.then_some((inputs.a_free[i], h, beta)),
+                            shown.then_some((w, h, beta)),
                         ));
                     }
                     (_, Some(p)) => {
@@ -677,6 +731,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
                 v
             })
             .collect(),
+        k_set,
         notes,
         lines,
         contact_lines,

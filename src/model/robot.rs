@@ -23,6 +23,10 @@ pub struct RobotSystem {
     /// Per contact: the point (world axes, relative to `origin`) and the
     /// normal.
     pub points: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// Per contact: the rows of its point's relative velocity along the
+    /// world axes x, y, z (what an engine that solves a contact's three
+    /// rows, normal and tangents, sees; `engines`).
+    pub axis_rows: Vec<[Vec<f64>; 3]>,
     /// The kinematics' origin (world coordinates): a point above is
     /// `origin + p` in the world.
     pub origin: Vector3<f64>,
@@ -119,6 +123,7 @@ pub fn robot_system<E>(
     }
     let mut rows = Vec::with_capacity(case.contacts.len());
     let mut points = Vec::with_capacity(case.contacts.len());
+    let mut axis_rows = Vec::with_capacity(case.contacts.len());
     for c in &case.contacts {
         let ContactGeometry::Link {
             body,
@@ -141,7 +146,13 @@ pub fn robot_system<E>(
             positions: &positions,
             n,
         };
-        let (row, p, nrm) = placed.contact_row(body, *other, *world, *normal_world, p, nl);
+        let (row, p_world, nrm) = placed.contact_row(body, *other, *world, *normal_world, p, nl);
+        axis_rows.push(std::array::from_fn(|k| {
+            placed
+                .contact_row(body, *other, *world, true, p, Vector3::ith(k, 1.0))
+                .0
+        }));
+        let p = p_world;
         rows.push(row);
         points.push((p, nrm));
     }
@@ -161,6 +172,7 @@ pub fn robot_system<E>(
         rows,
         constraints,
         points,
+        axis_rows,
         origin: kin.origin,
         q,
         offsets,

@@ -610,6 +610,7 @@ fn plain_command(c: &[char], i: &mut usize) -> String {
         "ge" | "geq" => "≥".into(),
         "infty" => "∞".into(),
         "quad" | "qquad" => "  ".into(),
+        "lVert" | "rVert" | "Vert" | "|" => "‖".into(),
         other => GREEK_UNICODE
             .iter()
             .find(|(n, _)| *n == other)

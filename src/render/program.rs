@@ -19,6 +19,23 @@ fn lim(x: f64, d: usize) -> String {
     pretty(&sig_round(x, d, Round::Down))
 }
 
+/// Decimals that give the largest of `times` `d` significant figures:
+/// one format for a whole column of times (never 0.5000 beside 2.900).
+fn time_decimals(times: impl Iterator<Item = f64>, d: usize) -> usize {
+    let top = times
+        .filter(|t| t.is_finite())
+        .fold(0.0f64, |m, t| m.max(t.abs()));
+    if top == 0.0 {
+        return 0;
+    }
+    (d as i32 - 1 - top.log10().floor() as i32).max(0) as usize
+}
+
+/// A time of a column at `decimals` ([`time_decimals`]).
+fn fixed(x: f64, decimals: usize) -> String {
+    pretty(&format!("{x:.decimals$}"))
+}
+
 fn opt(x: Option<f64>, d: usize) -> String {
     x.map_or_else(|| "∞".to_string(), |v| n(v, d))
 }
@@ -57,9 +74,9 @@ fn by(t: &Transfer) -> &'static str {
 /// Pa → N/cm², the unit the region tables use.
 const PA_PER_N_CM2: f64 = 1e4;
 
-fn sample_cells(r: &SampleRow, d: usize, pressure: bool) -> Vec<String> {
+fn sample_cells(r: &SampleRow, d: usize, decimals: usize, pressure: bool) -> Vec<String> {
     let mut cells = vec![
-        n(r.time, d),
+        fixed(r.time, decimals),
         format!("{} · {}", r.hazard, r.region),
         n(r.speed, d),
         opt(r.exact.robot_mass, d),
@@ -254,6 +271,14 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
     if pressure {
         header.insert(6, "peak pressure exact (N/cm²)".into());
     }
+    // One format for the times of each table.
+    let pair_decimals = time_decimals(
+        p.pairs
+            .iter()
+            .filter_map(|q| q.worst.as_ref().map(|w| w.time)),
+        d,
+    );
+    let sample_decimals = time_decimals(p.worst_samples.iter().map(|r| r.time), d);
     Some(View {
         summary: summary(p, d),
         pairs_header: [
@@ -280,7 +305,9 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
                     f(q.factor_rule),
                     format!("{} %", n(100.0 * q.fraction_over, 3)),
                     format!("{} %", n(100.0 * q.fraction_over_rule, 3)),
-                    q.worst.as_ref().map_or("—".into(), |w| n(w.time, d)),
+                    q.worst
+                        .as_ref()
+                        .map_or("—".into(), |w| fixed(w.time, pair_decimals)),
                 ]
             })
             .collect(),
@@ -288,7 +315,7 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
         rows: p
             .worst_samples
             .iter()
-            .map(|r| sample_cells(r, d, pressure))
+            .map(|r| sample_cells(r, d, sample_decimals, pressure))
             .collect(),
         worked: worked(p, d),
         warnings: p.warnings.clone(),

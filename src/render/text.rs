@@ -397,7 +397,11 @@ fn delassus_section(report: &Report, d: usize, out: &mut Vec<Section>) {
 /// Coupled modes.
 fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     out.push(Section {
-        title: "Coupled modes".into(),
+        title: if report.tangential.is_some() {
+            "Coupled modes of the normal rows alone (without the tangential springs; over every row: Tangential rows)".into()
+        } else {
+            "Coupled modes".into()
+        },
         header: strings(["mode", "ω (rad/s)", "f (Hz)", "shape"]),
         rows: report
             .modes
@@ -430,9 +434,29 @@ fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
 
 /// Damped coupled modes.
 fn damped_modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
+    let every_row = report
+        .tangential
+        .as_ref()
+        .and_then(|t| t.damped_modes.as_ref());
     if let Some(damped) = &report.damped_modes {
         out.push(Section {
-            title: "Damped coupled modes".into(),
+            title: if report.tangential.is_some() {
+                "Damped coupled modes of the normal rows alone".into()
+            } else {
+                "Damped coupled modes".into()
+            },
+            header: strings(["mode", "ω (rad/s)", "ζ"]),
+            rows: damped
+                .iter()
+                .enumerate()
+                .map(|(i, m)| vec![(i + 1).to_string(), sig(m.omega, d), sig(m.zeta, d)])
+                .collect(),
+            notes: Vec::new(),
+        });
+    }
+    if let Some(damped) = every_row {
+        out.push(Section {
+            title: "Damped coupled modes over every contact row, normal and tangential".into(),
             header: strings(["mode", "ω (rad/s)", "ζ"]),
             rows: damped
                 .iter()

@@ -56,9 +56,10 @@ pub(super) fn verification_sections(
             })
             .collect(),
         notes: vec![format!(
-            "Simulator: {}; every contact preloaded by [{}] N. Δġ after an instantaneous impulse, and after the same impulse spread over a force pulse of T_min/10, /100, /1000, against A[:, i] P.",
+            "Simulator: {}; every contact preloaded by {}{}. Δġ after an instantaneous impulse, and after the same impulse spread over a force pulse of T_min/10, /100, /1000, against A[:, i] P.",
             v.simulator,
-            preloads.join(", ")
+            preload_list(&preloads),
+            ""
         )],
     });
     out.push(Section {
@@ -151,4 +152,25 @@ pub(super) fn verification_sections(
             notes: vec!["Velocity Verlet, fastest mode excited; diverged = the gap grew past 100× the initial amplitude.".into()],
         });
     }
+}
+
+/// Values each with its unit, as a list: `1 N`, `1 N and 2 N`, `1 N, 2 N
+/// and 3 N` (never `1, 2 N`, which reads as one value with a unit).
+pub fn with_units(values: &[String], unit: &str) -> String {
+    let v: Vec<String> = values.iter().map(|x| format!("{x} {unit}")).collect();
+    match v.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The preloads, each with its unit, in contact order.
+fn preload_list(preloads: &[String]) -> String {
+    let order = if preloads.len() > 1 {
+        " (in contact order)"
+    } else {
+        ""
+    };
+    format!("{}{order}", with_units(preloads, "N"))
 }

@@ -4,12 +4,18 @@
 //! a heat map. Numbers only from the report.
 
 use super::plot;
-use crate::number::{pretty, sig};
+use crate::number::{Round, pretty, sig, sig_round};
 use crate::report::Report;
 use serde::Serialize;
 
 fn n(x: f64, d: usize) -> String {
     pretty(&sig(x, d))
+}
+
+/// A permissible speed: rounded down, so that the digits a reader copies
+/// still keep within it.
+fn lim(x: f64, d: usize) -> String {
+    pretty(&sig_round(x, d, Round::Down))
 }
 
 /// One hazard point against one region.
@@ -80,30 +86,82 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
                 .zip(&g.max_speed)
                 .map(|(&a, row)| {
                     let mut r = vec![n(a * fa, 3)];
-                    r.extend(row.iter().map(|&v| n(v, 3.min(d))));
+                    r.extend(row.iter().map(|&v| lim(v, 3.min(d))));
                     r
                 })
                 .collect();
+            let mut note = format!(
+                "{} · {}: v_max from {} m/s (at {} = {} {ua}, {} = {} {ub}) to {} m/s; with the rule {} m/s everywhere.",
+                g.hazard,
+                g.region,
+                lim(g.min_speed, d),
+                m.joints[0],
+                n(g.at_min[0] * fa, d),
+                m.joints[1],
+                n(g.at_min[1] * fb, d),
+                lim(g.max_speed_largest, d),
+                lim(g.rule_speed, d)
+            );
+            note.push_str(&infinite_note(m, g, d));
             GridView {
                 title: format!("{} · {}", g.hazard, g.region),
-                note: format!(
-                    "{} · {}: v_max from {} m/s (at {} = {} {ua}, {} = {} {ub}) to {} m/s; with the rule {} m/s everywhere.",
-                    g.hazard,
-                    g.region,
-                    n(g.min_speed, d),
-                    m.joints[0],
-                    n(g.at_min[0] * fa, d),
-                    m.joints[1],
-                    n(g.at_min[1] * fb, d),
-                    n(g.max_speed_largest, d),
-                    n(g.rule_speed, d)
-                ),
+                note,
                 header,
                 rows,
             }
         })
         .collect();
     Some(View { summary, grids })
+}
+
+/// Why a map reads the region's own v_max: at the poses where the point's
+/// mass is infinite (it cannot move along the map's direction, or — for
+/// the worst direction — it moves in a plane or along a line, so some
+/// direction has no motion), μ = m_H and v_max is the region's alone,
+/// whatever the pose. Empty where every pose has a finite mass.
+fn infinite_note(
+    m: &crate::analysis::workspace::MapReport,
+    g: &crate::analysis::workspace::MapGrid,
+    d: usize,
+) -> String {
+    let cells: Vec<(usize, usize)> = g
+        .mass
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(_, x)| x.is_none())
+                .map(move |(j, _)| (i, j))
+        })
+        .collect();
+    let Some(&(i, j)) = cells.first() else {
+        return String::new();
+    };
+    let total: usize = g.mass.iter().map(Vec::len).sum();
+    let (at, why) = if cells.len() == total {
+        ("At every pose".to_string(), "the map is constant")
+    } else {
+        (
+            format!("At {} of the {total} poses", cells.len()),
+            "there the map reads that value",
+        )
+    };
+    let cause = match m.direction {
+        Some(_) => format!(
+            "the point {} cannot move along the map's direction",
+            g.hazard
+        ),
+        None => format!(
+            "the point {} can move only in a plane or along a line (its velocity rows J_p have rank below 3: Λ⁻¹ = J_p M⁻¹ J_pᵀ has a zero eigenvalue), so in the direction it cannot move its worst-direction mass is infinite",
+            g.hazard
+        ),
+    };
+    format!(
+        " {at} {cause}: m_R = ∞, μ = m_H, and v_max is the {}'s own, {} m/s, whatever the joints — {why}.",
+        g.region,
+        lim(g.max_speed[i][j], d)
+    )
 }
 
 /// One heat map per hazard point and region.
@@ -122,9 +180,12 @@ pub fn plots(report: &Report) -> Vec<String> {
                 &b,
                 &a,
                 &g.max_speed,
-                &format!("{} ({ub})", m.joints[1]),
-                &format!("{} ({ua})", m.joints[0]),
-                &format!("v_max (m/s), {} · {}", g.hazard, g.region),
+                [
+                    &format!("{} ({ub})", m.joints[1]),
+                    &format!("{} ({ua})", m.joints[0]),
+                    &format!("v_max (m/s), {} · {}", g.hazard, g.region),
+                ],
+                Round::Down,
             )
         })
         .collect()

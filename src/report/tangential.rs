@@ -9,6 +9,10 @@ use serde::Serialize;
 /// Most modes over every row listed (fastest first).
 pub const MODES_LISTED: usize = 6;
 
+/// Most rows whose damped modes are formed (a dense eigenproblem of twice
+/// the rows).
+pub const DAMPED_ROWS: usize = 384;
+
 /// The tangential rows (`null` in the JSON without tangential springs).
 #[derive(Clone, Debug, Serialize)]
 pub struct TangentialReport {
@@ -21,6 +25,9 @@ pub struct TangentialReport {
     pub modes: Vec<RowModeReport>,
     /// Nonzero modes over every row.
     pub modes_total: usize,
+    /// The damped coupled modes over every row (at most six, fastest
+    /// first); `None` without dashpots or above [`DAMPED_ROWS`] rows.
+    pub damped_modes: Option<Vec<super::DampedModeReport>>,
     /// Zero modes over every row.
     pub zero_modes: usize,
     /// The step to use with the tangential springs (over every row).
@@ -198,6 +205,22 @@ pub fn report(
             }
         })
         .collect();
+    let damping: Vec<f64> = t.rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    // The large path keeps no dense A over the rows: no damped modes.
+    let damped_modes = (t.rows.iter().any(|r| r.damping.is_some())
+        && t.rows.len() <= DAMPED_ROWS
+        && t.delassus.nrows() == t.rows.len())
+    .then(|| {
+        let undamped: Vec<f64> = t.modes.iter().map(|m| m.omega).collect();
+        crate::analysis::damped_modes(&t.delassus, &k, &damping, &undamped)
+            .into_iter()
+            .take(MODES_LISTED)
+            .map(|m| super::DampedModeReport {
+                omega: m.omega,
+                zeta: m.zeta,
+            })
+            .collect()
+    });
     let dt_with = t.stable_dt.governing.map(|(h, _)| h);
     let dt_without = t.normal_governing.map(|(h, _)| h);
     TangentialReport {
@@ -205,6 +228,7 @@ pub fn report(
         contacts,
         modes,
         modes_total: t.modes.len(),
+        damped_modes,
         zero_modes: t.zero_modes,
         dt_with,
         dt_with_by: t.stable_dt.governing.map(|(_, g)| g.key()),

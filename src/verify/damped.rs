@@ -456,7 +456,7 @@ pub(super) fn damped_stability(run: &mut Run) {
     let (Some(r), Some(n)) = (growth, grow_steps) else {
         return;
     };
-    let hundredfold = 100f64.ln() / r.ln();
+    let hundredfold = super::steps_to_grow(r, 100.0);
     let diverged = simulate(above, n as usize);
     run.check(Check {
         check: "damped_stability",

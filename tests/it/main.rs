@@ -25,6 +25,7 @@ mod cli {
 
 /// Engine settings against the engines' own numbers, and Rapier run here.
 mod engines {
+    mod drake_sap;
     mod lines;
     mod rapier;
     mod settings;
@@ -73,6 +74,7 @@ mod output {
     mod reports;
     mod safety;
     mod sheet;
+    mod signer_texts;
     mod snapshots;
     mod typeset;
 }
@@ -105,6 +107,7 @@ mod robots {
     mod cobot_more;
     mod models;
     mod references;
+    mod signer_rounding;
     mod sketch;
 }
 

@@ -33,15 +33,18 @@ fn colour(t: f64) -> String {
 }
 
 /// `values[i][j]` at `x[j]` (across) and `y[i]` (up); non-finite values
-/// are drawn grey. Labels are plain text (escaped here).
+/// are drawn grey. Labels are plain text (escaped here). The values'
+/// text (cell titles, the scale's ends) is rounded `round`: down for
+/// limits such as permissible speeds.
 pub fn heat_map(
     x: &[f64],
     y: &[f64],
     values: &[Vec<f64>],
-    x_label: &str,
-    y_label: &str,
-    value_label: &str,
+    labels: [&str; 3],
+    round: crate::number::Round,
 ) -> String {
+    let [x_label, y_label, value_label] = labels;
+    let value = |v: f64, d: usize| crate::number::sig_round(v, d, round);
     let (w, h) = (520.0, 330.0);
     let (left, right, top, bottom) = (64.0, 92.0, 12.0, 48.0);
     let mut s = String::new();
@@ -73,7 +76,7 @@ pub fn heat_map(
                 ch = c(ch + 0.3),
                 a = sig(x[j], 4),
                 b = sig(y[i], 4),
-                v = sig(v, 4)
+                v = value(v, 4)
             );
         }
     }
@@ -142,7 +145,7 @@ pub fn heat_map(
             r#"<text x="{x}" y="{y}" class="tick" text-anchor="start">{v}</text>"#,
             x = c(bx + bw + 4.0),
             y = c(y),
-            v = sig(v, 3)
+            v = value(v, 3)
         );
     }
     let _ = write!(
