@@ -101,6 +101,29 @@ fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> 
     ]
 }
 
+/// With tolerances, what the step to use is (the smallest over the box's
+/// points searched); the rest of the line explains the step at the
+/// nominal inputs, which this names.
+fn box_clause(report: &Report, d: usize) -> Option<Segment> {
+    let dt = &report.stable_dt;
+    let (nominal, corners) = (dt.nominal_governing?, dt.governing_corners?);
+    Some(plain(format!(
+        "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
+        t_at_most(report, nominal, d)
+    )))
+}
+
+/// On a sheet with Hertz contacts whose static linearisation sets the
+/// step: says so (`report::hertz_state`); else nothing.
+fn static_words(report: &Report) -> &'static str {
+    match &report.hertz_states {
+        Some(s) if s.governing == crate::report::hertz_state::State::Static => {
+            " at the Hertz contacts' static linearisation"
+        }
+        _ => "",
+    }
+}
+
 /// “Use Δt ≤ …” for a case with tangential springs: the step over every
 /// row, the rows that set it, and what the tangential springs change.
 fn tangential_step_line(
@@ -108,7 +131,9 @@ fn tangential_step_line(
     tg: &crate::report::tangential::TangentialReport,
     d: usize,
 ) -> Option<Vec<Segment>> {
-    let h = tg.dt_with?;
+    tg.dt_with?;
+    // The sheet's step to use: with tolerances the smallest over the box.
+    let h = report.stable_dt.governing?;
     let damped = tg.dt_with_by.is_some_and(|b| b.starts_with("damped"));
     let rows = tg
         .setting_rows
@@ -120,12 +145,20 @@ fn tangential_step_line(
         plain("Use "),
         strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
         plain(if damped {
-            " (symplectic Euler, the dashpot force taken at the step's start velocity), over every contact row, normal and tangential"
+            " (symplectic Euler, the dashpot force taken at the step's start velocity)"
         } else {
-            " (symplectic Euler, velocity Verlet or central differences), 2/ω_max over every contact row, normal and tangential"
+            " (symplectic Euler, velocity Verlet or central differences)"
         }),
-        plain(format!("; set by {rows}")),
     ];
+    match box_clause(report, d) {
+        Some(c) => line.extend([plain(": "), c]),
+        None => line.push(plain(", ")),
+    }
+    line.push(plain(format!(
+        "{}over every contact row, normal and tangential{}; set by {rows}",
+        if damped { "" } else { "2/ω_max " },
+        static_words(report)
+    )));
     if let (Some(w), Some(r)) = (tg.dt_without, tg.dt_ratio) {
         line.push(plain(format!(
             ". Without the tangential springs the step would be {}: they change it by ×{}",
@@ -167,11 +200,11 @@ pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
 /// there, ω_max over every row, and the static linearisation's step
 /// (labelled as such: not stable at the peak).
 fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
-    let p = report.hertz_peak.as_ref()?;
+    let p = report.hertz_peak.as_ref().filter(|p| p.governs())?;
+    // The sheet's step to use: with tolerances the smallest over the box
+    // (at every point at its own impact's peak).
     let h = report.stable_dt.governing?;
-    if p.governing != Some(h) {
-        return None;
-    }
+    let nominal = p.governing?;
     let damped = p.governing_by.is_some_and(|b| b.starts_with("damped"));
     let at = p
         .contacts
@@ -203,21 +236,25 @@ fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         } else {
             " (symplectic Euler, velocity Verlet or central differences)"
         }),
-        plain(format!(
-            " at the peak of the Hertz impact ({at}): {} over {rows}, ω_max = {} rad/s there",
-            if damped {
-                "the step map's limit"
-            } else {
-                "2/ω_max"
-            },
-            n(p.omega_max, d)
-        )),
     ];
-    if let Some(s) = p.static_governing.filter(|&s| s > h * (1.0 + 1e-9)) {
+    match box_clause(report, d) {
+        Some(c) => line.extend([plain(": "), c]),
+        None => line.push(plain(" ")),
+    }
+    line.push(plain(format!(
+        "at the peak of the Hertz impact ({at}): {} over {rows}, ω_max = {} rad/s there",
+        if damped {
+            "the step map's limit"
+        } else {
+            "2/ω_max"
+        },
+        n(p.omega_max, d)
+    )));
+    if let Some(s) = p.static_governing.filter(|&s| s > nominal * (1.0 + 1e-9)) {
         line.push(plain(format!(
             ". The step from the static linearisation only, {}, is {}× too large at the peak (",
             t_at_most(report, s, d),
-            n(s / h, d)
+            n(s / nominal, d)
         )));
         line.push(strong("unsafe"));
         line.push(plain(" during the impact)"));
@@ -246,14 +283,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             " (symplectic Euler, velocity Verlet or central differences): "
         }),
     ];
-    // With tolerances the step is the smallest over the box's corners;
-    // what follows explains the step at the nominal inputs.
-    if let (Some(nominal), Some(corners)) = (dt.nominal_governing, dt.governing_corners) {
-        line.push(plain(format!(
-            "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
-            t_at_most(report, nominal, d)
-        )));
-    }
+    line.extend(box_clause(report, d));
     let h = dt.nominal_governing.unwrap_or(h);
     // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
     let wmax = format!("{} rad/s", n(report.coupled_omega_max, d));
@@ -269,7 +299,10 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             "2/ω̄ with the Gershgorin bound ω̄ = {} rad/s: the fastest mode did not converge, so the bound stands in for it",
             up(report.coupled_omega_max, d)
         ),
-        _ => format!("2/ω_max, the fastest coupled mode ω_max = {wmax}"),
+        _ => format!(
+            "2/ω_max, the fastest coupled mode{} ω_max = {wmax}",
+            static_words(report)
+        ),
     }));
     // The contacts one at a time, against the step they would replace:
     // with dashpots, their damped steps against the damped limit.

@@ -60,7 +60,7 @@ mod input {
 /// numbers in each), golden snapshots, PDF, the docs' reference, and
 /// output safety (nothing in a report runs; all or nothing written).
 mod output {
-    mod browser;
+    pub(crate) mod browser;
     mod docs;
     mod parity;
     #[cfg(feature = "pdf")]
@@ -90,6 +90,7 @@ mod physics {
     mod tangential_steps;
     mod tolerance;
     mod tolerance_band;
+    mod tolerance_hertz;
     mod verification;
 }
 
