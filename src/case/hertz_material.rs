@@ -98,7 +98,7 @@ pub enum Counterpart {
     /// A rigid body or wall (its compliance is 0).
     Rigid,
     /// An elastic body of this material.
-    Elastic(Material),
+    Elastic(Box<Material>),
 }
 
 /// The materials of a Hertz contact.
@@ -117,7 +117,7 @@ impl Materials {
             body: self.body.at(si)?,
             other: match &self.other {
                 Counterpart::Rigid => Counterpart::Rigid,
-                Counterpart::Elastic(m) => Counterpart::Elastic(m.at(si)?),
+                Counterpart::Elastic(m) => Counterpart::Elastic(Box::new(m.at(si)?)),
             },
         })
     }
@@ -215,9 +215,9 @@ impl Reader<'_> {
         let body = self.material(body, &format!("{what}'s `material`"))?;
         let other = match other.get_ref() {
             DeValue::String(s) if s.as_ref() == "rigid" => Counterpart::Rigid,
-            DeValue::Table(_) => {
-                Counterpart::Elastic(self.material(other, &format!("{what}'s `other_material`"))?)
-            }
+            DeValue::Table(_) => Counterpart::Elastic(Box::new(
+                self.material(other, &format!("{what}'s `other_material`"))?,
+            )),
             _ => {
                 self.error(
                     Diagnostic::new(

@@ -7,9 +7,12 @@
 use super::{Model, Scaled, build};
 use crate::case::{Case, Env, HertzLaw};
 
+/// The Hertz laws of a case at a point: (contact index, law there).
+pub type LawsAt = Vec<(usize, HertzLaw)>;
+
 /// The model of `case` at the values of `env`, with its Hertz laws there
 /// ((contact index, law)); `None` where a value or a law has none.
-pub fn build_at(case: &Case, env: &Env) -> Option<(Model<f64>, Vec<(usize, HertzLaw)>)> {
+pub fn build_at(case: &Case, env: &Env) -> Option<(Model<f64>, LawsAt)> {
     let mut model = build(case, &mut |v| env.si(v)).ok()?;
     let laws = case.hertz_laws_at(&mut |v| env.si(v).ok())?;
     with_laws(&mut model, &laws);
