@@ -289,7 +289,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
             path: case.analysis_path,
         },
     )
-    .and_then(|an| analysis::hertz_contacts::with_impact_peaks(&case, &model, an))
+    .and_then(|an| analysis::hertz_contacts::with_impact_peaks(&case.hertz_laws(), &model, an))
     .map_err(|error| analysis_error(&case, error))?;
     // All symbolic work of one case draws on one allowance.
     let (derivation, verdicts, sensitivities) =

@@ -211,6 +211,10 @@ fn items(doc: &Value, which: &str) -> Result<Items, String> {
             put(RESULT, name.into(), i);
         }
     }
+    // A Hertz sheet's governing fastest mode (its step is `stable_dt`).
+    if let Some(x) = num(&doc["hertz_states"]["at_peak"]["omega_max"], "rad/s") {
+        put(RESULT, "omega_max at the Hertz impact's peak".into(), x);
+    }
     if let Some(dt) = doc["stable_dt"].as_object() {
         for (key, v) in dt {
             match (key.as_str(), v) {

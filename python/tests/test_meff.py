@@ -740,6 +740,45 @@ def test_tolerances_bound_m_eff_by_its_closed_form():
     assert r.json["stable_dt"]["governing"] == pytest.approx(2 / omega_hi, rel=1e-12)
 
 
+HERTZ_TOLERANCE = """title = "Hertz ball with E* ± 10 % and a stick spring"
+space = "3d"
+[parameters]
+m = "0.0327 kg ± 10 %"
+r = "0.01 m"
+E = "115 GPa ± 10 %"
+[[body]]
+name = "ball"
+type = "rigid"
+mass = "m"
+inertia = ["2/5*m*r^2", "2/5*m*r^2", "2/5*m*r^2"]
+position = ["0 m", "0 m", "r"]
+[[contact]]
+name = "plate"
+body = "ball"
+point = ["0 m", "0 m", "0 m"]
+normal = [0, 0, 1]
+law = "hertz"
+modulus = "E"
+radius = "r"
+overlap = "2 um"
+tangential_ratio = 0.8
+"""
+
+
+def test_tolerances_reach_the_hertz_stiffness_and_every_row():
+    r = meff.load(HERTZ_TOLERANCE).evaluate()
+    # k = 2 E* sqrt(R* delta), k_t = 0.8 k; the tangent rows see 2/7 m.
+    k = lambda e: 2 * e * (0.01 * 2e-6) ** 0.5
+    step = lambda m, e: 2 / (3.5 * 0.8 * k(e) / m) ** 0.5
+    t = r.tolerances["dt_to_use"]
+    assert t["lo"] == pytest.approx(step(0.0327 * 0.9, 115e9 * 1.1), rel=1e-9)
+    assert t["nominal"] == pytest.approx(step(0.0327, 115e9), rel=1e-9)
+    assert r.json["stable_dt"]["governing"] == pytest.approx(t["lo"], rel=1e-12)
+    w = r.tolerances["omega(plate)"]
+    assert w["hi"] / w["nominal"] == pytest.approx((1.1 / 0.9) ** 0.5, rel=1e-9)
+    assert r.json["hertz_states"]["governing"] == "static"
+
+
 def test_a_case_without_tolerances_has_none():
     r = meff.load(os.path.join(CASES, "offcentre.toml")).evaluate()
     assert r.tolerances is None

@@ -3,7 +3,7 @@
 //! rule's safety factor against the step to use (docs/physics.md).
 
 use super::Analysis;
-use crate::case::{Case, ContactLaw};
+use crate::case::{Case, ContactLaw, HertzLaw};
 use crate::model::{Model, Scaled};
 use serde::Serialize;
 
@@ -178,6 +178,39 @@ pub struct PeakStep {
     /// The step to use from the static linearisation only (s): not stable
     /// at the peak when larger than `governing`.
     pub static_governing: Option<f64>,
+    /// An upper bound ω̄ ≥ ω_max at the peak, over every row (rad/s).
+    pub omega_upper_bound: f64,
+    /// `2/ω_max` at the peak (s).
+    pub coupled: Option<f64>,
+    /// The guaranteed step from the static linearisation only (s).
+    pub static_guaranteed: Option<f64>,
+}
+
+impl PeakStep {
+    /// True when the step to use is the peak's (not larger than the
+    /// static one): the state the sheet's step and fastest mode hold at.
+    pub fn governs(&self) -> bool {
+        self.governing
+            .is_some_and(|g| self.static_governing.is_none_or(|s| g <= s))
+    }
+}
+
+/// The fastest coupled mode over every row at the linearised (static)
+/// stiffnesses (rad/s).
+pub fn static_omega_max(an: &Analysis) -> f64 {
+    an.tangential
+        .as_ref()
+        .map_or(an.coupled_omega_max, |t| t.omega_max)
+}
+
+/// The fastest coupled mode of the state the step to use holds at (rad/s):
+/// at the peak of a Hertz impact where that governs, else
+/// [`static_omega_max`].
+pub fn governing_omega_max(an: &Analysis) -> f64 {
+    match &an.hertz_peak {
+        Some(p) if p.governs() => p.omega_max,
+        _ => static_omega_max(an),
+    }
 }
 
 /// The model at the peak of the impacts of `step`.
@@ -198,20 +231,16 @@ fn at_peak(model: &Model<f64>, peaks: &[PeakContact]) -> Model<f64> {
     m
 }
 
-/// The Hertz contacts of `case` with an `impact_speed`, at their peak.
-fn peaks(case: &Case, an: &Analysis) -> Vec<PeakContact> {
-    case.contacts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
-            let ContactLaw::Hertz(h) = &c.law else {
-                return None;
-            };
-            let m = an.contacts.get(i)?.m_eff?;
+/// The Hertz contacts with an `impact_speed`, at their peak (`laws`: each
+/// Hertz contact's law at the point analysed).
+fn peaks(model: &Model<f64>, laws: &[(usize, HertzLaw)], an: &Analysis) -> Vec<PeakContact> {
+    laws.iter()
+        .filter_map(|(i, h)| {
+            let m = an.contacts.get(*i)?.m_eff?;
             let x = crate::hertz::impact(m, h.coefficient, h.impact_speed?);
             Some(PeakContact {
-                index: i,
-                contact: c.name.clone(),
+                index: *i,
+                contact: model.contacts.get(*i)?.name.clone(),
                 max_overlap: x.max_overlap,
                 stiffness: x.peak_stiffness,
                 tangential_stiffness: h
@@ -227,22 +256,26 @@ fn peaks(case: &Case, an: &Analysis) -> Vec<PeakContact> {
 /// peak: the analysis is run again with the peak stiffnesses, and the
 /// step to use and the guaranteed one become the smaller of the two (the
 /// static ones stay in [`PeakStep::static_governing`]). Without a Hertz
-/// impact, `an` unchanged.
+/// impact, `an` unchanged. `laws`: the Hertz laws at the point `model` is
+/// built at ([`Case::hertz_laws`] for the case's own values,
+/// `model::build_at` elsewhere).
 pub fn with_impact_peaks(
-    case: &Case,
+    laws: &[(usize, HertzLaw)],
     model: &Model<f64>,
     mut an: Analysis,
 ) -> Result<Analysis, super::AnalysisError> {
-    let peaks = peaks(case, &an);
+    let peaks = peaks(model, laws, &an);
     if peaks.is_empty() || an.large.is_some() {
         return Ok(an);
     }
     let peak = super::analyze(&at_peak(model, &peaks))?;
-    let omega_max = peak
+    let omega_max = static_omega_max(&peak);
+    let omega_upper_bound = peak
         .tangential
         .as_ref()
-        .map_or(peak.coupled_omega_max, |t| t.omega_max);
+        .map_or(peak.coupled_omega_upper_bound, |t| t.omega_upper_bound);
     let static_governing = an.stable_dt.governing;
+    let static_guaranteed = an.stable_dt.guaranteed;
     let min = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -287,6 +320,9 @@ pub fn with_impact_peaks(
         set_by,
         guaranteed: guaranteed_peak,
         static_governing: static_governing.map(|(h, _)| h),
+        omega_upper_bound,
+        coupled: super::dt_undamped(omega_max),
+        static_guaranteed,
     });
     Ok(an)
 }

@@ -595,32 +595,34 @@ pub fn takes_large_path(model: &Model<f64>, path: AnalysisPath) -> bool {
 pub(crate) fn analyze_for(
     case: &crate::case::Case,
     model: &Model<f64>,
+    laws: &[(usize, crate::case::HertzLaw)],
     impacts: &[usize],
 ) -> Result<Analysis, AnalysisError> {
     if !crate::control::charge(point_cost(model)) {
         return Err(AnalysisError::WorkSpent);
     }
     let system = model::assemble(model);
+    let large = LargeModes {
+        path: case.analysis_path,
+        ..LargeModes::default()
+    };
     // Impacts once per point: sweeps and probes report no error estimate.
-    analyze_dense_or_large(
-        model,
-        &system,
-        LargeModes {
-            path: case.analysis_path,
-            ..LargeModes::default()
-        },
-    )
-    // The step to use over every row, and at the peak of a Hertz impact,
-    // at every point as in the pipeline.
-    .and_then(|an| tangential::with_tangential(model, &system, an))
-    .and_then(|an| hertz_contacts::with_impact_peaks(case, model, an))
-    .map(|an| {
-        if !impacts.is_empty() {
-            with_impacts(model, an, false, Some(impacts))
-        } else {
-            an
-        }
-    })
+    analyze_dense_or_large(model, &system, large)
+        // The step to use over every row (on the path taken), and at the
+        // peak of a Hertz impact with the point's laws, at every point as
+        // in the pipeline.
+        .and_then(|an| match an.large {
+            Some(_) => large_rows::with_tangential(model, &system, an, large),
+            None => tangential::with_tangential(model, &system, an),
+        })
+        .and_then(|an| hertz_contacts::with_impact_peaks(laws, model, an))
+        .map(|an| {
+            if !impacts.is_empty() {
+                with_impacts(model, an, false, Some(impacts))
+            } else {
+                an
+            }
+        })
 }
 
 /// The work units ([`crate::control`]) of one sweep point's or probe's analysis:

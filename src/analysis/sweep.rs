@@ -79,9 +79,9 @@ pub fn run(case: &Case, sweep: &Sweep) -> SweepResult {
             }
             let point = || {
                 let env = Env::with_overrides(case, &[(sweep.parameter, v)]).ok()?;
-                let m = model::build(case, &mut |val| env.si(val)).ok()?;
+                let (m, laws) = model::build_at(case, &env)?;
                 let naive = (0..m.contacts.len()).map(|i| m.naive_mass(i)).collect();
-                Some((super::analyze_for(case, &m, &impacts).ok()?, naive))
+                Some((super::analyze_for(case, &m, &laws, &impacts).ok()?, naive))
             };
             let out = point();
             if crate::control::spent() {

@@ -6,10 +6,12 @@
 //! Rayleigh time.
 
 use super::read::*;
+use super::types::Val;
 use toml::de::DeValue;
 
-/// One body's material (SI).
-#[derive(Clone, Debug, PartialEq)]
+/// One body's material (SI, at the case's values; [`Material::at`] at
+/// another point).
+#[derive(Clone, Debug)]
 pub struct Material {
     /// Young's modulus E (Pa).
     pub youngs_modulus: f64,
@@ -21,19 +23,86 @@ pub struct Material {
     pub density: Option<f64>,
     /// The particle's radius (m), when given: the Rayleigh time's R.
     pub radius: Option<f64>,
+    /// The values as written (a tolerance or a sweep reaches them).
+    pub inputs: MaterialInputs,
+}
+
+/// A material's values as written in the case.
+#[derive(Clone, Debug)]
+pub struct MaterialInputs {
+    /// `youngs_modulus`.
+    pub youngs_modulus: Option<Val>,
+    /// `shear_modulus`.
+    pub shear_modulus: Option<Val>,
+    /// `density`.
+    pub density: Option<Val>,
+    /// `radius`.
+    pub radius: Option<Val>,
+}
+
+impl MaterialInputs {
+    /// The values, as [`Val`]s (for the parameters a case uses).
+    pub fn vals(&self) -> impl Iterator<Item = &Val> {
+        [
+            &self.youngs_modulus,
+            &self.shear_modulus,
+            &self.density,
+            &self.radius,
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+impl Material {
+    /// The material with its values through `si` (a point of a sweep or
+    /// of a tolerance box): `None` where a value is not positive and
+    /// finite there.
+    pub fn at(&self, si: &mut dyn FnMut(&Val) -> Option<f64>) -> Option<Material> {
+        let mut value = |v: &Option<Val>| -> Option<Option<f64>> {
+            match v {
+                None => Some(None),
+                Some(v) => si(v).filter(|x| x.is_finite() && *x > 0.0).map(Some),
+            }
+        };
+        let i = &self.inputs;
+        let (e, g) = moduli(
+            value(&i.youngs_modulus)?,
+            value(&i.shear_modulus)?,
+            self.poisson_ratio,
+        )?;
+        Some(Material {
+            youngs_modulus: e,
+            shear_modulus: g,
+            poisson_ratio: self.poisson_ratio,
+            density: value(&i.density)?,
+            radius: value(&i.radius)?,
+            inputs: i.clone(),
+        })
+    }
+}
+
+/// E and G from the one given and ν: `G = E/(2(1 + ν))` (`None` unless
+/// exactly one is given).
+fn moduli(e: Option<f64>, g: Option<f64>, nu: f64) -> Option<(f64, f64)> {
+    match (e, g) {
+        (Some(e), None) => Some((e, e / (2.0 * (1.0 + nu)))),
+        (None, Some(g)) => Some((2.0 * (1.0 + nu) * g, g)),
+        _ => None,
+    }
 }
 
 /// What the contact's body touches.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Counterpart {
     /// A rigid body or wall (its compliance is 0).
     Rigid,
     /// An elastic body of this material.
-    Elastic(Material),
+    Elastic(Box<Material>),
 }
 
 /// The materials of a Hertz contact.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Materials {
     /// The contact's body.
     pub body: Material,
@@ -42,6 +111,26 @@ pub struct Materials {
 }
 
 impl Materials {
+    /// Both materials with their values through `si` ([`Material::at`]).
+    pub fn at(&self, si: &mut dyn FnMut(&Val) -> Option<f64>) -> Option<Materials> {
+        Some(Materials {
+            body: self.body.at(si)?,
+            other: match &self.other {
+                Counterpart::Rigid => Counterpart::Rigid,
+                Counterpart::Elastic(m) => Counterpart::Elastic(Box::new(m.at(si)?)),
+            },
+        })
+    }
+
+    /// Every value as written, both materials.
+    pub fn vals(&self) -> Vec<&Val> {
+        let mut out: Vec<&Val> = self.body.inputs.vals().collect();
+        if let Counterpart::Elastic(m) = &self.other {
+            out.extend(m.inputs.vals());
+        }
+        out
+    }
+
     fn other(&self) -> Option<&Material> {
         match &self.other {
             Counterpart::Rigid => None,
@@ -126,9 +215,9 @@ impl Reader<'_> {
         let body = self.material(body, &format!("{what}'s `material`"))?;
         let other = match other.get_ref() {
             DeValue::String(s) if s.as_ref() == "rigid" => Counterpart::Rigid,
-            DeValue::Table(_) => {
-                Counterpart::Elastic(self.material(other, &format!("{what}'s `other_material`"))?)
-            }
+            DeValue::Table(_) => Counterpart::Elastic(Box::new(
+                self.material(other, &format!("{what}'s `other_material`"))?,
+            )),
             _ => {
                 self.error(
                     Diagnostic::new(
@@ -157,36 +246,36 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let mut positive = |key: &str, dim: Dim, name: &str| -> Option<Option<f64>> {
+        let mut positive = |key: &str, dim: Dim, name: &str| -> Option<Option<Val>> {
             match get(t, key) {
                 None => Some(None),
                 Some(n) => {
                     let v = self.value(n, dim, name);
-                    self.positive(v, name).map(|v| Some(v.si))
+                    self.positive(v, name).map(Some)
                 }
             }
         };
-        let e = positive("youngs_modulus", PRESSURE, "a Young's modulus")?;
-        let g = positive("shear_modulus", PRESSURE, "a shear modulus")?;
-        let density = positive("density", DENSITY, "a density")?;
-        let radius = positive("radius", Dim::LENGTH, "a particle radius")?;
-        let (e, g) = match (e, g) {
-            (Some(e), None) => (e, e / (2.0 * (1.0 + nu))),
-            (None, Some(g)) => (2.0 * (1.0 + nu) * g, g),
-            _ => {
-                self.error(
-                    Diagnostic::new(node.span(), format!("{what}: give one of `youngs_modulus` and `shear_modulus` (with `poisson_ratio`)"))
-                        .hint("youngs_modulus = \"210 GPa\", poisson_ratio = 0.3"),
-                );
-                return None;
-            }
+        let inputs = MaterialInputs {
+            youngs_modulus: positive("youngs_modulus", PRESSURE, "a Young's modulus")?,
+            shear_modulus: positive("shear_modulus", PRESSURE, "a shear modulus")?,
+            density: positive("density", DENSITY, "a density")?,
+            radius: positive("radius", Dim::LENGTH, "a particle radius")?,
+        };
+        let si = |v: &Option<Val>| v.as_ref().map(|v| v.si);
+        let Some((e, g)) = moduli(si(&inputs.youngs_modulus), si(&inputs.shear_modulus), nu) else {
+            self.error(
+                Diagnostic::new(node.span(), format!("{what}: give one of `youngs_modulus` and `shear_modulus` (with `poisson_ratio`)"))
+                    .hint("youngs_modulus = \"210 GPa\", poisson_ratio = 0.3"),
+            );
+            return None;
         };
         Some(Material {
             youngs_modulus: e,
             shear_modulus: g,
             poisson_ratio: nu,
-            density,
-            radius,
+            density: si(&inputs.density),
+            radius: si(&inputs.radius),
+            inputs,
         })
     }
 }

@@ -334,7 +334,7 @@ fn body_input(case: &Case, b: usize) -> Option<(String, String, Option<Range<usi
 /// set to other values: a sweep's end, a tolerance box's corner.
 fn input_rules_at(case: &Case, overrides: &[(usize, f64)], springs: bool) -> Option<Checks> {
     let env = crate::case::Env::with_overrides(case, overrides).ok()?;
-    let model = crate::model::build(case, &mut |v| env.si(v)).ok()?;
+    let (model, laws) = crate::model::build_at(case, &env)?;
     let mut here = Checks::default();
     if let Kind::Bodies { bodies, .. } = &model.kind {
         body_checks(case, &model, bodies, &mut here);
@@ -345,7 +345,7 @@ fn input_rules_at(case: &Case, overrides: &[(usize, f64)], springs: bool) -> Opt
     // it (small cases; from the allowance).
     if springs
         && model.contacts.len() <= 2000
-        && let Ok(an) = crate::analysis::analyze_for(case, &model, &[])
+        && let Ok(an) = crate::analysis::analyze_for(case, &model, &laws, &[])
     {
         let m_eff: Vec<Option<f64>> = an.contacts.iter().map(|r| r.m_eff).collect();
         dynamics::springs(case, &model, &m_eff, &body_sizes(case, &model), &mut here);

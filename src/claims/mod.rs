@@ -675,12 +675,12 @@ fn probe(
     if case.violation(&env).is_some() {
         return None;
     }
-    let m = model::build(case, &mut |v| env.si(v)).ok()?;
+    let (m, laws) = model::build_at(case, &env)?;
     let impacts: Vec<usize> = match claim.of {
         Quantity::Impact(_, i, _) => vec![i],
         _ => Vec::new(),
     };
-    let an = crate::analysis::analyze_for(case, &m, &impacts).ok()?;
+    let an = crate::analysis::analyze_for(case, &m, &laws, &impacts).ok()?;
     let value = value_of(&claim.of, &an).ok()?;
     let rhs = match &claim.rhs {
         ClaimRhs::Expression(e) | ClaimRhs::Literal { expr: e, .. } => e,

@@ -15,6 +15,7 @@
 //! then turned into the scalar type.
 
 mod assemble;
+mod at;
 pub mod robot;
 pub mod slice;
 
@@ -22,6 +23,7 @@ pub use assemble::{
     ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,
     assemble_without_contacts,
 };
+pub use at::{build_at, with_laws};
 
 use crate::case::{self, Case, ContactGeometry, Form, InertiaVal, Space, Val};
 use std::fmt::Debug;
@@ -750,6 +752,13 @@ pub fn used_parameters(case: &Case) -> Vec<bool> {
         note(&v.expr, &mut pending);
         Ok::<(), std::convert::Infallible>(())
     });
+    // A Hertz law's inputs (its stiffness is derived from them at a point).
+    for (_, h) in case.hertz_laws() {
+        h.inputs
+            .vals()
+            .into_iter()
+            .for_each(|v| note(&v.expr, &mut pending));
+    }
     for c in &case.claims {
         match &c.rhs {
             case::ClaimRhs::Expression(e) | case::ClaimRhs::Literal { expr: e, .. } => {

@@ -153,7 +153,7 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         .tolerances
         .as_ref()
         .and_then(|t| t.results.iter().find(|b| b.id == "omega_max"))
-        .map_or(report.coupled_omega_max, |b| b.hi);
+        .map_or(report.governing_omega_max(), |b| b.hi);
     json!({
         "stem": stem,
         // A relative link without extension: percent-encoded, `./` first.
@@ -163,6 +163,10 @@ pub fn index_entry(report: &Report, stem: &str) -> Value {
         "worst_mass_ratio": worst,
         "coupled_ratio": report.coupled_to_independent_ratio,
         "omega_max": omega_max,
+        // The fastest mode at a Hertz impact's peak (the step holds there).
+        "at_peak": report.hertz_states.as_ref().is_some_and(|s| {
+            s.governing == crate::report::hertz_state::State::AtPeak
+        }),
         "bounded": report.tolerances.is_some(),
         // The step the sheet tells the user to use (the damped one with
         // dashpots), never the undamped 2/ω_max beside dashpots.

@@ -101,6 +101,29 @@ fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> 
     ]
 }
 
+/// With tolerances, what the step to use is (the smallest over the box's
+/// points searched); the rest of the line explains the step at the
+/// nominal inputs, which this names.
+fn box_clause(report: &Report, d: usize) -> Option<Segment> {
+    let dt = &report.stable_dt;
+    let (nominal, corners) = (dt.nominal_governing?, dt.governing_corners?);
+    Some(plain(format!(
+        "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
+        t_at_most(report, nominal, d)
+    )))
+}
+
+/// On a sheet with Hertz contacts whose static linearisation sets the
+/// step: says so (`report::hertz_state`); else nothing.
+fn static_words(report: &Report) -> &'static str {
+    match &report.hertz_states {
+        Some(s) if s.governing == crate::report::hertz_state::State::Static => {
+            " at the Hertz contacts' static linearisation"
+        }
+        _ => "",
+    }
+}
+
 /// “Use Δt ≤ …” for a case with tangential springs: the step over every
 /// row, the rows that set it, and what the tangential springs change.
 fn tangential_step_line(
@@ -108,7 +131,9 @@ fn tangential_step_line(
     tg: &crate::report::tangential::TangentialReport,
     d: usize,
 ) -> Option<Vec<Segment>> {
-    let h = tg.dt_with?;
+    tg.dt_with?;
+    // The sheet's step to use: with tolerances the smallest over the box.
+    let h = report.stable_dt.governing?;
     let damped = tg.dt_with_by.is_some_and(|b| b.starts_with("damped"));
     let rows = tg
         .setting_rows
@@ -120,12 +145,20 @@ fn tangential_step_line(
         plain("Use "),
         strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
         plain(if damped {
-            " (symplectic Euler, the dashpot force taken at the step's start velocity), over every contact row, normal and tangential"
+            " (symplectic Euler, the dashpot force taken at the step's start velocity)"
         } else {
-            " (symplectic Euler, velocity Verlet or central differences), 2/ω_max over every contact row, normal and tangential"
+            " (symplectic Euler, velocity Verlet or central differences)"
         }),
-        plain(format!("; set by {rows}")),
     ];
+    match box_clause(report, d) {
+        Some(c) => line.extend([plain(": "), c]),
+        None => line.push(plain(", ")),
+    }
+    line.push(plain(format!(
+        "{}over every contact row, normal and tangential{}; set by {rows}",
+        if damped { "" } else { "2/ω_max " },
+        static_words(report)
+    )));
     if let (Some(w), Some(r)) = (tg.dt_without, tg.dt_ratio) {
         line.push(plain(format!(
             ". Without the tangential springs the step would be {}: they change it by ×{}",
@@ -140,32 +173,13 @@ fn tangential_step_line(
 /// The headline lines of `report` at `d` significant figures.
 pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
     let mut out = Vec::new();
-    let lead = engines_lead(report);
-    if lead {
-        engine_lines(report, d, &mut out);
-    }
-    if let Some(mut line) = step_line(report, d) {
-        if lead && let Some(first) = line.first_mut() {
-            // A step for explicit integrators, which the engines never use.
-            let names: Vec<String> = report
-                .engines
-                .iter()
-                .map(|e| format!("{}'s is {}", e.name, e.integrator))
-                .collect();
-            first.text = format!(
-                "For an explicit integrator (not the engine's own step: {}), u{}",
-                names.join("; "),
-                first.text.trim_start_matches('U')
-            );
-        }
+    if let Some(line) = step_line(report, d) {
         out.push(line);
     }
     impact_lines(report, d, &mut out);
     person_lines(report, d, &mut out);
     out.extend(program_line(report, d));
-    if !lead {
-        engine_lines(report, d, &mut out);
-    }
+    engine_lines(report, d, &mut out);
     if !report.model_checks.is_empty() {
         let k = report.model_checks.len();
         out.push(vec![
@@ -186,11 +200,11 @@ pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
 /// there, ω_max over every row, and the static linearisation's step
 /// (labelled as such: not stable at the peak).
 fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
-    let p = report.hertz_peak.as_ref()?;
+    let p = report.hertz_peak.as_ref().filter(|p| p.governs())?;
+    // The sheet's step to use: with tolerances the smallest over the box
+    // (at every point at its own impact's peak).
     let h = report.stable_dt.governing?;
-    if p.governing != Some(h) {
-        return None;
-    }
+    let nominal = p.governing?;
     let damped = p.governing_by.is_some_and(|b| b.starts_with("damped"));
     let at = p
         .contacts
@@ -222,37 +236,41 @@ fn hertz_peak_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         } else {
             " (symplectic Euler, velocity Verlet or central differences)"
         }),
-        plain(format!(
-            " through the Hertz impact ({at}): {}; the linear limit at the peak, {} over {rows} (ω_max = {} rad/s there), is {}, and {} of it (×{}) is stable through the overlap an explicit step overshoots to",
-            if p.set_by == "impact_resolution" {
-                format!(
-                    "the largest step that keeps the rebound's energy within {} % at every phase of first touch ({} × 2/ω of the struck row alone at its peak, ≈{} steps over the contact)",
-                    n(100.0 * p.rebound_tolerance, 2),
-                    n(p.resolution_factor, 3),
-                    n(
-                        crate::hertz::PEAK_OMEGA_DURATION / (2.0 * p.resolution_factor),
-                        2
-                    )
-                )
-            } else {
-                "the linear limit at the peak less the overshoot".to_string()
-            },
-            if damped {
-                "the step map's limit"
-            } else {
-                "2/ω_max"
-            },
-            n(p.omega_max, d),
-            p.limit.map_or("—".into(), |x| t_at_most(report, x, d)),
-            p.stable.map_or("—".into(), |x| t_at_most(report, x, d)),
-            n(p.overshoot_factor, 3)
-        )),
     ];
-    if let Some(s) = p.static_governing.filter(|&s| s > h * (1.0 + 1e-9)) {
+    match box_clause(report, d) {
+        Some(c) => line.extend([plain(": "), c]),
+        None => line.push(plain(" ")),
+    }
+    line.push(plain(format!(
+        "through the Hertz impact ({at}): {}; the linear limit at the peak, {} over {rows} (ω_max = {} rad/s there), is {}, and {} of it (×{}) is stable through the overlap an explicit step overshoots to",
+        if p.set_by == "impact_resolution" {
+            format!(
+                "the largest step that keeps the rebound's energy within {} % at every phase of first touch ({} × 2/ω of the struck row alone at its peak, ≈{} steps over the contact)",
+                n(100.0 * p.rebound_tolerance, 2),
+                n(p.resolution_factor, 3),
+                n(
+                    crate::hertz::PEAK_OMEGA_DURATION / (2.0 * p.resolution_factor),
+                    2
+                )
+            )
+        } else {
+            "the linear limit at the peak less the overshoot".to_string()
+        },
+        if damped {
+            "the step map's limit"
+        } else {
+            "2/ω_max"
+        },
+        n(p.omega_max, d),
+        p.limit.map_or("—".into(), |x| t_at_most(report, x, d)),
+        p.stable.map_or("—".into(), |x| t_at_most(report, x, d)),
+        n(p.overshoot_factor, 3)
+    )));
+    if let Some(s) = p.static_governing.filter(|&s| s > nominal * (1.0 + 1e-9)) {
         line.push(plain(format!(
             ". The step from the static linearisation only, {}, is {}× too large at the peak (",
             t_at_most(report, s, d),
-            n(s / h, d)
+            n(s / nominal, d)
         )));
         line.push(strong("unsafe"));
         line.push(plain(" during the impact)"));
@@ -281,14 +299,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             " (symplectic Euler, velocity Verlet or central differences): "
         }),
     ];
-    // With tolerances the step is the smallest over the box's corners;
-    // what follows explains the step at the nominal inputs.
-    if let (Some(nominal), Some(corners)) = (dt.nominal_governing, dt.governing_corners) {
-        line.push(plain(format!(
-            "the smallest step over the {corners} points of the inputs' tolerance box searched exactly (its corners, and inside it where a result is not monotone; see Tolerances), stable at every one of them. At the nominal inputs {}: ",
-            t_at_most(report, nominal, d)
-        )));
-    }
+    line.extend(box_clause(report, d));
     let h = dt.nominal_governing.unwrap_or(h);
     // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
     let wmax = format!("{} rad/s", n(report.coupled_omega_max, d));
@@ -304,7 +315,10 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             "2/ω̄ with the Gershgorin bound ω̄ = {} rad/s: the fastest mode did not converge, so the bound stands in for it",
             up(report.coupled_omega_max, d)
         ),
-        _ => format!("2/ω_max, the fastest coupled mode ω_max = {wmax}"),
+        _ => format!(
+            "2/ω_max, the fastest coupled mode{} ω_max = {wmax}",
+            static_words(report)
+        ),
     }));
     // The contacts one at a time, against the step they would replace:
     // with dashpots, their damped steps against the damped limit.
@@ -471,72 +485,6 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     }
 }
 
-/// Whether the case's engines all advance their contacts by a step other
-/// than symplectic Euler (implicit, or a soft step): the sheet's step for
-/// explicit integrators is then not one any of them uses, and the
-/// engines' own results lead the headline.
-fn engines_lead(report: &Report) -> bool {
-    !report.engines.is_empty()
-        && report
-            .engines
-            .iter()
-            .all(|e| e.integrator != crate::engines::law::Step::SemiImplicit.name())
-}
-
-/// "name = value", or "name ≤ value" for a setting given as a limit.
-pub fn setting_text(name: &str, value: &str) -> String {
-    if value.starts_with('≤') {
-        format!("{name} {value}")
-    } else {
-        format!("{name} = {value}")
-    }
-}
-
-/// The engine's own effect on the stiffness: contacts whose spring the
-/// engine caps below the one set, grouped by the spring applied.
-fn cap_segments(e: &crate::engines::EngineReport, d: usize) -> Vec<Segment> {
-    let capped: Vec<_> = e.contacts.iter().filter(|c| c.k_set.is_some()).collect();
-    let Some(first) = capped.first() else {
-        return Vec::new();
-    };
-    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
-    for c in &capped {
-        let k = c.k.map_or_else(|| "—".into(), |k| n(k, d));
-        match groups.iter_mut().find(|(g, _)| *g == k) {
-            Some((_, names)) => names.push(c.name.as_str()),
-            None => groups.push((k, vec![c.name.as_str()])),
-        }
-    }
-    let applied = groups
-        .iter()
-        .map(|(k, names)| format!("k = {k} N/m on {}", names.join(", ")))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let why = match e.engine {
-        crate::case::Engine::Drake => {
-            let beta = e
-                .settings
-                .iter()
-                .find(|(k, _)| k == "near_rigid_threshold")
-                .map_or("—", |(_, v)| v.as_str());
-            format!(
-                ": R_n = β²ŵ/(4π²) with near_rigid_threshold β = {beta} and Drake's own inverse-mass estimate ŵ = ‖W_ii‖_F/3"
-            )
-        }
-        _ => String::new(),
-    };
-    vec![
-        strong(match e.engine {
-            crate::case::Engine::Drake => "near-rigid cap",
-            _ => "stiffness capped",
-        }),
-        plain(format!(
-            " — the engine applies {applied}, not the {} N/m set{why}; ",
-            n(first.k_set.unwrap_or(f64::NAN), d)
-        )),
-    ]
-}
-
 fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     for e in &report.engines {
         let mut line = vec![plain(format!(
@@ -544,8 +492,6 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             e.name,
             t(report, e.step, d)
         ))];
-        // The engine's own effect first.
-        line.extend(cap_segments(e, d));
         line.push(strong(match e.stable {
             Some(true) => "stable",
             Some(false) => "unstable",
@@ -569,45 +515,35 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             )));
         }
         // Every contact up to six; beyond, the first three and a count.
-        // Contacts whose text is the same are named together.
         let shown = if e.contacts.len() <= 6 { 6 } else { 3 };
-        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
         for c in e.contacts.iter().take(shown) {
-            let mut s = String::new();
-            if let Some(k) = c.k.filter(|_| c.k_set.is_none()) {
+            let mut s = format!("; {}:", c.name);
+            if let Some(k) = c.k {
                 s.push_str(&format!(" k = {} N/m", n(k, d)));
             }
             if let Some(m) = c.m_engine.filter(|m| m.is_finite() && c.m_eff.is_finite()) {
                 s.push_str(&format!(
-                    "{}the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
-                    if s.is_empty() { " " } else { ", " },
+                    ", the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
                     n(m, d),
                     n(m / c.m_eff, 3),
                     n(c.m_eff, d)
                 ));
             }
             if let Some(wh) = c.omega_h {
-                s.push_str(&format!(
-                    "{}ωh = {}",
-                    if s.is_empty() { " " } else { ", " },
-                    n(wh, 3)
-                ));
+                s.push_str(&format!(", ωh = {}", n(wh, 3)));
             }
             if !c.inverse.is_empty() {
-                let settings: Vec<String> =
-                    c.inverse.iter().map(|(k, v)| setting_text(k, v)).collect();
+                let settings: Vec<String> = c
+                    .inverse
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
                 s.push_str(&format!(
                     "; for the case's k and c use {}",
                     settings.join(", ")
                 ));
             }
-            match groups.iter_mut().find(|(g, _)| *g == s) {
-                Some((_, names)) => names.push(c.name.as_str()),
-                None => groups.push((s, vec![c.name.as_str()])),
-            }
-        }
-        for (s, names) in groups {
-            line.push(plain(format!("; {}:{s}", names.join(", "))));
+            line.push(plain(s));
         }
         if e.contacts.len() > shown {
             line.push(plain(format!(
@@ -635,7 +571,7 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 true,
             ));
             line.push(seg(
-                " with each contact along the point's velocity (the exact mass along the motion; its speeds may grow that much)",
+                " (its speeds may grow that much; exact mass along the motion)",
                 false,
             ));
         }
@@ -651,27 +587,6 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 false,
             ));
         }
-    }
-    // The factor above rests on the contact's direction being the
-    // velocity's; a contact across the motion meets the worst direction.
-    let worst_direction = p
-        .pairs
-        .iter()
-        .filter_map(|q| q.factor_worst_direction)
-        .reduce(f64::min);
-    if let Some(fw) = worst_direction {
-        line.push(seg(
-            format!(
-                "; with the contact in the worst direction (the largest mass of the point's ellipsoid) the factor is {} — {}",
-                down(fw, 3.min(d)),
-                if fw >= 1.0 {
-                    "within limits"
-                } else {
-                    "over the limit"
-                }
-            ),
-            false,
-        ));
     }
     if let Some(w) = &p.worst {
         line.push(seg(

@@ -473,36 +473,61 @@ fn fastest_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     let ratio = report
         .coupled_to_independent_ratio
         .map_or(String::new(), |r| format!("×{}", sig(r, d)));
+    let tag = static_tag(report);
+    let up = |x: f64| crate::number::sig_round(x, d, crate::number::Round::Up);
+    let mut rows = vec![
+        vec![
+            format!("independent, max ω_i (Rayleigh lower bound){tag}"),
+            sig(report.independent_omega_max, d),
+            String::new(),
+        ],
+        vec![
+            format!("coupled ω_max{tag}"),
+            sig(report.coupled_omega_max, d),
+            ratio,
+        ],
+        vec![
+            if report.coupled_omega_upper_bound_kind == "trace" {
+                format!("upper bound (trace, √(Σ k_i a_i)){tag}")
+            } else {
+                format!("upper bound (Gershgorin, √(max_i Σ_j |S_ij|)){tag}")
+            },
+            up(report.coupled_omega_upper_bound),
+            String::new(),
+        ],
+    ];
+    if let Some(p) = report
+        .hertz_states
+        .as_ref()
+        .and_then(|s| s.at_peak.as_ref())
+    {
+        rows.push(vec![
+            "coupled ω_max at the Hertz impact's peak (sets the step to use)".into(),
+            sig(p.omega_max, d),
+            String::new(),
+        ]);
+        rows.push(vec![
+            "upper bound at the Hertz impact's peak".into(),
+            up(p.omega_upper_bound),
+            String::new(),
+        ]);
+    }
     out.push(Section {
         title: "Fastest frequency".into(),
         header: strings(["estimate", "ω (rad/s)", "vs independent"]),
-        rows: vec![
-            vec![
-                "independent, max ω_i (Rayleigh lower bound)".into(),
-                sig(report.independent_omega_max, d),
-                String::new(),
-            ],
-            vec![
-                "coupled ω_max".into(),
-                sig(report.coupled_omega_max, d),
-                ratio,
-            ],
-            vec![
-                if report.coupled_omega_upper_bound_kind == "trace" {
-                    "upper bound (trace, √(Σ k_i a_i))".into()
-                } else {
-                    "upper bound (Gershgorin, √(max_i Σ_j |S_ij|))".into()
-                },
-                crate::number::sig_round(
-                    report.coupled_omega_upper_bound,
-                    d,
-                    crate::number::Round::Up,
-                ),
-                String::new(),
-            ],
-        ],
+        rows,
         notes: Vec::new(),
     });
+}
+
+/// On a sheet with Hertz contacts, the state of the figures from the
+/// linearised stiffnesses (`report::hertz_state`); else nothing.
+fn static_tag(report: &Report) -> &'static str {
+    if report.hertz_states.is_some() {
+        " — static linearisation"
+    } else {
+        ""
+    }
 }
 
 /// Stable explicit timestep.
@@ -515,18 +540,29 @@ fn timestep_section(report: &Report, d: usize, out: &mut Vec<Section>) {
             |v| crate::number::time_at_most(v, d),
         )
     };
+    let tag = static_tag(report);
     let mut rows = vec![
-        vec!["coupled, 2/ω_max".into(), t(dt.coupled)],
-        vec!["independent, 2/max ω_i".into(), t(dt.independent)],
+        vec![format!("coupled, 2/ω_max{tag}"), t(dt.coupled)],
+        vec![format!("independent, 2/max ω_i{tag}"), t(dt.independent)],
     ];
     if dt.coupled_damped.is_some() || dt.independent_damped.is_some() {
         rows.push(vec![
-            "coupled, with dashpots (step map)".into(),
+            format!("coupled, with dashpots (step map){tag}"),
             t(dt.coupled_damped),
         ]);
         rows.push(vec![
-            "one at a time, with dashpot (estimate)".into(),
+            format!("one at a time, with dashpot (estimate){tag}"),
             t(dt.independent_damped),
+        ]);
+    }
+    if let Some(p) = report
+        .hertz_states
+        .as_ref()
+        .and_then(|s| s.at_peak.as_ref())
+    {
+        rows.push(vec![
+            "coupled at the Hertz impact's peak, 2/ω_max".into(),
+            t(p.coupled),
         ]);
     }
     let mut notes = Vec::new();

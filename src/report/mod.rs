@@ -18,6 +18,7 @@ pub use changes::Changes;
 pub use symbolic::SymbolicReport;
 use symbolic::{form, symbolic_report};
 pub mod definition;
+pub mod hertz_state;
 mod histogram;
 pub mod impact;
 pub mod selection;
@@ -166,6 +167,10 @@ pub struct Report {
     /// With a Hertz impact: the step at its peak, which the step to use
     /// holds at (`null` without one).
     pub hertz_peak: Option<crate::analysis::hertz_contacts::PeakStep>,
+    /// With Hertz contacts: the state (static, at the peak) of each
+    /// fastest mode and step, and which governs ([`hertz_state`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hertz_states: Option<hertz_state::HertzStates>,
 }
 
 /// The assembled matrices, numerically.
@@ -514,7 +519,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         coupled_omega_upper_bound: omega_bound,
         coupled_omega_upper_bound_kind: omega_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
-        stable_dt: stable_dt_report(an),
+        stable_dt: tangential::stable_dt_report(an),
         damped_modes: an.damped_modes.as_ref().map(|ms| {
             ms.iter()
                 .map(|DampedMode { omega, zeta }| DampedModeReport {
@@ -544,6 +549,7 @@ pub fn build(case: &Case, results: Results) -> Report {
             .map(|t| tangential::report(case, an, t, &keep, all)),
         hertz: crate::analysis::hertz_contacts::results(case, an),
         hertz_peak: an.hertz_peak.clone(),
+        hertz_states: hertz_state::states(an, !case.hertz_laws().is_empty()),
     }
 }
 
@@ -755,26 +761,4 @@ fn large_report(
                 .collect(),
         }
     })
-}
-
-/// The stable timesteps (over every row with tangential springs).
-fn stable_dt_report(an: &Analysis) -> StableDtReport {
-    let dt = an
-        .tangential
-        .as_ref()
-        .map_or(&an.stable_dt, |t| &t.stable_dt);
-    StableDtReport {
-        // The analysis' own: over every row, and at the peak of a Hertz
-        // impact where one sets the step.
-        guaranteed: an.stable_dt.guaranteed,
-        governing: an.stable_dt.governing.map(|(h, _)| h),
-        governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
-        nominal_governing: None,
-        governing_corners: None,
-        coupled: dt.coupled,
-        independent: dt.independent,
-        independent_over_coupled: dt.independent.zip(dt.coupled).map(|(i, c)| i / c),
-        coupled_damped: dt.coupled_damped,
-        independent_damped: dt.independent_damped,
-    }
 }

@@ -266,3 +266,25 @@ pub(super) fn omega_figures(an: &crate::analysis::Analysis) -> (f64, f64, f64, &
         ),
     }
 }
+
+/// The stable timesteps (over every row with tangential springs).
+pub(super) fn stable_dt_report(an: &crate::analysis::Analysis) -> super::StableDtReport {
+    let dt = an
+        .tangential
+        .as_ref()
+        .map_or(&an.stable_dt, |t| &t.stable_dt);
+    super::StableDtReport {
+        // The analysis' own: over every row, and at the peak of a Hertz
+        // impact where one sets the step.
+        guaranteed: an.stable_dt.guaranteed,
+        governing: an.stable_dt.governing.map(|(h, _)| h),
+        governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
+        nominal_governing: None,
+        governing_corners: None,
+        coupled: dt.coupled,
+        independent: dt.independent,
+        independent_over_coupled: dt.independent.zip(dt.coupled).map(|(i, c)| i / c),
+        coupled_damped: dt.coupled_damped,
+        independent_damped: dt.independent_damped,
+    }
+}

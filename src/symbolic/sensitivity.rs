@@ -209,8 +209,57 @@ pub fn sensitivities(case: &Case, d: &Derivation) -> Vec<Sensitivity> {
                 m_eff_symbolic: form,
             });
         }
+        if let crate::case::ContactLaw::Hertz(h) = &contact.law {
+            with_hertz_law(case, h, &contact.name, &mut out);
+        }
     }
     out
+}
+
+/// A Hertz contact's stiffness is a number in the closed forms (derived
+/// from the law's inputs at each point, `case::HertzInputs::derive`): its
+/// elasticity to each independent parameter the law uses,
+/// `∂ln k/∂ln p`, by a central difference of the law at p(1 ± 10⁻⁶),
+/// joins `∂ln ω/∂ln p = ½(∂ln k/∂ln p − ∂ln A_ii/∂ln p)`; a parameter only
+/// the law uses gets its own row (m_eff does not depend on it).
+fn with_hertz_law(
+    case: &Case,
+    h: &crate::case::HertzLaw,
+    contact: &str,
+    out: &mut Vec<Sensitivity>,
+) {
+    use crate::case::Env;
+    let k_at = |p: usize, x: f64| {
+        let env = Env::with_overrides(case, &[(p, x)]).ok()?;
+        h.at(&mut |v| env.si(v).ok()).map(|l| l.stiffness)
+    };
+    for (p, param) in case.parameters.iter().enumerate() {
+        let pv = param.value.si;
+        if !param.value.expr.params().is_empty() || pv == 0.0 {
+            continue;
+        }
+        let dx = 1e-6 * pv.abs();
+        let Some((up, down)) = k_at(p, pv + dx).zip(k_at(p, pv - dx)) else {
+            continue;
+        };
+        let eps_k = clean(pv * (up - down) / (2.0 * dx) / h.stiffness);
+        if eps_k.abs() < 1e-9 {
+            continue;
+        }
+        match out
+            .iter_mut()
+            .find(|s| s.contact == contact && s.parameter == param.name)
+        {
+            Some(s) => s.omega = s.omega.map(|w| clean(w + 0.5 * eps_k)),
+            None => out.push(Sensitivity {
+                contact: contact.to_string(),
+                parameter: param.name.clone(),
+                m_eff: Some(0.0),
+                omega: Some(0.5 * eps_k),
+                m_eff_symbolic: None,
+            }),
+        }
+    }
 }
 
 /// Why a parameter at a nominal value of 0 has no elasticity (the sheets

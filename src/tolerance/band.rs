@@ -24,8 +24,8 @@ fn plotted(case: &Case, sweep: &Sweep, impacts: &[usize], o: &[(usize, f64)]) ->
     if case.violation(&env).is_some() {
         return None;
     }
-    let m = model::build(case, &mut |v| env.si(v)).ok()?;
-    let an = analysis::analyze_for(case, &m, impacts).ok()?;
+    let (m, laws) = model::build_at(case, &env)?;
+    let an = analysis::analyze_for(case, &m, &laws, impacts).ok()?;
     Some(
         sweep
             .plot

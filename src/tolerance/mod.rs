@@ -97,6 +97,12 @@ impl Tracked {
         match self {
             Tracked::MEff(c) => format!("m_eff of {}", case.contact_name(c)),
             Tracked::Omega(c) => format!("ω of {}", case.contact_name(c)),
+            Tracked::OmegaMax if hertz_impact(case) => {
+                "coupled ω_max (at the Hertz impact's peak)".into()
+            }
+            Tracked::StepToUse if hertz_impact(case) => {
+                "step to use (at the Hertz impact's peak)".into()
+            }
             Tracked::OmegaMax => "coupled ω_max".into(),
             Tracked::StepToUse => "step to use".into(),
             Tracked::Guaranteed => "guaranteed step".into(),
@@ -137,17 +143,13 @@ impl Tracked {
         let x = match self {
             Tracked::MEff(c) => an.contacts.get(c)?.m_eff,
             Tracked::Omega(c) => an.contacts.get(c).map(|r| r.omega),
-            Tracked::OmegaMax => Some(an.coupled_omega_max),
-            // With tangential springs, over every row (as the sheet's step).
-            Tracked::StepToUse => an
-                .tangential
-                .as_ref()
-                .map_or(an.stable_dt.governing, |t| t.stable_dt.governing)
-                .map(|(h, _)| h),
-            Tracked::Guaranteed => an
-                .tangential
-                .as_ref()
-                .map_or(an.stable_dt.guaranteed, |t| t.stable_dt.guaranteed),
+            // The sheet's governing one: over every row, at the peak of a
+            // Hertz impact where the step to use holds there.
+            Tracked::OmegaMax => Some(analysis::hertz_contacts::governing_omega_max(an)),
+            // The sheet's own step (`stable_dt.governing`): over every row
+            // with tangential springs, and at the peak of a Hertz impact.
+            Tracked::StepToUse => an.stable_dt.governing.map(|(h, _)| h),
+            Tracked::Guaranteed => an.stable_dt.guaranteed,
             Tracked::PeakForce(i) => {
                 let r = an.impacts.get(i)?;
                 case.impacts[i]
@@ -161,6 +163,14 @@ impl Tracked {
         };
         x.filter(|v| v.is_finite())
     }
+}
+
+/// Whether a Hertz contact of `case` has an impact speed: the step to use
+/// and ω_max are then those at the impact's peak.
+fn hertz_impact(case: &Case) -> bool {
+    case.hertz_laws()
+        .iter()
+        .any(|(_, h)| h.impact_speed.is_some())
 }
 
 /// One toleranced input, as the sheet lists it.
@@ -371,9 +381,9 @@ pub fn values_at(
     if case.violation(&env).is_some() {
         return None;
     }
-    let m = model::build(case, &mut |v| env.si(v)).ok()?;
+    let (m, laws) = model::build_at(case, &env)?;
     let impacts: Vec<usize> = (0..case.impacts.len()).collect();
-    let an = analysis::analyze_for(case, &m, &impacts).ok()?;
+    let an = analysis::analyze_for(case, &m, &laws, &impacts).ok()?;
     let persons: Vec<PersonAt> = case
         .persons
         .iter()

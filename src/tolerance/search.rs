@@ -413,7 +413,7 @@ pub fn bound(case: &Case, an: &Analysis, exact: Option<&[Sensitivity]>) -> Optio
         .collect();
     if !idle.is_empty() {
         notes.push(format!(
-            "{} moves none of the bounded results over its tolerance: either nothing depends on it, or it enters only a value fixed when the case is read (such as a Hertz law's modulus or radius, linearised once at the nominal values), which its tolerance does not reach.",
+            "{} moves none of the bounded results over its tolerance: nothing the bounded results depend on uses it.",
             idle.join(", ")
         ));
     }

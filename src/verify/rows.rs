@@ -99,16 +99,31 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
             an.contacts.iter().map(|c| c.stiffness).collect(),
         ),
     };
+    // The state the step holds at, named on the line (issue 38).
+    let at_peak = matches!(&run.an.hertz_peak, Some(p) if p.governs());
     if let Some(fastest) = modes.first() {
-        fastest_mode(run, &undamped, fastest, &k);
+        fastest_mode(run, &undamped, fastest, &k, at_peak);
     }
     let exact = matches!(how, Governing::CoupledMode | Governing::DampedStepMap);
     stability(run, &sim, h_lim, exact);
 }
 
 /// The fastest mode over every row, excited alone (impulses `P = K s`).
-fn fastest_mode(run: &mut Run, sim: &LinearSim, mode: &crate::analysis::Mode, k: &[f64]) {
-    let what = "ω_max over every row, normal and tangential: the fastest mode excited alone on the undamped system of every row".to_string();
+fn fastest_mode(
+    run: &mut Run,
+    sim: &LinearSim,
+    mode: &crate::analysis::Mode,
+    k: &[f64],
+    at_peak: bool,
+) {
+    let what = format!(
+        "ω_max over every row, normal and tangential{}: the fastest mode excited alone on the undamped system of every row",
+        if at_peak {
+            " at the Hertz impact's peak"
+        } else {
+            ""
+        }
+    );
     let period = std::f64::consts::TAU / mode.omega;
     let h = period / 200.0;
     const PERIODS: f64 = 20.0;

@@ -64,7 +64,7 @@ mod input {
 /// numbers in each), golden snapshots, PDF, the docs' reference, and
 /// output safety (nothing in a report runs; all or nothing written).
 mod output {
-    mod browser;
+    pub(crate) mod browser;
     mod docs;
     mod notation;
     mod parity;
@@ -96,6 +96,7 @@ mod physics {
     mod tangential_steps;
     mod tolerance;
     mod tolerance_band;
+    mod tolerance_hertz;
     mod verification;
 }
 

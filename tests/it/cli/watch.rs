@@ -108,3 +108,59 @@ fn the_served_sheet_follows_the_case_and_shows_a_bad_edit_located() {
     // And nothing was written beside the case.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// In headless Chromium (as the report tests run it; skipped without one
+/// unless `MEFF_BROWSER_TESTS` is set): the page a browser loads from
+/// `watch` follows an edit of the case, and after a bad edit shows the
+/// located error above the last good sheet. (The reload itself is the
+/// hook's long poll, checked over HTTP above: headless Chromium's dump
+/// does not wait for it.)
+#[test]
+fn in_a_browser_the_served_sheet_follows_an_edit() {
+    use crate::output::browser::{chrome, chromium};
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var_os("MEFF_BROWSER_TESTS").is_none(),
+            "MEFF_BROWSER_TESTS is set but no Chromium was found"
+        );
+        eprintln!("skipping the watch browser check: no chromium on PATH");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let case = dir.path().join("offcentre.toml");
+    let text = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+    std::fs::write(&case, &text).unwrap();
+    let server = start(&case);
+    let url = format!("http://127.0.0.1:{}/", server.1);
+    let version = |page: &str| -> u64 {
+        page.split("var v=")
+            .nth(1)
+            .and_then(|s| s.split(';').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap()
+    };
+    let out = chrome(&browser, profile.path(), &["--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("Planar block on a floor"), "{dom}");
+    assert!(dom.contains("1.000") && !dom.contains("0.4000"));
+    // r = 0.10 m → 0.20 m: m_eff 1 → 0.4 kg.
+    let v = version(&get(server.1, "/").1);
+    std::fs::write(&case, text.replace("\"0.10 m\"", "\"0.20 m\"")).unwrap();
+    let _ = get(server.1, &format!("/__meff/version?since={v}"));
+    let out = chrome(&browser, profile.path(), &["--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("0.4000"), "the new m_eff: {dom}");
+    // A half-written edit: the page shows the error at its line first.
+    let v = version(&get(server.1, "/").1);
+    std::fs::write(&case, format!("{text}\nbroken = \n")).unwrap();
+    let _ = get(server.1, &format!("/__meff/version?since={v}"));
+    let out = chrome(&browser, profile.path(), &["--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let located = format!("offcentre.toml:{}:", text.lines().count() + 2);
+    let at = dom
+        .find(&located)
+        .unwrap_or_else(|| panic!("{located} not in the page: {dom}"));
+    assert!(at < dom.find("<h1").unwrap(), "the error comes first");
+    assert!(dom.contains("0.4000"), "the last good sheet stays");
+}

@@ -69,7 +69,7 @@ fn html_reports_parse_and_are_self_contained() {
     assert!(dir.join("assets/STIXMath-Regular.otf").is_file());
 }
 
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("MEFF_CHROMIUM") {
         return Some(PathBuf::from(p));
     }
@@ -84,7 +84,7 @@ fn chromium() -> Option<PathBuf> {
         })
 }
 
-fn chrome(browser: &Path, profile: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn chrome(browser: &Path, profile: &Path, args: &[&str]) -> std::process::Output {
     Command::new(browser)
         .args([
             "--headless",
