@@ -15,7 +15,10 @@
 //! What comes out is the dense path's [`Tangential`]: every row's A_ii,
 //! m_eff and ω, each contact's block of A (from S), the fastest modes over
 //! every row, which rows set the step (their shares of the fastest mode),
-//! and the steps with and without the tangential springs. Without dashpots
+//! and the steps with and without the tangential springs, kept as columns
+//! (`row_table.rs`: about 42 bytes a row and 24 a block, where a struct a
+//! row and nested vectors a block took 1.2 + 0.8 GB at 9·10⁶ rows); S is
+//! freed before the rows' table is made. Without dashpots
 //! the step is `2/ω_max` over every row (the Gershgorin bound when the
 //! fastest mode did not converge); with dashpots the energy bound at
 //! ω_max and the Gershgorin bound on the dashpots' rate, as for the normal
@@ -23,16 +26,18 @@
 //! Lanczos' tolerance (tests/it/physics/tangential_large.rs: 1e-10).
 
 use super::large::{self, Coupled, RowOrder};
-use super::tangential::{ContactBlock, RowResult, Tangential};
+use super::row_table::{BlockTable, RowColumns, RowTable, dashpots};
+use super::tangential::Tangential;
 use super::{Analysis, AnalysisError, LargeModes, StableDt, dt_undamped, order, stable};
 use crate::model::{ContactRows, Direction, Model, RowOf, System};
 use nalgebra::DMatrix;
 
-/// Every contact row of a model: which contact and direction each is, and
-/// the first row of each contact (one more than contacts).
+/// Every contact row of a model: which contact each is (its direction is
+/// its place among the contact's rows), and the first row of each contact
+/// (one more than contacts).
 pub struct Rows {
-    /// Row r's contact and direction.
-    pub of: Vec<RowOf>,
+    /// Row r's contact.
+    contact: Vec<u32>,
     /// Contact i's rows: `first[i] .. first[i + 1]` (normal first).
     pub first: Vec<usize>,
 }
@@ -40,32 +45,37 @@ pub struct Rows {
 impl Rows {
     /// The rows of `model`'s contacts, contact by contact.
     pub fn of(model: &Model<f64>) -> Rows {
-        let mut of = Vec::with_capacity(model.contacts.len());
+        let mut contact = Vec::with_capacity(model.contacts.len());
         let mut first = Vec::with_capacity(model.contacts.len() + 1);
         for (i, c) in model.contacts.iter().enumerate() {
-            first.push(of.len());
-            of.push(RowOf {
-                contact: i,
-                direction: Direction::Normal,
-            });
+            first.push(contact.len());
             let tangents = c.tangential.as_ref().map_or(0, |t| t.basis.len());
-            of.extend((0..tangents).map(|k| RowOf {
-                contact: i,
-                direction: Direction::Tangent(k as u8),
-            }));
+            contact.extend(std::iter::repeat_n(i as u32, 1 + tangents));
         }
-        first.push(of.len());
-        Rows { of, first }
+        first.push(contact.len());
+        Rows { contact, first }
+    }
+
+    /// Row r's contact and direction.
+    pub fn row_of(&self, r: usize) -> RowOf {
+        let contact = self.contact[r] as usize;
+        RowOf {
+            contact,
+            direction: match r - self.first[contact] {
+                0 => Direction::Normal,
+                k => Direction::Tangent((k - 1) as u8),
+            },
+        }
     }
 
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.of.len()
+        self.contact.len()
     }
 
     /// True without rows.
     pub fn is_empty(&self) -> bool {
-        self.of.is_empty()
+        self.contact.is_empty()
     }
 
     /// The rows' storage order from the contacts' (each contact's rows
@@ -84,9 +94,9 @@ impl Rows {
 
 /// Each row's stiffness and damping (`None`: no dashpot).
 fn row_values(model: &Model<f64>, rows: &Rows) -> (Vec<f64>, Vec<Option<f64>>) {
-    rows.of
-        .iter()
+    (0..rows.len())
         .map(|r| {
+            let r = rows.row_of(r);
             let contact = &model.contacts[r.contact];
             match r.direction {
                 Direction::Normal => (contact.stiffness, contact.damping),
@@ -109,7 +119,7 @@ pub fn coupled_rows(
     let made = ContactRows::new(model);
     let order = rows.order(order::contact_order(model));
     let row = |r: usize, out: &mut crate::model::SparseRow<f64>| {
-        let of = rows.of[r];
+        let of = rows.row_of(r);
         match of.direction {
             Direction::Normal => made.row_into(of.contact, out),
             Direction::Tangent(k) => {
@@ -123,8 +133,11 @@ pub fn coupled_rows(
     };
     large::coupled_with(system, stiffness, row, order).map_err(|e| match e {
         AnalysisError::OutOfRange { contact, what } => AnalysisError::OutOfRange {
-            contact: rows.of[contact].contact,
-            what: format!("row {}: {what}", rows.of[contact].direction.label(false)),
+            contact: rows.row_of(contact).contact,
+            what: format!(
+                "row {}: {what}",
+                rows.row_of(contact).direction.label(false)
+            ),
         },
         AnalysisError::TooLarge { constrained, .. } => AnalysisError::TooLarge {
             contacts: model.contacts.len(),
@@ -165,6 +178,7 @@ pub fn analyze(
 ) -> Result<Tangential, AnalysisError> {
     let rows = Rows::of(model);
     let (k, c) = row_values(model, &rows);
+    let c = dashpots(c);
     let coupled = coupled_rows(model, system, &rows, &k)?;
     crate::timing::mark("whiten-rows-tangential");
     // Shapes always: which rows set the step (the headline's) are read
@@ -180,50 +194,43 @@ pub fn analyze(
         info.modes_converged
     ));
     crate::timing::mark("lanczos-tangential");
-    let results: Vec<RowResult> = rows
-        .of
-        .iter()
-        .enumerate()
-        .map(|(r, of)| {
-            let a = coupled.diag[r];
-            RowResult {
-                of: *of,
-                direction: super::tangential::direction_of(model, of),
-                stiffness: k[r],
-                damping: c[r],
-                a,
-                m_eff: (a > 0.0).then(|| 1.0 / a),
-                omega: (k[r] * a).sqrt(),
-            }
-        })
-        .collect();
-    let contacts = blocks(model, &rows, &coupled);
-    let stable_dt = steps(&results, &coupled, &modes, info.gershgorin_omega);
-    let setting_rows = super::tangential::setting_rows(&modes, &k);
-    let trace = results
-        .iter()
-        .map(|r| r.stiffness * r.a)
-        .sum::<f64>()
-        .sqrt();
+    let blocks = BlockTable::new(&rows.first, |p, q| coupled.a(p, q));
+    let gamma = c.as_ref().map(|c| {
+        let c: Vec<f64> = c.iter().map(|x| x.unwrap_or(0.0)).collect();
+        coupled.gershgorin_damped(&c)
+    });
+    // S is freed before the rows' table is made: A_ii is all it keeps of it.
+    let Coupled { diag, .. } = coupled;
+    let Rows { contact, first } = rows;
+    drop(contact);
+    let rows = RowTable::new(
+        RowColumns {
+            first,
+            mobile: diag.iter().map(|&a| a > 0.0).collect(),
+            a: diag,
+            stiffness: k,
+            damping: c,
+        },
+        |of| super::tangential::direction_of(model, &of),
+    );
+    let stable_dt = steps(&rows, &modes, info.gershgorin_omega, gamma);
+    let setting_rows = super::tangential::setting_rows(&modes, rows.stiffness());
+    let trace = trace(&rows);
     let (omega_upper_bound, omega_upper_bound_kind) = if info.gershgorin_omega < trace {
         (info.gershgorin_omega, "gershgorin")
     } else {
         (trace, "trace")
     };
-    let damping_rate_bound = results.iter().any(|r| r.damping.is_some()).then(|| {
-        let c: Vec<f64> = results.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-        coupled.gershgorin_damped(&c)
-    });
     Ok(Tangential {
         // J over every row is not kept on the large path (not printed).
         jacobian: Vec::new(),
         omega_max: modes.first().map_or(info.gershgorin_omega, |m| m.omega),
-        independent_omega_max: results.iter().map(|r| r.omega).fold(0.0, f64::max),
+        independent_omega_max: super::tangential::independent_omega_max(&rows),
         omega_upper_bound,
         omega_upper_bound_kind,
-        damping_rate_bound,
-        rows: results,
-        contacts,
+        damping_rate_bound: gamma,
+        rows,
+        blocks,
         delassus: DMatrix::zeros(0, 0),
         modes,
         // Not counted on the large path (no rank is computed).
@@ -231,59 +238,33 @@ pub fn analyze(
         stable_dt,
         setting_rows,
         normal_governing: None,
+        large: Some(info),
     })
 }
 
-/// The blocks of A of the contacts with a tangential spring, read from S.
-fn blocks(model: &Model<f64>, rows: &Rows, cp: &Coupled) -> Vec<ContactBlock> {
-    model
-        .contacts
+/// The trace bound `√(Σ k_i A_ii)` over every row.
+fn trace(rows: &RowTable) -> f64 {
+    rows.stiffness()
         .iter()
-        .enumerate()
-        .filter(|(_, c)| c.tangential.is_some())
-        .map(|(i, _)| {
-            let r = rows.first[i]..rows.first[i + 1];
-            let block: Vec<Vec<f64>> = r
-                .clone()
-                .map(|p| r.clone().map(|q| cp.a(p, q)).collect())
-                .collect();
-            let n = r.start;
-            let coupling = (r.start + 1..r.end)
-                .map(|t| {
-                    let den = (cp.diag[n] * cp.diag[t]).sqrt();
-                    if den > 0.0 { cp.a(n, t) / den } else { 0.0 }
-                })
-                .collect();
-            ContactBlock {
-                contact: i,
-                first_row: n,
-                block,
-                coupling,
-            }
-        })
-        .collect()
+        .zip(rows.a())
+        .map(|(k, a)| k * a)
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// The stable steps over every row on the large path (see the module
 /// notes): no step map (`coupled_damped`, `independent_damped` are
 /// `None`), the guaranteed step from the smaller of the trace and
-/// Gershgorin bounds.
-fn steps(rows: &[RowResult], cp: &Coupled, modes: &[super::Mode], gershgorin: f64) -> StableDt {
+/// Gershgorin bounds; `gamma` the Gershgorin bound on the dashpots' rate.
+fn steps(rows: &RowTable, modes: &[super::Mode], gershgorin: f64, gamma: Option<f64>) -> StableDt {
     let omega_max = modes.first().map_or(gershgorin, |m| m.omega);
-    let any_damping = rows.iter().any(|r| r.damping.is_some());
-    let gamma = any_damping.then(|| {
-        let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
-        cp.gershgorin_damped(&c)
-    });
     let governing = stable::governing(omega_max, modes.is_empty(), None, gamma);
-    let trace = rows.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
-    let independent = rows.iter().map(|r| r.omega).fold(0.0, f64::max);
     StableDt {
         coupled: dt_undamped(omega_max),
-        independent: dt_undamped(independent),
+        independent: dt_undamped(super::tangential::independent_omega_max(rows)),
         coupled_damped: None,
         independent_damped: None,
-        guaranteed: stable::guaranteed(trace.min(gershgorin), gamma, governing),
+        guaranteed: stable::guaranteed(trace(rows).min(gershgorin), gamma, governing),
         governing,
     }
 }
@@ -296,4 +277,164 @@ pub fn row_count(model: &Model<f64>) -> usize {
         .iter()
         .map(|c| 1 + c.tangential.as_ref().map_or(0, |t| t.basis.len()))
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::AnalysisPath;
+
+    /// A jittered 4×3×2 packing of spheres (radius 5 mm) on a floor, its
+    /// neighbours in contact at their mid-points: most contacts with a
+    /// tangential spring (a ratio or absolute), some with dashpots.
+    fn packing() -> String {
+        let (r, n) = (0.005f64, [4usize, 3, 2]);
+        let jitter = |i: usize, k: usize| {
+            let x = ((i * 7 + k * 13) as f64 * 0.618_033_988_749_895).fract();
+            0.02 * r * (x - 0.5)
+        };
+        let mut s = String::from("space = \"3d\"\n");
+        let mut pos = Vec::new();
+        for z in 0..n[2] {
+            for y in 0..n[1] {
+                for x in 0..n[0] {
+                    let b = pos.len();
+                    let p = [
+                        2.0 * r * x as f64 + jitter(b, 0),
+                        2.0 * r * y as f64 + jitter(b, 1),
+                        r + 2.0 * r * z as f64 + jitter(b, 2).abs(),
+                    ];
+                    let m = 1e-3 * (1.0 + 0.1 * (b % 3) as f64);
+                    let i = 0.4 * m * r * r;
+                    s += &format!(
+                        "[[body]]\nname = \"s{b}\"\ntype = \"rigid\"\nmass = \"{m:e} kg\"\ninertia = [\"{i:e} kg m^2\", \"{i:e} kg m^2\", \"{i:e} kg m^2\"]\nposition = [\"{:e} m\", \"{:e} m\", \"{:e} m\"]\n",
+                        p[0], p[1], p[2]
+                    );
+                    pos.push(p);
+                }
+            }
+        }
+        let mut c = 0;
+        let mut contact = |s: &mut String,
+                           a: usize,
+                           b: Option<usize>,
+                           p: [f64; 3],
+                           nrm: [f64; 3]| {
+            s.push_str(&format!(
+                "[[contact]]\nname = \"c{c}\"\nbody = \"s{a}\"\n{}point = [\"{:e} m\", \"{:e} m\", \"{:e} m\"]\nnormal = [{:?}, {:?}, {:?}]\nstiffness = \"{:e} N/m\"\n",
+                b.map_or(String::new(), |b| format!("other = \"s{b}\"\n")),
+                p[0], p[1], p[2], nrm[0], nrm[1], nrm[2],
+                1e5 * (1.0 + 0.5 * (c % 4) as f64)
+            ));
+            match c % 5 {
+                0 => {}
+                1 => s.push_str("tangential_stiffness = \"6e4 N/m\"\n"),
+                2 => s.push_str("damping = \"0.5 N s/m\"\ntangential_ratio = 0.8\ntangential_damping = \"0.3 N s/m\"\n"),
+                _ => s.push_str("tangential_ratio = 0.8\n"),
+            }
+            c += 1;
+        };
+        for a in 0..pos.len() {
+            if pos[a][2] < 1.5 * r {
+                let p = pos[a];
+                contact(&mut s, a, None, [p[0], p[1], 0.0], [0.0, 0.0, 1.0]);
+            }
+            for b in a + 1..pos.len() {
+                let d: Vec<f64> = (0..3).map(|k| pos[a][k] - pos[b][k]).collect();
+                let l = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+                if l < 2.2 * r {
+                    let mid = std::array::from_fn(|k| 0.5 * (pos[a][k] + pos[b][k]));
+                    contact(&mut s, a, Some(b), mid, std::array::from_fn(|k| d[k] / l));
+                }
+            }
+        }
+        s
+    }
+
+    /// The table gives, bit for bit, what one struct a row and nested
+    /// vectors a block held: each row's A_ii, m_eff, ω, contact, direction,
+    /// k and c from S and the model, each block of A and its couplings
+    /// read from S; and the modes are those of S (not changed by the
+    /// table: the same S, the same recurrence).
+    #[test]
+    fn the_compact_rows_and_blocks_are_those_read_from_s() {
+        let case = crate::case::parse_case("packing.toml", &packing()).expect("packing");
+        let model = crate::model::numeric(&case);
+        let system = crate::model::assemble_without_contacts(&model);
+        let want = LargeModes {
+            count: 6,
+            shapes: true,
+            path: AnalysisPath::Large,
+        };
+        let t = analyze(&model, &system, want).expect("analysis");
+        let rows = Rows::of(&model);
+        let (k, c) = row_values(&model, &rows);
+        let cp = coupled_rows(&model, &system, &rows, &k).expect("S");
+        // Rows as the struct-per-row code numbered them.
+        let mut of = Vec::new();
+        for (i, x) in model.contacts.iter().enumerate() {
+            of.push(RowOf {
+                contact: i,
+                direction: Direction::Normal,
+            });
+            for k in 0..x.tangential.as_ref().map_or(0, |t| t.basis.len()) {
+                of.push(RowOf {
+                    contact: i,
+                    direction: Direction::Tangent(k as u8),
+                });
+            }
+        }
+        assert!(of.len() > 2 * model.contacts.len(), "{} rows", of.len());
+        assert!(c.iter().any(Option::is_some) && c.iter().any(Option::is_none));
+        assert_eq!(t.rows.len(), of.len());
+        for (r, want) in of.iter().enumerate() {
+            let got = t.rows.get(r);
+            let a = cp.diag[r];
+            assert_eq!(got.of, *want);
+            assert_eq!(
+                got.direction,
+                super::super::tangential::direction_of(&model, want)
+            );
+            assert_eq!(got.stiffness.to_bits(), k[r].to_bits());
+            assert_eq!(got.damping.map(f64::to_bits), c[r].map(f64::to_bits));
+            assert_eq!(got.a.to_bits(), a.to_bits());
+            assert_eq!(
+                got.m_eff.map(f64::to_bits),
+                (a > 0.0).then(|| (1.0 / a).to_bits())
+            );
+            assert_eq!(got.omega.to_bits(), (k[r] * a).sqrt().to_bits());
+        }
+        let with: Vec<usize> = (0..model.contacts.len())
+            .filter(|&i| model.contacts[i].tangential.is_some())
+            .collect();
+        assert_eq!(t.blocks.len(), with.len());
+        for (j, &i) in with.iter().enumerate() {
+            let b = t.contact_block(j);
+            let first = rows.first[i];
+            assert_eq!((b.contact, b.first_row), (i, first));
+            let m = rows.first[i + 1] - first;
+            for p in 0..m {
+                for q in 0..m {
+                    assert_eq!(
+                        b.block[p][q].to_bits(),
+                        cp.a(first + p, first + q).to_bits()
+                    );
+                }
+            }
+            for tr in 1..m {
+                let den = (cp.diag[first] * cp.diag[first + tr]).sqrt();
+                let want = if den > 0.0 {
+                    cp.a(first, first + tr) / den
+                } else {
+                    0.0
+                };
+                assert_eq!(b.coupling[tr - 1].to_bits(), want.to_bits());
+            }
+        }
+        let units: usize = rows.first.windows(2).map(|w| (w[1] - w[0]).pow(2)).sum();
+        let (modes, _) = super::super::lanczos::fastest_modes_over_rows(&cp, 6, true, units);
+        assert!(!modes.is_empty());
+        assert_eq!(modes, t.modes);
+        assert_eq!(t.omega_max.to_bits(), modes[0].omega.to_bits());
+    }
 }

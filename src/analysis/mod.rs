@@ -38,6 +38,7 @@ mod modes;
 pub mod order;
 pub mod program;
 pub mod robot;
+mod row_table;
 pub mod scene_large;
 pub mod stable;
 pub mod sweep;

@@ -14,6 +14,8 @@
 //! dashpots). Which rows set it: each row's share `u_i²` of the fastest
 //! mode's unit eigenvector u of S.
 
+pub use super::row_table::{BlockTable, RowTable};
+use super::row_table::{RowColumns, dashpots, first_rows};
 use super::{AnalysisError, Mode, StableDt, dt_undamped, modes, stable};
 use crate::model::{ContactRows, Direction, Model, RowOf, System};
 use nalgebra::DMatrix;
@@ -58,10 +60,12 @@ pub struct ContactBlock {
 /// The analysis over every row.
 #[derive(Clone, Debug)]
 pub struct Tangential {
-    /// Every row, contact by contact (normal, then its tangents).
-    pub rows: Vec<RowResult>,
-    /// The contacts with a tangential spring.
-    pub contacts: Vec<ContactBlock>,
+    /// Every row, contact by contact (normal, then its tangents), as
+    /// columns ([`RowTable::get`] gives a row's [`RowResult`]).
+    pub rows: RowTable,
+    /// The blocks of A of the contacts with a tangential spring
+    /// ([`Tangential::contact_block`]).
+    pub blocks: BlockTable,
     /// A over every row.
     pub delassus: DMatrix<f64>,
     /// Nonzero coupled modes over every row, fastest first.
@@ -91,13 +95,36 @@ pub struct Tangential {
     /// An upper bound γ̄ on the dashpots' rate over every row (`None`
     /// without dashpots).
     pub damping_rate_bound: Option<f64>,
+    /// On the large path, the Lanczos run over every row (the analysis'
+    /// `large` is the normal rows' run); `None` on the dense path.
+    pub large: Option<super::large::LargeInfo>,
 }
 
 impl Tangential {
-    /// The row's name for reports: `contact.n`, `contact.t1`, ….
-    pub fn row_name(&self, model_names: &[String], row: usize, planar: bool) -> String {
-        let of = self.rows[row].of;
-        format!("{}.{}", model_names[of.contact], of.direction.label(planar))
+    /// The row's name for reports: `contact.n`, `contact.t1`, … (its
+    /// contact's name from `contact_name`).
+    pub fn row_name<S: std::fmt::Display>(
+        &self,
+        contact_name: impl Fn(usize) -> S,
+        row: usize,
+        planar: bool,
+    ) -> String {
+        let of = self.rows.of(row);
+        format!(
+            "{}.{}",
+            contact_name(of.contact),
+            of.direction.label(planar)
+        )
+    }
+
+    /// Contact block j (of [`Tangential::blocks`], in contact order).
+    pub fn contact_block(&self, j: usize) -> ContactBlock {
+        self.blocks.get(j, &self.rows)
+    }
+
+    /// Every contact block, in contact order.
+    pub fn contact_blocks(&self) -> impl Iterator<Item = ContactBlock> + '_ {
+        (0..self.blocks.len()).map(|j| self.contact_block(j))
     }
 }
 
@@ -179,71 +206,39 @@ pub fn analyze(
             }
         })
         .unzip();
-    let rows: Vec<RowResult> = of
-        .iter()
-        .enumerate()
-        .map(|(i, r)| RowResult {
-            of: *r,
-            direction: direction_of(model, r),
-            stiffness: k[i],
-            damping: c[i],
-            a: a[(i, i)],
-            m_eff: (!d.immobile[i]).then(|| 1.0 / a[(i, i)]),
-            omega: (k[i] * a[(i, i)]).sqrt(),
-        })
-        .collect();
-    let contacts = blocks(&rows, &a);
-    let (modes, zero_modes) = modes(&a, &k);
+    let first = first_rows(of.iter().copied());
+    let blocks = BlockTable::new(&first, |p, q| a[(p, q)]);
+    let rows = RowTable::new(
+        RowColumns {
+            first,
+            a: (0..of.len()).map(|i| a[(i, i)]).collect(),
+            mobile: d.immobile.iter().map(|x| !x).collect(),
+            stiffness: k,
+            damping: dashpots(c),
+        },
+        |r| direction_of(model, &r),
+    );
+    let (modes, zero_modes) = modes(&a, rows.stiffness());
     let bounds = bounds(&a, &rows);
     let stable_dt = steps(&a, &rows, &modes, &bounds);
-    let setting_rows = setting_rows(&modes, &k);
+    let setting_rows = setting_rows(&modes, rows.stiffness());
     Ok(Some(Tangential {
         jacobian,
         omega_max: modes.first().map_or(0.0, |m| m.omega),
-        independent_omega_max: rows.iter().map(|r| r.omega).fold(0.0, f64::max),
+        independent_omega_max: independent_omega_max(&rows),
         omega_upper_bound: bounds.omega,
         omega_upper_bound_kind: bounds.kind,
         damping_rate_bound: bounds.gamma,
         rows,
-        contacts,
+        blocks,
         delassus: a,
         modes,
         zero_modes,
         stable_dt,
         setting_rows,
         normal_governing: None,
+        large: None,
     }))
-}
-
-/// The per-contact blocks of A and the couplings inside them.
-fn blocks(rows: &[RowResult], a: &DMatrix<f64>) -> Vec<ContactBlock> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < rows.len() {
-        let mut end = i + 1;
-        while end < rows.len() && rows[end].of.contact == rows[i].of.contact {
-            end += 1;
-        }
-        if end > i + 1 {
-            let block = (i..end)
-                .map(|p| (i..end).map(|q| a[(p, q)]).collect())
-                .collect();
-            let coupling = (i + 1..end)
-                .map(|t| {
-                    let den = (a[(i, i)] * a[(t, t)]).sqrt();
-                    if den > 0.0 { a[(i, t)] / den } else { 0.0 }
-                })
-                .collect();
-            out.push(ContactBlock {
-                contact: rows[i].of.contact,
-                first_row: i,
-                block,
-                coupling,
-            });
-        }
-        i = end;
-    }
-    out
 }
 
 /// Bounds over every row: ω̄ ≥ ω_max and γ̄ ≥ λ_max(C^½ A C^½).
@@ -255,10 +250,10 @@ struct Bounds {
 
 /// ω̄ (the smaller of the trace and Gershgorin bounds of `K^½ A K^½`) and
 /// γ̄ ([`damping_rate_bound`]) over every row, normal and tangential.
-fn bounds(a: &DMatrix<f64>, rows: &[RowResult]) -> Bounds {
+fn bounds(a: &DMatrix<f64>, rows: &RowTable) -> Bounds {
     let n = rows.len();
-    let k: Vec<f64> = rows.iter().map(|r| r.stiffness).collect();
-    let trace = rows.iter().map(|r| r.stiffness * r.a).sum::<f64>().sqrt();
+    let k = rows.stiffness();
+    let trace = (0..n).map(|r| k[r] * rows.a()[r]).sum::<f64>().sqrt();
     let gershgorin = (0..n)
         .map(|i| {
             (0..n)
@@ -272,8 +267,8 @@ fn bounds(a: &DMatrix<f64>, rows: &[RowResult]) -> Bounds {
     } else {
         (trace, "trace")
     };
-    let any_damping = rows.iter().any(|r| r.damping.is_some());
-    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    let any_damping = rows.any_damping();
+    let c: Vec<f64> = (0..n).map(|r| rows.damping(r).unwrap_or(0.0)).collect();
     Bounds {
         omega,
         kind,
@@ -283,36 +278,44 @@ fn bounds(a: &DMatrix<f64>, rows: &[RowResult]) -> Bounds {
 
 /// The stable steps over every row, as [`super::analyze`] finds them for
 /// the normal rows; `guaranteed` from `bounds` alone (over every row).
-fn steps(a: &DMatrix<f64>, rows: &[RowResult], modes: &[Mode], bounds: &Bounds) -> StableDt {
-    let k: Vec<f64> = rows.iter().map(|r| r.stiffness).collect();
+fn steps(a: &DMatrix<f64>, rows: &RowTable, modes: &[Mode], bounds: &Bounds) -> StableDt {
+    let k = rows.stiffness();
     let omega_max = modes.first().map_or(0.0, |m| m.omega);
     let any_damping = bounds.gamma.is_some();
-    let c: Vec<f64> = rows.iter().map(|r| r.damping.unwrap_or(0.0)).collect();
+    let c: Vec<f64> = (0..rows.len())
+        .map(|r| rows.damping(r).unwrap_or(0.0))
+        .collect();
     let gamma = bounds.gamma;
     let damped = any_damping
-        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, &k, &c, h)))
+        .then(|| dt_undamped(omega_max).and_then(|h| stable::symplectic_euler_damped(a, k, &c, h)))
         .flatten();
     let governing = stable::governing(omega_max, false, damped, gamma);
-    let independent = rows.iter().map(|r| r.omega).fold(0.0, f64::max);
     StableDt {
         coupled: dt_undamped(omega_max),
-        independent: dt_undamped(independent),
+        independent: dt_undamped(independent_omega_max(rows)),
         coupled_damped: damped,
-        independent_damped: any_damping
-            .then(|| {
-                rows.iter()
-                    .filter(|r| r.m_eff.is_some())
-                    .filter_map(|r| {
-                        let zeta =
-                            r.damping.unwrap_or(0.0) * r.a.sqrt() / (2.0 * r.stiffness.sqrt());
-                        super::dt_damped(r.omega, zeta)
-                    })
-                    .min_by(f64::total_cmp)
-            })
-            .flatten(),
+        independent_damped: any_damping.then(|| independent_damped(rows)).flatten(),
         guaranteed: stable::guaranteed(bounds.omega, gamma, governing),
         governing,
     }
+}
+
+/// `max_i ω_i` over every row, each row alone.
+pub(super) fn independent_omega_max(rows: &RowTable) -> f64 {
+    (0..rows.len()).map(|r| rows.omega(r)).fold(0.0, f64::max)
+}
+
+/// The smallest step of the rows one by one with their dashpots (rows
+/// that can move).
+fn independent_damped(rows: &RowTable) -> Option<f64> {
+    (0..rows.len())
+        .filter(|&r| rows.m_eff(r).is_some())
+        .filter_map(|r| {
+            let (k, a) = (rows.stiffness()[r], rows.a()[r]);
+            let zeta = rows.damping(r).unwrap_or(0.0) * a.sqrt() / (2.0 * k.sqrt());
+            super::dt_damped(rows.omega(r), zeta)
+        })
+        .min_by(f64::total_cmp)
 }
 
 /// Modes this close (relatively) to the fastest are one degenerate

@@ -426,7 +426,18 @@ fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 l.lanczos_steps,
                 sig(l.gershgorin_omega, d),
                 if l.omega_max_is_bound { " (used as ω_max: the fastest mode did not converge)" } else { "" }
-            )],
+            )]
+            .into_iter()
+            .chain(l.rows.as_ref().map(|r| format!(
+                "over every row ({} rows, normal and tangential; they set ω_max and the step): {} of {} modes converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
+                r.rows,
+                r.modes_converged,
+                r.modes_requested,
+                r.lanczos_steps,
+                sig(r.gershgorin_omega, d),
+                if r.omega_max_is_bound { " (used as ω_max: the fastest mode over every row did not converge)" } else { "" }
+            )))
+            .collect(),
             _ => Vec::new(),
         },
     });

@@ -289,6 +289,10 @@ pub struct LargeReport {
     pub omega: Histogram,
     /// The contacts with the lowest m_eff / naive (up to 10).
     pub most_affected: Vec<ContactReport>,
+    /// With tangential springs, the run over every row (normal and
+    /// tangential), which sets ω_max and the step; the fields above are
+    /// the normal rows' run. `null` without tangential springs.
+    pub rows: Option<tangential::RowsLargeReport>,
 }
 
 /// A closed form as text and LaTeX.
@@ -635,18 +639,20 @@ fn model_report(
             }),
         },
         jacobian_rows: match &an.tangential {
-            Some(t) => {
+            // A name a row only for a J small enough to print (a String
+            // each of 9·10⁶ rows was 0.5 GB at 10⁶ spheres).
+            Some(t) if n <= MATRIX_LIMIT && t.rows.len() <= MATRIX_LIMIT => {
                 let planar = case.space == crate::case::Space::Planar;
                 let names: Vec<String> =
                     (0..c).map(|i| case.contact_name(i).into_owned()).collect();
                 (0..t.rows.len())
-                    .map(|i| t.row_name(&names, i, planar))
+                    .map(|i| t.row_name(|c| &names[c], i, planar))
                     .collect()
             }
             None if all && c <= MATRIX_LIMIT => {
                 (0..c).map(|i| case.contact_name(i).into_owned()).collect()
             }
-            None => Vec::new(),
+            _ => Vec::new(),
         },
     }
 }
@@ -759,6 +765,7 @@ fn large_report(
                 .take(10)
                 .map(|&i| contact_report(case, an, derivation, i))
                 .collect(),
+            rows: tangential::rows_large(an),
         }
     })
 }

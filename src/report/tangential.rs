@@ -111,6 +111,46 @@ pub struct SettingRow {
     pub share: f64,
 }
 
+/// The large path's run over every contact row (tangential springs).
+#[derive(Clone, Debug, Serialize)]
+pub struct RowsLargeReport {
+    /// Rows (normal and tangential).
+    pub rows: usize,
+    /// Steps of the Lanczos recurrence.
+    pub lanczos_steps: usize,
+    /// Products with S over every row in all.
+    pub products: usize,
+    /// Fastest modes asked for.
+    pub modes_requested: usize,
+    /// Of those, converged.
+    pub modes_converged: usize,
+    /// Gershgorin upper bound on ω_max over every row (rad/s).
+    pub gershgorin_omega: f64,
+    /// True when ω_max over every row is that Gershgorin bound (the
+    /// fastest mode did not converge): the step printed is then 2/ω̄.
+    pub omega_max_is_bound: bool,
+    /// Nonzero entries of S over every row (both triangles).
+    pub nnz: usize,
+    /// Entries of it stored.
+    pub stored: usize,
+}
+
+/// The large path's run over every row, when the analysis has one.
+pub(super) fn rows_large(an: &crate::analysis::Analysis) -> Option<RowsLargeReport> {
+    let t = an.tangential.as_ref()?;
+    t.large.as_ref().map(|l| RowsLargeReport {
+        rows: t.rows.len(),
+        lanczos_steps: l.lanczos_steps,
+        products: l.products,
+        modes_requested: l.modes_requested,
+        modes_converged: l.modes_converged,
+        gershgorin_omega: l.gershgorin_omega,
+        omega_max_is_bound: t.modes.is_empty(),
+        nnz: l.nnz,
+        stored: l.stored,
+    })
+}
+
 /// The report of the rows of `t` (`case`: names, planar or not): the rows
 /// and blocks of the contacts `keep` (the report's contact selection, in
 /// its order; every contact when `all`).
@@ -122,23 +162,13 @@ pub fn report(
     all: bool,
 ) -> TangentialReport {
     let planar = case.space == crate::case::Space::Planar;
-    let names: Vec<String> = (0..case.n_contacts())
-        .map(|i| case.contact_name(i).into_owned())
-        .collect();
-    let row_name = |i: usize| t.row_name(&names, i, planar);
+    // Names as they are needed (a String each of 3·10⁶ contacts is not).
+    let name = |c: usize| case.contact_name(c).into_owned();
+    let row_name = |i: usize| t.row_name(|c| case.contact_name(c), i, planar);
     let listed: Vec<usize> = if all {
         (0..t.rows.len()).collect()
     } else {
-        let mut first = vec![usize::MAX; case.n_contacts()];
-        for (i, r) in t.rows.iter().enumerate().rev() {
-            first[r.of.contact] = i;
-        }
-        keep.iter()
-            .flat_map(|&c| {
-                let f = first[c];
-                (f..t.rows.len()).take_while(move |&i| t.rows[i].of.contact == c)
-            })
-            .collect()
+        keep.iter().flat_map(|&c| t.rows.rows_of(c)).collect()
     };
     let mut is_kept = vec![all; case.n_contacts()];
     for &c in keep {
@@ -147,12 +177,12 @@ pub fn report(
     let kept = |c: usize| is_kept[c];
     let rows = listed
         .iter()
-        .map(|&i| (i, &t.rows[i]))
+        .map(|&i| (i, t.rows.get(i)))
         .map(|(i, r)| RowReport {
             name: row_name(i),
-            contact: names[r.of.contact].clone(),
+            contact: name(r.of.contact),
             direction: r.of.direction.label(planar),
-            direction_vector: r.direction.clone(),
+            direction_vector: r.direction,
             stiffness: r.stiffness,
             damping: r.damping,
             a: r.a,
@@ -160,22 +190,21 @@ pub fn report(
             omega: r.omega,
         })
         .collect();
-    let contacts = t
-        .contacts
-        .iter()
-        .filter(|b| kept(b.contact))
+    let contacts = (0..t.blocks.len())
+        .filter(|&j| kept(t.blocks.contact(j)))
+        .map(|j| t.contact_block(j))
         .map(|b| {
-            let m_n = t.rows[b.first_row].m_eff;
+            let m_n = t.rows.m_eff(b.first_row);
             let m_t: Vec<Option<f64>> = (1..b.block.len())
-                .map(|k| t.rows[b.first_row + k].m_eff)
+                .map(|k| t.rows.m_eff(b.first_row + k))
                 .collect();
             TangentialContactReport {
-                contact: names[b.contact].clone(),
+                contact: name(b.contact),
                 m_n,
                 m_t_over_m_n: m_t.iter().map(|m| m.zip(m_n).map(|(t, n)| t / n)).collect(),
                 m_t,
-                coupling: b.coupling.clone(),
-                block: b.block.clone(),
+                coupling: b.coupling,
+                block: b.block,
                 // A scene's tangents are never given.
                 tangent_given: case
                     .contacts
@@ -185,13 +214,13 @@ pub fn report(
             }
         })
         .collect();
-    let k: Vec<f64> = t.rows.iter().map(|r| r.stiffness).collect();
+    let k = t.rows.stiffness();
     let modes = t
         .modes
         .iter()
         .take(MODES_LISTED)
         .map(|m| {
-            let u: Vec<f64> = m.shape.iter().zip(&k).map(|(s, k)| s * k.sqrt()).collect();
+            let u: Vec<f64> = m.shape.iter().zip(k).map(|(s, k)| s * k.sqrt()).collect();
             let norm: f64 = u.iter().map(|x| x * x).sum();
             let (i, share) = u
                 .iter()

@@ -92,7 +92,7 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
     let (modes, k) = match &an.tangential {
         Some(t) => (
             t.modes.clone(),
-            t.rows.iter().map(|r| r.stiffness).collect::<Vec<_>>(),
+            t.rows.stiffness().to_vec(),
         ),
         None => (
             an.modes.clone(),

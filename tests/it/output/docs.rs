@@ -72,6 +72,14 @@ fn json_keys_are_documented() {
         "",
         &mut seen,
     );
+    // Tangential springs on the large path: the run over every row.
+    let friction = std::fs::read_to_string(root().join("cases/sphere-friction.toml")).unwrap()
+        + "\n[analysis]\npath = \"large\"\n";
+    paths(
+        &eval_json(&["eval", "--json", "--no-verify", "-"], &friction),
+        "",
+        &mut seen,
+    );
     let seed = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap()
         + "\n[display]\ntime = \"ms\"\n";
     paths(
