@@ -39,6 +39,7 @@ pub mod order;
 pub mod program;
 pub mod robot;
 pub mod scene_large;
+pub mod slice;
 pub mod stable;
 pub mod sweep;
 pub mod tangential;

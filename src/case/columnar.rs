@@ -384,6 +384,7 @@ impl Reader<'_> {
             span: run.start..run.start,
             files: Vec::new(),
             data,
+            part: None,
         })
     }
 }

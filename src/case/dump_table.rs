@@ -76,6 +76,7 @@ impl Reader<'_> {
                 span,
                 files: vec![file],
                 data,
+                part: None,
             }),
             Err(DumpError::File(message)) => {
                 self.error(Diagnostic::new(

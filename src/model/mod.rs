@@ -16,7 +16,6 @@
 
 mod assemble;
 pub mod robot;
-pub mod slice;
 
 pub use assemble::{
     ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,
