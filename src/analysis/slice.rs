@@ -227,7 +227,7 @@ mod tests {
         let parts: Vec<SceneSlice> = (0..3)
             .map(|p| scene_slice(&case, PartRequest::new(p, 3).unwrap()).unwrap())
             .collect();
-        let mut owner = vec![None; 4];
+        let mut owner = [None; 4];
         for (p, part) in parts.iter().enumerate() {
             assert!(!part.read_alone);
             for (k, &i) in part.contacts.iter().enumerate() {
