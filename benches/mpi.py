@@ -49,32 +49,39 @@ def main():
     ap.add_argument("--ranks", default="1,2")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--operator", default="shell")
+    ap.add_argument("--max-input-bytes", default=str(1 << 30))
     a = ap.parse_args()
     launcher = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
     print("| run | ranks | load avg (1 min) before | wall | CPU, all processes | read / operators / solve (rank 0 wall) "
-          "| CPU read / operators / solve per rank | iterations / products | peak RSS per rank | top-6 ω max rel. diff from meff eval |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU read / operators / solve per rank | iterations / products | bodies read per rank "
+          "| peak RSS per rank after read / at end | top-6 ω max rel. diff from meff eval |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as d:
         for rep in range(a.repeat):
-            text, wall, cpu, load = run([a.meff, "eval", a.scene, "--json", "--no-verify", "--contacts", "none"])
+            text, wall, cpu, load = run([a.meff, "eval", a.scene, "--json", "--no-verify", "--contacts", "none",
+                                         "--max-input-bytes", a.max_input_bytes])
             ref = [m["omega"] for m in json.loads(text)["modes"][:6]]
-            print(f"| {rep + 1} | meff eval | {load:.1f} | {wall:.2f} s | {cpu:.2f} s | | | | | |")
+            print(f"| {rep + 1} | meff eval | {load:.1f} | {wall:.2f} s | {cpu:.2f} s | | | | | | |")
             for r in [int(x) for x in a.ranks.split(",")]:
                 out = os.path.join(d, "m.json")
                 _, wall, cpu, load = run(launcher + ["-n", str(r), sys.executable, "-m", "meff.mpi", a.scene,
-                                                     "--operator", a.operator, "--json", out])
+                                                     "--operator", a.operator, "--json", out,
+                                                     "--max-input-bytes", a.max_input_bytes])
                 with open(out, encoding="utf-8") as f:
                     doc = json.load(f)
                 m = doc["mpi"]
                 w = [x["omega"] for x in doc["modes"]]
                 diff = max(abs(x - y) / y for x, y in zip(w, ref))
                 ph = m["wall_seconds"]
-                rss = ", ".join(f"{x / 2**20:.0f}" for x in m["peak_rss_bytes_per_rank"])
+                rss = ", ".join(f"{x / 2**20:.0f} / {y / 2**20:.0f}" for x, y in
+                                zip(m["peak_rss_bytes_after_read_per_rank"], m["peak_rss_bytes_per_rank"]))
+                read = ", ".join(f"{b:,}" for b in m["bodies_read_per_rank"])
                 print(f"| {rep + 1} | {r} | {load:.1f} | {wall:.2f} s | {cpu:.2f} s "
                       f"({', '.join(f'{c:.2f}' for c in m['cpu_seconds_per_rank'])} per rank) "
                       f"| {ph['read']:.2f} / {ph['operators']:.2f} / {ph['solve']:.2f} s "
                       f"| {'; '.join(phases(p) for p in m['cpu_seconds_by_phase_per_rank'])} "
-                      f"| {m['iterations']} / {m['products']} | {rss} MiB | {diff:.1e} |", flush=True)
+                      f"| {m['iterations']} / {m['products']} | {read} ({m['read']}) | {rss} MiB | {diff:.1e} |",
+                      flush=True)
 
 
 if __name__ == "__main__":

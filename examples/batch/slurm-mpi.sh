@@ -4,11 +4,12 @@
 #
 #   sbatch examples/batch/slurm-mpi.sh pile.toml modes.json
 #
-# Every rank reads the case, keeps bodies n·r/P … n·(r+1)/P − 1 and their
-# contacts, and SLEPc finds the fastest modes of K^½ J M⁻¹ Jᵀ K^½ across
-# all ranks; rank 0 writes the JSON. Size the job by memory: every rank
-# reads the whole scene's columns (≈0.27 KB a body of the scene) and builds
-# its part (≈1.5 KB a body of its part; docs/mpi.md, "What it costs").
+# Every rank reads the case and, of an NPZ scene saved with np.savez (not
+# savez_compressed), only the rows of bodies n·r/P … n·(r+1)/P − 1, their
+# contacts and the bodies those touch; SLEPc finds the fastest modes of
+# K^½ J M⁻¹ Jᵀ K^½ across all ranks; rank 0 writes the JSON. Size the job
+# by memory per rank, which falls with the ranks (docs/mpi.md, "What it
+# costs"); past 1 GiB of rows a rank, raise --max-input-bytes.
 #SBATCH --job-name=meff-mpi
 #SBATCH --nodes=4
 #SBATCH --ntasks-per-node=8
@@ -25,4 +26,5 @@ source "${MEFF_MPI_VENV:-$HOME/meff-mpi}/bin/activate"
 export RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1
 # OpenMPI's mpirun starts one rank per Slurm task (srun --mpi=pmix where the
 # site's OpenMPI is built with PMIx).
-mpirun python -m meff.mpi "$case" --json "$out"
+mpirun python -m meff.mpi "$case" --json "$out" \
+  --max-input-bytes "${MEFF_MAX_INPUT_BYTES:-$((1 << 30))}"

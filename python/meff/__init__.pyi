@@ -67,10 +67,14 @@ def load(source: Union[str, os.PathLike[str]]) -> Case:
     """A case from a file path, or from TOML text."""
 
 def scene_slice(
-    path: Union[str, os.PathLike[str]], part: int = 0, parts: int = 1
+    path: Union[str, os.PathLike[str]],
+    part: int = 0,
+    parts: int = 1,
+    max_input_bytes: int = 1 << 30,
 ) -> dict[str, Any]:
-    """Part `part` of `parts` of a scene, by body range: rows of J (CSR, global
-    columns), stiffness, A_ii and M⁻¹ of the owned bodies (meff.mpi)."""
+    """Part `part` of `parts` of a scene, by body range, read by itself from an
+    NPZ scene: whitened rows J̃ = J L⁻ᵀ (CSR, global columns), stiffness and
+    A_ii of the owned contacts (meff.mpi)."""
 
 class Robot:
     """A robot model (MJCF or URDF), compiled once."""

@@ -4,15 +4,16 @@
 
 Each of the P processes (ranks) takes bodies n·r/P … n·(r+1)/P − 1 of the
 case's ``[scene]`` and the contacts whose ``body`` is one of them;
-``meff.scene_slice`` (meff's Rust code: the scene builder, the contact rows
-and the mass blocks every evaluation uses) gives the rank its rows of J with
-global columns, their stiffness and A_ii, and M⁻¹ of its bodies. The rank
-hands PETSc its rows of B = K^½ J and of the block-diagonal M⁻¹, and SLEPc
+``meff.scene_slice`` (meff's Rust code) reads only those rows of an NPZ
+scene's arrays and the bodies they touch, checks them by the scene
+readers' rules, and makes the rank's whitened rows J̃ = J L⁻ᵀ (M = L Lᵀ)
+from them as meff's large path does, with global columns, their stiffness
+and A_ii. The rank hands PETSc its rows of B = K^½ J̃, and SLEPc
 (Krylov–Schur, Hermitian) finds the largest eigenvalues ω² of
 
-    S = K^½ J M⁻¹ Jᵀ K^½ = B M⁻¹ Bᵀ,
+    S = K^½ J M⁻¹ Jᵀ K^½ = B Bᵀ,
 
-applied as three distributed products (``--operator shell``, the default:
+applied as two distributed products (``--operator shell``, the default:
 nothing of size S is stored) or formed once as a PETSc matrix
 (``--operator aij``). Rank 0 writes a JSON document with the keys
 ``meff eval --json`` uses for the same results (``modes[].omega``,
@@ -81,32 +82,17 @@ def _import_petsc(petsc_args):
 
 
 class _Coupled:
-    """y = B M⁻¹ Bᵀ x as a PETSc shell (Python) matrix's product."""
+    """y = B Bᵀ x as a PETSc shell (Python) matrix's product."""
 
-    def __init__(self, b, minv):
-        self.b, self.minv = b, minv
+    def __init__(self, b):
+        self.b = b
         self.u = b.createVecRight()
-        self.v = b.createVecRight()
         self.products = 0
 
     def mult(self, mat, x, y):
         self.products += 1
         self.b.multTranspose(x, self.u)
-        self.minv.mult(self.u, self.v)
-        self.b.mult(self.v, y)
-
-
-def _inverse_mass_csr(part, index_type):
-    """The owned bodies' M⁻¹ blocks as CSR rows with global columns."""
-    blocks = part["inverse_mass"]
-    owned, nv, _ = blocks.shape
-    b0 = part["bodies"][0]
-    cols = nv * (b0 + np.arange(owned))[:, None, None] + np.arange(nv)[None, None, :]
-    cols = np.broadcast_to(cols, blocks.shape)
-    keep = blocks != 0.0
-    counts = keep.reshape(owned * nv, nv).sum(axis=1)
-    start = np.concatenate([[0], np.cumsum(counts)]).astype(index_type)
-    return start, cols[keep].astype(index_type), np.ascontiguousarray(blocks[keep])
+        self.b.mult(self.u, y)
 
 
 def _check_index_range(part, PETSc):
@@ -120,54 +106,81 @@ def _check_index_range(part, PETSc):
         )
 
 
-def operators(part, PETSc, comm):
-    """B = K^½ J (rows: this rank's contacts) and M⁻¹ (rows: its bodies' velocities)."""
+def operator_b(part, PETSc, comm):
+    """B = K^½ J̃ (rows: this rank's contacts; columns: velocities, laid out
+    by body range like the ranks' bodies)."""
     _check_index_range(part, PETSc)
     it = PETSc.IntType
     nv, n, c = part["velocities"], part["n_bodies"], part["n_contacts"]
     b0, b1 = part["bodies"]
     rows, vloc = len(part["contacts"]), nv * (b1 - b0)
-    csr = (part["row_start"].astype(it), part["column"].astype(it), part["value"])
+    csr = (part["row_start"].astype(it, copy=False), part["column"].astype(it, copy=False), part["value"])
     b = PETSc.Mat().createAIJ(size=((rows, c), (vloc, nv * n)), csr=csr, comm=comm)
     b.assemble()
     sqrt_k = b.createVecLeft()
     sqrt_k.array[:] = np.sqrt(part["stiffness"])
     b.diagonalScale(L=sqrt_k)
-    minv = PETSc.Mat().createAIJ(
-        size=((vloc, nv * n), (vloc, nv * n)), csr=_inverse_mass_csr(part, it), comm=comm
-    )
-    minv.assemble()
-    return b, minv
+    return b
 
 
-def coupled_operator(b, minv, kind, PETSc, comm):
-    """S = B M⁻¹ Bᵀ: a shell matrix of three products, or formed (AIJ)."""
+def coupled_operator(b, kind, PETSc, comm):
+    """S = B Bᵀ: a shell matrix of two products, or formed (AIJ)."""
     if kind == "aij":
-        return b.matMult(minv).matMult(b.transpose())
+        return b.matTransposeMult(b)
     rows, c = b.getLocalSize()[0], b.getSize()[0]
-    s = PETSc.Mat().createPython(((rows, c), (rows, c)), _Coupled(b, minv), comm=comm)
+    s = PETSc.Mat().createPython(((rows, c), (rows, c)), _Coupled(b), comm=comm)
     s.setUp()
     return s
 
 
-def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
+class PartError(Exception):
+    """A bad case as the ranks found it: each rank reads and checks only its
+    part, so the messages of every rank that found a problem, in rank
+    order, repeated lines once."""
+
+
+def _read_part(path, mpi, max_input_bytes):
+    """This rank's part, or PartError on every rank when any rank's part is
+    bad (a collective: every rank calls it)."""
+    from . import MeffError
+
+    rank, ranks = mpi.Get_rank(), mpi.Get_size()
+    try:
+        part, error = scene_slice(path, rank, ranks, max_input_bytes), None
+    except MeffError as e:
+        part, error = None, str(e)
+    errors = mpi.allgather(error)
+    if any(errors):
+        lines = []
+        for e in errors:
+            for line in (e or "").splitlines():
+                if line not in lines:
+                    lines.append(line)
+        raise PartError("\n".join(lines))
+    return part
+
+
+def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None, max_input_bytes=1 << 30):
     """The `top` fastest coupled modes of the scene at `path`, found by every
     rank of MPI_COMM_WORLD together; the same document on every rank. A bad
-    case raises meff's exceptions on every rank, before PETSc starts."""
+    case raises PartError on every rank, before PETSc starts."""
     mpi = _mpi().COMM_WORLD
     rank, ranks = mpi.Get_rank(), mpi.Get_size()
     t0, c0 = time.perf_counter(), time.process_time()
-    part = scene_slice(path, rank, ranks)
+    part = _read_part(path, mpi, max_input_bytes)
     t_read, c_read = time.perf_counter(), time.process_time()
+    rss_read = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    bodies_read = part["bodies_read"]
+    read_alone = part["read_alone"]
     PETSc, SLEPc = _import_petsc(petsc_args or [sys.argv[0]])
     comm = PETSc.COMM_WORLD
-    b, minv = operators(part, PETSc, comm)
+    b = operator_b(part, PETSc, comm)
     ka = float(np.max(part["stiffness"] * part["a"], initial=0.0))
     # PETSc holds its own copies: the part's arrays are not needed again.
     meta = {k: part[k] for k in ("title", "n_bodies", "n_contacts")}
     owned = len(part["contacts"])
     del part
-    s = coupled_operator(b, minv, operator, PETSc, comm)
+    s = coupled_operator(b, operator, PETSc, comm)
     t_build, c_build = time.perf_counter(), time.process_time()
     eps = SLEPc.EPS().create(comm)
     eps.setOperators(s)
@@ -190,7 +203,9 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
     phases = mpi.allgather({"read": c_read - c0, "operators": c_build - c_read, "solve": c_solve - c_build})
     products = s.getPythonContext().products if operator == "shell" else None
     rss = mpi.allgather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    rss_read = mpi.allgather(rss_read)
     owned = mpi.allgather(owned)
+    bodies_read = mpi.allgather(bodies_read)
     return {
         "title": meta["title"],
         "modes": [{"omega": w, "frequency": w / (2.0 * math.pi)} for w in omegas],
@@ -203,6 +218,8 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
             "bodies": meta["n_bodies"],
             "contacts": meta["n_contacts"],
             "contacts_per_rank": owned,
+            "bodies_read_per_rank": bodies_read,
+            "read": "part" if read_alone else "whole",
             "operator": operator,
             "solver": eps.getType(),
             "tolerance": tol,
@@ -219,6 +236,7 @@ def solve(path, top=6, tol=1e-12, operator="shell", petsc_args=None):
             "cpu_seconds_per_rank": cpu,
             "cpu_seconds_by_phase_per_rank": phases,
             "peak_rss_bytes_per_rank": rss,
+            "peak_rss_bytes_after_read_per_rank": rss_read,
         },
     }
 
@@ -241,16 +259,17 @@ def main(argv=None):
     ap.add_argument("--operator", choices=["shell", "aij"], default="shell",
                     help="S applied as B (M⁻¹ (Bᵀ x)) (shell, default) or formed once (aij)")
     ap.add_argument("--json", metavar="PATH", help="write the document here (default: standard output)")
+    ap.add_argument("--max-input-bytes", type=int, default=1 << 30, metavar="N",
+                    help="most bytes of the case file, of a rank's rows and of compressed arrays "
+                    "decompressed (default 1 GiB, as meff eval)")
     args, rest = ap.parse_known_args(argv)
     if not 1 <= args.top <= 100:
         ap.error("--top is from 1 to 100")
     if not os.path.isfile(args.case):
         ap.error(f"{args.case}: no such file")
-    from . import MeffError
-
     try:
-        doc = solve(args.case, args.top, args.tol, args.operator, [sys.argv[0], *rest])
-    except MeffError as e:
+        doc = solve(args.case, args.top, args.tol, args.operator, [sys.argv[0], *rest], args.max_input_bytes)
+    except PartError as e:
         if _mpi().COMM_WORLD.Get_rank() == 0:
             print(f"meff.mpi: {e}", file=sys.stderr)
         raise SystemExit(2) from None

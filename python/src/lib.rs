@@ -8,8 +8,8 @@
 //!   configurations: `mass_matrix(q)`, `effective_mass(q, body, point,
 //!   normal)` over arrays of configurations and directions, in parallel
 //!   with the GIL released.
-//! - `scene_slice(path, part, parts)`: one process's rows of J and inverse
-//!   mass blocks of a scene, for the distributed solve of `meff.mpi`.
+//! - `scene_slice(path, part, parts)`: one process's whitened rows of J
+//!   of a scene, read by itself, for the distributed solve of `meff.mpi`.
 //! - Errors are Python exceptions: `InputError` (file, line, column,
 //!   message) for bad input, `MeffError` for the rest.
 

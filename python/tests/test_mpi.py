@@ -27,7 +27,7 @@ MEFF = os.environ.get("MEFF_BIN", os.path.join(ROOT, "target", "debug", "meff"))
 RTOL = 1e-10
 
 
-def write_scene(directory, n, dim, seed=1):
+def write_scene(directory, n, dim, seed=1, save=np.savez, edit=None):
     """A pile of `n` bodies on a jittered grid: neighbours in contact at
     points off the line of centres (rotations enter), tilted normals, full
     inertia tensors (3-d), the bottom layer on the floor, the last body
@@ -66,12 +66,14 @@ def write_scene(directory, n, dim, seed=1):
         inertia = np.einsum("nij,nkj->nik", a, a) + 0.1 * mass[:, None, None] * np.eye(3)
     else:
         inertia = 0.1 * mass * rng.uniform(0.5, 2.0, n)
-    np.savez(
-        os.path.join(directory, "scene.npz"),
+    arrays = dict(
         mass=mass, position=pos, inertia=inertia, fixed=fixed,
         body=body[order].astype(np.int64), other=other[order].astype(np.int64),
         point=point[order], normal=normal[order], stiffness=10 ** rng.uniform(4, 6, c),
     )
+    if edit is not None:
+        edit(arrays)
+    save(os.path.join(directory, "scene.npz"), **arrays)
     path = os.path.join(directory, "scene.toml")
     with open(path, "w", encoding="utf-8") as f:
         space = "3d" if dim == 3 else "planar"
@@ -89,16 +91,14 @@ def meff_eval(path):
 
 
 def assemble(path, parts):
-    """S = K^½ J M⁻¹ Jᵀ K^½ (dense) and A_ii from `parts` slices, in the
+    """S = K^½ J̃ J̃ᵀ K^½ (dense) and A_ii from `parts` slices, in the
     scene's contact order."""
     slices = [meff.scene_slice(path, p, parts) for p in range(parts)]
     nv, n, c = slices[0]["velocities"], slices[0]["n_bodies"], slices[0]["n_contacts"]
     j = np.zeros((c, nv * n))
-    minv = np.zeros((nv * n, nv * n))
     k, a = np.zeros(c), np.zeros(c)
     owner = np.full(c, -1)
     for p, s in enumerate(slices):
-        b0, b1 = s["bodies"]
         for r, i in enumerate(s["contacts"]):
             lo, hi = s["row_start"][r], s["row_start"][r + 1]
             j[i, s["column"][lo:hi]] = s["value"][lo:hi]
@@ -106,11 +106,9 @@ def assemble(path, parts):
             owner[i] = p
         k[s["contacts"]] = s["stiffness"]
         a[s["contacts"]] = s["a"]
-        for b in range(b0, b1):
-            minv[nv * b : nv * b + nv, nv * b : nv * b + nv] = s["inverse_mass"][b - b0]
     assert (owner >= 0).all(), "every contact is in exactly one part"
     root = np.sqrt(k)
-    return root[:, None] * (j @ minv @ j.T) * root[None, :], k, a
+    return root[:, None] * (j @ j.T) * root[None, :], k, a
 
 
 @pytest.mark.parametrize("dim,parts", [(3, 1), (3, 3), (2, 2)])
@@ -123,6 +121,52 @@ def test_parts_put_together_give_meff_evals_modes(dim, parts):
     omega = np.sqrt(np.linalg.eigvalsh(s)[::-1][:6])
     np.testing.assert_allclose(omega, [m["omega"] for m in doc["modes"][:6]], rtol=1e-12)
     assert np.sqrt(np.max(k * a)) == pytest.approx(doc["independent_omega_max"], rel=1e-12)
+
+
+def test_an_npz_part_is_read_alone_and_compressed_members_give_the_same_rows():
+    """Each part of an NPZ scene reads its own rows (fewer bodies than the
+    scene); np.savez_compressed members (decompressed and skipped) give the
+    rows np.savez members (read by range) give, bit for bit."""
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as z:
+        path, c = write_scene(d, 125, 3, seed=7)
+        packed, _ = write_scene(z, 125, 3, seed=7, save=np.savez_compressed)
+        for p in range(3):
+            s, t = meff.scene_slice(path, p, 3), meff.scene_slice(packed, p, 3)
+            assert s["read_alone"] and s["bodies_read"] < 125
+            b0, b1 = s["bodies"]
+            assert s["bodies_read"] >= b1 - b0
+            for key in ("contacts", "row_start", "column", "value", "stiffness", "a"):
+                np.testing.assert_array_equal(s[key], t[key], err_msg=key)
+
+
+def test_a_dump_scene_is_cut_from_the_whole_and_gives_meff_evals_modes():
+    """A dump scene (periodic images) is read whole and cut by the same rule."""
+    path = os.path.join(ROOT, "cases", "granular-pile.toml")
+    s, k, a = assemble(path, 3)
+    assert not meff.scene_slice(path, 1, 3)["read_alone"]
+    doc = meff_eval(path)
+    omega = np.sqrt(np.linalg.eigvalsh(s)[::-1][:6])
+    np.testing.assert_allclose(omega, [m["omega"] for m in doc["modes"][:6]], rtol=1e-12)
+
+
+def bad_mass(body):
+    def edit(arrays):
+        arrays["mass"][body] = -2.0
+    return edit
+
+
+def test_a_bad_row_is_located_by_the_part_that_reads_it():
+    """Only the part that reads a bad row sees it, and names the scene's row
+    at the `file` value of [scene], as meff eval does."""
+    with tempfile.TemporaryDirectory() as d:
+        path, _ = write_scene(d, 64, 3, edit=bad_mass(60))
+        with pytest.raises(meff.InputError) as e:
+            meff.scene_slice(path, 1, 2)
+        assert "array `mass`, row 60" in str(e.value) and "scene.toml:4:8" in str(e.value)
+        run = subprocess.run([MEFF, "eval", path, "--no-verify"], capture_output=True, text=True) \
+            if os.path.exists(MEFF) else None
+        if run is not None:
+            assert run.returncode == 2 and "array `mass`, row 60" in run.stderr
 
 
 def test_slice_errors():
@@ -168,6 +212,8 @@ def test_mpirun_equals_meff_eval(dim, n, ranks, operator):
         want = meff_eval(path)
     assert got["mpi"]["ranks"] == ranks and got["mpi"]["contacts"] == c
     assert sum(got["mpi"]["contacts_per_rank"]) == c
+    assert got["mpi"]["read"] == "part"
+    assert all(b < n for b in got["mpi"]["bodies_read_per_rank"]) or ranks == 1
     if ranks > 1:
         assert min(got["mpi"]["contacts_per_rank"]) > 0
     w = [m["omega"] for m in want["modes"][:6]]
@@ -177,6 +223,16 @@ def test_mpirun_equals_meff_eval(dim, n, ranks, operator):
         assert got[key] == pytest.approx(want[key], rel=RTOL), key
     for key in ("coupled", "independent"):
         assert got["stable_dt"][key] == pytest.approx(want["stable_dt"][key], rel=RTOL), key
+
+
+@needs_mpi
+def test_mpirun_reports_a_bad_row_of_one_rank_once_and_exits_2():
+    with tempfile.TemporaryDirectory() as d:
+        path, _ = write_scene(d, 64, 3, edit=bad_mass(60))
+        run = mpirun(2, path)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("array `mass`, row 60") == 1, run.stderr
+    assert "Traceback" not in run.stderr
 
 
 @needs_mpi

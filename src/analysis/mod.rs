@@ -40,6 +40,7 @@ pub mod program;
 pub mod robot;
 mod row_table;
 pub mod scene_large;
+pub mod slice;
 pub mod stable;
 pub mod sweep;
 pub mod tangential;

@@ -34,7 +34,14 @@ use crate::linalg::cholesky_in_place;
 
 /// Body `b`'s side of contact `i`'s whitened row into `x` (its
 /// velocities), negated for the contact's `other` body.
-fn whitened_side(s: &SceneData, space: Space, i: usize, b: usize, negate: bool, x: &mut [f64]) {
+pub(super) fn whitened_side(
+    s: &SceneData,
+    space: Space,
+    i: usize,
+    b: usize,
+    negate: bool,
+    x: &mut [f64],
+) {
     let d = space.dim();
     let sign = |v: f64| if negate { -v } else { v };
     let n = &s.normal[d * i..d * i + d];

@@ -386,6 +386,7 @@ impl Reader<'_> {
             data,
             dump: None,
             overlap: None,
+            part: None,
         })
     }
 }

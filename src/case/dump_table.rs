@@ -78,6 +78,7 @@ impl Reader<'_> {
                 data,
                 dump: Some(summary.facts),
                 overlap: Some(summary.overlap),
+                part: None,
             }),
             Err(DumpError::File(message)) => {
                 self.error(Diagnostic::new(

@@ -30,6 +30,26 @@ pub fn load_confined(
     max_bytes: u64,
     confine: Option<&crate::confine::Confine>,
 ) -> Result<Case, crate::diag::ReadError> {
+    load_access(path, max_bytes, confine, None)
+}
+
+/// [`load_limited`] keeping only part `part` of an NPZ `[scene]` (read by
+/// itself: [`super::scene::part`]; a CSV or dump scene is read whole and
+/// `scene.part` is `None`). Claims, sweeps and persons are not read.
+pub fn load_part(
+    path: &std::path::Path,
+    max_bytes: u64,
+    part: super::scene::part::PartRequest,
+) -> Result<Case, crate::diag::ReadError> {
+    load_access(path, max_bytes, None, Some(part))
+}
+
+fn load_access(
+    path: &std::path::Path,
+    max_bytes: u64,
+    confine: Option<&crate::confine::Confine>,
+    part: Option<super::scene::part::PartRequest>,
+) -> Result<Case, crate::diag::ReadError> {
     // Phase timings (MEFF_TIMINGS) count from here, reading included.
     crate::timing::mark("start");
     let shown = crate::diag::escape_controls(&path.display().to_string()).into_owned();
@@ -55,6 +75,7 @@ pub fn load_confined(
         base,
         max_bytes,
         confine: confine.cloned(),
+        part,
     };
     parse_case_owned(&shown, source, Some(access)).map_err(crate::diag::ReadError::Input)
 }

@@ -63,8 +63,8 @@ mod types;
 pub use document::{DOCUMENT_KEYS, Document};
 pub use engine_settings::*;
 pub use load::{
-    case_from_columns, load, load_confined, load_limited, parse_case, parse_case_ordinary,
-    parse_case_with, read_bounded,
+    case_from_columns, load, load_confined, load_limited, load_part, parse_case,
+    parse_case_ordinary, parse_case_with, read_bounded,
 };
 pub use read::{KEYS, MAX_INPUT_BYTES};
 pub use scene_table::FileAccess;

@@ -36,6 +36,8 @@ pub struct FileAccess {
     pub max_bytes: u64,
     /// The directory trees files may be read from (`None`: anywhere).
     pub confine: Option<crate::confine::Confine>,
+    /// Read only this part of an NPZ scene (`meff.mpi`; [`scene::part`]).
+    pub part: Option<scene::part::PartRequest>,
 }
 
 impl FileAccess {
@@ -45,6 +47,7 @@ impl FileAccess {
             base: base.into(),
             max_bytes,
             confine: None,
+            part: None,
         }
     }
 
@@ -131,13 +134,22 @@ impl Reader<'_> {
         } else {
             Source::Csv(&paths[0], &paths[1])
         };
-        match scene::read(source, &shown, space, units, access.max_bytes) {
-            Ok((data, overlap)) => Some(Scene {
+        let read = match (access.part, &source) {
+            (Some(request), Source::Npz(path)) => {
+                scene::part::read(path, space, units, access.max_bytes, request)
+                    .map(|(data, map)| (data, None, Some(Box::new(map))))
+            }
+            _ => scene::read(source, &shown, space, units, access.max_bytes)
+                .map(|(d, overlap)| (d, overlap, None)),
+        };
+        match read {
+            Ok((data, overlap, part)) => Some(Scene {
                 span,
                 files: named.into_iter().map(|(p, _)| p).collect(),
                 data,
                 dump: None,
                 overlap,
+                part,
             }),
             Err(SceneError::File { file, message }) => {
                 self.error(Diagnostic::new(

@@ -26,9 +26,13 @@ impl Reader<'_> {
         self.engine_present = get(root, "engine").is_some();
         let (contacts, contact_names, impacts) =
             self.contacts_and_impacts(root, &scene, &form, &body_names, space);
-        let claims = self.claims(get(root, "claim"), &contact_names);
-        let sweeps = self.sweeps(get(root, "sweep"), &parameters, &contact_names);
-        let persons = self.persons(get(root, "person"), &contact_names);
+        // A part of a scene (`meff.mpi`) holds only some of its contacts:
+        // claims, sweeps and persons, which name the scene's, are not read.
+        let whole = scene.as_ref().is_none_or(|s| s.part.is_none());
+        let table = |key: &str| if whole { get(root, key) } else { None };
+        let claims = self.claims(table("claim"), &contact_names);
+        let sweeps = self.sweeps(table("sweep"), &parameters, &contact_names);
+        let persons = self.persons(table("person"), &contact_names);
         let (motion, map) = match &form {
             Form::Robot(r) => self.motion(root, Some(r), path),
             _ => self.motion(root, None, path),
@@ -147,6 +151,7 @@ impl Reader<'_> {
                 data,
                 dump: None,
                 overlap: None,
+                part: None,
             })),
             (None, None) => scene,
         };

@@ -17,7 +17,6 @@
 mod assemble;
 mod at;
 pub mod robot;
-pub mod slice;
 
 pub use assemble::{
     ContactRows, Direction, Dof, MassBlock, RowOf, SparseRow, System, assemble,

@@ -241,7 +241,7 @@ pub fn report(
         && t.delassus.nrows() == t.rows.len())
     .then(|| {
         let undamped: Vec<f64> = t.modes.iter().map(|m| m.omega).collect();
-        crate::analysis::damped_modes(&t.delassus, &k, &damping, &undamped)
+        crate::analysis::damped_modes(&t.delassus, k, &damping, &undamped)
             .into_iter()
             .take(MODES_LISTED)
             .map(|m| super::DampedModeReport {

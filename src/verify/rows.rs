@@ -90,10 +90,7 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
         return;
     };
     let (modes, k) = match &an.tangential {
-        Some(t) => (
-            t.modes.clone(),
-            t.rows.stiffness().to_vec(),
-        ),
+        Some(t) => (t.modes.clone(), t.rows.stiffness().to_vec()),
         None => (
             an.modes.clone(),
             an.contacts.iter().map(|c| c.stiffness).collect(),

@@ -18,6 +18,7 @@ pub mod from_dump;
 pub use from_dump::DumpFacts;
 pub mod grid;
 pub mod npy;
+pub mod part;
 mod tangential;
 pub use tangential::{TangentialColumns, tangential_columns};
 pub(crate) mod trajectory;
@@ -135,6 +136,9 @@ pub struct Scene {
     /// columns (a large scene frees them before its checks on the model
     /// path): 8 bytes a contact, for the model checks.
     pub overlap: Option<Vec<f64>>,
+    /// When `data` is one part of the scene (`meff.mpi`), where its rows
+    /// are in the whole scene ([`part::read`]).
+    pub part: Option<Box<part::PartMap>>,
 }
 
 /// Which table a problem is in.
@@ -243,7 +247,7 @@ pub fn read(
                 .map_err(|message| SceneError::File { file: 0, message })?;
             let mut data = SceneData::default();
             let mut overlap = None;
-            let issues = from_arrays(arrays, space, units, (&mut data, &mut overlap));
+            let issues = from_arrays(arrays, space, units, (&mut data, &mut overlap), None);
             if !issues.is_empty() {
                 return Err(SceneError::Npz(issues));
             }
@@ -347,12 +351,15 @@ const NPZ_ARRAYS: &[(&str, Table)] = &[
 ];
 
 /// Fills `data` (and `overlap`, the optional array) from NPZ arrays
-/// (shapes and kinds checked, units applied).
+/// (shapes and kinds checked, units applied). Body indices are checked
+/// against `bodies` when given (a part of a scene, whose indices are the
+/// whole scene's), else against `mass`'s rows.
 fn from_arrays(
     arrays: Vec<(String, npy::Array)>,
     space: Space,
     units: Units,
     (data, overlap): (&mut SceneData, &mut Option<Vec<f64>>),
+    bodies: Option<usize>,
 ) -> Vec<Issue> {
     use npy::Data;
     let d = space.dim();
@@ -362,6 +369,7 @@ fn from_arrays(
     };
     let mut issues = Vec::new();
     let n = got["mass"].shape.first().copied().unwrap_or(0);
+    let limit = bodies.unwrap_or(n);
     let mut take = |name: &str, table: Table, scale: f64| -> Option<Vec<f64>> {
         let a = got.remove(name)?;
         match a.data {
@@ -411,10 +419,10 @@ fn from_arrays(
         for (row, x) in v.into_iter().enumerate() {
             if x == -1 && world_ok {
                 out.push(WORLD);
-            } else if x >= 0 && (x as usize) < n {
+            } else if x >= 0 && (x as usize) < limit {
                 out.push(x as u32);
             } else {
-                issues.push(out_of_range(row, name, x, n, world_ok));
+                issues.push(out_of_range(row, name, x, limit, world_ok));
                 out.push(0);
             }
         }
@@ -465,26 +473,34 @@ fn npz_arrays(
     arrays: Vec<(String, npy::Array)>,
     space: Space,
 ) -> Result<std::collections::HashMap<String, npy::Array>, Vec<Issue>> {
+    let shapes: Vec<(String, Vec<usize>)> = arrays
+        .iter()
+        .map(|(n, a)| (n.clone(), a.shape.clone()))
+        .collect();
+    let issues = check_arrays(&shapes, space);
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    Ok(arrays.into_iter().collect())
+}
+
+/// The archive's arrays by name and shape: every one known, present
+/// unless optional, of its expected shape; a line scene refused. The
+/// problems, none when the arrays may be decoded.
+pub(crate) fn check_arrays(shapes: &[(String, Vec<usize>)], space: Space) -> Vec<Issue> {
     let d = space.dim();
     let known = NPZ_ARRAYS;
     let mut issues = Vec::new();
-    let mut got: std::collections::HashMap<String, npy::Array> = Default::default();
-    for (name, a) in arrays {
-        if known.iter().any(|(k, _)| *k == name) {
-            got.insert(name, a);
-        } else {
+    for (name, _) in shapes {
+        if !known.iter().any(|(k, _)| k == name) {
             let names: Vec<&str> = known.iter().map(|k| k.0).collect();
             issues.push(
-                Issue::new(
-                    Table::Bodies,
-                    None,
-                    &name,
-                    format!("unknown array `{name}`"),
-                )
-                .hint(match crate::diag::closest(&name, names.iter().copied()) {
-                    Some(b) => format!("did you mean `{b}`?"),
-                    None => format!("the arrays are {}", names.join(", ")),
-                }),
+                Issue::new(Table::Bodies, None, name, format!("unknown array `{name}`")).hint(
+                    match crate::diag::closest(name, names.iter().copied()) {
+                        Some(b) => format!("did you mean `{b}`?"),
+                        None => format!("the arrays are {}", names.join(", ")),
+                    },
+                ),
             );
         }
     }
@@ -495,8 +511,9 @@ fn npz_arrays(
             "space",
             "a scene is planar or 3-d",
         ));
-        return Err(issues);
+        return issues;
     }
+    let get = |n: &str| shapes.iter().find(|(k, _)| k == n).map(|(_, s)| s);
     for (name, table) in known {
         let optional = matches!(
             *name,
@@ -509,7 +526,7 @@ fn npz_arrays(
                 | "tangential_ratio"
                 | "tangential_damping"
         );
-        if !optional && !got.contains_key(*name) {
+        if !optional && get(name).is_none() {
             issues.push(Issue::new(
                 *table,
                 None,
@@ -519,29 +536,24 @@ fn npz_arrays(
         }
     }
     if !issues.is_empty() {
-        return Err(issues);
+        return issues;
     }
-    let n = got["mass"].shape.first().copied().unwrap_or(0);
-    let c = got["stiffness"].shape.first().copied().unwrap_or(0);
-    // Expected shape of each array.
-    let shape_ok = |name: &str, a: &npy::Array| -> Result<(), String> {
-        shape_in(
-            name,
-            &a.shape,
-            &expected_shape(name, n, c, d).unwrap_or_default(),
-        )
-    };
+    let n = get("mass").and_then(|s| s.first().copied()).unwrap_or(0);
+    let c = get("stiffness")
+        .and_then(|s| s.first().copied())
+        .unwrap_or(0);
     for (name, table) in known {
-        if let Some(a) = got.get(*name)
-            && let Err(m) = shape_ok(name, a)
+        if let Some(shape) = get(name)
+            && let Err(m) = shape_in(
+                name,
+                shape,
+                &expected_shape(name, n, c, d).unwrap_or_default(),
+            )
         {
             issues.push(Issue::new(*table, None, name, m));
         }
     }
-    if !issues.is_empty() {
-        return Err(issues);
-    }
-    Ok(got)
+    issues
 }
 
 /// 3-d inertias as the six components `Ixx Iyy Izz Ixy Ixz Iyz` per body,

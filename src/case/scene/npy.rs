@@ -60,7 +60,7 @@ impl Array {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
     Float,
     Int,
     UInt,
@@ -68,17 +68,17 @@ enum Kind {
     Unicode,
 }
 
-struct Header {
-    kind: Kind,
-    little: bool,
-    size: usize,
-    fortran: bool,
-    shape: Vec<usize>,
+pub(super) struct Header {
+    pub(super) kind: Kind,
+    pub(super) little: bool,
+    pub(super) size: usize,
+    pub(super) fortran: bool,
+    pub(super) shape: Vec<usize>,
 }
 
 /// The header of a `.npy` file and where its data starts; an error when
 /// `bytes` does not hold the whole header.
-fn header_of(bytes: &[u8]) -> Result<(Header, usize), String> {
+pub(super) fn header_of(bytes: &[u8]) -> Result<(Header, usize), String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not a NumPy .npy array (the magic string is missing)".into());
     }
@@ -107,11 +107,32 @@ fn header_of(bytes: &[u8]) -> Result<(Header, usize), String> {
 
 /// Longest `.npy` header read in the first pass over an archive (NumPy
 /// writes 128 bytes or a little more; the format allows 4 GiB).
-const MAX_HEADER: u64 = 1 << 16;
+pub(super) const MAX_HEADER: u64 = 1 << 16;
 
 /// Parses one `.npy` file. `max_elements` bounds the element count.
 pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
     let (h, end) = header_of(bytes)?;
+    let data = &bytes[end..];
+    let (count, _) = data_size(&h, data.len() as u64, max_elements)?;
+    let values = decode(&h, data, count)?;
+    let values = if h.fortran && h.shape.len() > 1 {
+        to_c_order(values, &h.shape)
+    } else {
+        values
+    };
+    Ok(Array {
+        shape: h.shape,
+        data: values,
+    })
+}
+
+/// The element count of `h`'s shape (at most `max_elements`) and the bytes
+/// of data it needs; an error unless `have` bytes follow the header.
+pub(super) fn data_size(
+    h: &Header,
+    have: u64,
+    max_elements: usize,
+) -> Result<(usize, usize), String> {
     let count = h
         .shape
         .iter()
@@ -123,25 +144,14 @@ pub fn parse(bytes: &[u8], max_elements: usize) -> Result<Array, String> {
                 h.shape
             )
         })?;
-    let data = &bytes[end..];
     let need = count.checked_mul(h.size).ok_or("the array is too large")?;
-    if data.len() != need {
+    if have != need as u64 {
         return Err(format!(
-            "the array should hold {need} bytes of data for shape {:?}, the file has {}",
-            h.shape,
-            data.len()
+            "the array should hold {need} bytes of data for shape {:?}, the file has {have}",
+            h.shape
         ));
     }
-    let values = decode(&h, data, count)?;
-    let values = if h.fortran && h.shape.len() > 1 {
-        to_c_order(values, &h.shape)
-    } else {
-        values
-    };
-    Ok(Array {
-        shape: h.shape,
-        data: values,
-    })
+    Ok((count, need))
 }
 
 fn header(text: &str) -> Result<Header, String> {
@@ -212,7 +222,7 @@ fn header(text: &str) -> Result<Header, String> {
     })
 }
 
-fn decode(h: &Header, data: &[u8], count: usize) -> Result<Data, String> {
+pub(super) fn decode(h: &Header, data: &[u8], count: usize) -> Result<Data, String> {
     let item = |k: usize| -> [u8; 8] {
         let mut b = [0u8; 8];
         let src = &data[k * h.size..(k + 1) * h.size];
@@ -324,7 +334,7 @@ fn half_to_f64(h: u16) -> f64 {
 }
 
 /// Reorders Fortran-order values into C order.
-fn to_c_order(data: Data, shape: &[usize]) -> Data {
+pub(super) fn to_c_order(data: Data, shape: &[usize]) -> Data {
     let n: usize = shape.iter().product();
     // The C-order index of each Fortran-order position.
     let target = |f: usize| -> usize {
@@ -489,25 +499,7 @@ fn stream_numeric(
     if !matches!(h.kind, Kind::Float | Kind::Int | Kind::UInt) {
         return Ok(None);
     }
-    let count = h
-        .shape
-        .iter()
-        .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .filter(|&n| n <= max_elements)
-        .ok_or_else(|| {
-            format!(
-                "the array has shape {:?}: more than the {max_elements} elements meff reads",
-                h.shape
-            )
-        })?;
-    let need = count.checked_mul(h.size).ok_or("the array is too large")?;
-    let have = size - end as u64;
-    if have != need as u64 {
-        return Err(format!(
-            "the array should hold {need} bytes of data for shape {:?}, the file has {have}",
-            h.shape
-        ));
-    }
+    let (count, need) = data_size(&h, size - end as u64, max_elements)?;
     // What the header read took past the header is the data's start.
     let mut pending = head.split_off(end);
     let mut data = match h.kind {
@@ -548,10 +540,10 @@ fn stream_numeric(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    pub(crate) fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
         let mut h = format!(
             "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
             if fortran { "True" } else { "False" }
