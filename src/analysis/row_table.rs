@@ -13,9 +13,41 @@
 //! `A_nt/√(A_nn A_tt)` are formed when asked, by the formulas the structs
 //! were filled with, so the bits are those of the structs.
 
-use super::tangential::{ContactBlock, RowResult};
 use crate::model::{Direction, RowOf};
 use std::ops::Range;
+
+/// One contact row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowResult {
+    /// Contact and direction.
+    pub of: RowOf,
+    /// The row's unit direction in world axes.
+    pub direction: Vec<f64>,
+    /// Stiffness of the row.
+    pub stiffness: f64,
+    /// Damping of the row, if any.
+    pub damping: Option<f64>,
+    /// `A_ii` of the row.
+    pub a: f64,
+    /// `1/A_ii`, `None` when the row cannot move.
+    pub m_eff: Option<f64>,
+    /// `√(k A_ii)`.
+    pub omega: f64,
+}
+
+/// A contact with a tangential spring: its block of A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactBlock {
+    /// Contact index.
+    pub contact: usize,
+    /// Index of its normal row in `Tangential::rows`; its tangent rows
+    /// follow.
+    pub first_row: usize,
+    /// The block of A over its rows (normal first), row-major.
+    pub block: Vec<Vec<f64>>,
+    /// Per tangent row: `A_nt / √(A_nn A_tt)` (0 when either row is immobile).
+    pub coupling: Vec<f64>,
+}
 
 /// Every row, contact by contact (normal, then its tangents).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -14,7 +14,7 @@
 //! dashpots). Which rows set it: each row's share `u_i²` of the fastest
 //! mode's unit eigenvector u of S.
 
-pub use super::row_table::{BlockTable, RowTable};
+pub use super::row_table::{BlockTable, ContactBlock, RowResult, RowTable};
 use super::row_table::{RowColumns, dashpots, first_rows};
 use super::{AnalysisError, Mode, StableDt, dt_undamped, modes, stable};
 use crate::model::{ContactRows, Direction, Model, RowOf, System};
@@ -23,39 +23,6 @@ use nalgebra::DMatrix;
 /// A row's share of the fastest mode at or above which it is named as
 /// setting the step.
 pub const SETTING_SHARE: f64 = 0.1;
-
-/// One contact row.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RowResult {
-    /// Contact and direction.
-    pub of: RowOf,
-    /// The row's unit direction in world axes.
-    pub direction: Vec<f64>,
-    /// Stiffness of the row.
-    pub stiffness: f64,
-    /// Damping of the row, if any.
-    pub damping: Option<f64>,
-    /// `A_ii` of the row.
-    pub a: f64,
-    /// `1/A_ii`, `None` when the row cannot move.
-    pub m_eff: Option<f64>,
-    /// `√(k A_ii)`.
-    pub omega: f64,
-}
-
-/// A contact with a tangential spring: its block of A.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ContactBlock {
-    /// Contact index.
-    pub contact: usize,
-    /// Index of its normal row in [`Tangential::rows`]; its tangent rows
-    /// follow.
-    pub first_row: usize,
-    /// The block of A over its rows (normal first), row-major.
-    pub block: Vec<Vec<f64>>,
-    /// Per tangent row: `A_nt / √(A_nn A_tt)` (0 when either row is immobile).
-    pub coupling: Vec<f64>,
-}
 
 /// The analysis over every row.
 #[derive(Clone, Debug)]

@@ -111,7 +111,7 @@ pub(super) fn springs(
 /// `m_eff(ci)` each contact's effective mass: the rule for a model's
 /// structs and for a large scene's columns (`pipeline::scene`) alike. The
 /// contacts and the bodies are each tested on every core
-/// ([`each`](super::run::each): the warnings of a serial loop, in its
+/// ([`each`](super::each::each): the warnings of a serial loop, in its
 /// order); each body's stiffnesses are summed in contact order.
 pub(crate) fn springs_of(
     case: &Case,
@@ -138,7 +138,7 @@ pub(crate) fn springs_of(
             }
         }
     }
-    super::run::each(contacts.0, out, |ci, out| {
+    super::each::each(contacts.0, out, |ci, out| {
         let Some(m) = m_eff(ci) else {
             return;
         };
@@ -177,7 +177,7 @@ pub(crate) fn springs_of(
             dashpot(case, ci, (cd, k, m), out);
         }
     });
-    super::run::each(nb, out, |b, out| {
+    super::each::each(nb, out, |b, out| {
         let SpringBody { mass, rigid } = body(b);
         let Some(mass) = mass else {
             return;

@@ -5,8 +5,7 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, MAX_WARNINGS, dynamics, laws, normals, plausible, program, ranges, robot_inputs,
-    scene_model,
+    Checks, dynamics, laws, normals, plausible, program, ranges, robot_inputs, scene_model,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -194,42 +193,27 @@ fn finish(out: &mut Checks) {
     }
 }
 
-/// Items tested at a time by one thread in [`each`].
-const EACH_MIN: usize = 1 << 12;
+/// The checks before the analysis (all but the springs', in [`ORDER`]'s
+/// order), on a large scene's columns, and each body's size (for
+/// [`scene_after`]). The scene's positions, inertias, points and normals
+/// must be there.
+pub fn scene_before(case: &Case, s: &crate::case::scene::SceneData) -> (Checks, Vec<f64>) {
+    let mut out = Checks::default();
+    let sizes = super::scene::with_geometry(case, s, |g| before_analysis(case, g, &mut out));
+    (out, sizes)
+}
 
-/// `for i in 0..n { rule(i, out) }` on every core, with the same
-/// warnings in the same order whatever the thread count: a first pass in
-/// parallel counts each item's warnings without forming them, a second in
-/// item order runs `rule` again on the items that warn while warnings are
-/// still listed (the first [`MAX_WARNINGS`]), and counts the rest.
-pub(super) fn each(n: usize, out: &mut Checks, rule: impl Fn(usize, &mut Checks) + Sync) {
-    use rayon::prelude::*;
-    let count = |i: usize| {
-        let mut c = Checks::counting();
-        rule(i, &mut c);
-        c.found
-    };
-    if out.full() {
-        out.found += (0..n)
-            .into_par_iter()
-            .with_min_len(EACH_MIN)
-            .map(count)
-            .sum::<usize>();
-        return;
-    }
-    let hits: Vec<(usize, usize)> = (0..n)
-        .into_par_iter()
-        .with_min_len(EACH_MIN)
-        .filter_map(|i| Some((i, count(i))).filter(|h| h.1 > 0))
-        .collect();
-    for (i, found) in hits {
-        if out.full() {
-            out.found += found;
-        } else {
-            rule(i, out);
-        }
-    }
-    debug_assert!(out.warnings.len() <= MAX_WARNINGS);
+/// The checks after the analysis: the springs' rule over the scene's
+/// columns (stiffness, damping, bodies, masses; the positions may be
+/// freed) with `an`'s effective masses, then the rest of [`ORDER`].
+pub fn scene_after(
+    case: &Case,
+    scene: &crate::case::scene::SceneData,
+    an: &crate::analysis::Analysis,
+    sizes: &[f64],
+    out: &mut Checks,
+) {
+    after_analysis(case, &super::scene::results(case, scene, an, sizes), out);
 }
 
 #[cfg(test)]

@@ -11,14 +11,14 @@
 //! not) is left empty.
 //!
 //! Each rule runs over the bodies or the contacts on every core
-//! ([`run::each`](super::run::each): the serial loop's warnings, in its
+//! ([`each`](super::each::each): the serial loop's warnings, in its
 //! order, whatever the thread count), and forms a name, a location or a
 //! message only for a warning it lists: a scene of 10⁶ bodies that passes
 //! formats nothing.
 //!
 //! [`run`]: super::run
 
-use super::{Checks, dynamics, normals, plausible, run};
+use super::{Checks, dynamics, normals, plausible};
 use crate::case::Case;
 use crate::case::scene::{SceneData, WORLD};
 use crate::model::Inertia;
@@ -165,7 +165,7 @@ fn body_named(case: &Case, s: &SceneData, b: usize) -> (String, String) {
 /// of gyration, body by body (`body_checks`' rules).
 pub(super) fn bodies(g: &Geometry<'_>, out: &mut Checks) {
     let (case, s, t) = (g.case, g.s, g.bodies);
-    run::each(s.n_bodies(), out, |b, out| {
+    super::each::each(s.n_bodies(), out, |b, out| {
         if s.fixed[b] {
             return;
         }
@@ -192,7 +192,7 @@ pub(super) fn bodies(g: &Geometry<'_>, out: &mut Checks) {
 /// Each moving body's density.
 pub(super) fn density(g: &Geometry<'_>, out: &mut Checks) {
     let (case, s, t) = (g.case, g.s, g.bodies);
-    run::each(s.n_bodies(), out, |b, out| {
+    super::each::each(s.n_bodies(), out, |b, out| {
         if !s.fixed[b] {
             plausible::density_of(
                 &|| body_named(case, s, b),
@@ -208,7 +208,7 @@ pub(super) fn density(g: &Geometry<'_>, out: &mut Checks) {
 /// Each contact's lever on its (first) body.
 pub(super) fn lever(g: &Geometry<'_>, out: &mut Checks) {
     let (case, s, d) = (g.case, g.s, g.d);
-    run::each(s.n_contacts(), out, |ci, out| {
+    super::each::each(s.n_contacts(), out, |ci, out| {
         let b = s.body[ci] as usize;
         if s.fixed[b] {
             return;
@@ -240,7 +240,7 @@ pub(super) fn scene_model(g: &Geometry<'_>, out: &mut Checks) {
 pub(super) fn normals(g: &Geometry<'_>, out: &mut Checks) {
     let (case, s, d) = (g.case, g.s, g.d);
     let v3 = |v: &[f64]| Vector3::new(v[0], v[1], if d == 3 { v[2] } else { 0.0 });
-    run::each(s.n_contacts(), out, |ci, out| {
+    super::each::each(s.n_contacts(), out, |ci, out| {
         let nw = v3(&s.normal[d * ci..d * ci + d]);
         for (b, p, sign) in sides(s, d, ci) {
             if !s.fixed[b] {
@@ -276,40 +276,32 @@ pub(super) fn springs(r: &Results<'_>, out: &mut Checks) {
     );
 }
 
-/// The checks before the analysis (all but the springs', in
-/// [`run::ORDER`](super::run::ORDER)'s order), on the scene's columns,
-/// and each body's size (for [`scene_after`]). The scene's positions,
-/// inertias, points and normals must be there.
-pub fn scene_before(case: &Case, s: &SceneData) -> (Checks, Vec<f64>) {
+/// Runs `f` on the scene's geometry (its positions, inertias, points and
+/// normals must be there), and each body's size.
+pub(super) fn with_geometry(case: &Case, s: &SceneData, f: impl FnOnce(&Geometry<'_>)) -> Vec<f64> {
     let d = case.space.dim();
     let bodies = Bodies::of(s, d);
-    let mut out = Checks::default();
     let geometry = Geometry {
         case,
         s,
         d,
         bodies: &bodies,
     };
-    run::before_analysis(case, &geometry, &mut out);
-    (out, bodies.sizes(s))
+    f(&geometry);
+    bodies.sizes(s)
 }
 
-/// The checks after the analysis: the springs' rule over the scene's
-/// columns (stiffness, damping, bodies, masses; the positions may be
-/// freed) with `an`'s effective masses, then the rest of
-/// [`run::ORDER`](super::run::ORDER).
-pub fn scene_after(
-    case: &Case,
-    scene: &SceneData,
-    an: &crate::analysis::Analysis,
-    sizes: &[f64],
-    out: &mut Checks,
-) {
-    let results = Results {
+/// What the rules after the analysis read on the columns.
+pub(super) fn results<'a>(
+    case: &'a Case,
+    scene: &'a SceneData,
+    an: &'a crate::analysis::Analysis,
+    sizes: &'a [f64],
+) -> Results<'a> {
+    Results {
         case,
         s: scene,
         an,
         sizes,
-    };
-    run::after_analysis(case, &results, out);
+    }
 }

@@ -30,6 +30,7 @@ pub mod unit {
     pub const PER_S2: &str = "\\mathrm{s}^{-2}";
     pub const KG: &str = "\\mathrm{kg}";
     pub const PER_KG: &str = "\\mathrm{kg}^{-1}";
+    pub const PER_KG2: &str = "\\mathrm{kg}^{-2}";
     pub const N_PER_M: &str = "\\mathrm{N/m}";
     pub const NS_PER_M: &str = "\\mathrm{N\\,s/m}";
     pub const S_PER_M: &str = "\\mathrm{s/m}";
@@ -447,11 +448,29 @@ pub fn drake_estimate(b: &super::sap::SapBlock) -> Vec<Line> {
     let first = if b.tangents {
         let norm = b.norm();
         vec![
+            // In three lines: the whole sum does not fit a page's width.
+            line(
+                "\\Sigma_{d}",
+                "W_{nn}^{2} + W_{t_{1}t_{1}}^{2} + W_{t_{2}t_{2}}^{2}",
+                "\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2}",
+                &[e[0], e[1], e[2]].map(|x| q(x, unit::PER_KG)),
+                q(e[0] * e[0] + e[1] * e[1] + e[2] * e[2], unit::PER_KG2),
+            ),
+            line(
+                "\\Sigma_{o}",
+                "W_{nt_{1}}^{2} + W_{nt_{2}}^{2} + W_{t_{1}t_{2}}^{2}",
+                "\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2}",
+                &[e[3], e[4], e[5]].map(|x| q(x, unit::PER_KG)),
+                q(e[3] * e[3] + e[4] * e[4] + e[5] * e[5], unit::PER_KG2),
+            ),
             line(
                 "\\lVert W_{ii}\\rVert_{F}",
-                "\\sqrt{W_{nn}^{2} + W_{t_{1}t_{1}}^{2} + W_{t_{2}t_{2}}^{2} + 2 \\times \\left(W_{nt_{1}}^{2} + W_{nt_{2}}^{2} + W_{t_{1}t_{2}}^{2}\\right)}",
-                "\\sqrt{\\left(@0\\right)^{2} + \\left(@1\\right)^{2} + \\left(@2\\right)^{2} + 2 \\times \\left(\\left(@3\\right)^{2} + \\left(@4\\right)^{2} + \\left(@5\\right)^{2}\\right)}",
-                &e.map(|x| q(x, unit::PER_KG)),
+                "\\sqrt{\\Sigma_{d} + 2\\,\\Sigma_{o}}",
+                "\\sqrt{@0 + 2 \\times @1}",
+                &[
+                    q(e[0] * e[0] + e[1] * e[1] + e[2] * e[2], unit::PER_KG2),
+                    q(e[3] * e[3] + e[4] * e[4] + e[5] * e[5], unit::PER_KG2),
+                ],
                 q(norm, unit::PER_KG),
             ),
             line(

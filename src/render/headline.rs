@@ -173,13 +173,32 @@ fn tangential_step_line(
 /// The headline lines of `report` at `d` significant figures.
 pub fn lines(report: &Report, d: usize) -> Vec<Vec<Segment>> {
     let mut out = Vec::new();
-    if let Some(line) = step_line(report, d) {
+    let lead = engines_lead(report);
+    if lead {
+        engine_lines(report, d, &mut out);
+    }
+    if let Some(mut line) = step_line(report, d) {
+        if lead && let Some(first) = line.first_mut() {
+            // A step for explicit integrators, which the engines never use.
+            let names: Vec<String> = report
+                .engines
+                .iter()
+                .map(|e| format!("{}'s is {}", e.name, e.integrator))
+                .collect();
+            first.text = format!(
+                "For an explicit integrator (not the engine's own step: {}), u{}",
+                names.join("; "),
+                first.text.trim_start_matches('U')
+            );
+        }
         out.push(line);
     }
     impact_lines(report, d, &mut out);
     person_lines(report, d, &mut out);
     out.extend(program_line(report, d));
-    engine_lines(report, d, &mut out);
+    if !lead {
+        engine_lines(report, d, &mut out);
+    }
     if !report.model_checks.is_empty() {
         let k = report.model_checks.len();
         out.push(vec![
@@ -485,6 +504,72 @@ fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     }
 }
 
+/// Whether the case's engines all advance their contacts by a step other
+/// than symplectic Euler (implicit, or a soft step): the sheet's step for
+/// explicit integrators is then not one any of them uses, and the
+/// engines' own results lead the headline.
+fn engines_lead(report: &Report) -> bool {
+    !report.engines.is_empty()
+        && report
+            .engines
+            .iter()
+            .all(|e| e.integrator != crate::engines::law::Step::SemiImplicit.name())
+}
+
+/// "name = value", or "name ≤ value" for a setting given as a limit.
+pub fn setting_text(name: &str, value: &str) -> String {
+    if value.starts_with('≤') {
+        format!("{name} {value}")
+    } else {
+        format!("{name} = {value}")
+    }
+}
+
+/// The engine's own effect on the stiffness: contacts whose spring the
+/// engine caps below the one set, grouped by the spring applied.
+fn cap_segments(e: &crate::engines::EngineReport, d: usize) -> Vec<Segment> {
+    let capped: Vec<_> = e.contacts.iter().filter(|c| c.k_set.is_some()).collect();
+    let Some(first) = capped.first() else {
+        return Vec::new();
+    };
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for c in &capped {
+        let k = c.k.map_or_else(|| "—".into(), |k| n(k, d));
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, names)) => names.push(c.name.as_str()),
+            None => groups.push((k, vec![c.name.as_str()])),
+        }
+    }
+    let applied = groups
+        .iter()
+        .map(|(k, names)| format!("k = {k} N/m on {}", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let why = match e.engine {
+        crate::case::Engine::Drake => {
+            let beta = e
+                .settings
+                .iter()
+                .find(|(k, _)| k == "near_rigid_threshold")
+                .map_or("—", |(_, v)| v.as_str());
+            format!(
+                ": R_n = β²ŵ/(4π²) with near_rigid_threshold β = {beta} and Drake's own inverse-mass estimate ŵ = ‖W_ii‖_F/3"
+            )
+        }
+        _ => String::new(),
+    };
+    vec![
+        strong(match e.engine {
+            crate::case::Engine::Drake => "near-rigid cap",
+            _ => "stiffness capped",
+        }),
+        plain(format!(
+            " — the engine applies {applied}, not the {} N/m set{why}; ",
+            n(first.k_set.unwrap_or(f64::NAN), d)
+        )),
+    ]
+}
+
 fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     for e in &report.engines {
         let mut line = vec![plain(format!(
@@ -492,6 +577,8 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             e.name,
             t(report, e.step, d)
         ))];
+        // The engine's own effect first.
+        line.extend(cap_segments(e, d));
         line.push(strong(match e.stable {
             Some(true) => "stable",
             Some(false) => "unstable",
@@ -515,35 +602,45 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             )));
         }
         // Every contact up to six; beyond, the first three and a count.
+        // Contacts whose text is the same are named together.
         let shown = if e.contacts.len() <= 6 { 6 } else { 3 };
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
         for c in e.contacts.iter().take(shown) {
-            let mut s = format!("; {}:", c.name);
-            if let Some(k) = c.k {
+            let mut s = String::new();
+            if let Some(k) = c.k.filter(|_| c.k_set.is_none()) {
                 s.push_str(&format!(" k = {} N/m", n(k, d)));
             }
             if let Some(m) = c.m_engine.filter(|m| m.is_finite() && c.m_eff.is_finite()) {
                 s.push_str(&format!(
-                    ", the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
+                    "{}the engine's mass estimate {} kg is {}× the exact m_eff = {} kg",
+                    if s.is_empty() { " " } else { ", " },
                     n(m, d),
                     n(m / c.m_eff, 3),
                     n(c.m_eff, d)
                 ));
             }
             if let Some(wh) = c.omega_h {
-                s.push_str(&format!(", ωh = {}", n(wh, 3)));
+                s.push_str(&format!(
+                    "{}ωh = {}",
+                    if s.is_empty() { " " } else { ", " },
+                    n(wh, 3)
+                ));
             }
             if !c.inverse.is_empty() {
-                let settings: Vec<String> = c
-                    .inverse
-                    .iter()
-                    .map(|(k, v)| format!("{k} = {v}"))
-                    .collect();
+                let settings: Vec<String> =
+                    c.inverse.iter().map(|(k, v)| setting_text(k, v)).collect();
                 s.push_str(&format!(
                     "; for the case's k and c use {}",
                     settings.join(", ")
                 ));
             }
-            line.push(plain(s));
+            match groups.iter_mut().find(|(g, _)| *g == s) {
+                Some((_, names)) => names.push(c.name.as_str()),
+                None => groups.push((s, vec![c.name.as_str()])),
+            }
+        }
+        for (s, names) in groups {
+            line.push(plain(format!("; {}:{s}", names.join(", "))));
         }
         if e.contacts.len() > shown {
             line.push(plain(format!(
@@ -571,7 +668,7 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 true,
             ));
             line.push(seg(
-                " (its speeds may grow that much; exact mass along the motion)",
+                " with each contact along the point's velocity (the exact mass along the motion; its speeds may grow that much)",
                 false,
             ));
         }
@@ -587,6 +684,27 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 false,
             ));
         }
+    }
+    // The factor above rests on the contact's direction being the
+    // velocity's; a contact across the motion meets the worst direction.
+    let worst_direction = p
+        .pairs
+        .iter()
+        .filter_map(|q| q.factor_worst_direction)
+        .reduce(f64::min);
+    if let Some(fw) = worst_direction {
+        line.push(seg(
+            format!(
+                "; with the contact in the worst direction (the largest mass of the point's ellipsoid) the factor is {} — {}",
+                down(fw, 3.min(d)),
+                if fw >= 1.0 {
+                    "within limits"
+                } else {
+                    "over the limit"
+                }
+            ),
+            false,
+        ));
     }
     if let Some(w) = &p.worst {
         line.push(seg(

@@ -112,8 +112,11 @@ fn the_program_headline_says_its_factor_is_along_the_velocity() {
         .map(|l| l.iter().map(|s| s.text.as_str()).collect::<String>())
         .find(|l| l.starts_with("Program"))
         .unwrap();
+    let along = meff::number::sig_round(p.factor.unwrap(), 3, meff::number::Round::Down);
     assert!(
-        line.contains("within limits by factor 1.11 with each contact along the point's velocity"),
+        line.contains(&format!(
+            "within limits by factor {along} with each contact along the point's velocity"
+        )),
         "{line}"
     );
     let shown = meff::number::sig_round(worst, 3, meff::number::Round::Down);
