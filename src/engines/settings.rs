@@ -369,13 +369,73 @@ fn soft_inverse(
     v
 }
 
-pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
+/// What Box2D's and Rapier's soft contacts share: one frequency (doubled
+/// against the world) and one damping ratio for every contact, solved
+/// implicitly over the substep `h`; only the names, the cap and the notes
+/// differ.
+struct SoftEngine {
+    engine: Engine,
+    source: &'static str,
+    /// The settings' names for the frequency and the damping ratio.
+    keys: (&'static str, &'static str),
+    timestep: f64,
+    substeps: usize,
+    /// The frequency as typed, and as the engine uses it (capped).
+    typed_hz: f64,
+    hz: f64,
+    zeta: f64,
+    cap: Option<f64>,
+    notes: Vec<String>,
+    solve_note: &'static str,
+}
+
+fn soft_engine(e: SoftEngine, inputs: &Inputs) -> Translated {
     let n = inputs.a.nrows();
+    let h = e.timestep / e.substeps as f64;
+    let (law, estimate, intended, contact_lines) = soft(
+        inputs,
+        h,
+        |i| {
+            if inputs.static_contact[i] {
+                2.0 * e.hz
+            } else {
+                e.hz
+            }
+        },
+        |_| e.zeta,
+    );
+    let mut notes = e.notes;
+    notes.push(e.solve_note.into());
+    notes.push(RELAX.into());
+    Translated {
+        engine: e.engine,
+        source: e.source,
+        settings: vec![
+            ("timestep".into(), format!("{} s", num(e.timestep))),
+            ("substeps".into(), e.substeps.to_string()),
+            (e.keys.0.into(), format!("{} Hz", num(e.typed_hz))),
+            (e.keys.1.into(), num(e.zeta)),
+        ],
+        step: h,
+        integrator: Step::SoftRelax,
+        law: Some(law),
+        estimate,
+        intended,
+        inverse: (0..n)
+            .map(|i| soft_inverse(inputs, i, e.keys.0, e.keys.1, e.cap))
+            .collect(),
+        k_set: Vec::new(),
+        notes,
+        lines: Vec::new(),
+        contact_lines,
+    }
+}
+
+pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
     let h = s.timestep.si / s.substeps as f64;
     let mut notes = Vec::new();
     // b2PrepareStagesTask / world step: contactHertz ≤ 1/8 of the substep rate.
     let cap = 0.125 / h;
-    let hz = s.contact_hertz.si.min(cap);
     if s.contact_hertz.si > cap {
         notes.push(format!(
             "contact_hertz {} Hz is above an eighth of the substep rate: Box2D uses {} Hz",
@@ -387,111 +447,44 @@ pub(super) fn box2d(s: &Box2dSettings, inputs: &Inputs) -> Translated {
         notes
             .push("contacts against the world use twice the hertz (Box2D's staticSoftness)".into());
     }
-    let zeta = s.contact_damping_ratio;
-    let (law, estimate, intended, contact_lines) = soft(
-        inputs,
-        h,
-        |i| {
-            if inputs.static_contact[i] {
-                2.0 * hz
-            } else {
-                hz
-            }
-        },
-        |_| zeta,
-    );
-    notes.push(
-        "the soft solve is implicit Euler for a spring and dashpot on each point's own normal mass (the k and c above)"
-            .into(),
-    );
-    notes.push(RELAX.into());
-    Translated {
+    let e = SoftEngine {
         engine: Engine::Box2d,
         source: "Box2D v3.1: b2MakeSoft (solver.h), contact softness in b2PrepareContactsTask (contact_solver.c), world step (physics_world.c)",
-        settings: vec![
-            ("timestep".into(), format!("{} s", num(s.timestep.si))),
-            ("substeps".into(), s.substeps.to_string()),
-            (
-                "contact_hertz".into(),
-                format!("{} Hz", num(s.contact_hertz.si)),
-            ),
-            ("contact_damping_ratio".into(), num(zeta)),
-        ],
-        step: h,
-        integrator: Step::SoftRelax,
-        law: Some(law),
-        estimate,
-        intended,
-        inverse: (0..n)
-            .map(|i| {
-                soft_inverse(
-                    inputs,
-                    i,
-                    "contact_hertz",
-                    "contact_damping_ratio",
-                    Some(cap),
-                )
-            })
-            .collect(),
-        k_set: Vec::new(),
+        keys: ("contact_hertz", "contact_damping_ratio"),
+        timestep: s.timestep.si,
+        substeps: s.substeps,
+        typed_hz: s.contact_hertz.si,
+        hz: s.contact_hertz.si.min(cap),
+        zeta: s.contact_damping_ratio,
+        cap: Some(cap),
         notes,
-        lines: Vec::new(),
-        contact_lines,
-    }
+        solve_note: "the soft solve is implicit Euler for a spring and dashpot on each point's own normal mass (the k and c above)",
+    };
+    soft_engine(e, inputs)
 }
 
 pub(super) fn rapier(s: &RapierSettings, inputs: &Inputs) -> Translated {
-    let n = inputs.a.nrows();
-    let h = s.timestep.si / s.substeps as f64;
-    let f = s.contact_natural_frequency.si;
-    let zeta = s.contact_damping_ratio;
     let mut notes = Vec::new();
     if inputs.static_contact.iter().any(|&x| x) {
         notes.push(
             "contacts against the world use static_contact_softness (twice the frequency by default)".into(),
         );
     }
-    let (law, estimate, intended, contact_lines) = soft(
-        inputs,
-        h,
-        |i| if inputs.static_contact[i] { 2.0 * f } else { f },
-        |_| zeta,
-    );
-    notes.push(
-        "erp and cfm_factor are implicit Euler for a spring and dashpot on the point's projected mass (the k and c above)"
-            .into(),
-    );
-    notes.push(RELAX.into());
-    Translated {
+    let f = s.contact_natural_frequency.si;
+    let e = SoftEngine {
         engine: Engine::Rapier,
         source: "Rapier 0.3x: SpringCoefficients::erp_inv_dt, cfm_coeff, cfm_factor (dynamics/integration_parameters.rs)",
-        settings: vec![
-            ("timestep".into(), format!("{} s", num(s.timestep.si))),
-            ("substeps".into(), s.substeps.to_string()),
-            ("contact_natural_frequency".into(), format!("{} Hz", num(f))),
-            ("contact_damping_ratio".into(), num(zeta)),
-        ],
-        step: h,
-        integrator: Step::SoftRelax,
-        law: Some(law),
-        estimate,
-        intended,
-        inverse: (0..n)
-            .map(|i| {
-                soft_inverse(
-                    inputs,
-                    i,
-                    "contact_natural_frequency",
-                    "contact_damping_ratio",
-                    None,
-                )
-            })
-            .collect(),
-        k_set: Vec::new(),
+        keys: ("contact_natural_frequency", "contact_damping_ratio"),
+        timestep: s.timestep.si,
+        substeps: s.substeps,
+        typed_hz: f,
+        hz: f,
+        zeta: s.contact_damping_ratio,
+        cap: None,
         notes,
-        lines: Vec::new(),
-        contact_lines,
-    }
+        solve_note: "erp and cfm_factor are implicit Euler for a spring and dashpot on the point's projected mass (the k and c above)",
+    };
+    soft_engine(e, inputs)
 }
 
 pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
