@@ -103,7 +103,7 @@ pub fn check(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            check_one(
+            let r = check_one(
                 case,
                 &env,
                 an,
@@ -111,7 +111,8 @@ pub fn check(
                 i as u64,
                 symbolic.get(i).cloned().flatten(),
                 digits,
-            )
+            );
+            two_pi_hint(c, r)
         })
         .collect()
 }
@@ -139,38 +140,79 @@ fn close(value: f64, expected: f64, rel: f64) -> bool {
 /// How a claim about a frequency is read: an angular frequency (`omega`,
 /// `mode_omega`) claimed in cycles per time (Hz, rpm, without an explicit
 /// 2π) is multiplied by 2π; a frequency in cycles (`f`, `mode_f`) claimed
-/// in radians per time (rad/s, 1/s, without Hz and without an explicit π)
-/// is divided by 2π. Returns the factor and, when it is not 1, a note.
+/// in radians per time (a unit with `rad` in it, without an explicit π) is
+/// divided by 2π. A bare `1/s` (`sqrt(k/m)`) is not converted: for `f` it
+/// is Hz, so a hand formula that forgot its 2π fails. Returns the factor
+/// and, when it is not 1, a note.
 fn cycle_conversion(case: &Case, claim: &Claim, rhs: &crate::expr::Expr) -> (f64, Option<String>) {
     let Some(angular) = claim.of.angular() else {
         return (1.0, None);
     };
-    let mut memo = std::collections::HashMap::new();
-    let cycles = cycles_of(rhs, case, &mut memo, 0);
+    let power = |word: fn(&str) -> bool| {
+        let mut memo = std::collections::HashMap::new();
+        unit_power(rhs, case, word, &mut memo, 0)
+    };
+    let cycles = power(|w| w.ends_with("Hz") || w == "rpm");
+    let radians = power(|w| w == "rad");
     let mut explicit_pi = false;
     rhs.visit(&mut |e| explicit_pi |= matches!(e.kind, crate::expr::ExprKind::Pi));
     let tau = std::f64::consts::TAU;
-    match (angular, cycles, explicit_pi) {
-        (true, 1, false) => (
+    match (angular, cycles, radians, explicit_pi) {
+        (true, 1, _, false) => (
             tau,
             Some(
                 "the claim is in cycles per time (Hz or rpm): compared as 2π × its value in rad/s"
                     .into(),
             ),
         ),
-        (false, 0, false) => (
+        (false, 0, 1, false) => (
             1.0 / tau,
-            Some("the claim is in radians per time: compared as its value / 2π in Hz".into()),
+            Some("the claim is in rad per time: compared as its value / 2π in Hz".into()),
         ),
         _ => (1.0, None),
     }
 }
 
-/// The power of "cycles" (Hz, rpm) in an expression's unit, following
-/// parameters to their definitions.
-fn cycles_of(
+/// A failed claim on a frequency whose claimed value is 2π times the
+/// computed one, or 1/2π of it: say so (a forgotten or extra 2π, or ω
+/// claimed as f).
+fn two_pi_hint(claim: &Claim, mut r: ClaimResult) -> ClaimResult {
+    let (Some(angular), Verdict::Failed, Some(value), Some(claimed)) =
+        (claim.of.angular(), r.verdict, r.value, r.expected)
+    else {
+        return r;
+    };
+    let tau = std::f64::consts::TAU;
+    let hint = if close(claimed, value * tau, 1e-3) {
+        Some(if angular {
+            "the claimed value is 2π × the computed one: a 2π too many?"
+        } else {
+            "the claimed value is 2π × the computed one: the angular frequency ω = 2π f, claimed as f (a 1/(2π) forgotten)?"
+        })
+    } else if close(claimed, value / tau, 1e-3) {
+        Some(if angular {
+            "the claimed value is the computed one / 2π: the frequency f = ω/2π, claimed as ω (a 2π forgotten)?"
+        } else {
+            "the claimed value is the computed one / 2π: a 2π too many?"
+        })
+    } else {
+        None
+    };
+    if let Some(h) = hint {
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{m}; {h}"),
+            None => h.to_string(),
+        });
+    }
+    r
+}
+
+/// The power of the unit words `word` picks (Hz and rpm, or rad) in an
+/// expression's unit, following parameters to their definitions.
+fn unit_power(
     e: &crate::expr::Expr,
     case: &Case,
+    word: fn(&str) -> bool,
     memo: &mut std::collections::HashMap<String, i32>,
     depth: usize,
 ) -> i32 {
@@ -179,9 +221,9 @@ fn cycles_of(
         return 0;
     }
     match &e.kind {
-        ExprKind::Quantity(_, unit) => unit_cycles(&unit.text),
+        ExprKind::Quantity(_, unit) => unit_words(&unit.text, word),
         ExprKind::Number(_) | ExprKind::Pi | ExprKind::Call(..) => 0,
-        ExprKind::Neg(a) => cycles_of(a, case, memo, depth + 1),
+        ExprKind::Neg(a) => unit_power(a, case, word, memo, depth + 1),
         ExprKind::Param(name) => {
             if let Some(&c) = memo.get(name) {
                 return c;
@@ -190,16 +232,18 @@ fn cycles_of(
                 .parameters
                 .iter()
                 .find(|p| &p.name == name)
-                .map_or(0, |p| cycles_of(&p.value.expr, case, memo, depth + 1));
+                .map_or(0, |p| {
+                    unit_power(&p.value.expr, case, word, memo, depth + 1)
+                });
             memo.insert(name.clone(), c);
             c
         }
         ExprKind::Binary(op, a, b) => {
-            let x = cycles_of(a, case, memo, depth + 1);
+            let x = unit_power(a, case, word, memo, depth + 1);
             match op {
                 BinOp::Add | BinOp::Sub => x,
-                BinOp::Mul => x + cycles_of(b, case, memo, depth + 1),
-                BinOp::Div => x - cycles_of(b, case, memo, depth + 1),
+                BinOp::Mul => x + unit_power(b, case, word, memo, depth + 1),
+                BinOp::Div => x - unit_power(b, case, word, memo, depth + 1),
                 BinOp::Pow => match &b.kind {
                     ExprKind::Number(n) if n.value.fract() == 0.0 && n.value.abs() < 16.0 => {
                         x * n.value as i32
@@ -211,22 +255,18 @@ fn cycles_of(
     }
 }
 
-/// Power of cycles in a unit as typed: `Hz`, `kHz`, `rpm` count 1 (with
-/// their powers), in the denominator −1.
-fn unit_cycles(text: &str) -> i32 {
+/// Power of the words `word` picks in a unit as typed (`Hz`, `kHz`, `rpm`;
+/// `rad`), with their powers; in the denominator negative.
+fn unit_words(text: &str, word: fn(&str) -> bool) -> i32 {
     let (num, den) = text.split_once('/').unwrap_or((text, ""));
     let count = |part: &str| -> i32 {
         part.split(|c: char| c.is_whitespace() || c == '·' || c == '*')
             .filter(|w| !w.is_empty())
             .map(|w| {
-                let (word, pow) = w
+                let (w, pow) = w
                     .split_once('^')
                     .map_or((w, 1), |(a, b)| (a, b.parse().unwrap_or(1)));
-                if word.ends_with("Hz") || word == "rpm" {
-                    pow
-                } else {
-                    0
-                }
+                if word(w) { pow } else { 0 }
             })
             .sum()
     };

@@ -57,6 +57,32 @@ fn frequencies_in_cycles_are_claims_too() {
     fails("f(c)", "1.001*sqrt(k*(1/m + r^2/I))/(2*pi)");
 }
 
+/// A hand formula for f that forgot its 1/(2π) is in 1/s, which for f is
+/// Hz: it fails, and the message names the 2π. Only a unit with `rad` in
+/// it is read as radians per time.
+#[test]
+fn a_forgotten_two_pi_fails_and_says_so() {
+    let omega = "sqrt(k*(1/m + r^2/I))";
+    for (of, equals) in [
+        ("f(c)", omega.to_string()),
+        ("mode_f(1)", omega.to_string()),
+        ("f(c)", "316.2 1/s".to_string()),
+        ("f(c)", format!("{omega}*(1 s)/(1 s)")),
+        ("omega(c)", format!("{omega}/(2*pi)")),
+        ("omega(c)", "50.33 1/s".to_string()),
+    ] {
+        let case = format!("{SEED}[[claim]]\nof = \"{of}\"\nequals = \"{equals}\"\n");
+        let c = &evaluate_str(&case).report.claims[0];
+        assert_eq!(c.passed, Some(false), "{of} = {equals}");
+        let m = c.message.as_deref().unwrap_or("");
+        assert!(m.contains("2π"), "{of} = {equals}: {m}");
+    }
+    // Radians stated are converted, in any spelling of the unit.
+    holds("f(c)", "316.2 rad/s");
+    holds("f(c)", "(316.2 rad)/(1 s)");
+    holds("f(c)", "2*158.1 rad/s");
+}
+
 #[test]
 fn expressions_without_parameters_are_values() {
     holds("m_eff(c)", "(1/2)*(2 kg)");
