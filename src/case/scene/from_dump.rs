@@ -423,11 +423,13 @@ fn build(
         return Err(Built::Dump(issues));
     }
     if names.is_empty() {
-        return Err(Built::Dump(vec![Diagnostic::new(
-            b.span.clone(),
-            "no two spheres touch, and no sphere touches a plane: the scene has no contacts",
-        )
-        .hint("a contact is an overlap (or a gap below `tolerance` in `[scene]`); walls of the box count with `walls`")]));
+        return Err(Built::Dump(vec![
+            Diagnostic::new(
+                b.span.clone(),
+                "no two spheres touch, and no sphere touches a plane: the scene has no contacts",
+            )
+            .hint(no_contact_hint(&radius, &s.mass, b, length)),
+        ]));
     }
     let c = names.len();
     if !image.is_empty() {
@@ -470,6 +472,38 @@ fn build(
 /// Each sphere against each plane: contacts into `s` and `names`, overlaps
 /// past a centre into `issues`; the number of contacts.
 #[allow(clippy::too_many_arguments)]
+/// What the columns say when no sphere touches another: the median radius
+/// against the spacing of the centres in the box, and the median density
+/// m/V the radius and mass columns give (a column swapped or in other units
+/// shows in one of them).
+fn no_contact_hint(radius: &[f64], mass: &[f64], b: &dump::BoxBounds, length: f64) -> String {
+    let base = "a contact is an overlap (or a gap below `tolerance` in `[scene]`); walls of the box count with `walls`";
+    let n = radius.len();
+    if n == 0 {
+        return base.to_string();
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let r = median(radius.to_vec());
+    let rho = median(
+        radius
+            .iter()
+            .zip(mass)
+            .map(|(r, m)| m / (4.0 / 3.0 * std::f64::consts::PI * r.powi(3)))
+            .collect(),
+    );
+    let volume: f64 = (0..3).map(|k| length * (b.hi[k] - b.lo[k])).product();
+    let spacing = (volume / n as f64).cbrt();
+    format!(
+        "{base}. The spheres' median radius is {} m against a spacing of their centres of about {} m (the box's volume per sphere), and their median density m/(4/3 π r³) is {} kg/m³: check the `radius` and `mass` columns (units, or two columns swapped)",
+        crate::number::sig(r, 3),
+        crate::number::sig(spacing, 3),
+        crate::number::sig(rho, 3)
+    )
+}
+
 fn plane_contacts(
     s: &mut SceneData,
     radius: &[f64],
