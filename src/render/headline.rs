@@ -309,13 +309,22 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     let dt = &report.stable_dt;
     let h = dt.governing?;
     let by = dt.governing_by.unwrap_or("coupled_mode");
+    // With engines, the step is the case's own springs' under an explicit
+    // integrator, not an engine's (whose verdicts are their own lines).
+    let own = if report.engines.is_empty() {
+        ""
+    } else {
+        " for the case's own springs and dashpots as typed"
+    };
     let mut line = vec![
         plain("Use "),
         strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
         plain(if by.starts_with("damped") {
-            " (symplectic Euler, the dashpot force taken at the step's start velocity): "
+            format!(
+                "{own} (symplectic Euler, the dashpot force taken at the step's start velocity): "
+            )
         } else {
-            " (symplectic Euler, velocity Verlet or central differences): "
+            format!("{own} (symplectic Euler, velocity Verlet or central differences): ")
         }),
     ];
     line.extend(box_clause(report, d));
@@ -348,7 +357,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         dt.independent
     };
     if let Some(ind) = alone
-        && ind > h * (1.0 + 1e-9)
+        && let Some(ratio) = crate::report::step_excess(ind, h)
     {
         line.push(plain(format!(
             ". The contacts taken one at a time{} give {} ({}× too large — ",
@@ -358,10 +367,15 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
                 ""
             },
             t_at_most(report, ind, d),
-            n(ind / h, d)
+            n(ratio, d)
         )));
         line.push(strong("unsafe"));
         line.push(plain(")"));
+    }
+    if !report.engines.is_empty() {
+        line.push(plain(
+            ". Each engine forms its own contact from its settings: its verdict is on its own line below",
+        ));
     }
     line.push(plain("."));
     Some(line)

@@ -577,8 +577,10 @@ fn timestep_section(report: &Report, d: usize, out: &mut Vec<Section>) {
         ]);
     }
     let mut notes = Vec::new();
-    if let Some(r) = dt.independent_over_coupled
-        && r > 1.0 + 1e-9
+    if let Some(r) = dt
+        .independent
+        .zip(dt.coupled)
+        .and_then(|(i, c)| crate::report::step_excess(i, c))
     {
         notes.push(format!(
             "The independent estimate is {}× too large: unsafe.",

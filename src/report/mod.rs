@@ -376,6 +376,15 @@ pub struct StableDtReport {
     pub independent_damped: Option<f64>,
 }
 
+/// How much larger than `limit` an estimate of a step is, when it is larger
+/// beyond the limits' own precision: the damped step map's limit is lowered
+/// by 10⁻⁶ (analysis::stable), so an estimate within 10⁻⁵ of it is the same
+/// step (one contact's closed form against its own step map), not an unsafe
+/// one.
+pub fn step_excess(estimate: f64, limit: f64) -> Option<f64> {
+    (estimate > limit * (1.0 + 1e-5)).then(|| estimate / limit)
+}
+
 /// Constraint bookkeeping.
 #[derive(Clone, Debug, Serialize)]
 pub struct ConstraintReport {
