@@ -492,22 +492,24 @@ pub fn fastest_modes_from(
     fastest_modes_allowing(cp, want, shapes, start, cp.s.rows(), true)
 }
 
-/// [`fastest_modes`] over every contact row, with the step allowance of
-/// `units` rows ([`step_bound_for`]: Σ over contacts of their rows
-/// squared) for the recurrence itself: the replay that forms the shapes is
-/// not counted against it. Which rows set the step is read from the
-/// fastest mode's shape, so this run forms shapes whatever the report
-/// lists, where the normal rows' run forms them only when asked; counting
-/// the replay gave it a third of the normal rows' steps (at 10⁵ spheres
-/// 345 against their 1,031). The replay takes as many products as the
-/// recurrence, so the work stays within twice the allowance.
-pub fn fastest_modes_over_rows(
-    cp: &Coupled,
-    want: usize,
-    shapes: bool,
-    units: usize,
-) -> (Vec<Mode>, LargeInfo) {
-    fastest_modes_allowing(cp, want, shapes, Start::Golden, units, false)
+/// The fastest mode of S over every contact row, with its shape: ω_max
+/// sets the step with the tangential springs (2/ω_max) and the shape says
+/// which rows set it; nothing else over every row is read from this run.
+/// So the recurrence stops at the first check where that one mode has
+/// converged (its Ritz estimate, the residual of its vector, at most
+/// [`TOLERANCE`]`·θ_max`), where seeking six modes ran on until the
+/// sixth had, 391 steps instead of 148 at 10⁵ spheres
+/// (benches/results/dem.md). The shape needs one replay of the recurrence
+/// and one product for its true residual: 2·steps products in all. The
+/// top value is still never passed over for a lower one ([`accepted`]).
+///
+/// The step allowance is that of `units` rows ([`step_bound_for`]: Σ over
+/// contacts of their rows squared) for the recurrence itself; the replay
+/// that forms the shape is not counted against it (counting it gave this
+/// run a third of the normal rows' steps, at 10⁵ spheres 345 against their
+/// 1,031), so the work stays within twice the allowance.
+pub fn fastest_mode_over_rows(cp: &Coupled, units: usize) -> (Vec<Mode>, LargeInfo) {
+    fastest_modes_allowing(cp, 1, true, Start::Golden, units, false)
 }
 
 /// `replay_counted`: whether the shapes' replay counts against the step

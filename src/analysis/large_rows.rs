@@ -28,7 +28,7 @@
 use super::large::{self, Coupled, RowOrder};
 use super::row_table::{BlockTable, RowColumns, RowTable, dashpots};
 use super::tangential::Tangential;
-use super::{Analysis, AnalysisError, LargeModes, StableDt, dt_undamped, order, stable};
+use super::{Analysis, AnalysisError, StableDt, dt_undamped, order, stable};
 use crate::model::{ContactRows, Direction, Model, RowOf, System};
 use nalgebra::DMatrix;
 
@@ -155,12 +155,11 @@ pub(super) fn with_tangential(
     model: &Model<f64>,
     system: &System<f64>,
     mut an: Analysis,
-    want: LargeModes,
 ) -> Result<Analysis, AnalysisError> {
     if !super::tangential::has_tangential(model) {
         return Ok(an);
     }
-    let mut t = analyze(model, system, want)?;
+    let mut t = analyze(model, system)?;
     t.normal_governing = an.stable_dt.governing;
     an.stable_dt.governing = t.stable_dt.governing;
     an.stable_dt.guaranteed = t.stable_dt.guaranteed;
@@ -170,21 +169,18 @@ pub(super) fn with_tangential(
 
 /// The analysis over every row of a model on the large path (its
 /// `normal_governing` left `None`, as [`super::tangential::analyze`]
-/// leaves it).
-pub fn analyze(
-    model: &Model<f64>,
-    system: &System<f64>,
-    want: LargeModes,
-) -> Result<Tangential, AnalysisError> {
+/// leaves it). Its modes are the fastest one alone, whatever the case asks
+/// of the normal rows ([`super::lanczos::fastest_mode_over_rows`]).
+pub fn analyze(model: &Model<f64>, system: &System<f64>) -> Result<Tangential, AnalysisError> {
     let rows = Rows::of(model);
     let (k, c) = row_values(model, &rows);
     let c = dashpots(c);
     let coupled = coupled_rows(model, system, &rows, &k)?;
     crate::timing::mark("whiten-rows-tangential");
-    // Shapes always: which rows set the step (the headline's) are read
-    // from the fastest mode's vector.
+    // The fastest mode only, with its shape: ω_max sets the step and
+    // which rows set it (the headline's) are read from its vector.
     let units: usize = rows.first.windows(2).map(|w| (w[1] - w[0]).pow(2)).sum();
-    let (modes, info) = super::lanczos::fastest_modes_over_rows(&coupled, want.count, true, units);
+    let (modes, info) = super::lanczos::fastest_mode_over_rows(&coupled, units);
     crate::timing::detail(&format!(
         "tangential rows={} stored={} nnz={} steps={} converged={}",
         rows.len(),
@@ -282,13 +278,17 @@ pub fn row_count(model: &Model<f64>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::AnalysisPath;
 
     /// A jittered 4×3×2 packing of spheres (radius 5 mm) on a floor, its
     /// neighbours in contact at their mid-points: most contacts with a
     /// tangential spring (a ratio or absolute), some with dashpots.
     fn packing() -> String {
-        let (r, n) = (0.005f64, [4usize, 3, 2]);
+        packing_of([4, 3, 2])
+    }
+
+    /// [`packing`] with `n` spheres along x, y and z.
+    fn packing_of(n: [usize; 3]) -> String {
+        let r = 0.005f64;
         let jitter = |i: usize, k: usize| {
             let x = ((i * 7 + k * 13) as f64 * 0.618_033_988_749_895).fract();
             0.02 * r * (x - 0.5)
@@ -361,12 +361,7 @@ mod tests {
         let case = crate::case::parse_case("packing.toml", &packing()).expect("packing");
         let model = crate::model::numeric(&case);
         let system = crate::model::assemble_without_contacts(&model);
-        let want = LargeModes {
-            count: 6,
-            shapes: true,
-            path: AnalysisPath::Large,
-        };
-        let t = analyze(&model, &system, want).expect("analysis");
+        let t = analyze(&model, &system).expect("analysis");
         let rows = Rows::of(&model);
         let (k, c) = row_values(&model, &rows);
         let cp = coupled_rows(&model, &system, &rows, &k).expect("S");
@@ -432,9 +427,61 @@ mod tests {
             }
         }
         let units: usize = rows.first.windows(2).map(|w| (w[1] - w[0]).pow(2)).sum();
-        let (modes, _) = super::super::lanczos::fastest_modes_over_rows(&cp, 6, true, units);
+        let (modes, _) = super::super::lanczos::fastest_mode_over_rows(&cp, units);
         assert!(!modes.is_empty());
         assert_eq!(modes, t.modes);
         assert_eq!(t.omega_max.to_bits(), modes[0].omega.to_bits());
+    }
+
+    /// The run over every row seeks the fastest mode alone and stops at
+    /// the first check where it has converged: one replay of the
+    /// recurrence for its shape and one product for its true residual
+    /// (2·steps products), at most half of what six modes with shapes take
+    /// on the same S, with the same ω_max and the same rows setting the
+    /// step. Products are deterministic (fixed start, fixed summation
+    /// order).
+    #[test]
+    fn the_run_over_every_row_converges_the_fastest_mode_alone() {
+        let case =
+            crate::case::parse_case("packing.toml", &packing_of([9, 8, 5])).expect("packing");
+        let model = crate::model::numeric(&case);
+        let system = crate::model::assemble_without_contacts(&model);
+        let rows = Rows::of(&model);
+        let (k, _) = row_values(&model, &rows);
+        let cp = coupled_rows(&model, &system, &rows, &k).expect("S");
+        let units: usize = rows.first.windows(2).map(|w| (w[1] - w[0]).pow(2)).sum();
+        let (one, info) = super::super::lanczos::fastest_mode_over_rows(&cp, units);
+        let (six, six_info) = super::super::lanczos::fastest_modes(&cp, 6, true);
+        assert_eq!(six_info.modes_converged, 6, "{six_info:?}");
+        assert_eq!(
+            (info.modes_requested, info.modes_converged, one.len()),
+            (1, 1, 1),
+            "{info:?}"
+        );
+        assert_eq!(info.products, 2 * info.lanczos_steps, "{info:?}");
+        assert!(
+            2 * info.products <= six_info.products,
+            "{} products for the fastest mode, {} for six",
+            info.products,
+            six_info.products
+        );
+        assert!(
+            info.max_residual <= super::super::lanczos::TOLERANCE,
+            "{info:?}"
+        );
+        assert!((one[0].omega - six[0].omega).abs() <= 1e-12 * six[0].omega);
+        let (a, b) = (
+            super::super::tangential::setting_rows(&one, &k),
+            super::super::tangential::setting_rows(&six[..1], &k),
+        );
+        assert!(!a.is_empty());
+        assert_eq!(
+            a.iter().map(|x| x.0).collect::<Vec<_>>(),
+            b.iter().map(|x| x.0).collect::<Vec<_>>()
+        );
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x.1 - y.1).abs() <= 1e-8, "{x:?} vs {y:?}");
+        }
+        eprintln!("over every row: {info:?}\nsix modes: {six_info:?}");
     }
 }

@@ -382,7 +382,7 @@ fn analyze_system_with(
 ) -> Result<Analysis, AnalysisError> {
     analyze_dense_or_large(model, system, large)
         .and_then(|an| match an.large {
-            Some(_) => large_rows::with_tangential(model, system, an, large),
+            Some(_) => large_rows::with_tangential(model, system, an),
             None => tangential::with_tangential(model, system, an),
         })
         .map(|an| with_impacts(model, an, true, None))
@@ -614,7 +614,7 @@ pub(crate) fn analyze_for(
         // peak of a Hertz impact with the point's laws, at every point as
         // in the pipeline.
         .and_then(|an| match an.large {
-            Some(_) => large_rows::with_tangential(model, &system, an, large),
+            Some(_) => large_rows::with_tangential(model, &system, an),
             None => tangential::with_tangential(model, &system, an),
         })
         .and_then(|an| hertz_contacts::with_impact_peaks(laws, model, an))
@@ -715,7 +715,7 @@ pub fn analyze_model(
             large::coupled_with(system, &stiffness, |i, out| rows.row_into(i, out), order)?;
         crate::timing::mark("whiten");
         return analyze_coupled(model, coupled, large)
-            .and_then(|an| large_rows::with_tangential(model, system, an, large))
+            .and_then(|an| large_rows::with_tangential(model, system, an))
             .map(|an| with_impacts(model, an, true, None));
     }
     analyze_system_with(model, system, large)

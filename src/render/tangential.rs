@@ -62,10 +62,14 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
             .collect(),
         notes: Vec::new(),
     });
-    let mut notes = vec![format!(
-        "{} nonzero mode(s) and {} zero mode(s) over every row; the fastest listed.",
-        tg.modes_total, tg.zero_modes
-    )];
+    let mut notes = vec![if report.large.as_ref().is_some_and(|l| l.rows.is_some()) {
+        "The large path computes the fastest mode over every row alone: it sets ω_max and the step, and its shape says which rows set it.".to_string()
+    } else {
+        format!(
+            "{} nonzero mode(s) and {} zero mode(s) over every row; the fastest listed.",
+            tg.modes_total, tg.zero_modes
+        )
+    }];
     notes.push(format!(
         "Step with the tangential springs{} {}, without {}; set by {}.",
         if report.hertz_peak.is_some() {

@@ -429,7 +429,7 @@ fn modes_section(report: &Report, d: usize, out: &mut Vec<Section>) {
             )]
             .into_iter()
             .chain(l.rows.as_ref().map(|r| format!(
-                "over every row ({} rows, normal and tangential; they set ω_max and the step): {} of {} modes converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
+                "over every row ({} rows, normal and tangential; they set ω_max and the step): the fastest mode alone sought, {} of {} converged in {} Lanczos steps; Gershgorin bound {} rad/s{}",
                 r.rows,
                 r.modes_converged,
                 r.modes_requested,
