@@ -61,6 +61,15 @@ pub struct HertzImpact {
     pub peak_stiffness: f64,
 }
 
+impl HertzImpact {
+    /// `√(k_peak/m)`: the struck row alone at the peak stiffness, of
+    /// effective mass `m` (rad/s); `2/ω` of it is the row's linear limit
+    /// there, and the rebound's resolution step a fraction of that.
+    pub fn omega_alone(&self, m: f64) -> f64 {
+        (self.peak_stiffness / m).sqrt()
+    }
+}
+
 /// The impact of mass `m` at approach speed `v` on a Hertz contact of
 /// coefficient `k` (elastic, no damping).
 pub fn impact(m: f64, k: f64, v: f64) -> HertzImpact {

@@ -86,7 +86,7 @@ pub fn results(case: &Case, an: &Analysis) -> Vec<HertzResult> {
                     peak_force: x.peak_force,
                     duration: x.duration,
                     peak_stiffness: x.peak_stiffness,
-                    dt_at_peak: 2.0 / (x.peak_stiffness / m).sqrt(),
+                    dt_at_peak: 2.0 / x.omega_alone(m),
                     hertz_time_factor: governing.map(|g| g / x.duration),
                 }
             });
@@ -107,10 +107,7 @@ pub fn results(case: &Case, an: &Analysis) -> Vec<HertzResult> {
                 modulus: h.modulus,
                 shear_modulus: h.shear_modulus,
                 from_materials: h.materials.is_some(),
-                tangential_stiffness: h
-                    .shear_modulus
-                    .zip(h.radius)
-                    .map(|(g, r)| crate::hertz::mindlin(g, r, h.overlap)),
+                tangential_stiffness: h.tangential_stiffness,
                 rayleigh: RayleighRule {
                     time: rayleigh.as_ref().ok().copied(),
                     factor: rayleigh.as_ref().ok().zip(governing).map(|(t, g)| g / t),
@@ -137,6 +134,10 @@ pub struct PeakContact {
     /// Mindlin's tangential stiffness there, `8 G* √(R* δ_max)` (N/m),
     /// when the contact has it.
     pub tangential_stiffness: Option<f64>,
+    /// The struck row alone at its peak, `√(k_peak/m_eff)` (rad/s):
+    /// [`crate::hertz::HertzImpact::omega_alone`].
+    #[serde(skip)]
+    pub omega_alone: f64,
 }
 
 /// The step at the peak of the case's Hertz impacts: every Hertz contact
@@ -247,6 +248,7 @@ fn peaks(model: &Model<f64>, laws: &[(usize, HertzLaw)], an: &Analysis) -> Vec<P
                     .shear_modulus
                     .zip(h.radius)
                     .map(|(g, r)| crate::hertz::mindlin(g, r, x.max_overlap)),
+                omega_alone: x.omega_alone(m),
             })
         })
         .collect()
@@ -287,10 +289,7 @@ pub fn with_impact_peaks(
     // Each struck row alone at its peak: 2/√(k_peak/m_eff).
     let resolution = peaks
         .iter()
-        .filter_map(|p| {
-            let m = an.contacts.get(p.index)?.m_eff?;
-            Some(resolution_factor * 2.0 / (p.stiffness / m).sqrt())
-        })
+        .map(|p| resolution_factor * 2.0 / p.omega_alone)
         .reduce(f64::min);
     let step = min(stable, resolution);
     let set_by = if resolution.zip(stable).is_some_and(|(r, s)| r < s) {

@@ -27,6 +27,14 @@ pub const HERTZ_RADIUS_SIZE: f64 = 100.0;
 /// small-strain one.
 pub const HERTZ_OVERLAP: f64 = 0.05;
 
+/// A Hertz material's `density` and `radius` name the contact's body (the
+/// particle of the Rayleigh time): its mass further than this fraction
+/// from `4/3 π r³ ρ` (or ρ × its shape's volume) is flagged. Steels span
+/// 7,750–8,050 kg/m³ (±2 %), so a ball weighed and a handbook density
+/// stay inside; a radius typed as the diameter (8×), another material's
+/// density or a mass for another ball do not.
+pub const HERTZ_MASS_TOLERANCE: f64 = 0.02;
+
 /// A dashpot below this damping ratio (and above zero) is flagged: a
 /// damping ratio typed where c goes.
 pub const DAMPING_RATIO_MIN: f64 = 1e-4;
@@ -182,6 +190,79 @@ pub(super) fn contact_laws(case: &Case, model: &Model<f64>, size: &[f64], out: &
                     100.0 * HERTZ_OVERLAP
                 ),
             );
+        }
+    }
+    material_masses(case, model, out);
+}
+
+/// Each Hertz material with a `density` and a `radius` against the mass
+/// of the body it names: the contact's body for `material`, the other
+/// body for `other_material` (its sphere `4/3 π r³ ρ`, and ρ × its shape's
+/// volume where it has a shape).
+fn material_masses(case: &Case, model: &Model<f64>, out: &mut Checks) {
+    use crate::case::Counterpart;
+    let (Kind::Bodies { bodies, .. }, crate::case::Form::Bodies { bodies: typed, .. }) =
+        (&model.kind, &case.form)
+    else {
+        return;
+    };
+    for (ci, c) in case.contacts.iter().enumerate() {
+        let (ContactLaw::Hertz(h), Some(mc)) = (&c.law, model.contacts.get(ci)) else {
+            continue;
+        };
+        let (Some(m), Geometry::Point { body, other, .. }) = (&h.materials, &mc.geometry) else {
+            continue;
+        };
+        let other_material = match &m.other {
+            Counterpart::Elastic(o) => Some(&**o),
+            Counterpart::Rigid => None,
+        };
+        for (key, material, b) in [
+            ("material", Some(&m.body), Some(*body)),
+            ("other_material", other_material, *other),
+        ] {
+            let (Some(material), Some(b)) = (material, b) else {
+                continue;
+            };
+            let (Some(rho), Some(mass)) = (material.density, bodies[b].mass()) else {
+                continue;
+            };
+            let sphere = material.radius.map(|r| {
+                (
+                    4.0 / 3.0 * std::f64::consts::PI * r.powi(3),
+                    format!("the sphere of its radius {} m", n(r)),
+                )
+            });
+            let shape = typed.get(b).and_then(|t| t.shape.as_ref()).and_then(|s| {
+                Some((
+                    s.kind.volume(&s.size)?,
+                    format!("body {}'s {}", bodies[b].name, s.kind.name()),
+                ))
+            });
+            for (volume, of) in [sphere, shape].into_iter().flatten() {
+                let named = rho * volume;
+                if (mass / named - 1.0).abs() <= HERTZ_MASS_TOLERANCE {
+                    continue;
+                }
+                out.warn(
+                    "hertz_geometry",
+                    format!("contact {}: {key}", c.name),
+                    at(case, &key_in_table(case, c.span.start, key)),
+                    format!(
+                        "the {key}'s density {} kg/m³ and {of} make {} kg, but body {} has {} kg \
+                         ({}×), beyond ±{} %: the material names another body than the one \
+                         simulated (the Rayleigh time uses the material's); check the density, \
+                         the radius (not the diameter) and the mass; a hollow or composite ball \
+                         is the exception the signer judges",
+                        n(rho),
+                        n(named),
+                        bodies[b].name,
+                        n(mass),
+                        n(mass / named),
+                        100.0 * HERTZ_MASS_TOLERANCE
+                    ),
+                );
+            }
         }
     }
 }

@@ -111,7 +111,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "hertz_geometry",
-        "a Hertz contact's R* is at most 100 times its body's size, and its overlap at most 5 % of R*",
+        "a Hertz contact's R* is at most 100 times its body's size, and its overlap at most 5 % of R*; a Hertz material's density and radius give its body's mass (4/3 π r³ ρ, or ρ × its shape's volume) within 2 %",
     ),
     (
         "gravity_value",

@@ -23,3 +23,19 @@ pub(super) fn opt(x: Option<f64>, digits: usize) -> String {
 pub(super) fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
     cells.map(String::from).to_vec()
 }
+
+/// A section of one row per item (`row` makes its cells).
+pub(super) fn table<T>(
+    title: &str,
+    header: Vec<String>,
+    items: impl IntoIterator<Item = T>,
+    row: impl FnMut(T) -> Vec<String>,
+    notes: Vec<String>,
+) -> Section {
+    Section {
+        title: title.into(),
+        header,
+        rows: items.into_iter().map(row).collect(),
+        notes,
+    }
+}

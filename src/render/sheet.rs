@@ -52,7 +52,7 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         "Each contact is a linear penalty spring (with its dashpot where one is given) acting along its normal; for the modes and timesteps it stays compressed (a contact that opens is left out there; impacts below let contacts open), and friction and every other force are left out.".to_string()
     });
     if !report.hertz.is_empty() {
-        out.push("Hertz contacts: F = K δ^{3/2} enters as its tangent stiffness 3/2 K √δ at the overlap shown (Mindlin's k_t = 8 G* √(R* δ) likewise, no slip); where a Hertz contact has an impact speed, the step to use is found again with every such contact at its largest overlap (the impact in closed form with the exact effective mass), where the stiffnesses are largest, and is the smaller of the two.".to_string());
+        out.push("Hertz contacts: F = K δ^(3/2) enters as its tangent stiffness 3/2 K √δ at the overlap shown (Mindlin's k_t = 8 G* √(R* δ) likewise, no slip); where a Hertz contact has an impact speed, the step to use is found again with every such contact at its largest overlap (the impact in closed form with the exact effective mass), where the stiffnesses are largest, and is the smaller of the two.".to_string());
     }
     if report.constraints.rows > 0 {
         out.push("Joints and constraint rows G are exact: they enter through the constrained response J (M⁻¹ − M⁻¹Gᵀ(G M⁻¹ Gᵀ)⁺ G M⁻¹) Jᵀ.".to_string());

@@ -2,7 +2,7 @@
 //! templates lay out the same numbers).
 
 use super::number::{sig, time};
-use super::section::{Section, opt, strings};
+use super::section::{Section, opt, strings, table};
 use crate::report::Report;
 
 /// "Tangential rows": per row, per contact block, the modes and steps.
@@ -10,9 +10,9 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
     let Some(tg) = &report.tangential else {
         return;
     };
-    out.push(Section {
-        title: "Tangential rows: effective mass per row".into(),
-        header: strings([
+    out.push(table(
+        "Tangential rows: effective mass per row",
+        strings([
             "row",
             "k (N/m)",
             "c (N s/m)",
@@ -20,48 +20,42 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
             "m (kg)",
             "ω (rad/s)",
         ]),
-        rows: tg
-            .rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.name.clone(),
-                    sig(r.stiffness, d),
-                    opt(r.damping, d),
-                    sig(r.a, d),
-                    opt(r.m_eff, d),
-                    sig(r.omega, d),
-                ]
-            })
-            .collect(),
-        notes: Vec::new(),
-    });
-    out.push(Section {
-        title: "Tangential rows: per contact".into(),
-        header: strings([
+        tg.rows.iter(),
+        |r| {
+            vec![
+                r.name.clone(),
+                sig(r.stiffness, d),
+                opt(r.damping, d),
+                sig(r.a, d),
+                opt(r.m_eff, d),
+                sig(r.omega, d),
+            ]
+        },
+        Vec::new(),
+    ));
+    out.push(table(
+        "Tangential rows: per contact",
+        strings([
             "contact",
             "tangent",
             "m_t (kg)",
             "m_t/m_n",
             "coupling A_nt/√(A_nn A_tt)",
         ]),
-        rows: tg
-            .contacts
+        tg.contacts
             .iter()
-            .flat_map(|c| {
-                (0..c.m_t.len()).map(move |k| {
-                    vec![
-                        c.contact.clone(),
-                        tangent_label(c.m_t.len(), k).into(),
-                        opt(c.m_t[k], d),
-                        opt(c.m_t_over_m_n[k], d),
-                        sig(c.coupling[k], d),
-                    ]
-                })
-            })
-            .collect(),
-        notes: Vec::new(),
-    });
+            .flat_map(|c| (0..c.m_t.len()).map(move |k| (c, k))),
+        |(c, k)| {
+            vec![
+                c.contact.clone(),
+                tangent_label(c.m_t.len(), k).into(),
+                opt(c.m_t[k], d),
+                opt(c.m_t_over_m_n[k], d),
+                sig(c.coupling[k], d),
+            ]
+        },
+        Vec::new(),
+    ));
     let mut notes = vec![if report.large.as_ref().is_some_and(|l| l.rows.is_some()) {
         "The large path computes the fastest mode over every row alone: it sets ω_max and the step, and its shape says which rows set it.".to_string()
     } else {
@@ -85,24 +79,20 @@ pub fn sections(report: &Report, d: usize, out: &mut Vec<Section>) {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    out.push(Section {
-        title: "Tangential rows: coupled modes and step".into(),
-        header: strings(["mode", "ω (rad/s)", "leading row", "share"]),
-        rows: tg
-            .modes
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                vec![
-                    (i + 1).to_string(),
-                    sig(m.omega, d),
-                    m.leading_row.clone(),
-                    sig(m.share, d),
-                ]
-            })
-            .collect(),
+    out.push(table(
+        "Tangential rows: coupled modes and step",
+        strings(["mode", "ω (rad/s)", "leading row", "share"]),
+        tg.modes.iter().enumerate(),
+        |(i, m)| {
+            vec![
+                (i + 1).to_string(),
+                sig(m.omega, d),
+                m.leading_row.clone(),
+                sig(m.share, d),
+            ]
+        },
         notes,
-    });
+    ));
 }
 
 /// `t1`, `t2`, or `t` when the contact has one tangent.
@@ -124,82 +114,71 @@ pub fn hertz_sections(report: &Report, d: usize, out: &mut Vec<Section>) {
     if report.hertz.is_empty() {
         return;
     }
-    out.push(Section {
-        title: "Hertz contacts (F = K δ^1.5, linearised k = 3/2 K √δ)".into(),
-        header: strings(["contact", "K (N/m^1.5)", "δ (m)", "k (N/m)", "m_eff (kg)"]),
-        rows: report
-            .hertz
-            .iter()
-            .map(|h| {
-                vec![
-                    h.contact.clone(),
-                    sig(h.coefficient, d),
-                    sig(h.overlap, d),
-                    sig(h.stiffness, d),
-                    opt(h.m_eff, d),
-                ]
-            })
-            .collect(),
-        notes: Vec::new(),
-    });
-    out.push(Section {
-        title: "Hertz contacts: materials and the Rayleigh-time rule".into(),
-        header: strings([
-            "contact", "E* (Pa)", "G* (Pa)", "from", "k_t (N/m)", "T_R", "Δt/T_R",
-        ]),
-        rows: report
-            .hertz
-            .iter()
-            .map(|h| {
-                vec![
-                    h.contact.clone(),
-                    opt(h.modulus, d),
-                    opt(h.shear_modulus, d),
-                    if h.from_materials { "materials" } else { "as given" }.into(),
-                    opt(h.tangential_stiffness, d),
-                    match (&h.rayleigh.time, &h.rayleigh.missing) {
-                        (Some(t), _) => time(*t, d),
-                        (None, m) => format!("— ({})", m.as_deref().unwrap_or("")),
-                    },
-                    opt(h.rayleigh.factor, d),
-                ]
-            })
-            .collect(),
-        notes: vec![
+    out.push(table(
+        "Hertz contacts (F = K δ^1.5, linearised k = 3/2 K √δ)",
+        strings(["contact", "K (N/m^1.5)", "δ (m)", "k (N/m)", "m_eff (kg)"]),
+        &report.hertz,
+        |h| {
+            vec![
+                h.contact.clone(),
+                sig(h.coefficient, d),
+                sig(h.overlap, d),
+                sig(h.stiffness, d),
+                opt(h.m_eff, d),
+            ]
+        },
+        Vec::new(),
+    ));
+    out.push(table(
+        "Hertz contacts: materials and the Rayleigh-time rule",
+        strings(["contact", "E* (Pa)", "G* (Pa)", "from", "k_t (N/m)", "T_R", "Δt/T_R"]),
+        &report.hertz,
+        |h| {
+            vec![
+                h.contact.clone(),
+                opt(h.modulus, d),
+                opt(h.shear_modulus, d),
+                if h.from_materials { "materials" } else { "as given" }.into(),
+                opt(h.tangential_stiffness, d),
+                match (&h.rayleigh.time, &h.rayleigh.missing) {
+                    (Some(t), _) => time(*t, d),
+                    (None, m) => format!("— ({})", m.as_deref().unwrap_or("")),
+                },
+                opt(h.rayleigh.factor, d),
+            ]
+        },
+        vec![
             "T_R = π R √(ρ/G)/(0.1631 ν + 0.8766) (Li, Xu & Thornton 2005); Δt/T_R: the f a rule Δt = f·T_R must use to give the step to use.".into(),
         ],
-    });
+    ));
     peak_section(report, d, out);
     let impacts: Vec<_> = report.hertz.iter().filter(|h| h.impact.is_some()).collect();
     if impacts.is_empty() {
         return;
     }
-    out.push(Section {
-        title: "Hertz impact (closed form, exact m_eff)".into(),
-        header: strings([
+    out.push(table(
+        "Hertz impact (closed form, exact m_eff)",
+        strings([
             "contact", "v (m/s)", "δ_max (m)", "F_max (N)", "t_c", "k at peak (N/m)", "2/ω at peak",
             "Δt/t_c",
         ]),
-        rows: impacts
-            .iter()
-            .filter_map(|h| {
-                let x = h.impact.as_ref()?;
-                Some(vec![
-                    h.contact.clone(),
-                    sig(x.speed, d),
-                    sig(x.max_overlap, d),
-                    sig(x.peak_force, d),
-                    time(x.duration, d),
-                    sig(x.peak_stiffness, d),
-                    crate::number::time_at_most(x.dt_at_peak, d),
-                    opt(x.hertz_time_factor, d),
-                ])
-            })
-            .collect(),
-        notes: vec![
+        impacts.iter().filter_map(|h| Some((h, h.impact.as_ref()?))),
+        |(h, x)| {
+            vec![
+                h.contact.clone(),
+                sig(x.speed, d),
+                sig(x.max_overlap, d),
+                sig(x.peak_force, d),
+                time(x.duration, d),
+                sig(x.peak_stiffness, d),
+                crate::number::time_at_most(x.dt_at_peak, d),
+                opt(x.hertz_time_factor, d),
+            ]
+        },
+        vec![
             "Δt/t_c: the fraction of the Hertz time a rule Δt = f·t_c must use to give the step to use.".into(),
         ],
-    });
+    ));
 }
 
 /// "Hertz impact: the step at its peak".
@@ -207,22 +186,19 @@ fn peak_section(report: &Report, d: usize, out: &mut Vec<Section>) {
     let Some(p) = &report.hertz_peak else {
         return;
     };
-    out.push(Section {
-        title: "Hertz impact: the step at its peak".into(),
-        header: strings(["contact", "δ_max (m)", "k (N/m)", "k_t (N/m)"]),
-        rows: p
-            .contacts
-            .iter()
-            .map(|c| {
-                vec![
-                    c.contact.clone(),
-                    sig(c.max_overlap, d),
-                    sig(c.stiffness, d),
-                    opt(c.tangential_stiffness, d),
-                ]
-            })
-            .collect(),
-        notes: vec![format!(
+    out.push(table(
+        "Hertz impact: the step at its peak",
+        strings(["contact", "δ_max (m)", "k (N/m)", "k_t (N/m)"]),
+        &p.contacts,
+        |c| {
+            vec![
+                c.contact.clone(),
+                sig(c.max_overlap, d),
+                sig(c.stiffness, d),
+                opt(c.tangential_stiffness, d),
+            ]
+        },
+        vec![format!(
             "Step at the peak {} (ω_max = {} rad/s over every row); from the static linearisation only {}{}.",
             step(p.governing, d),
             sig(p.omega_max, d),
@@ -233,5 +209,5 @@ fn peak_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 ""
             }
         )],
-    });
+    ));
 }

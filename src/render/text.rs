@@ -97,7 +97,12 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     fastest_section(report, d, &mut out);
     timestep_section(report, d, &mut out);
     if let Some(v) = &report.verification {
-        verification_sections(v, d, &mut out);
+        verification_sections(
+            v,
+            &super::text_verify::hertz_springs(report, d),
+            d,
+            &mut out,
+        );
     }
     constraints_section(report, &mut out);
     claims_section(report, &mut out);

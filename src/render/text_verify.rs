@@ -6,6 +6,7 @@ use super::section::{Section, strings};
 
 pub(super) fn verification_sections(
     v: &crate::verify::Verification,
+    hertz: &str,
     d: usize,
     out: &mut Vec<Section>,
 ) {
@@ -56,10 +57,9 @@ pub(super) fn verification_sections(
             })
             .collect(),
         notes: vec![format!(
-            "Simulator: {}; every contact preloaded by {}{}. Δġ after an instantaneous impulse, and after the same impulse spread over a force pulse of T_min/10, /100, /1000, against A[:, i] P.",
+            "Simulator: {}; every contact preloaded by {}{hertz}. Δġ after an instantaneous impulse, and after the same impulse spread over a force pulse of T_min/10, /100, /1000, against A[:, i] P.",
             v.simulator,
             preload_list(&preloads),
-            ""
         )],
     });
     out.push(Section {
@@ -163,6 +163,45 @@ pub fn with_units(values: &[String], unit: &str) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// On a sheet with Hertz contacts, what the preload is not (the templates
+/// say the same after their preload sentence): the simulator runs a Hertz
+/// contact as its linearised spring at a state the sheet states, never as
+/// the Hertz law under the preload. Empty without Hertz contacts.
+pub(super) fn hertz_springs(report: &crate::report::Report, d: usize) -> String {
+    if report.hertz.is_empty() {
+        return String::new();
+    }
+    let springs = if report.hertz.len() <= 3 {
+        let each: Vec<String> = report
+            .hertz
+            .iter()
+            .map(|h| {
+                format!(
+                    "{}: k = {} N/m at δ = {} m",
+                    h.contact,
+                    sig(h.stiffness, d),
+                    sig(h.overlap, d)
+                )
+            })
+            .collect();
+        each.join("; ")
+    } else {
+        "the k and δ of the Hertz contacts table".to_string()
+    };
+    let peak = report
+        .hertz_states
+        .as_ref()
+        .is_some_and(|s| s.governing == crate::report::hertz_state::State::AtPeak);
+    format!(
+        ": a device of the simulator, not a load on the Hertz law. The simulator runs every contact as a linear spring, a Hertz contact as its linearised stiffness at a state the sheet states, never as the Hertz law under this preload: every check at the static linearisation ({springs}){}",
+        if peak {
+            " except the row checks, at the Hertz impact's peak (as their lines say)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The preloads, each with its unit, in contact order.

@@ -78,9 +78,12 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
     };
     // At a Hertz impact's peak the sheet's step is a fraction of the
     // linear limit there (overshoot, resolution): the limit is simulated.
-    let h_lim = match &run.an.hertz_peak {
-        Some(p) if p.governing == Some(h_lim) => p.limit.unwrap_or(h_lim),
-        _ => h_lim,
+    // The line names that limit, not the step to use (issue 38).
+    let (h_lim, limit) = match &run.an.hertz_peak {
+        Some(p) if p.governing == Some(h_lim) && p.limit.is_some() => {
+            (p.limit.unwrap_or(h_lim), Limit::HertzPeak)
+        }
+        _ => (h_lim, Limit::StepToUse),
     };
     let model = stepped_model(run, model);
     let (Some(sim), Some(undamped)) = (row_sim(&model, true), row_sim(&model, false)) else {
@@ -102,7 +105,7 @@ pub(super) fn row_checks(run: &mut Run, model: &Model<f64>) {
         fastest_mode(run, &undamped, fastest, &k, at_peak);
     }
     let exact = matches!(how, Governing::CoupledMode | Governing::DampedStepMap);
-    stability(run, &sim, h_lim, exact);
+    stability(run, &sim, (h_lim, limit), exact);
 }
 
 /// The fastest mode over every row, excited alone (impulses `P = K s`).
@@ -173,14 +176,37 @@ fn fastest_mode(
     });
 }
 
+/// The limit the stability checks simulate (a closed set).
+#[derive(Clone, Copy)]
+enum Limit {
+    /// The sheet's step to use.
+    StepToUse,
+    /// The linear limit at a Hertz impact's peak, 2/ω_max there: the step
+    /// to use through the impact is a fraction of it.
+    HertzPeak,
+}
+
+impl Limit {
+    /// The limit's name on the check's line.
+    fn name(self) -> &'static str {
+        match self {
+            Limit::StepToUse => "the step to use",
+            Limit::HertzPeak => {
+                "the linear limit at the Hertz impact's peak (2/ω_max there; the step to use through the impact is below it)"
+            }
+        }
+    }
+}
+
 /// Symplectic Euler with every dashpot, every motion excited: bounded at
-/// 0.98 × the step to use, diverging at 1.02 × it when it is exact.
-fn stability(run: &mut Run, sim: &LinearSim, h_lim: f64, exact: bool) {
+/// 0.98 × the limit, diverging at 1.02 × it when it is exact.
+fn stability(run: &mut Run, sim: &LinearSim, (h_lim, limit): (f64, Limit), exact: bool) {
     let below = (1.0 - MARGIN) * h_lim;
     let above = (1.0 + MARGIN) * h_lim;
     const STEPS: usize = 4000;
     let what = format!(
-        "symplectic Euler over every row (normal and tangential, with the dashpots) at 0.98 × the step to use, Δt = {}, stays bounded",
+        "symplectic Euler over every row (normal and tangential, with the dashpots) at 0.98 × {}, Δt = {}, stays bounded",
+        limit.name(),
         crate::number::time(below, 4)
     );
     if let Err(why) = run.budget.take(2.0 * STEPS as f64) {
@@ -215,7 +241,11 @@ fn stability(run: &mut Run, sim: &LinearSim, h_lim: f64, exact: bool) {
         run.check(Check {
             check: "row_stability",
             what: format!(
-                "symplectic Euler over every row at 1.02 × the step to use, Δt = {}, diverges",
+                "symplectic Euler over every row at 1.02 × {}, Δt = {}, diverges",
+                match limit {
+                    Limit::StepToUse => "the step to use",
+                    Limit::HertzPeak => "that limit",
+                },
                 crate::number::time(above, 4)
             ),
             predicted: None,
@@ -223,7 +253,11 @@ fn stability(run: &mut Run, sim: &LinearSim, h_lim: f64, exact: bool) {
             rel_error: None,
             tolerance: None,
             agrees: Some(grows(above)),
-            why: "the step to use is the exact limit over every row: just above it the fastest motion grows".into(),
+            why: match limit {
+                Limit::StepToUse => "the step to use is the exact limit over every row: just above it the fastest motion grows",
+                Limit::HertzPeak => "2/ω_max at the peak is the exact limit of the linear system over every row there: just above it the fastest motion grows",
+            }
+            .into(),
         });
     }
 }

@@ -48,6 +48,7 @@ mod input {
     mod check_locations;
     mod confine;
     mod description_checks;
+    mod hertz_material_mass;
     mod hostile;
     mod inertia_rule;
     mod link_inertia;
@@ -66,6 +67,7 @@ mod input {
 mod output {
     pub(crate) mod browser;
     mod docs;
+    mod hertz_sheet;
     mod notation;
     mod parity;
     #[cfg(feature = "pdf")]

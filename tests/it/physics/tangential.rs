@@ -276,28 +276,11 @@ fn bad_tangential_input_is_located() {
 
 #[test]
 fn a_hertz_contact_is_linearised_under_its_load_with_mindlins_spring() {
-    let (e, r, w, g, m): (f64, f64, f64, f64, f64) = (115e9, 0.01, 0.3208, 43.5e9, 0.0327);
-    let src = format!(
-        r#"
-space = "3d"
-[[body]]
-name = "ball"
-type = "rigid"
-mass = "{m} kg"
-inertia = ["{i} kg m^2", "{i} kg m^2", "{i} kg m^2"]
-position = ["0 m", "0 m", "{r} m"]
-[[contact]]
-name = "plate"
-body = "ball"
-point = ["0 m", "0 m", "0 m"]
-normal = [0, 0, 1]
-law = "hertz"
-modulus = "{e} Pa"
-radius = "{r} m"
-load = "{w} N"
-shear_modulus = "{g} Pa"
-"#,
-        i = 0.4 * m * r * r
+    let (e, r, w, g): (f64, f64, f64, f64) = (115e9, 0.01, 0.3208, 43.5e9);
+    // The helper's ball is m = 0.0327 kg, r = 0.01 m.
+    let src = crate::support::hertz_ball(
+        "",
+        &format!("modulus = \"{e} Pa\"\nload = \"{w} N\"\nshear_modulus = \"{g} Pa\"\n"),
     );
     let ev = evaluate_str(&src);
     let k = 4.0 / 3.0 * e * r.sqrt();

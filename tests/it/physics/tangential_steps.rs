@@ -223,30 +223,9 @@ fn the_verification_simulates_every_row() {
     }
 }
 
+/// The ball of `support::hertz_ball` under its weight's load.
 fn hertz_ball(extra: &str) -> String {
-    format!(
-        r#"
-space = "3d"
-[parameters]
-m = "0.0327 kg"
-r = "0.01 m"
-[[body]]
-name = "ball"
-type = "rigid"
-mass = "m"
-inertia = ["2/5*m*r^2", "2/5*m*r^2", "2/5*m*r^2"]
-position = ["0 m", "0 m", "r"]
-[[contact]]
-name = "plate"
-body = "ball"
-point = ["0 m", "0 m", "0 m"]
-normal = [0, 0, 1]
-law = "hertz"
-radius = "r"
-load = "0.3208 N"
-{extra}
-"#
-    )
+    crate::support::hertz_ball("", &format!("load = \"0.3208 N\"\n{extra}"))
 }
 
 const STEEL: &str = r#"material = { youngs_modulus = "210 GPa", poisson_ratio = 0.3, density = "7850 kg/m^3", radius = "r" }"#;

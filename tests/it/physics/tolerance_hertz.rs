@@ -6,7 +6,8 @@
 //! under a load, the peak of an impact at each point); and a Hertz sheet
 //! names the state (static, at the peak) of every fastest mode and step.
 
-use crate::support::{assert_close, bundled, evaluate_str};
+// `hertz(params, law)`: a ball on a plate with a Hertz contact (`law`: its keys).
+use crate::support::{assert_close, bundled, evaluate_str, hertz_ball as hertz};
 
 /// A solid sphere on a plane with a stick spring: ω_n = √(k/m), each
 /// tangent row ω_t = √(k_t/(2/7 m)); no dashpots, so the step is 2/ω_max.
@@ -98,33 +99,6 @@ fn with_tangential_springs_the_step_to_use_is_the_smallest_over_the_box() {
         "tangential_stiffness = \"8e4 N/m\"",
     ));
     check_against_grid(&ev, &lin(0.18, 0.22, 401), &[8e4]);
-}
-
-/// A ball on a plate with a Hertz contact (`law`: its keys).
-fn hertz(params: &str, law: &str) -> String {
-    format!(
-        r#"
-space = "3d"
-[parameters]
-m = "0.0327 kg"
-r = "0.01 m"
-{params}
-[[body]]
-name = "ball"
-type = "rigid"
-mass = "m"
-inertia = ["2/5*m*r^2", "2/5*m*r^2", "2/5*m*r^2"]
-position = ["0 m", "0 m", "r"]
-[[contact]]
-name = "plate"
-body = "ball"
-point = ["0 m", "0 m", "0 m"]
-normal = [0, 0, 1]
-law = "hertz"
-radius = "r"
-{law}
-"#
-    )
 }
 
 fn bound<'a>(ev: &'a meff::Evaluated, id: &str) -> &'a meff::tolerance::Bound {

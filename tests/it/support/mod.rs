@@ -368,3 +368,32 @@ damping = "{c2} N s/m"
 "#
     )
 }
+
+/// A 20 mm steel ball on a plate through a Hertz contact `plate` (R* = r):
+/// parameters `m = 0.0327 kg` and `r = 0.01 m`, then the lines `params`;
+/// `law`: the contact's Hertz keys after `law = "hertz"` and `radius`.
+pub fn hertz_ball(params: &str, law: &str) -> String {
+    format!(
+        r#"
+space = "3d"
+[parameters]
+m = "0.0327 kg"
+r = "0.01 m"
+{params}
+[[body]]
+name = "ball"
+type = "rigid"
+mass = "m"
+inertia = ["2/5*m*r^2", "2/5*m*r^2", "2/5*m*r^2"]
+position = ["0 m", "0 m", "r"]
+[[contact]]
+name = "plate"
+body = "ball"
+point = ["0 m", "0 m", "0 m"]
+normal = [0, 0, 1]
+law = "hertz"
+radius = "r"
+{law}
+"#
+    )
+}
