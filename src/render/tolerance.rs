@@ -109,7 +109,12 @@ pub fn changes(report: &Report, d: usize) -> Vec<Section> {
             .map_or(String::new(), |r| format!(" (revision {r})")),
         crate::revision::summary(&ch.diff)
     );
-    let units = crate::revision::Units::from(&report.display);
+    // As this text prints its other sections: SI, steps in the sheet's
+    // time unit (as the Tolerances rows above).
+    let units = crate::revision::Units {
+        time: crate::revision::Units::from(&report.display).time,
+        ..Default::default()
+    };
     vec![Section {
         title: "Changes since the previous revision".into(),
         header: ["quantity", "identifier", "old", "new", "change"]

@@ -321,8 +321,13 @@ fn impacts(doc: &Value, put: &mut Put) {
 
 fn verdicts(doc: &Value, put: &mut Put) {
     for c in array(&doc["claims"]) {
-        let text = format!("claim {} = {}", str_of(&c["of"]), str_of(&c["equals"]));
-        put.text(VERDICT, text.clone(), text, str_of(&c["verdict"]));
+        let (of, equals) = (str_of(&c["of"]), str_of(&c["equals"]));
+        put.text(
+            VERDICT,
+            format!("claim {of} = {equals}"),
+            format!("claim: {of} equals {equals}"),
+            str_of(&c["verdict"]),
+        );
     }
     if let Some(agrees) = doc["verification"]["verdict"]["agrees"].as_bool() {
         let v = if agrees { "agrees" } else { "disagrees" };

@@ -68,6 +68,7 @@ mod output {
     mod docs;
     mod notation;
     mod parity;
+    mod printed_once;
     #[cfg(feature = "pdf")]
     mod pdf;
     mod pdf_legibility;
