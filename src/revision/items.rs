@@ -180,18 +180,35 @@ fn contacts(doc: &Value, put: &mut Put) {
     for (i, m) in array(&doc["modes"]).enumerate() {
         let r = i + 1;
         let words = format!("ω of coupled mode {r} (1 the fastest)");
-        put.num(format!("mode_omega({r})"), words, &m["omega"], "rad/s", Kind::Value);
+        put.num(
+            format!("mode_omega({r})"),
+            words,
+            &m["omega"],
+            "rad/s",
+            Kind::Value,
+        );
     }
     for (i, m) in array(&doc["damped_modes"]).enumerate() {
         let r = i + 1;
         let words = format!("damping ratio ζ of damped mode {r}");
-        put.num(format!("mode_zeta({r})"), words, &m["zeta"], "", Kind::Value);
+        put.num(
+            format!("mode_zeta({r})"),
+            words,
+            &m["zeta"],
+            "",
+            Kind::Value,
+        );
     }
 }
 
 fn steps(doc: &Value, put: &mut Put) {
     for (key, id, words, kind) in [
-        ("coupled_omega_max", "omega_max", "coupled ω_max", Kind::Value),
+        (
+            "coupled_omega_max",
+            "omega_max",
+            "coupled ω_max",
+            Kind::Value,
+        ),
         (
             "independent_omega_max",
             "independent_omega_max",
@@ -220,13 +237,9 @@ fn steps(doc: &Value, put: &mut Put) {
     };
     for (key, v) in dt {
         match (key.as_str(), v) {
-            ("governing", v) => put.num(
-                "stable_dt".into(),
-                "step to use".into(),
-                v,
-                "s",
-                Kind::Step,
-            ),
+            ("governing", v) => {
+                put.num("stable_dt".into(), "step to use".into(), v, "s", Kind::Step)
+            }
             ("governing_by", Value::String(s)) => put.text(
                 VERDICT,
                 "what sets the step to use".into(),
@@ -244,7 +257,10 @@ fn step_words(key: &str) -> String {
     match key {
         "coupled" => "stable step 2/ω_max (coupled)".into(),
         "independent" => "step from the independent estimate 2/max_i ω_i".into(),
-        "guaranteed" => "guaranteed step (from bounds on ω_max; with tolerances the smallest over the box)".into(),
+        "guaranteed" => {
+            "guaranteed step (from bounds on ω_max; with tolerances the smallest over the box)"
+                .into()
+        }
         "coupled_damped" => "stable step with the dashpots (coupled)".into(),
         "independent_damped" => "step with the dashpots, one contact at a time".into(),
         "nominal_governing" => "step to use at the nominal inputs".into(),

@@ -82,11 +82,7 @@ pub struct Row {
 fn number(value: f64, unit: &str, kind: Kind, units: &Units, d: usize) -> String {
     let round = kind.round();
     let scaled = |(label, factor): &(String, f64)| {
-        format!(
-            "{} {}",
-            pretty(&sig_round(value * factor, d, round)),
-            label
-        )
+        format!("{} {}", pretty(&sig_round(value * factor, d, round)), label)
     };
     match (unit, kind) {
         (_, Kind::Input | Kind::Text) => with_unit(pretty(&sig(value, d)), unit),
@@ -247,7 +243,10 @@ mod tests {
         assert_eq!(number(374.91, "N", Kind::UpperBound, &si, 4), "375.0 N");
         assert_eq!(number(374.91, "N", Kind::Value, &si, 4), "374.9 N");
         assert_eq!(number(0.834799, "m/s", Kind::Limit, &si, 4), "0.8347 m/s");
-        assert_eq!(number(0.834799, "m/s", Kind::LowerBound, &si, 4), "0.8347 m/s");
+        assert_eq!(
+            number(0.834799, "m/s", Kind::LowerBound, &si, 4),
+            "0.8347 m/s"
+        );
         // ω in the sheet's unit.
         let hz = Units {
             omega: ("Hz".into(), 1.0 / std::f64::consts::TAU),

@@ -68,10 +68,10 @@ mod output {
     mod docs;
     mod notation;
     mod parity;
-    mod printed_once;
     #[cfg(feature = "pdf")]
     mod pdf;
     mod pdf_legibility;
+    mod printed_once;
     mod reports;
     mod safety;
     mod sheet;

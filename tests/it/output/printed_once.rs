@@ -164,7 +164,10 @@ fn every_bound_on_the_tolerance_sheet_prints_one_value_in_every_format() {
 fn the_change_list_names_quantities_in_words_and_prints_them_as_the_sheet() {
     let ev = bundled("offcentre-tolerance.toml");
     let r = &ev.report;
-    let ch = r.changes.as_ref().expect("the case names its previous revision");
+    let ch = r
+        .changes
+        .as_ref()
+        .expect("the case names its previous revision");
     let t = Templates::load(None).unwrap();
     let md = t.report_md(r, 4).unwrap();
     let html = t
@@ -193,7 +196,10 @@ fn the_change_list_names_quantities_in_words_and_prints_them_as_the_sheet() {
             assert!(f.contains(&row.new), "{name}: {row:?}");
         }
         // Typst text escapes its markup characters.
-        assert!(typ.contains(&meff::render::typ::text(&row.new)), "typ: {row:?}");
+        assert!(
+            typ.contains(&meff::render::typ::text(&row.new)),
+            "typ: {row:?}"
+        );
     }
     // Every step and step bound that changed is listed as a step.
     for id in [
@@ -208,7 +214,10 @@ fn the_change_list_names_quantities_in_words_and_prints_them_as_the_sheet() {
     // No time is printed in seconds (0.005274 s) any more: ms here.
     let section = &md[md.find("## Changes since").unwrap()..md.find("## Inputs").unwrap()];
     assert!(!section.contains(" s |"), "{section}");
-    assert!(section.contains("| guaranteed step (from bounds"), "{section}");
+    assert!(
+        section.contains("| guaranteed step (from bounds"),
+        "{section}"
+    );
 }
 
 const ONE: &str = r#"
@@ -242,7 +251,10 @@ fn a_verdict_only_one_revision_has_is_added_or_removed_not_flipped() {
     assert_eq!((d.flipped, d.verdicts_added, d.verdicts_removed), (0, 1, 0));
     assert_eq!(d.flips().count(), 0);
     let text = meff::revision::text(&d, 4, &meff::revision::Units::of(&with));
-    assert!(!text.contains("FLIPPED") && !text.contains("flipped;"), "{text}");
+    assert!(
+        !text.contains("FLIPPED") && !text.contains("flipped;"),
+        "{text}"
+    );
     assert!(text.contains("1 verdict added"), "{text}");
     // Removed, the other way.
     let d = meff::revision::diff(&with, &bare, 1e-9).unwrap();
@@ -253,7 +265,10 @@ fn a_verdict_only_one_revision_has_is_added_or_removed_not_flipped() {
     let d = meff::revision::diff(&a, &b, 1e-9).unwrap();
     assert_eq!((d.flipped, d.verdicts_added, d.verdicts_removed), (1, 0, 0));
     let text = meff::revision::text(&d, 4, &meff::revision::Units::of(&b));
-    assert!(text.contains("1 verdict flipped") && text.contains("FLIPPED"), "{text}");
+    assert!(
+        text.contains("1 verdict flipped") && text.contains("FLIPPED"),
+        "{text}"
+    );
     // Different claim texts are two verdicts: one removed, one added.
     let c = json(&format!("{ONE}{fails}"));
     let d = meff::revision::diff(&a, &c, 1e-9).unwrap();
@@ -278,6 +293,15 @@ fn meff_diff_prints_steps_in_the_sheets_unit_rounded_down_with_labels() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.starts_with("stable step 2/ω_max (coupled)"), "{line}");
     assert!(line.contains(&want), "{want}: {line}");
-    let line = text.lines().find(|l| l.contains("omega_max_upper_bound")).unwrap();
-    assert!(line.contains(&format!("{} rad/s", sig_round(1.3e5f64.sqrt(), 4, Round::Up))), "{line}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("omega_max_upper_bound"))
+        .unwrap();
+    assert!(
+        line.contains(&format!(
+            "{} rad/s",
+            sig_round(1.3e5f64.sqrt(), 4, Round::Up)
+        )),
+        "{line}"
+    );
 }
