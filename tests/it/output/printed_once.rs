@@ -305,3 +305,74 @@ fn meff_diff_prints_steps_in_the_sheets_unit_rounded_down_with_labels() {
         "{line}"
     );
 }
+
+/// A number as the sheets print it: `316.2`, `2.366 × 10⁴`, `−0.5`.
+fn parse_printed(s: &str) -> Option<f64> {
+    let s = s.trim().replace('−', "-");
+    let (m, e) = match s.split_once(" × 10") {
+        Some((m, e)) => {
+            let e: String = e
+                .chars()
+                .map(|c| match c {
+                    '⁻' => '-',
+                    c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
+                        .chars()
+                        .position(|d| d == c)
+                        .map_or(c, |i| char::from(b'0' + i as u8)),
+                })
+                .collect();
+            (m.to_string(), e.parse::<i32>().ok()?)
+        }
+        None => (s, 0),
+    };
+    Some(m.parse::<f64>().ok()? * 10f64.powi(e))
+}
+
+/// A step as printed, in s: `6.324 ms`, `84.52 µs` (with any words after).
+fn parse_step(s: &str) -> Option<f64> {
+    let mut it = s.split_whitespace();
+    let x: f64 = it.next()?.parse().ok()?;
+    let f = match it.next()? {
+        "s" => 1.0,
+        "ms" => 1e-3,
+        "µs" => 1e-6,
+        _ => return None,
+    };
+    Some(x * f)
+}
+
+#[test]
+fn every_row_stating_an_omega_and_a_step_states_the_step_of_that_omega() {
+    // The coupled table of every bundled sheet (ω in rad/s): a row with
+    // an ω and a step has step = 2/ω to the digits printed, unless the
+    // row says the step is another rule (the dashpots' energy bound).
+    let t = Templates::load(None).unwrap();
+    let mut checked = 0;
+    for path in crate::support::bundled_case_paths() {
+        let ev = crate::support::evaluate_path(&path);
+        if ev.report.display.omega.unit != "rad/s" {
+            continue;
+        }
+        let md = t.report_md(&ev.report, 4).unwrap();
+        let Some(at) = md.find("| | ω (rad/s) | stable Δt") else {
+            continue;
+        };
+        for line in md[at..].lines().skip(2).take_while(|l| l.starts_with('|')) {
+            let cells: Vec<&str> = line.split(" | ").collect();
+            let (Some(w), Some(h)) = (
+                cells.get(1).and_then(|c| parse_printed(c)),
+                cells.get(2).and_then(|c| parse_step(c)),
+            ) else {
+                continue;
+            };
+            if line.contains("not 2/ω̄") {
+                continue;
+            }
+            // Both printed to 4 figures, each rounded its own way.
+            let rel = (h * w / 2.0 - 1.0).abs();
+            assert!(rel < 2.5e-3, "{}: 2/{w} ≠ {h}: {line}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
