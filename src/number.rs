@@ -111,7 +111,8 @@ pub fn at_least(v: f64, digits: usize) -> f64 {
 
 /// Which way a printed value is rounded: a limit the reader must stay
 /// under is rounded down, a bound that must still bound is rounded up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Round {
     /// To the nearest (estimates, inputs, results that are not limits).
     Nearest,

@@ -10,6 +10,32 @@
 pub mod reserved;
 pub use reserved::{RESERVED, parameter_symbol};
 
+/// A unit as typeset text: `kg m^2` → `kg·m²`, `kg^-1` → `kg⁻¹`.
+pub fn unit_text(unit: &str) -> String {
+    let mut out = String::new();
+    let mut chars = unit.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '^' => {
+                while let Some(&d) = chars.peek() {
+                    if !(d == '-' || d.is_ascii_digit()) {
+                        break;
+                    }
+                    out.push(crate::number::superscript_char(d));
+                    chars.next();
+                }
+            }
+            ' ' => {
+                if chars.peek().is_some_and(|n| *n != '/' && *n != ' ') && !out.ends_with('/') {
+                    out.push('·');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A quantity as typed (`"0.10 m"`, `"1e5 N/m"`) in LaTeX.
 pub fn latex_quantity(text: &str) -> String {
     let text = text.trim();

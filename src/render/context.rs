@@ -81,31 +81,7 @@ pub(super) fn plots_to_files(v: &mut Value, files: &mut Vec<TypstFile>) {
     });
 }
 
-/// A unit as typeset text: `kg m^2` → `kg·m²`, `kg^-1` → `kg⁻¹`.
-pub fn unit_text(unit: &str) -> String {
-    let mut out = String::new();
-    let mut chars = unit.trim().chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '^' => {
-                while let Some(&d) = chars.peek() {
-                    if !(d == '-' || d.is_ascii_digit()) {
-                        break;
-                    }
-                    out.push(super::number::superscript_char(d));
-                    chars.next();
-                }
-            }
-            ' ' => {
-                if chars.peek().is_some_and(|n| *n != '/' && *n != ' ') && !out.ends_with('/') {
-                    out.push('·');
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::notation::unit_text;
 
 /// A result named in words for headings and axis labels: `m_eff(c)` →
 /// "effective mass of c", `mode_omega(1)` → "ω of coupled mode 1 (fastest)".
@@ -371,6 +347,8 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
         "program": super::program::view(report, digits),
         "map": super::workspace::view(report, digits),
+        "changes_rows": report.changes.as_ref().map_or_else(Vec::new, |ch| crate::revision::rows(&ch.diff, digits, &crate::revision::Units::from(&report.display))),
+        "changes_summary": report.changes.as_ref().map(|ch| crate::revision::summary(&ch.diff)),
         "person_eqs": report.persons.iter().map(|p| super::impact::person_equations(p, digits)).collect::<Vec<_>>(),
         "impact_together": report.impacts.iter().map(|i| super::impact::together(i, digits)).collect::<Vec<_>>(),
         "impact_methods": report.impacts.iter().map(|i| super::impact::method(i, digits)).collect::<Vec<_>>(),

@@ -80,23 +80,20 @@ fn bound<'a>(report: &'a Report, id: &str) -> Option<&'a crate::tolerance::Bound
 }
 
 /// Where the box decides: the bound in bold, the nominal value in brackets
-/// after it (`largest`: the highest value decides, else the lowest).
+/// after it (`largest`: the highest value decides, else the lowest); each
+/// rounded as `tolerance::Kind` says, as the Tolerances table prints it.
 fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> [Segment; 2] {
-    let (x, which) = if largest {
-        (b.hi, "largest")
+    let (x, round, which) = if largest {
+        (b.hi, b.round.hi, "largest")
     } else {
-        (b.lo, "smallest")
+        (b.lo, b.round.lo, "smallest")
     };
+    let r = |x: f64, round| pretty(&crate::number::sig_round(x, d, round));
     [
-        // The deciding bound rounded the safe way: up when the largest
-        // decides (a force), down when the smallest does (a speed limit).
-        strong(format!(
-            "{} {unit}",
-            if largest { up(x, d) } else { down(x, d) }
-        )),
+        strong(format!("{} {unit}", r(x, round))),
         plain(format!(
             ", the {which} over the inputs' tolerances (nominal {} {unit}",
-            n(b.nominal, d)
+            r(b.nominal, b.round.nominal)
         )),
     ]
 }

@@ -40,14 +40,18 @@ pub fn person_equations(p: &crate::analysis::robot::PersonReport, d: usize) -> V
         out.push(format!(
             "\\hat{{F}} = v\\sqrt{{\\mu\\,k_H}} = {} \\times \\sqrt{{{mu} \\times {k}}} = {}",
             q(v, "m/s", d),
-            q(f, "N", d)
+            // Set against its limit: rounded up, as the table and the
+            // summary print it.
+            q(crate::number::at_least(f, d), "N", d)
         ));
     }
     if let (Some(lim), Some(vmax)) = (p.force_limit, t.max_speed) {
         out.push(format!(
             "v_{{\\max}} = \\frac{{F_{{\\max}}}}{{\\sqrt{{\\mu\\,k_H}}}} = \\frac{{{}}}{{\\sqrt{{{mu} \\times {k}}}}} = {}",
             q(lim, "N", d),
-            q(vmax, "m/s", d)
+            // A permitted speed: rounded down, as the table and the
+            // summary print it.
+            q(crate::number::at_most(vmax, d), "m/s", d)
         ));
     }
     out

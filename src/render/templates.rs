@@ -599,11 +599,12 @@ fn register_step(tera: &mut tera::Tera) {
     });
     tera.register_filter("step", |v: &Value, a: &HashMap<String, Value>| {
         // `as_step=false`: not a step (a Tolerances row of another
-        // quantity), printed as `sig` prints it.
+        // quantity), printed as `sig` prints it (with its `round`).
         if a.get("as_step").and_then(Value::as_bool) == Some(false) {
-            return Ok(Value::String(
-                num(v).map_or_else(|| "—".into(), |x| pretty(&sig(x, digits(a)))),
-            ));
+            return Ok(Value::String(num(v).map_or_else(
+                || "—".into(),
+                |x| pretty(&crate::number::sig_round(x, digits(a), round(a))),
+            )));
         }
         let fixed = fixed_unit(a);
         Ok(Value::String(num(v).map_or_else(

@@ -294,7 +294,10 @@ fn person_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                         sig(t.robot_mass, d),
                         sig(t.reduced_mass, d),
                         sig(t.omega, d),
-                        opt(t.peak_force, d),
+                        t.peak_force.map_or_else(
+                            || "—".into(),
+                            |f| crate::number::sig_round(f, d, crate::number::Round::Up),
+                        ),
                         t.max_speed.map_or_else(
                             || "∞".into(),
                             |v| crate::number::sig_round(v, d, crate::number::Round::Down),

@@ -365,6 +365,11 @@ pub struct StableDtReport {
     /// is then the smallest over the tolerance box's corners).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nominal_governing: Option<f64>,
+    /// With tolerances: the guaranteed step at the nominal inputs
+    /// (`guaranteed` is then the smallest over the tolerance box's points;
+    /// this one follows from `coupled_omega_upper_bound`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nominal_guaranteed: Option<f64>,
     /// With tolerances: how many corners `governing` is the smallest over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub governing_corners: Option<usize>,

@@ -309,6 +309,7 @@ pub(super) fn stable_dt_report(an: &crate::analysis::Analysis) -> super::StableD
         governing: an.stable_dt.governing.map(|(h, _)| h),
         governing_by: an.stable_dt.governing.map(|(_, g)| g.key()),
         nominal_governing: None,
+        nominal_guaranteed: None,
         governing_corners: None,
         coupled: dt.coupled,
         independent: dt.independent,

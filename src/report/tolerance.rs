@@ -19,6 +19,7 @@ impl Report {
             && let Some(step) = t.results.iter().find(|b| b.id == "dt_guaranteed")
             && let Some(h) = self.stable_dt.guaranteed
         {
+            self.stable_dt.nominal_guaranteed = Some(h);
             self.stable_dt.guaranteed = Some(h.min(step.lo));
         }
         let mut t = t;

@@ -41,6 +41,7 @@ pub use search::bound;
 use crate::analysis::{self, Analysis};
 use crate::case::{Case, Env, ImpactQuantity, Quantity};
 use crate::model;
+use crate::number::Round;
 use crate::symbolic::Sensitivity;
 use serde::Serialize;
 
@@ -134,7 +135,20 @@ impl Tracked {
     /// True for a step limit (printed rounded down, in the sheet's time
     /// unit).
     pub fn is_step(self) -> bool {
-        matches!(self, Tracked::StepToUse | Tracked::Guaranteed)
+        self.kind() == Kind::Step
+    }
+
+    /// How its printed values are rounded ([`Kind`]).
+    pub fn kind(self) -> Kind {
+        match self {
+            Tracked::StepToUse | Tracked::Guaranteed => Kind::Step,
+            Tracked::PersonSpeed(_) => Kind::Limit,
+            Tracked::MEff(_)
+            | Tracked::Omega(_)
+            | Tracked::OmegaMax
+            | Tracked::PeakForce(_)
+            | Tracked::PersonForce(_) => Kind::Value,
+        }
     }
 
     /// Its value in an analysis at a point (`persons`: the permissible
@@ -222,6 +236,69 @@ pub struct CornerEnd {
     pub value: f64,
 }
 
+/// What a bounded result is, for how its printed values are rounded (a
+/// closed set; the one rule every place that prints a bound follows: the
+/// Tolerances table in every format, the summary, the change list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A step limit: every value rounded down, in the sheet's time unit.
+    Step,
+    /// A permitted quantity (a person's speed limit): every value rounded
+    /// down, so that the digits a reader copies are still permitted.
+    Limit,
+    /// A result bounded both ways (a mass, a frequency, a force): the
+    /// interval printed outward (its low ends down, its high ends up, so
+    /// the printed interval still holds the computed one), the nominal
+    /// value to the nearest.
+    Value,
+}
+
+/// Which value of a bound is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The value at the nominal inputs.
+    Nominal,
+    /// A low end (exact or first order).
+    Low,
+    /// A high end (exact or first order).
+    High,
+}
+
+impl Kind {
+    /// How a value of this kind in `column` is rounded.
+    pub fn round(self, column: Column) -> Round {
+        match (self, column) {
+            (Kind::Step | Kind::Limit, _) => Round::Down,
+            (Kind::Value, Column::Nominal) => Round::Nearest,
+            (Kind::Value, Column::Low) => Round::Down,
+            (Kind::Value, Column::High) => Round::Up,
+        }
+    }
+}
+
+/// How each value of a bound is printed (`Kind::round`), for the
+/// templates' `round=` argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Rounding {
+    /// The nominal value.
+    pub nominal: Round,
+    /// The low ends (exact and first order).
+    pub lo: Round,
+    /// The high ends (exact and first order).
+    pub hi: Round,
+}
+
+impl From<Kind> for Rounding {
+    fn from(k: Kind) -> Rounding {
+        Rounding {
+            nominal: k.round(Column::Nominal),
+            lo: k.round(Column::Low),
+            hi: k.round(Column::High),
+        }
+    }
+}
+
 /// A result bounded over the tolerances.
 #[derive(Clone, Debug, Serialize)]
 pub struct Bound {
@@ -233,6 +310,10 @@ pub struct Bound {
     pub unit: &'static str,
     /// A step limit: printed rounded down, in the sheet's time unit.
     pub step: bool,
+    /// What it is, for how it is printed.
+    pub kind: Kind,
+    /// How its nominal value and its ends are printed (from `kind`).
+    pub round: Rounding,
     /// At the nominal inputs.
     pub nominal: f64,
     /// Smallest over the corners evaluated.
@@ -244,8 +325,9 @@ pub struct Bound {
     /// First order, `nominal + Σ|∂q/∂p|Δp`.
     pub first_order_hi: f64,
     /// How far the first-order interval's ends are from the exact ones,
-    /// at most, relative to the nominal value ([`Bound::gap`]).
-    pub first_order_gap: f64,
+    /// at most, relative to the nominal value ([`Bound::gap`]; `None`
+    /// where the nominal value is 0, which gives no scale).
+    pub first_order_gap: Option<f64>,
     /// Where ∂q/∂p comes from: `exact_elasticities` or
     /// `central_differences`.
     pub derivatives: &'static str,
@@ -303,14 +385,29 @@ impl Bound {
     }
 
     /// The first-order interval's largest distance from the exact one,
-    /// relative to the nominal value.
-    pub fn gap(&self) -> f64 {
+    /// relative to the nominal value ([`GAP_DEFINITION`]):
+    /// max(|first-order low − exact low|, |first-order high − exact high|)
+    /// / |nominal|; `None` where the nominal value is 0 (or not finite),
+    /// which gives no scale.
+    pub fn gap(&self) -> Option<f64> {
         let d = (self.first_order_lo - self.lo)
             .abs()
             .max((self.first_order_hi - self.hi).abs());
-        d / self.nominal.abs().max(f64::MIN_POSITIVE)
+        let g = d / self.nominal.abs();
+        (self.nominal != 0.0 && g.is_finite()).then_some(g)
     }
 }
+
+/// What the Tolerances table's "first order off (%)" column is, as every
+/// format prints it beside the table.
+pub const GAP_DEFINITION: &str = "First order off (%): the larger of |first-order low − exact low| and |first-order high − exact high|, as a percentage of |nominal| (how far the first-order interval's ends are from the exact ones, on the scale of the result); — where the nominal value is 0, which gives no scale.";
+
+/// How the Tolerances table's numbers are rounded ([`Kind::round`]), as
+/// every format prints it beside the table.
+pub const ROUNDING_NOTE: &str = "Rounding: a step or a permitted speed is printed rounded down in every column (the digits copied stay stable or permitted); any other result's low ends are rounded down and its high ends up (the printed interval holds the computed one), its nominal value to the nearest. The summary and the change list print each value the same way.";
+
+/// The notes printed beside the results table, in order.
+pub const TABLE_NOTES: [&str; 2] = [GAP_DEFINITION, ROUNDING_NOTE];
 
 /// How the corners were chosen (a closed set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -337,6 +434,9 @@ pub struct Tolerances {
     /// Corners whose evaluation failed (an invalid point, the work
     /// allowance spent); left out of the bounds.
     pub failed: usize,
+    /// What the results table's columns mean and how they are rounded
+    /// ([`TABLE_NOTES`]), printed beside the table.
+    pub definitions: Vec<&'static str>,
     /// The bounded results.
     pub results: Vec<Bound>,
     /// What a reader must know about the method.

@@ -432,6 +432,7 @@ pub fn bound(case: &Case, an: &Analysis, exact: Option<&[Sensitivity]>) -> Optio
             .collect(),
         corners: e.ex.points,
         failed: e.ex.failed,
+        definitions: super::TABLE_NOTES.to_vec(),
         results,
         notes,
     })
@@ -617,12 +618,14 @@ fn result(
         quantity: tr.label(case),
         unit: tr.unit(),
         step: tr.is_step(),
+        kind: tr.kind(),
+        round: tr.kind().into(),
         nominal: q0,
         lo: l.min(q0) - rest,
         hi: h.max(q0) + rest,
         first_order_lo: q0 - width,
         first_order_hi: q0 + width,
-        first_order_gap: 0.0,
+        first_order_gap: None,
         derivatives: if derivatives_exact {
             "exact_elasticities"
         } else {

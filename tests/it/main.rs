@@ -73,6 +73,7 @@ mod output {
     #[cfg(feature = "pdf")]
     mod pdf;
     mod pdf_legibility;
+    mod printed_once;
     mod reports;
     mod safety;
     mod sheet;

@@ -65,7 +65,14 @@ pub(crate) fn diff(old: &Path, new: &Path, o: DiffOptions) -> ExitCode {
             s.push('\n');
             s
         } else {
-            meff::revision::text(&d, o.digits)
+            // In the new revision's display units (the old one's when the
+            // new one is not a sheet's JSON), as its sheet prints them.
+            let units = if b.get("display").is_some() {
+                meff::revision::Units::of(&b)
+            } else {
+                meff::revision::Units::of(&a)
+            };
+            meff::revision::text(&d, o.digits, &units)
         };
         Stdout::new().print(&text)?;
         Ok(if d.changes.is_empty() {

@@ -63,7 +63,12 @@ fn a_case_without_claims_shows_a_dash_in_the_index() {
 #[test]
 fn the_title_block_is_in_every_format_and_inert() {
     use meff::render::templates::Templates;
-    let text = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap()
+    // The bundled case without its own title block.
+    let bare = || {
+        let text = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap();
+        text.split("\n[document]").next().unwrap().to_string()
+    };
+    let text = bare()
         + r#"
 [document]
 project = "Gripper <b>v2</b> & *x* {{#include /etc/passwd}}"
@@ -86,24 +91,29 @@ checked = "B. Checker"
     let (typ, _) = t.report_typ(&ev.report, 4).unwrap();
     assert!(typ.contains("[number], [CALC\\-0042]"), "{typ}");
     assert!(typ.contains("CALC\\-0042 rev. B"), "running header");
-    // Not given: the block is there all the same, with empty fields to
-    // sign, meff's version and the case's hash (and JSON says null).
-    let plain =
-        evaluate_str(&std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap());
+    // Not given: the block is there all the same, every field shown
+    // empty to fill in (project and number too), meff's version and the
+    // case's hash (and JSON says null).
+    let plain = evaluate_str(&bare());
     let html = t.report_html(&plain.report, 4).unwrap();
     assert!(html.contains("titleblock"));
-    for key in ["date", "prepared", "checked", "approved"] {
+    let md = t.report_md(&plain.report, 4).unwrap();
+    let (typ, _) = t.report_typ(&plain.report, 4).unwrap();
+    for key in [
+        "project", "number", "revision", "date", "prepared", "checked", "approved",
+    ] {
         assert!(
             html.contains(&format!("<tr><th>{key}</th><td class=\"sign\"></td></tr>")),
             "{key}"
         );
+        assert!(md.contains(&format!("| {key} |  |")), "{key}\n{md}");
+        assert!(typ.contains(&format!("[{key}], [#v(0.9em)]")), "{key}");
     }
     assert!(html.contains(&plain.report.case_sha256));
     let json = meff::render::json(&plain.report);
     assert!(json.contains("\"number\": null"), "{json}");
     // An unknown key or a multi-line value is an error at its place.
-    let bad = std::fs::read_to_string(root().join("cases/offcentre.toml")).unwrap()
-        + "\n[document]\nrevison = \"B\"\nproject = \"\"\"a\nb\"\"\"\n";
+    let bad = bare() + "\n[document]\nrevison = \"B\"\nproject = \"\"\"a\nb\"\"\"\n";
     let (code, err) = eval_file(&bad, "bad.toml");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("revison") && err.contains("one line"), "{err}");

@@ -64,7 +64,7 @@ fn seed_m_eff_over_r_is_its_closed_form_at_the_ends_and_first_order_is_second_or
     // The gap is second order: ½|m_eff''| Δr² to leading order, here
     // 0.50 % of the nominal m_eff (exact [0.90498, 1.10497] kg, first
     // order [0.9, 1.1] kg).
-    let gap = b.gap();
+    let gap = b.gap().expect("a nonzero nominal value gives a scale");
     assert!((0.0049..0.0051).contains(&gap), "gap {gap}");
     let m2 = {
         let h = 1e-4;

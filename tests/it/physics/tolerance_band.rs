@@ -147,7 +147,8 @@ fn with_tolerances_the_headline_states_the_bounds_that_decide_and_the_table_its_
     let row = |start: &str| {
         sheet
             .lines()
-            .find(|l| l.trim_start().starts_with(start))
+            // The Tolerances table's row, not the change list's.
+            .find(|l| l.trim_start().starts_with(start) && !l.contains("over the tolerances"))
             .unwrap_or_else(|| panic!("no {start} row in\n{sheet}"))
             .to_string()
     };
