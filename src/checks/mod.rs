@@ -23,6 +23,13 @@ mod ranges;
 mod robot_inputs;
 mod rules;
 mod scene_model;
+// checks7a
+mod hertz_inputs;
+mod scene_support;
+mod world_contacts;
+pub use hertz_inputs::{LOAD_WEIGHT_RATIO, WAVE_SPEED};
+pub use laws::SOLIMP_WIDTH_MAX;
+pub use scene_support::SPEED_FACTOR;
 
 pub use ranges::HINGE_RANGE;
 pub use rules::RULES;

@@ -54,7 +54,7 @@ pub(super) struct SceneView<'a> {
     /// Bodies.
     pub n_bodies: usize,
     /// A body's mass (`None`: fixed).
-    pub mass: &'a dyn Fn(usize) -> Option<f64>,
+    pub mass: &'a (dyn Fn(usize) -> Option<f64> + Sync),
     /// A body's name.
     pub name: &'a dyn Fn(usize) -> String,
     /// Contacts.
@@ -63,6 +63,11 @@ pub(super) struct SceneView<'a> {
     pub contact: &'a dyn Fn(usize) -> SceneContact,
     /// 2 (planar) or 3.
     pub dim: usize,
+    /// A body's centre of mass, zero-padded to 3 components.
+    pub position: &'a (dyn Fn(usize) -> [f64; 3] + Sync),
+    /// A body's inertia as six numbers (xx, yy, zz, xy, xz, yz; in the
+    /// plane its one moment first).
+    pub inertia: &'a (dyn Fn(usize) -> [f64; 6] + Sync),
 }
 
 /// The scene rules on a scene's model (the model path).
@@ -94,6 +99,16 @@ pub(super) fn on_model(case: &Case, model: &Model<f64>, out: &mut Checks) {
             normal,
         }
     };
+    let position = |b: usize| {
+        let mut x = [0.0; 3];
+        let p = &bodies[b].position;
+        x[..p.len().min(3)].copy_from_slice(&p[..p.len().min(3)]);
+        x
+    };
+    let inertia = |b: usize| match &bodies[b].kind {
+        BodyKind::Rigid { inertia, .. } => super::scene_support::six(inertia),
+        _ => [0.0; 6],
+    };
     let view = SceneView {
         n_bodies: bodies.len(),
         mass: &movable,
@@ -101,6 +116,8 @@ pub(super) fn on_model(case: &Case, model: &Model<f64>, out: &mut Checks) {
         n_contacts: model.contacts.len(),
         contact: &contact,
         dim: case.space.dim(),
+        position: &position,
+        inertia: &inertia,
     };
     rules(case, scene, &view, out);
 }
@@ -120,6 +137,17 @@ pub(super) fn on_columns(case: &Case, s: &SceneData, out: &mut Checks) {
             normal,
         }
     };
+    let position = |b: usize| {
+        let mut x = [0.0; 3];
+        x[..d].copy_from_slice(&s.position[d * b..d * b + d]);
+        x
+    };
+    let inertia = |b: usize| {
+        let mut t = [0.0; 6];
+        let w = if d == 3 { 6 } else { 1 };
+        t[..w].copy_from_slice(&s.inertia[w * b..w * b + w]);
+        t
+    };
     let view = SceneView {
         n_bodies: s.n_bodies(),
         mass: &movable,
@@ -127,6 +155,8 @@ pub(super) fn on_columns(case: &Case, s: &SceneData, out: &mut Checks) {
         n_contacts: s.n_contacts(),
         contact: &contact,
         dim: d,
+        position: &position,
+        inertia: &inertia,
     };
     rules(case, scene, &view, out);
 }
@@ -139,6 +169,8 @@ fn rules(case: &Case, scene: &Scene, v: &SceneView, out: &mut Checks) {
     if let Some(facts) = &scene.dump {
         dump_density(case, facts, v, out);
     }
+    // checks7a
+    super::scene_support::rules(case, scene, v, out);
 }
 
 /// Movable bodies no contact touches: more than [`FREE_FRACTION`] of
@@ -199,7 +231,7 @@ const AT_REST: &[&str] = &[
 
 /// Whether the case's title or description says the scene is at rest
 /// (in a sentence without "not", "no", "never", "n't"): the phrase.
-fn said_at_rest(case: &Case) -> Option<&'static str> {
+pub(super) fn said_at_rest(case: &Case) -> Option<&'static str> {
     says_at_rest(&format!("{}. {}", case.title, case.description))
 }
 
