@@ -93,7 +93,9 @@ pub struct ModelCheck {
     /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
     /// `gravity_value`, `hazard_speed`, `velocity_columns`,
     /// `duplicate_contacts`, `free_bodies`, `overlap_force`, `dump_units`,
-    /// `range_unit`,
+    /// `range_unit`, `contact_on_other_body`, `hertz_load`, `wave_speed`,
+    /// `solimp_width`, `duplicate_bodies`, `scene_unsupported`,
+    /// `dump_snapshot`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).

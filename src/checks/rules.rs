@@ -162,4 +162,16 @@ pub const RULES: &[(&str, &str)] = &[
         "solimp_width",
         "a MuJoCo `solimp` width (its third value) is at most 0.1 m (the default is 1 mm)",
     ),
+    (
+        "duplicate_bodies",
+        "no two of a scene's movable bodies have the same mass, inertia and centre (a scene exported twice)",
+    ),
+    (
+        "scene_unsupported",
+        "a dump's wall or plane asked for by name touches a sphere, and a scene said to rest (or a dump that names walls) has a contact with the world or a fixed body",
+    ),
+    (
+        "dump_snapshot",
+        "a dump snapshot's spheres move slower than 3 √(g r) (its velocity columns), and a snapshot chosen by timestep is the file's last",
+    ),
 ];
