@@ -26,6 +26,7 @@ mod scene_model;
 // checks7a
 mod hertz_inputs;
 mod scene_support;
+mod scene_view;
 mod world_contacts;
 pub use hertz_inputs::{LOAD_WEIGHT_RATIO, WAVE_SPEED};
 pub use laws::SOLIMP_WIDTH_MAX;

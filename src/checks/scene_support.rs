@@ -7,11 +7,10 @@
 //! [`SceneView`], so the model path and the columnar route run the same
 //! code, in O(n log n) at most and in parallel where it is per body.
 
-use super::scene_model::{SceneView, said_at_rest};
+use super::scene_view::{SceneView, said_at_rest};
 use super::{Checks, at, n};
 use crate::case::Case;
 use crate::case::scene::{DumpFacts, Scene};
-use crate::model::Inertia;
 use rayon::prelude::*;
 
 /// The duplicated pairs a warning names.
@@ -24,15 +23,6 @@ pub const SPEED_FACTOR: f64 = 3.0;
 
 /// Standard gravity (m/s²).
 const G: f64 = super::dynamics::GRAVITY;
-
-/// A body's inertia as [`SceneView::inertia`]'s six numbers.
-pub(super) fn six(i: &Inertia<f64>) -> [f64; 6] {
-    match i {
-        Inertia::Scalar(x) => [*x, 0.0, 0.0, 0.0, 0.0, 0.0],
-        Inertia::Diagonal(d) => [d[0], d[1], d[2], 0.0, 0.0, 0.0],
-        Inertia::Full(t) => [t[0][0], t[1][1], t[2][2], t[0][1], t[0][2], t[1][2]],
-    }
-}
 
 pub(super) fn rules(case: &Case, scene: &Scene, v: &SceneView, out: &mut Checks) {
     duplicate_bodies(case, v, out);

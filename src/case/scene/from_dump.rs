@@ -216,11 +216,18 @@ pub struct DumpFacts {
 }
 
 impl DumpFacts {
-    /// The spheres' radii, units not (yet) said to be declared.
-    fn of(radius: Vec<f64>) -> DumpFacts {
+    /// The spheres' radii and the named planes with how many spheres
+    /// touch each, units not (yet) said to be declared.
+    fn of(radius: Vec<f64>, planes: &[(Plane, String, bool)], touching: &[usize]) -> DumpFacts {
         DumpFacts {
             units_declared: false,
             radius,
+            named_planes: planes
+                .iter()
+                .zip(touching)
+                .filter(|((_, _, named), _)| *named)
+                .map(|((_, name, _), &k)| (name.clone(), k))
+                .collect(),
             ..DumpFacts::default()
         }
     }
@@ -393,7 +400,7 @@ fn build(
     };
     let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| grid_error(e, b))?;
     let planes = planes(snap, length, opts)?;
-    let (c_pairs, c_planes) = (pairs.len(), n * planes.len());
+    let c_pairs = pairs.len();
     if c_pairs > super::MAX_ROWS {
         return Err(Built::Dump(vec![Diagnostic::new(
             b.span.clone(),
@@ -442,20 +449,17 @@ fn build(
         names.push(format!("a{}_a{}", a.id[i], a.id[j]));
     }
     let mut touching = vec![0usize; planes.len()];
-    let on_planes = if c_planes > 0 {
-        plane_contacts(
-            &mut s,
-            &radius,
-            &planes,
-            opts.tolerance,
-            &mut names,
-            &mut issues,
-            &at_atom,
-            (&a.id, &mut overlaps, &mut touching),
-        )
-    } else {
-        0
-    };
+    // No planes: no work.
+    let on_planes = plane_contacts(
+        &mut s,
+        &radius,
+        &planes,
+        opts.tolerance,
+        &mut names,
+        &mut issues,
+        &at_atom,
+        (&a.id, &mut overlaps, &mut touching),
+    );
     if !issues.is_empty() {
         return Err(Built::Dump(issues));
     }
@@ -498,15 +502,7 @@ fn build(
             pairs: c - on_planes,
             wrapped,
             planes: on_planes,
-            facts: DumpFacts {
-                named_planes: planes
-                    .iter()
-                    .zip(&touching)
-                    .filter(|((_, _, named), _)| *named)
-                    .map(|((_, name, _), &k)| (name.clone(), k))
-                    .collect(),
-                ..DumpFacts::of(radius)
-            },
+            facts: DumpFacts::of(radius, &planes, &touching),
             overlap: overlaps,
         },
     ))
