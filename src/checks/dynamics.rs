@@ -214,15 +214,22 @@ pub(crate) fn springs_of(
 /// against critical damping: the floor (a typed dashpot) and the ceiling.
 fn dashpot(case: &Case, ci: usize, (cd, k, m): (f64, f64, f64), out: &mut Checks) {
     let zeta = cd / (2.0 * (k * m).sqrt());
+    // An engine's dashpot (`fill_from_engine` gives it the stiffness's
+    // span): located where the engine's damping is typed.
+    let engine_dashpot = case.contacts.get(ci).is_some_and(|c| {
+        c.from_engine
+            && c.damping
+                .as_ref()
+                .is_none_or(|d| d.span == c.stiffness.span)
+    });
     let location = || match case.contacts.get(ci).and_then(|c| c.damping.as_ref()) {
+        _ if engine_dashpot => super::laws::engine_damping_at(case),
         Some(v) => at(case, &v.span),
         None => stiffness_at(case, ci),
     };
-    // An engine's dashpot is the engine's, not a typed value.
-    let typed = case.contacts.get(ci).is_none_or(|c| !c.from_engine);
-    if typed {
-        super::laws::damping_floor(case, ci, (cd, k, m), &location, out);
-    }
+    // The floor holds for an engine's dashpot too (checks7a, plant p30:
+    // Bullet's contactDamping typed as the ratio 0.1).
+    super::laws::damping_floor(case, ci, (cd, k, m), &location, out);
     if zeta > DAMPING_RATIO_MAX {
         out.warn_with("damping_ratio", || {
             (

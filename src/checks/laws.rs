@@ -16,8 +16,10 @@ use std::ops::Range;
 pub const TANGENTIAL_RATIO: (f64, f64) = (0.1, 1.5);
 
 /// G*/E* outside this band is flagged: (1−ν)/(2(2−ν)) lies in [1/6, 1/4]
-/// for one material, and a pair of materials stays near it.
-pub const SHEAR_RATIO: (f64, f64) = (0.1, 0.5);
+/// for one material with ν in [0, 0.5], and a pair's G*/E* is a weighted
+/// mean of its two materials' values, so at most 1/3 even for ν → −1
+/// (checks7a, plant p09: steel's E and G typed as E* and G* give 0.385).
+pub const SHEAR_RATIO: (f64, f64) = (0.1, 1.0 / 3.0);
 
 /// A Hertz radius R* above this multiple of its body's size is flagged (a
 /// conforming groove's R* is a few tens of the ball's).
@@ -136,14 +138,16 @@ pub(super) fn contact_laws(case: &Case, model: &Model<f64>, size: &[f64], out: &
                 format!("contact {name}: shear_modulus"),
                 contact_key(case, ci, "shear_modulus"),
                 format!(
-                    "G* = {} Pa is {}× E* = {} Pa, outside {}–{} ((1−ν)/(2(2−ν)) is 1/6–1/4 for \
-                     any Poisson's ratio): Mindlin's k_t is {}× k_n; check the value and its unit \
-                     (MPa for GPa)",
+                    "G* = {} Pa is {}× E* = {} Pa, outside {}–1/3: for isotropic materials \
+                     G*/E* is a weighted mean of (1−ν)/(2(2−ν)), 1/6–1/4 for ν in 0–0.5 and \
+                     below 1/3 for any ν, so no pair of materials gives this (Mindlin's k_t \
+                     would be {}× k_n); a material's own E and G typed for the effective E* \
+                     = E/(2(1−ν²)) and G* = G/(2(2−ν)) of a like pair? check the values and \
+                     their units (MPa for GPa)",
                     n(g),
                     n(g / e),
                     n(e),
                     SHEAR_RATIO.0,
-                    SHEAR_RATIO.1,
                     n(4.0 * g / e)
                 ),
             );
@@ -353,6 +357,54 @@ fn gravity(case: &Case, impact: &str, g: &Val, out: &mut Checks) {
             n(g.si),
             GRAVITY_BAND.0,
             GRAVITY_BAND.1
+        ),
+    );
+}
+
+/// Where the case's engine gives its contacts' dashpot (the key of its
+/// table that sets it; the table when the dashpot is the engine's
+/// default): the location of a warning on a dashpot from an engine.
+pub(super) fn engine_damping_at(case: &Case) -> String {
+    use crate::case::Engine;
+    let Some((engine, span)) = case.engines.spans.first() else {
+        return at(case, &(0..0));
+    };
+    let key = match engine {
+        Engine::Mujoco => "solref",
+        Engine::Box2d | Engine::Rapier => "contact_damping_ratio",
+        Engine::Bullet => "damping",
+        Engine::Drake => "dissipation",
+    };
+    at(case, &key_in_table(case, span.start, key))
+}
+
+/// A MuJoCo `solimp` width (its third value, the penetration over which
+/// the impedance goes from dmin to dmax) above this (m) is flagged:
+/// MuJoCo's default is 1 mm, and a width of metres is millimetres typed
+/// as metres (checks7a, plant p31).
+pub const SOLIMP_WIDTH_MAX: f64 = 0.1;
+
+/// MuJoCo's `solimp` width against [`SOLIMP_WIDTH_MAX`].
+pub(super) fn solimp_width(case: &Case, out: &mut Checks) {
+    let Some(s) = &case.engines.mujoco else {
+        return;
+    };
+    let width = s.solimp[2];
+    if width <= SOLIMP_WIDTH_MAX {
+        return;
+    }
+    let from = header(case, "[engine.mujoco]");
+    out.warn(
+        "solimp_width",
+        "[engine.mujoco]: solimp".into(),
+        at(case, &key_in_table(case, from, "solimp")),
+        format!(
+            "solimp's width (its third value) is {} m, above {} m: the impedance would rise \
+             from dmin to dmax over that much penetration, more than any contact sinks (MuJoCo's \
+             default is 0.001 m), so at a penetration of millimetres it stays near dmin; a width \
+             in millimetres typed as metres? MuJoCo reads it in the model's length unit (m)",
+            n(width),
+            n(SOLIMP_WIDTH_MAX)
         ),
     );
 }

@@ -23,6 +23,14 @@ mod ranges;
 mod robot_inputs;
 mod rules;
 mod scene_model;
+// checks7a
+mod hertz_inputs;
+mod scene_support;
+mod scene_view;
+mod world_contacts;
+pub use hertz_inputs::{LOAD_WEIGHT_RATIO, WAVE_SPEED};
+pub use laws::SOLIMP_WIDTH_MAX;
+pub use scene_support::SPEED_FACTOR;
 
 pub use ranges::HINGE_RANGE;
 pub use rules::RULES;
@@ -86,7 +94,9 @@ pub struct ModelCheck {
     /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
     /// `gravity_value`, `hazard_speed`, `velocity_columns`,
     /// `duplicate_contacts`, `free_bodies`, `overlap_force`, `dump_units`,
-    /// `range_unit`,
+    /// `range_unit`, `contact_on_other_body`, `hertz_load`, `wave_speed`,
+    /// `solimp_width`, `duplicate_bodies`, `scene_unsupported`,
+    /// `dump_snapshot`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).

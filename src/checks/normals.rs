@@ -33,13 +33,13 @@ pub const PARTICLE_REACH: f64 = 10.0;
 pub const PLANE_GAP_RATIO: f64 = 0.1;
 
 /// A point or normal of 1, 2 or 3 components as a 3-vector.
-fn v3(v: &[f64]) -> Vector3<f64> {
+pub(super) fn v3(v: &[f64]) -> Vector3<f64> {
     let c = |i: usize| v.get(i).copied().unwrap_or(0.0);
     Vector3::new(c(0), c(1), c(2))
 }
 
 /// A body's rotation (body axes → world) as a matrix; identity if none.
-fn rotation(case: &Case, b: usize) -> nalgebra::Matrix3<f64> {
+pub(super) fn rotation(case: &Case, b: usize) -> nalgebra::Matrix3<f64> {
     let Form::Bodies { bodies, .. } = &case.form else {
         return nalgebra::Matrix3::identity();
     };

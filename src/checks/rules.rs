@@ -71,7 +71,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "damping_ratio",
-        "a contact's dashpot is between 10⁻⁴ and 10 times critical, ζ = c/(2√(k m_eff))",
+        "a contact's dashpot (typed, or an engine's) is between 10⁻⁴ and 10 times critical, ζ = c/(2√(k m_eff))",
     ),
     (
         "engine_time_scales",
@@ -107,11 +107,11 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "tangential_ratio",
-        "a tangential spring is 0.1–1.5 times its contact's normal one, and a Hertz contact's G* is 0.1–0.5 times its E*",
+        "a tangential spring is 0.1–1.5 times its contact's normal one, and a Hertz contact's G* is 0.1–1/3 times its E* (isotropic materials give 1/6–1/4, and below 1/3 for any Poisson's ratio)",
     ),
     (
         "hertz_geometry",
-        "a Hertz contact's R* is at most 100 times its body's size, and its overlap at most 5 % of R*; a Hertz material's density and radius give its body's mass (4/3 π r³ ρ, or ρ × its shape's volume) within 2 %",
+        "a Hertz contact's R* is at most 100 times its body's size, and its overlap at most 5 % of R*; a ball's contact with a flat does not have R* equal to the ball's diameter (a ball on a flat has R* = r); a Hertz material's density and radius give its body's mass (4/3 π r³ ρ, or ρ × its shape's volume) within 2 %",
     ),
     (
         "gravity_value",
@@ -144,5 +144,34 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "range_unit",
         "a model's hinge range lies within a turn each way (±2π rad) in the unit its format reads (URDF radians; MJCF the compiler's angle)",
+    ),
+    // checks7a
+    (
+        "contact_on_other_body",
+        "a contact with the world does not lie inside another movable shaped body, nor on that body's face that looks along the normal (`other` forgotten)",
+    ),
+    (
+        "hertz_load",
+        "a Hertz `load` is at least half the weight m g of a free body that rests on that contact alone (normal within 30° of up)",
+    ),
+    (
+        "wave_speed",
+        "a Hertz material's bar wave speed √(E/ρ) lies within 10 m/s–13 km/s (soft silicone to beryllium)",
+    ),
+    (
+        "solimp_width",
+        "a MuJoCo `solimp` width (its third value) is at most 0.1 m (the default is 1 mm)",
+    ),
+    (
+        "duplicate_bodies",
+        "no two of a scene's movable bodies have the same mass, inertia and centre (a scene exported twice)",
+    ),
+    (
+        "scene_unsupported",
+        "a dump's wall or plane asked for by name touches a sphere, and a scene said to rest (or a dump that names walls) has a contact with the world or a fixed body",
+    ),
+    (
+        "dump_snapshot",
+        "a dump snapshot's spheres move slower than 3 √(g r) (its velocity columns), and a snapshot chosen by timestep is the file's last",
     ),
 ];

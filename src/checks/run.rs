@@ -5,7 +5,8 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, dynamics, laws, normals, plausible, program, ranges, robot_inputs, scene_model,
+    Checks, dynamics, hertz_inputs, laws, normals, plausible, program, ranges, robot_inputs,
+    scene_model, world_contacts,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -116,6 +117,16 @@ pub(super) const ORDER: &[Step] = &[
             robot_inputs::joint_beyond_range(w, out);
         }
     }),
+    // checks7a
+    Step::Model(
+        |m, out| world_contacts::other_forgotten(m.case, m.model, out),
+        Never("a scene's bodies have no shapes"),
+    ),
+    Step::Model(
+        |m, out| hertz_inputs::hertz_inputs(m.case, m.model, out),
+        Never("a scene's contacts are linear springs (no Hertz inputs)"),
+    ),
+    Step::Case(laws::solimp_width),
 ];
 
 /// The first step the columnar route runs after the analysis.

@@ -7,6 +7,7 @@
 //! route (a large scene's columns) run the same code, in linear time and
 //! without an allocation per contact.
 
+pub(super) use super::scene_view::{SceneContact, SceneView, said_at_rest};
 use super::{Checks, at, n};
 use crate::case::Case;
 use crate::case::scene::{DumpFacts, Scene, SceneData, WORLD};
@@ -39,32 +40,6 @@ pub const DUMP_DENSITY_FLOOR: f64 = 50.0;
 /// Standard gravity (m/s²): the weight of a scene said to be at rest.
 const G: f64 = super::dynamics::GRAVITY;
 
-/// A contact as the scene rules read it.
-pub(super) struct SceneContact {
-    /// Stiffness (N/m).
-    pub k: f64,
-    /// Its two sides' movable bodies (`None`: the world or a fixed body).
-    pub sides: [Option<usize>; 2],
-    /// Unit normal (pushes `sides[0]`), zero-padded to 3 components.
-    pub normal: [f64; 3],
-}
-
-/// A scene, one body or contact at a time.
-pub(super) struct SceneView<'a> {
-    /// Bodies.
-    pub n_bodies: usize,
-    /// A body's mass (`None`: fixed).
-    pub mass: &'a dyn Fn(usize) -> Option<f64>,
-    /// A body's name.
-    pub name: &'a dyn Fn(usize) -> String,
-    /// Contacts.
-    pub n_contacts: usize,
-    /// A contact.
-    pub contact: &'a dyn Fn(usize) -> SceneContact,
-    /// 2 (planar) or 3.
-    pub dim: usize,
-}
-
 /// The scene rules on a scene's model (the model path).
 pub(super) fn on_model(case: &Case, model: &Model<f64>, out: &mut Checks) {
     let (Some(scene), Kind::Bodies { bodies, .. }) = (&case.scene, &model.kind) else {
@@ -94,6 +69,16 @@ pub(super) fn on_model(case: &Case, model: &Model<f64>, out: &mut Checks) {
             normal,
         }
     };
+    let position = |b: usize| {
+        let mut x = [0.0; 3];
+        let p = &bodies[b].position;
+        x[..p.len().min(3)].copy_from_slice(&p[..p.len().min(3)]);
+        x
+    };
+    let inertia = |b: usize| match &bodies[b].kind {
+        BodyKind::Rigid { inertia, .. } => super::scene_view::six(inertia),
+        _ => [0.0; 6],
+    };
     let view = SceneView {
         n_bodies: bodies.len(),
         mass: &movable,
@@ -101,6 +86,8 @@ pub(super) fn on_model(case: &Case, model: &Model<f64>, out: &mut Checks) {
         n_contacts: model.contacts.len(),
         contact: &contact,
         dim: case.space.dim(),
+        position: &position,
+        inertia: &inertia,
     };
     rules(case, scene, &view, out);
 }
@@ -120,6 +107,17 @@ pub(super) fn on_columns(case: &Case, s: &SceneData, out: &mut Checks) {
             normal,
         }
     };
+    let position = |b: usize| {
+        let mut x = [0.0; 3];
+        x[..d].copy_from_slice(&s.position[d * b..d * b + d]);
+        x
+    };
+    let inertia = |b: usize| {
+        let mut t = [0.0; 6];
+        let w = if d == 3 { 6 } else { 1 };
+        t[..w].copy_from_slice(&s.inertia[w * b..w * b + w]);
+        t
+    };
     let view = SceneView {
         n_bodies: s.n_bodies(),
         mass: &movable,
@@ -127,6 +125,8 @@ pub(super) fn on_columns(case: &Case, s: &SceneData, out: &mut Checks) {
         n_contacts: s.n_contacts(),
         contact: &contact,
         dim: d,
+        position: &position,
+        inertia: &inertia,
     };
     rules(case, scene, &view, out);
 }
@@ -139,6 +139,8 @@ fn rules(case: &Case, scene: &Scene, v: &SceneView, out: &mut Checks) {
     if let Some(facts) = &scene.dump {
         dump_density(case, facts, v, out);
     }
+    // checks7a
+    super::scene_support::rules(case, scene, v, out);
 }
 
 /// Movable bodies no contact touches: more than [`FREE_FRACTION`] of
@@ -180,41 +182,6 @@ fn free_bodies(case: &Case, v: &SceneView, out: &mut Checks) {
             if free > names.len() { ", …" } else { "" }
         ),
     );
-}
-
-/// Words that say a scene is at rest under its weight (title and
-/// description, a sentence with no negation).
-const AT_REST: &[&str] = &[
-    "at rest",
-    "resting",
-    "rests on",
-    "settled",
-    "static equilibrium",
-    "in equilibrium",
-    "under its own weight",
-    "under their own weight",
-    "under its weight",
-    "under their weight",
-];
-
-/// Whether the case's title or description says the scene is at rest
-/// (in a sentence without "not", "no", "never", "n't"): the phrase.
-fn said_at_rest(case: &Case) -> Option<&'static str> {
-    says_at_rest(&format!("{}. {}", case.title, case.description))
-}
-
-fn says_at_rest(text: &str) -> Option<&'static str> {
-    // Sentences (a line break is not one's end; a decimal point is not).
-    let text = text
-        .to_lowercase()
-        .replace('\n', " ")
-        .replace(". ", "\u{1}");
-    text.split(['\u{1}', ';', '—', '!', '?'])
-        .filter(|s| {
-            !s.split(|c: char| !c.is_alphanumeric() && c != '\'')
-                .any(|w| matches!(w, "not" | "no" | "never" | "nor") || w.ends_with("n't"))
-        })
-        .find_map(|s| AT_REST.iter().find(|p| s.contains(*p)).copied())
 }
 
 /// A scene with overlaps (a dump's; an `overlap` column) said to be at
@@ -326,36 +293,4 @@ fn dump_density(case: &Case, f: &DumpFacts, v: &SceneView, out: &mut Checks) {
             n(DUMP_DENSITY_FLOOR)
         ),
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::says_at_rest;
-
-    #[test]
-    fn negated_sentences_do_not_say_at_rest() {
-        assert_eq!(
-            says_at_rest("A pile at rest on the floor."),
-            Some("at rest")
-        );
-        assert_eq!(says_at_rest("Spheres resting on a plate"), Some("resting"));
-        assert_eq!(says_at_rest("A snapshot, not a settled pile."), None);
-        assert_eq!(
-            says_at_rest("Overlaps are not those of spheres at rest; a pile."),
-            None
-        );
-        assert_eq!(says_at_rest("A falling pile."), None);
-        assert_eq!(says_at_rest("It isn't resting."), None);
-        // granular-pile's words: the negation is lines before the phrase.
-        assert_eq!(
-            says_at_rest(
-                "a snapshot of a generated\npacking, not a settled pile — a few touch nothing, and the overlaps (up to 0.3 mm) are not those\nof spheres at rest under their weight; the step"
-            ),
-            None
-        );
-        assert_eq!(
-            says_at_rest("Beads 0.5 mm across, at rest"),
-            Some("at rest")
-        );
-    }
 }

@@ -65,6 +65,9 @@ pub struct Atoms {
     pub line: Vec<usize>,
     /// Field index of the `x` column (for pointing at a position).
     pub x_field: usize,
+    /// Each atom's speed |(vx, vy, vz)| in dump units, when the dump has
+    /// the three velocity columns (empty otherwise).
+    pub speed: Vec<f64>,
 }
 
 /// A snapshot as read.
@@ -78,6 +81,9 @@ pub struct Snapshot {
     pub units: Option<(String, Range<usize>)>,
     /// The spheres.
     pub atoms: Atoms,
+    /// How many snapshots the file holds after this one, and the last
+    /// one's timestep.
+    pub later: (usize, u64),
 }
 
 /// Lines of a text with their byte offsets.
@@ -159,6 +165,8 @@ pub fn read(text: &str, which: Which) -> Result<Snapshot, Vec<Diagnostic>> {
     let mut steps_seen = 0usize;
     let mut first_steps: Vec<u64> = Vec::new();
     let mut units: Option<(String, Range<usize>)> = None;
+    // Snapshots after the chosen one, and the last timestep.
+    let (mut later, mut last_step) = (0usize, 0u64);
     loop {
         let header = snapshot_header(&mut lines)?;
         let Some(mut h) = header else { break };
@@ -168,6 +176,8 @@ pub fn read(text: &str, which: Which) -> Result<Snapshot, Vec<Diagnostic>> {
         }
         h.units = units.clone();
         steps_seen += 1;
+        last_step = h.step;
+        later += 1;
         if first_steps.len() < 5 {
             first_steps.push(h.step);
         }
@@ -200,6 +210,7 @@ pub fn read(text: &str, which: Which) -> Result<Snapshot, Vec<Diagnostic>> {
         };
         if wanted {
             chosen = Some((h, at));
+            later = 0;
         }
     }
     let chosen = match chosen {
@@ -211,6 +222,7 @@ pub fn read(text: &str, which: Which) -> Result<Snapshot, Vec<Diagnostic>> {
                 bounds: h.bounds,
                 units: h.units,
                 atoms,
+                later: (later, last_step),
             })
         }
         None => None,
@@ -265,6 +277,8 @@ struct Columns {
     diameter: bool,
     mass: usize,
     density: bool,
+    /// The velocity columns `vx vy vz`, when all three are there.
+    vel: Option<[usize; 3]>,
     fields: usize,
 }
 
@@ -598,6 +612,10 @@ fn columns(text: &str, start: usize, line: &str) -> Result<Columns, Vec<Diagnost
         diameter: size.0 == 1,
         mass: mass.1,
         density: mass.0 == 1,
+        vel: match (find("vx"), find("vy"), find("vz")) {
+            (Some(x), Some(y), Some(z)) => Some([x, y, z]),
+            _ => None,
+        },
         fields: names.len(),
     })
 }
@@ -632,6 +650,7 @@ fn atoms(text: &str, lines: &mut Lines, h: &Header) -> Result<Atoms, Vec<Diagnos
         mass: Vec::with_capacity(cap),
         line: Vec::with_capacity(cap),
         x_field: c.pos[0],
+        speed: Vec::with_capacity(if c.vel.is_some() { cap } else { 0 }),
     };
     let mut issues: Vec<Diagnostic> = Vec::new();
     let mut ids: std::collections::HashMap<i64, usize> =
@@ -747,6 +766,17 @@ fn atoms(text: &str, lines: &mut Lines, h: &Header) -> Result<Atoms, Vec<Diagnos
         a.radius.push(r);
         a.mass.push(mass);
         a.line.push(s);
+        if let Some(v) = c.vel {
+            // A velocity that is not a number is no speed (the columns
+            // are read for the model checks only).
+            let speed = v
+                .iter()
+                .map(|&k| fields[k].parse::<f64>().unwrap_or(f64::NAN))
+                .map(|x| x * x)
+                .sum::<f64>()
+                .sqrt();
+            a.speed.push(speed);
+        }
         if issues.len() >= super::MAX_ISSUES {
             break;
         }

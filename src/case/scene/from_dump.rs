@@ -76,6 +76,17 @@ impl UnitStyle {
             UnitStyle::Real | UnitStyle::Metal => (1e-10, 1.660_539_066_60e-27),
         }
     }
+
+    /// Seconds per time unit (LAMMPS `units`: real fs, metal ps).
+    pub fn time(self) -> f64 {
+        match self {
+            UnitStyle::Si | UnitStyle::Cgs => 1.0,
+            UnitStyle::Micro => 1e-6,
+            UnitStyle::Nano => 1e-9,
+            UnitStyle::Real => 1e-15,
+            UnitStyle::Metal => 1e-12,
+        }
+    }
 }
 
 /// A wall of the dump's box (on a non-periodic axis).
@@ -191,14 +202,33 @@ pub struct DumpFacts {
     pub units_declared: bool,
     /// Each sphere's radius.
     pub radius: Vec<f64>,
+    /// Each sphere's speed (m/s) from the dump's `vx vy vz` columns; empty
+    /// without them, or when the dump's time unit is not known (`units`
+    /// given as a table of length and mass).
+    pub speed: Vec<f64>,
+    /// The snapshot read: its timestep, how many snapshots the file holds
+    /// after it, and the last one's timestep.
+    pub snapshot: (u64, usize, u64),
+    /// Each wall and plane asked for by name (`walls = [...]`, `planes`),
+    /// with how many spheres touch it: a wall nothing touches is a wall
+    /// misnamed. The walls of `walls = "fixed"` are not listed.
+    pub named_planes: Vec<(String, usize)>,
 }
 
 impl DumpFacts {
-    /// The spheres' radii, units not (yet) said to be declared.
-    fn of(radius: Vec<f64>) -> DumpFacts {
+    /// The spheres' radii and the named planes with how many spheres
+    /// touch each, units not (yet) said to be declared.
+    fn of(radius: Vec<f64>, planes: &[(Plane, String, bool)], touching: &[usize]) -> DumpFacts {
         DumpFacts {
             units_declared: false,
             radius,
+            named_planes: planes
+                .iter()
+                .zip(touching)
+                .filter(|((_, _, named), _)| *named)
+                .map(|((_, name, _), &k)| (name.clone(), k))
+                .collect(),
+            ..DumpFacts::default()
         }
     }
 }
@@ -234,6 +264,13 @@ pub fn read(
         Err(d) => return Err(fail(text, d)),
     };
     let declared = opts.scales.is_some() || opts.units.is_some() || snap.units.is_some();
+    // Seconds per time unit, when the units say (a table gives none).
+    let time = match (opts.scales, opts.units, &snap.units) {
+        (Some(_), _, _) => None,
+        (None, Some(u), _) => Some(u.time()),
+        (None, None, Some((name, _))) => UnitStyle::parse(name).map(UnitStyle::time),
+        (None, None, None) => Some(1.0),
+    };
     let (length, mass) = match (opts.scales, opts.units, &snap.units) {
         (Some(s), _, _) => s,
         (None, Some(u), _) => u.scales(),
@@ -254,6 +291,11 @@ pub fn read(
     match build(&text, &snap, length, mass, opts) {
         Ok((s, mut summary)) => {
             summary.facts.units_declared = declared;
+            if let Some(t) = time {
+                let v = length / t;
+                summary.facts.speed = snap.atoms.speed.iter().map(|x| x * v).collect();
+            }
+            summary.facts.snapshot = (snap.step, snap.later.0, snap.later.1);
             Ok((s, summary))
         }
         Err(Built::Dump(d)) => Err(fail(text, d)),
@@ -280,7 +322,7 @@ fn planes(
     snap: &dump::Snapshot,
     length: f64,
     opts: &DumpOptions,
-) -> Result<Vec<(Plane, String)>, Built> {
+) -> Result<Vec<(Plane, String, bool)>, Built> {
     let b = &snap.bounds;
     let walls: Vec<Wall> = match &opts.walls {
         Walls::Fixed => Wall::NAMES
@@ -291,6 +333,7 @@ fn planes(
         Walls::Listed(v) => v.clone(),
     };
     let mut out = Vec::new();
+    let listed = matches!(opts.walls, Walls::Listed(_));
     for w in walls {
         let k = w.axis();
         if b.periodic[k] {
@@ -307,10 +350,10 @@ fn planes(
         let mut normal = [0.0; 3];
         point[k] = length * if w.high() { b.hi[k] } else { b.lo[k] };
         normal[k] = if w.high() { -1.0 } else { 1.0 };
-        out.push((Plane { point, normal }, w.name().to_string()));
+        out.push((Plane { point, normal }, w.name().to_string(), listed));
     }
     for (i, p) in opts.planes.iter().enumerate() {
-        out.push((p.clone(), format!("plane{i}")));
+        out.push((p.clone(), format!("plane{i}"), true));
     }
     Ok(out)
 }
@@ -357,7 +400,7 @@ fn build(
     };
     let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| grid_error(e, b))?;
     let planes = planes(snap, length, opts)?;
-    let (c_pairs, c_planes) = (pairs.len(), n * planes.len());
+    let c_pairs = pairs.len();
     if c_pairs > super::MAX_ROWS {
         return Err(Built::Dump(vec![Diagnostic::new(
             b.span.clone(),
@@ -405,20 +448,18 @@ fn build(
         overlaps.push(-gap);
         names.push(format!("a{}_a{}", a.id[i], a.id[j]));
     }
-    let on_planes = if c_planes > 0 {
-        plane_contacts(
-            &mut s,
-            &radius,
-            &planes,
-            opts.tolerance,
-            &mut names,
-            &mut issues,
-            &at_atom,
-            (&a.id, &mut overlaps),
-        )
-    } else {
-        0
-    };
+    let mut touching = vec![0usize; planes.len()];
+    // No planes: no work.
+    let on_planes = plane_contacts(
+        &mut s,
+        &radius,
+        &planes,
+        opts.tolerance,
+        &mut names,
+        &mut issues,
+        &at_atom,
+        (&a.id, &mut overlaps, &mut touching),
+    );
     if !issues.is_empty() {
         return Err(Built::Dump(issues));
     }
@@ -463,7 +504,7 @@ fn build(
             pairs: c - on_planes,
             wrapped,
             planes: on_planes,
-            facts: DumpFacts::of(radius),
+            facts: DumpFacts::of(radius, &planes, &touching),
             overlap: overlaps,
         },
     ))
@@ -507,16 +548,16 @@ fn no_contact_hint(radius: &[f64], mass: &[f64], b: &dump::BoxBounds, length: f6
 fn plane_contacts(
     s: &mut SceneData,
     radius: &[f64],
-    planes: &[(Plane, String)],
+    planes: &[(Plane, String, bool)],
     tolerance: f64,
     names: &mut Vec<String>,
     issues: &mut Vec<Diagnostic>,
     at_atom: &dyn Fn(usize, String) -> Diagnostic,
-    (ids, overlaps): (&[i64], &mut Vec<f64>),
+    (ids, overlaps, touching): (&[i64], &mut Vec<f64>, &mut [usize]),
 ) -> usize {
     let mut on_planes = 0;
     for i in 0..radius.len() {
-        for (p, pname) in planes {
+        for (k_plane, (p, pname, _)) in planes.iter().enumerate() {
             let x: [f64; 3] = std::array::from_fn(|k| s.position[3 * i + k]);
             let dist: f64 = (0..3).map(|k| (x[k] - p.point[k]) * p.normal[k]).sum();
             let gap = dist - radius[i];
@@ -544,6 +585,7 @@ fn plane_contacts(
             overlaps.push(-gap);
             names.push(format!("a{}_{pname}", ids[i]));
             on_planes += 1;
+            touching[k_plane] += 1;
         }
     }
     on_planes
