@@ -23,6 +23,12 @@ mod ranges;
 mod robot_inputs;
 mod rules;
 mod scene_model;
+// checks7c
+mod dump_tolerance;
+mod face_normal;
+mod hertz_bodies;
+mod payload;
+mod preload;
 
 pub use ranges::HINGE_RANGE;
 pub use rules::RULES;

@@ -5,7 +5,8 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, dynamics, laws, normals, plausible, program, ranges, robot_inputs, scene_model,
+    Checks, dump_tolerance, dynamics, hertz_bodies, laws, normals, payload, plausible, preload,
+    program, ranges, robot_inputs, scene_model,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -116,6 +117,18 @@ pub(super) const ORDER: &[Step] = &[
             robot_inputs::joint_beyond_range(w, out);
         }
     }),
+    // checks7c
+    Step::Model(
+        |m, out| hertz_bodies::radius_against_ball(m.case, m.model, out),
+        Never("a scene has no contact tables, so no Hertz radius"),
+    ),
+    Step::Case(hertz_bodies::material_density),
+    Step::Model(
+        |m, out| preload::engine_preload(m.case, m.model, out),
+        Never("an engine's spring is not given to a scene's contacts (they carry their own)"),
+    ),
+    Step::Case(dump_tolerance::dump_tolerance),
+    Step::Case(payload::payloads),
 ];
 
 /// The first step the columnar route runs after the analysis.

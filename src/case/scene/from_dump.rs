@@ -191,6 +191,8 @@ pub struct DumpFacts {
     pub units_declared: bool,
     /// Each sphere's radius.
     pub radius: Vec<f64>,
+    /// The contact tolerance `[scene] tolerance` (SI; 0 when not given).
+    pub tolerance: f64,
 }
 
 impl DumpFacts {
@@ -199,6 +201,7 @@ impl DumpFacts {
         DumpFacts {
             units_declared: false,
             radius,
+            tolerance: 0.0,
         }
     }
 }
@@ -254,6 +257,7 @@ pub fn read(
     match build(&text, &snap, length, mass, opts) {
         Ok((s, mut summary)) => {
             summary.facts.units_declared = declared;
+            summary.facts.tolerance = opts.tolerance;
             Ok((s, summary))
         }
         Err(Built::Dump(d)) => Err(fail(text, d)),
