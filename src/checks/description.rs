@@ -470,7 +470,7 @@ pub fn known_in_json(v: &serde_json::Value) -> Vec<Known> {
     out
 }
 
-/// Body and link masses of the model, and their total.
+/// Body and link masses of the model, their total, and their weights m g.
 pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Known> {
     let mut masses: Vec<f64> = Vec::new();
     if let crate::model::Kind::Bodies { bodies, .. } = &model.kind {
@@ -495,6 +495,20 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
             what: "solref's time constant".into(),
             step: true,
         });
+    // checks7c: a body's weight m g is a force its words may state ("weighs
+    // 19.6 N" on a force gauge), with standard gravity or a rounded one.
+    let weights: Vec<Known> = masses
+        .iter()
+        .chain(std::iter::once(&total))
+        .flat_map(|m| {
+            [super::dynamics::GRAVITY, 9.81, 9.8].map(|g| Known {
+                value: m * g,
+                dim: Dim::FORCE,
+                what: "a body's weight m g".into(),
+                step: false,
+            })
+        })
+        .collect();
     masses
         .into_iter()
         .map(|m| Known {
@@ -503,6 +517,7 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
             what: "a body's mass".into(),
             step: false,
         })
+        .chain(weights)
         .chain(std::iter::once(Known {
             value: total,
             dim: Dim::MASS,

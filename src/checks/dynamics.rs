@@ -20,6 +20,13 @@ pub const FASTEST_WAVE: f64 = 18_000.0;
 /// Standard gravity (m/s²), for the sinkage under a body's own weight.
 pub const GRAVITY: f64 = 9.806_65;
 
+/// A body whose own weight sinks it into its contacts (m g/Σk) by more
+/// than this fraction of its size is flagged: a sag δ is a bounce
+/// frequency √(g/δ)/2π, and 20 % of a 0.4 m body (8 cm) is already 1.8 Hz,
+/// the softest air-spring isolator; honest rubber, foam and steel contacts
+/// sag well under 5 % (a unit slip of 10³ moves the sag 10³ times).
+pub const SINK_FRACTION: f64 = 0.2;
+
 /// A dashpot above this multiple of critical damping (ζ = c/(2√(k m_eff)))
 /// is flagged.
 pub const DAMPING_RATIO_MAX: f64 = 10.0;
@@ -189,7 +196,7 @@ pub(crate) fn springs_of(
         };
         let k = held[b];
         let sink = mass * GRAVITY / k;
-        if k > 0.0 && s > 0.0 && sink > s {
+        if k > 0.0 && s > 0.0 && sink > SINK_FRACTION * s {
             out.warn_with("stiffness_for_size", || {
                 let (name, location) = super::body_name_and_location(case, b, &body_name(b));
                 (
@@ -197,12 +204,17 @@ pub(crate) fn springs_of(
                     location,
                     format!(
                         "its contacts' stiffnesses sum to {} N/m: under its own weight ({} kg × \
-                         g) the body would sink {} m into them, more than its size ({} m); check \
-                         the stiffnesses' unit",
+                         g) the body would sink m g/Σk = {} m into them, {} % of its size ({} m; \
+                         more than {} %): a sag that deep (a bounce at √(g/δ)/2π = {} Hz) is an air spring's, \
+                         not a pad's or a foot's; check the stiffnesses' \
+                         unit (N/m, not N/mm)",
                         n(k),
                         n(mass),
                         n(sink),
-                        n(s)
+                        n(100.0 * sink / s),
+                        n(s),
+                        n(100.0 * SINK_FRACTION),
+                        n((GRAVITY / sink).sqrt() / (2.0 * std::f64::consts::PI))
                     ),
                 )
             });

@@ -31,6 +31,12 @@ mod world_contacts;
 pub use hertz_inputs::{LOAD_WEIGHT_RATIO, WAVE_SPEED};
 pub use laws::SOLIMP_WIDTH_MAX;
 pub use scene_support::SPEED_FACTOR;
+// checks7c
+mod dump_tolerance;
+mod face_normal;
+mod hertz_bodies;
+mod payload;
+mod preload;
 
 pub use ranges::HINGE_RANGE;
 pub use rules::RULES;

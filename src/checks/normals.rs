@@ -104,7 +104,11 @@ pub(super) fn bodies(case: &Case, model: &Model<f64>, out: &mut Checks) {
         // its image.
         let seen = crate::model::side_points(point, image);
         let nw = v3(normal);
-        if case.contacts.get(ci).is_some_and(|c| c.body_frame) {
+        // A normal that is the body's own face's (a block face down on an
+        // incline) is right in body axes whatever the tilt.
+        if case.contacts.get(ci).is_some_and(|c| c.body_frame)
+            && !super::face_normal::on_own_face(case, model, ci)
+        {
             let r = rotation(case, *body);
             if let Some(msg) = body_frame_landing(&nw, &(r.transpose() * nw), case.space.dim()) {
                 out.warn(

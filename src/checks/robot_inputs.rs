@@ -52,7 +52,7 @@ pub(super) fn angles(case: &Case, out: &mut Checks) {
 }
 
 /// The model's reach: the farthest body frame from the base at `q`.
-fn reach(r: &RobotForm, q: &[f64]) -> f64 {
+pub(super) fn reach(r: &RobotForm, q: &[f64]) -> f64 {
     let kin = r.robot.tree.kinematics(q);
     kin.xpos
         .iter()

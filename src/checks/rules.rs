@@ -11,7 +11,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "implausible_density",
-        "a body's density lies between 2 and 25,000 kg/m³ (m/V of its shape), 0.5 and 10⁵ kg/m³ (the sphere of its radius of gyration; a model link or payload below 10⁵), or 1 and 10⁶ kg/m³ (m/ρ³ in the plane)",
+        "a body's density lies between 2 and 25,000 kg/m³ (m/V of its shape), 0.5 and 10⁵ kg/m³ (the sphere of its radius of gyration; a model link or payload below 10⁵, a payload's uniform box of its moments above 1), a Hertz material's typed density between 20 and 25,000, or 1 and 10⁶ kg/m³ (m/ρ³ in the plane)",
     ),
     (
         "lever_beyond_gyration",
@@ -67,7 +67,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "stiffness_for_size",
-        "a contact's half period π√(m_eff/k) is longer than the time the fastest wave in a solid (18 km/s) takes to cross its body, and the body's weight sinks its contacts by less than its size",
+        "a contact's half period π√(m_eff/k) is longer than the time the fastest wave in a solid (18 km/s) takes to cross its body, and the body's weight sinks its contacts (m g/Σk) by at most 20 % of its size",
     ),
     (
         "damping_ratio",
@@ -111,7 +111,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "hertz_geometry",
-        "a Hertz contact's R* is at most 100 times its body's size, and its overlap at most 5 % of R*; a ball's contact with a flat does not have R* equal to the ball's diameter (a ball on a flat has R* = r); a Hertz material's density and radius give its body's mass (4/3 π r³ ρ, or ρ × its shape's volume) within 2 %",
+        "a Hertz contact's R* is at most 100 times its body's size, at most its ball's radius when the other side is convex (1/R* = 1/r1 + 1/r2), not the ball's diameter against a flat (a ball on a flat has R* = r), and its overlap at most 5 % of R*; a Hertz material's density and radius give its body's mass (4/3 π r³ ρ, or ρ × its shape's volume) within 2 %",
     ),
     (
         "gravity_value",
@@ -173,5 +173,18 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "dump_snapshot",
         "a dump snapshot's spheres move slower than 3 √(g r) (its velocity columns), and a snapshot chosen by timestep is the file's last",
+    ),
+    // checks7c
+    (
+        "engine_preload",
+        "an engine's preload per contact is at least 0.9 times the weight share m g/n of a free body held by n of its contacts alone",
+    ),
+    (
+        "dump_tolerance",
+        "a dump's contact tolerance is at most 10 % of its smallest sphere's radius",
+    ),
+    (
+        "payload_inputs",
+        "a payload's centre of mass (in its link's frame, 0.2 m out or more) is not within a quarter of its offset of where the link's frame is in the world",
     ),
 ];

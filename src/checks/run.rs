@@ -5,8 +5,8 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, dynamics, hertz_inputs, laws, normals, plausible, program, ranges, robot_inputs,
-    scene_model, world_contacts,
+    Checks, dump_tolerance, dynamics, hertz_bodies, hertz_inputs, laws, normals, payload, plausible,
+    preload, program, ranges, robot_inputs, scene_model, world_contacts,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -127,6 +127,18 @@ pub(super) const ORDER: &[Step] = &[
         Never("a scene's contacts are linear springs (no Hertz inputs)"),
     ),
     Step::Case(laws::solimp_width),
+    // checks7c
+    Step::Model(
+        |m, out| hertz_bodies::radius_against_ball(m.case, m.model, out),
+        Never("a scene has no contact tables, so no Hertz radius"),
+    ),
+    Step::Case(hertz_bodies::material_density),
+    Step::Model(
+        |m, out| preload::engine_preload(m.case, m.model, out),
+        Never("an engine's spring is not given to a scene's contacts (they carry their own)"),
+    ),
+    Step::Case(dump_tolerance::dump_tolerance),
+    Step::Case(payload::payloads),
 ];
 
 /// The first step the columnar route runs after the analysis.

@@ -213,6 +213,8 @@ pub struct DumpFacts {
     /// with how many spheres touch it: a wall nothing touches is a wall
     /// misnamed. The walls of `walls = "fixed"` are not listed.
     pub named_planes: Vec<(String, usize)>,
+    /// The contact tolerance `[scene] tolerance` (SI; 0 when not given).
+    pub tolerance: f64,
 }
 
 impl DumpFacts {
@@ -296,6 +298,7 @@ pub fn read(
                 summary.facts.speed = snap.atoms.speed.iter().map(|x| x * v).collect();
             }
             summary.facts.snapshot = (snap.step, snap.later.0, snap.later.1);
+            summary.facts.tolerance = opts.tolerance;
             Ok((s, summary))
         }
         Err(Built::Dump(d)) => Err(fail(text, d)),
