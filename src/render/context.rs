@@ -380,7 +380,11 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "assumptions": super::sheet::assumptions(report),
         "notation": super::notation::view(report),
         "headline": super::headline::lines(report, digits),
-        "check_rules": crate::checks::RULES.iter().map(|(_, words)| *words).collect::<Vec<_>>(),
+        "check_rules": crate::checks::rule_words(),
+        "person_notes": super::headline_person::person_notes(report, digits),
+        // An engine whose step relaxes the contact velocity: its "at the
+        // step" cells are first-order decay rates in 1/s, not ω in rad/s.
+        "engine_relaxes": report.engines.iter().map(|e| e.integrator == crate::engines::law::Step::SoftRelax.name()).collect::<Vec<_>>(),
         "references": super::sheet::references(),
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,
@@ -486,7 +490,7 @@ fn sweep_plots(report: &Report) -> Vec<Vec<String>> {
                     }];
                     if let Some(naive) = &series.naive {
                         lines.push(Series {
-                            label: "naive (total mass)".into(),
+                            label: "naive (total or reduced mass)".into(),
                             points: s
                                 .x
                                 .iter()
