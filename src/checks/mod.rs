@@ -64,7 +64,6 @@ pub const GYRATION_MARGIN: f64 = 1.05;
 /// normal (degrees) is flagged.
 pub const PLANE_ANGLE_DEG: f64 = 10.0;
 
-
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelCheck {

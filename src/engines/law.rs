@@ -262,8 +262,13 @@ impl Law {
         // `ln z / h` would list as a mode decaying at thousands per second.
         // It is no motion: gone in one step (Box2D's 4893 rad/s, ζ 0.988).
         let floor = ROUNDOFF_EIGENVALUE * map.norm().max(1.0);
-        let z = crate::linalg::eig::complex_eigenvalues(map)
-            .map(|z| if z.norm() <= floor { Complex::new(0.0, 0.0) } else { z });
+        let z = crate::linalg::eig::complex_eigenvalues(map).map(|z| {
+            if z.norm() <= floor {
+                Complex::new(0.0, 0.0)
+            } else {
+                z
+            }
+        });
         // The radius over the contact modes: a free motion (a combination
         // of gaps no force moves, more contacts than motions) stays at
         // z = 1 whatever the step, and would hide the modes' margin.

@@ -23,9 +23,9 @@
 pub mod derivation;
 mod from_engine;
 pub mod law;
-pub mod world;
 pub mod sap;
 mod settings;
+pub mod world;
 
 pub use from_engine::fill_from_engine;
 

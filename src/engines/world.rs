@@ -111,9 +111,15 @@ mod tests {
         assert_eq!(w.substeps_needed, Some(9));
         assert_eq!(w.substeps_for_all, Some(22));
         // Equal targets: one setting is exact, and reachable.
-        let w = world_setting(&[20.0, 20.0], &[0.1, 0.1], ("f", "z"), 0.01, 1, Some(0.125), |x| {
-            x.to_string()
-        })
+        let w = world_setting(
+            &[20.0, 20.0],
+            &[0.1, 0.1],
+            ("f", "z"),
+            0.01,
+            1,
+            Some(0.125),
+            |x| x.to_string(),
+        )
         .unwrap();
         assert!(!w.differ && w.substeps_needed.is_none() && w.frequency_miss == 1.0);
     }

@@ -366,6 +366,18 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
             ),
         );
     }
+    let mut naive_kinds = vec![
+        None;
+        report
+            .contacts
+            .iter()
+            .map(|c| c.index + 1)
+            .max()
+            .unwrap_or(0)
+    ];
+    for c in &report.contacts {
+        naive_kinds[c.index] = c.naive_kind;
+    }
     json!({
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
@@ -381,6 +393,9 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "notation": super::notation::view(report),
         "headline": super::headline::lines(report, digits),
         "check_rules": crate::checks::rule_words(),
+        // Per contact index: what its naive mass is (`total`, `reduced`,
+        // `either`), for the words that divide by it.
+        "naive_kinds": naive_kinds,
         "person_notes": super::headline_person::person_notes(report, digits),
         // An engine whose step relaxes the contact velocity: its "at the
         // step" cells are first-order decay rates in 1/s, not ω in rad/s.

@@ -6,11 +6,10 @@
 //! format escapes the text its own way (`templates.rs` hands them to the
 //! HTML, Markdown and Typst templates; `text.rs` prints them).
 
-use super::headline_parts::{bound, decided, down, n, plain, strong, t, t_at_most, up};
 pub use super::headline_parts::{Segment, setting_text};
+use super::headline_parts::{bound, decided, down, n, plain, strong, t, t_at_most, up};
 use super::headline_person::{person_lines, world_segments};
 use crate::report::Report;
-
 
 /// With tolerances, what the step to use is (the smallest over the box's
 /// points searched); the rest of the line explains the step at the
@@ -358,7 +357,6 @@ fn engines_lead(report: &Report) -> bool {
             .iter()
             .all(|e| e.integrator != crate::engines::law::Step::SemiImplicit.name())
 }
-
 
 /// The engine's own effect on the stiffness: contacts whose spring the
 /// engine caps below the one set, grouped by the spring applied.

@@ -77,7 +77,12 @@ pub(super) fn bound<'a>(report: &'a Report, id: &str) -> Option<&'a crate::toler
 
 /// Where the box decides: the bound in bold, the nominal value in brackets
 /// after it (`largest`: the highest value decides, else the lowest).
-pub(super) fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> [Segment; 2] {
+pub(super) fn decided(
+    b: &crate::tolerance::Bound,
+    largest: bool,
+    unit: &str,
+    d: usize,
+) -> [Segment; 2] {
     let (x, which) = if largest {
         (b.hi, "largest")
     } else {

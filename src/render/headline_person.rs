@@ -29,24 +29,28 @@ pub(super) fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>
                     n(r.robot_mass, d)
                 ),
             ),
-            _ => (ex, format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d))),
+            _ => (
+                ex,
+                format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d)),
+            ),
         };
         let on_exact = p.governing == Governing::Exact;
         match (gov.peak_force, p.force_limit, p.speed) {
             (Some(f), Some(lim), Some(v)) => {
                 line.push(plain("peak force "));
                 // With tolerances the verdict is the largest force's.
-                let f = match bound(report, &format!("person_peak_force({ids}")).filter(|_| on_exact) {
-                    Some(b) => {
-                        line.extend(decided(b, true, "N", d));
-                        line.push(plain(")"));
-                        b.hi.max(f)
-                    }
-                    None => {
-                        line.push(strong(format!("{} N", up(f, d))));
-                        f
-                    }
-                };
+                let f =
+                    match bound(report, &format!("person_peak_force({ids}")).filter(|_| on_exact) {
+                        Some(b) => {
+                            line.extend(decided(b, true, "N", d));
+                            line.push(plain(")"));
+                            b.hi.max(f)
+                        }
+                        None => {
+                            line.push(strong(format!("{} N", up(f, d))));
+                            f
+                        }
+                    };
                 line.push(plain(format!(" at {} m/s{with}, ", n(v, d))));
                 line.push(strong(if f <= lim { "within" } else { "above" }));
                 line.push(plain(format!(" the limit F_max = {} N", n(lim, d))));
@@ -149,7 +153,6 @@ pub(super) fn world_segments(
     }
     out
 }
-
 
 /// The person section's notes, once for every format: the contact type
 /// the results cover, and per person whose exact m_eff is a lower bound,

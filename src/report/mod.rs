@@ -259,7 +259,9 @@ pub struct ContactReport {
     pub mass_ratio: Option<f64>,
     /// What the naive mass is: `total` (the one moving body's total mass)
     /// or `reduced` (two bodies' total masses in series); `null` without
-    /// a naive mass. The sheet's words divide by what they name.
+    /// a naive mass. The sheet's words divide by what they name. Not in
+    /// the JSON: a scene read as columns and as TOML give one report.
+    #[serde(skip)]
     pub naive_kind: Option<NaiveKind>,
     /// Damping (N s/m), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -593,11 +595,15 @@ fn contact_report(
         naive_mass: r.naive_mass,
         omega_naive: r.omega_naive,
         mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
-        naive_kind: r.naive_mass.map(|_| match case.contacts.get(i).map(|c| &c.geometry) {
-            Some(crate::case::ContactGeometry::Point { other: Some(_), .. }) => NaiveKind::Reduced,
-            Some(_) => NaiveKind::Total,
-            None => NaiveKind::Either,
-        }),
+        naive_kind: r
+            .naive_mass
+            .map(|_| match case.contacts.get(i).map(|c| &c.geometry) {
+                Some(crate::case::ContactGeometry::Point { other: Some(_), .. }) => {
+                    NaiveKind::Reduced
+                }
+                Some(_) => NaiveKind::Total,
+                None => NaiveKind::Either,
+            }),
         damping: r.damping,
         zeta: r.zeta,
         a_symbolic: derivation.ok().map(|d| form(&d.contacts[i].a)),

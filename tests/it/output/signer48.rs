@@ -51,8 +51,14 @@ fn a_person_verdict_without_armature_rests_on_the_larger_mass_and_names_its_cont
     assert!(rule.peak_force.unwrap() > ex.peak_force.unwrap());
     assert!(rule.max_speed.unwrap() < ex.max_speed.unwrap());
     let h = headline(&ev.report);
-    let line = h.lines().find(|l| l.starts_with("Contact with a person")).unwrap();
-    assert!(line.contains("transient") && line.contains("clamped contact is not covered"), "{line}");
+    let line = h
+        .lines()
+        .find(|l| l.starts_with("Contact with a person"))
+        .unwrap();
+    assert!(
+        line.contains("transient") && line.contains("clamped contact is not covered"),
+        "{line}"
+    );
     let force = meff::number::sig_round(rule.peak_force.unwrap(), 4, meff::number::Round::Up);
     let speed = meff::number::sig_round(rule.max_speed.unwrap(), 4, meff::number::Round::Down);
     assert!(line.contains(&format!("peak force {force} N")), "{line}");
@@ -139,7 +145,11 @@ fn round_off_of_a_substep_map_is_no_mode() {
     let ev = bundled("engine-box2d-stack.toml");
     let e = &ev.report.engines[0];
     // The signer's own map: the slowest rate 8.174 /s stays.
-    let slowest = e.step_modes.iter().map(|p| p.omega).fold(f64::INFINITY, f64::min);
+    let slowest = e
+        .step_modes
+        .iter()
+        .map(|p| p.omega)
+        .fold(f64::INFINITY, f64::min);
     assert!((slowest - 8.174).abs() < 5e-3, "{slowest}");
 }
 
@@ -152,12 +162,19 @@ fn an_engine_with_one_world_setting_says_so_and_counts_the_substeps() {
     // Targets 22.07 Hz (crate, written at half) to 163.9 Hz (box): the
     // box's needs 8 × 163.9 Hz × (1/60 s) → 22 substeps.
     assert_eq!(w.substeps_for_all, Some(22));
-    assert!((w.hertz - (22.0708f64 * 163.942).sqrt()).abs() < 0.01, "{}", w.hertz);
+    assert!(
+        (w.hertz - (22.0708f64 * 163.942).sqrt()).abs() < 0.01,
+        "{}",
+        w.hertz
+    );
     let h = headline(&ev.report);
     assert!(h.contains("for the whole world: no single setting"), "{h}");
     assert!(h.contains("reachable from 22 substeps"), "{h}");
     // The substep is called one, with the step beside it.
-    assert!(h.contains("substep 4.167 ms (its step 16.67 ms in 4 substeps)"), "{h}");
+    assert!(
+        h.contains("substep 4.167 ms (its step 16.67 ms in 4 substeps)"),
+        "{h}"
+    );
     // Heads over first-order rates say 1/s, not rad/s.
     for s in sheets(&ev.report) {
         assert!(s.contains("settling rate at the step (1/s)"), "{s}");
