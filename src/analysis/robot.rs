@@ -424,6 +424,36 @@ pub struct PersonReport {
     pub rule_of_thumb: Option<Transient>,
     /// Which rule of thumb.
     pub rule_of_thumb_name: Option<&'static str>,
+    /// The exact m_eff is a lower bound on the real machine's: a `[model]`
+    /// whose mass matrix has no joint armature (rotor and gearbox inertia,
+    /// N² I_rotor) behind its joints. Its peak force is then a lower bound
+    /// and its permitted speed an upper bound, not a limit.
+    pub exact_is_lower_bound: bool,
+    /// Which m_R the verdict is on: `exact`, or `rule_of_thumb` where the
+    /// exact m_eff is a lower bound (the larger force and smaller speed of
+    /// the two; docs/physics.md).
+    pub governing: Governing,
+}
+
+/// Which robot mass a person verdict rests on (closed set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Governing {
+    /// The exact m_eff.
+    Exact,
+    /// The rule of thumb (ISO/TS 15066 m_mov/2 + m_L; the naive mass for
+    /// bodies), where the exact m_eff is only a lower bound.
+    RuleOfThumb,
+}
+
+impl PersonReport {
+    /// The results the verdict rests on (see [`PersonReport::governing`]).
+    pub fn governing_results(&self) -> Option<&Transient> {
+        match self.governing {
+            Governing::Exact => self.exact.as_ref(),
+            Governing::RuleOfThumb => self.rule_of_thumb.as_ref().or(self.exact.as_ref()),
+        }
+    }
 }
 
 pub(crate) fn transient(
@@ -470,6 +500,23 @@ pub fn persons(
                 ),
             };
             let rule = rule.filter(|m| *m > 0.0);
+            // A model without armature in M: m_eff is a lower bound.
+            let lower = robot.is_some_and(|r| !(r.armature_included && r.armature_total > 0.0));
+            let exact = m_eff
+                .get(p.contact)
+                .copied()
+                .flatten()
+                .map(|m| transient(m, m_h, k_h, v, f));
+            let rule_of_thumb = rule.map(|m| transient(m, m_h, k_h, v, f));
+            // The verdict on the larger of the two masses where the exact
+            // one is a lower bound (the larger μ: the larger force, the
+            // smaller permitted speed).
+            let governing = match (&exact, &rule_of_thumb) {
+                (Some(e), Some(r)) if lower && r.reduced_mass > e.reduced_mass => {
+                    Governing::RuleOfThumb
+                }
+                _ => Governing::Exact,
+            };
             PersonReport {
                 contact: case.contact_name(p.contact).into_owned(),
                 region: p.region.clone(),
@@ -477,13 +524,11 @@ pub fn persons(
                 stiffness: k_h,
                 force_limit: f,
                 speed: v,
-                exact: m_eff
-                    .get(p.contact)
-                    .copied()
-                    .flatten()
-                    .map(|m| transient(m, m_h, k_h, v, f)),
-                rule_of_thumb: rule.map(|m| transient(m, m_h, k_h, v, f)),
+                exact,
+                rule_of_thumb,
                 rule_of_thumb_name: rule.and(name),
+                exact_is_lower_bound: lower,
+                governing,
             }
         })
         .collect()

@@ -39,7 +39,7 @@ mod payload;
 mod preload;
 
 pub use ranges::HINGE_RANGE;
-pub use rules::RULES;
+pub use rules::{RULE_RATIO, RULES, rule_words};
 pub use scene_model::{DUMP_DENSITY_FLOOR, FREE_FRACTION, SUPPORT_RATIO};
 
 mod run;
@@ -77,13 +77,6 @@ pub const GYRATION_MARGIN: f64 = 1.05;
 /// A model contact's normal more than this from the nearest plane's
 /// normal (degrees) is flagged.
 pub const PLANE_ANGLE_DEG: f64 = 10.0;
-
-/// m_eff of a model contact beyond these multiples of the rule of thumb
-/// (m_mov/2 + m_L) is flagged. The lower end is far below the rule on
-/// purpose: a UR5 with physical wrist inertias gives 0.084 at its tool
-/// pushed sideways (ur5-tool) and 0.064 at the tip of ur5-program's worst
-/// sample, where only the wrists move along the normal.
-pub const RULE_RATIO: (f64, f64) = (0.03, 2.0);
 
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -2,7 +2,29 @@
 //! sheet lists them, warning or not; docs/physics.md "Model checks" gives
 //! each one's threshold and why).
 
-/// The rules applied, in words (the sheet lists them, warning or not).
+/// m_eff of a model contact beyond these multiples of the rule of thumb
+/// (m_mov/2 + m_L) is flagged. The lower end is far below the rule on
+/// purpose: a UR5 with physical wrist inertias gives 0.084 at its tool
+/// pushed sideways (ur5-tool) and 0.064 at the tip of ur5-program's worst
+/// sample, where only the wrists move along the normal.
+pub const RULE_RATIO: (f64, f64) = (0.03, 2.0);
+
+/// The rules' words as the sheet prints them: a band a rule's words name
+/// (`{RULE_RATIO.0}`) is printed from the constant the rule compares with,
+/// so the words cannot drift from the check.
+pub fn rule_words() -> Vec<String> {
+    RULES
+        .iter()
+        .map(|(_, words)| {
+            words
+                .replace("{RULE_RATIO.0}", &RULE_RATIO.0.to_string())
+                .replace("{RULE_RATIO.1}", &RULE_RATIO.1.to_string())
+        })
+        .collect()
+}
+
+/// The rules applied, in words (the sheet lists them, warning or not;
+/// print them with [`rule_words`]).
 pub const RULES: &[(&str, &str)] = &[
     ("inertia_triangle", "principal moments obey I₁ + I₂ ≥ I₃"),
     (
@@ -95,7 +117,7 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "rule_of_thumb_ratio",
-        "a model contact's m_eff is between 0.1 and 2 times the rule of thumb m_mov/2 + m_L",
+        "a model contact's m_eff is between {RULE_RATIO.0} and {RULE_RATIO.1} times the rule of thumb m_mov/2 + m_L",
     ),
     (
         "joint_beyond_range",
@@ -188,3 +210,35 @@ pub const RULES: &[(&str, &str)] = &[
         "a payload's centre of mass (in its link's frame, 0.2 m out or more) is not within a quarter of its offset of where the link's frame is in the world",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule-of-thumb band is written once: the sheet's words and
+    /// docs/physics.md's row print the constant the check compares with
+    /// (ur5-tool's footer said 0.1–2 while the rule used 0.03–2).
+    #[test]
+    fn the_rule_of_thumb_band_is_printed_from_its_constant() {
+        let (lo, hi) = (RULE_RATIO.0.to_string(), RULE_RATIO.1.to_string());
+        let words = rule_words();
+        let sheet = words
+            .iter()
+            .find(|w| w.contains("rule of thumb m_mov/2"))
+            .expect("the rule's words");
+        assert!(
+            sheet.contains(&format!("between {lo} and {hi} times")),
+            "{sheet}"
+        );
+        assert!(words.iter().all(|w| !w.contains('{')), "a placeholder left");
+        let physics = include_str!("../../docs/physics.md");
+        let row = physics
+            .lines()
+            .find(|l| l.starts_with("| `rule_of_thumb_ratio`"))
+            .expect("docs/physics.md lists the rule");
+        assert!(
+            row.contains(&format!("below {lo} or above {hi} times")),
+            "{row}"
+        );
+    }
+}

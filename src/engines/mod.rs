@@ -25,6 +25,7 @@ mod from_engine;
 pub mod law;
 pub mod sap;
 mod settings;
+pub mod world;
 
 pub use from_engine::fill_from_engine;
 
@@ -69,6 +70,9 @@ pub struct EngineReport {
     /// Largest and smallest contact frequency with the engine's settings
     /// shared by all contacts (rad/s), and their ratio.
     pub spread: Option<Spread>,
+    /// Box2D and Rapier have one frequency and damping ratio for the whole
+    /// world: the one setting that misses the contacts' own least.
+    pub world_setting: Option<world::WorldSetting>,
     /// What the engine does differently from the plain law, and where
     /// meff's prediction stops.
     pub notes: Vec<String>,
@@ -246,6 +250,8 @@ struct Translated {
     /// Lines shared by the contacts, and per contact.
     lines: Vec<derivation::Line>,
     contact_lines: Vec<Vec<derivation::Line>>,
+    /// The one world-wide setting (Box2D, Rapier).
+    world: Option<world::WorldSetting>,
 }
 
 /// All engines of a case, in the order of [`Engine::ALL`]; an engine
@@ -448,6 +454,7 @@ fn report(t: Translated, inputs: &Inputs) -> EngineReport {
         spectral_radius,
         settling: settled,
         spread,
+        world_setting: t.world,
         notes: t.notes,
         lines: t.lines,
     }

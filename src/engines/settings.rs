@@ -206,6 +206,7 @@ pub(super) fn mujoco(s: &MujocoSettings, inputs: &Inputs) -> Translated {
         notes,
         lines,
         contact_lines,
+        world: None,
     }
 }
 
@@ -338,6 +339,15 @@ fn soft(
     (law, est, intended, lines)
 }
 
+/// The frequency (Hz, as written: half against the world) and damping
+/// ratio that give contact `i` the case's ω and ζ through a soft contact.
+fn soft_target(inputs: &Inputs, i: usize) -> (f64, f64) {
+    let (w, z) = target(inputs, i);
+    let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
+    let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
+    (written * w / s / (2.0 * PI), z / s)
+}
+
 /// Settings (frequency in Hz as written, damping ratio) that give contact
 /// `i` the case's ω and ζ through a soft contact on the point mass `m̂`
 /// (a contact against the world runs at twice the written frequency); a
@@ -349,13 +359,10 @@ fn soft_inverse(
     ratio: &str,
     cap: Option<f64>,
 ) -> Vec<(String, String)> {
-    let (w, z) = target(inputs, i);
-    let s = (inputs.a[(i, i)] / inputs.a_free[i]).sqrt();
-    let written = if inputs.static_contact[i] { 0.5 } else { 1.0 };
-    let f = written * w / s / (2.0 * PI);
+    let (f, zs) = soft_target(inputs, i);
     let mut v = vec![
         (hz.to_string(), format!("{} Hz", num(f))),
-        (ratio.to_string(), num(z / s)),
+        (ratio.to_string(), num(zs)),
     ];
     if let Some(cap) = cap.filter(|&cap| f > cap) {
         v.push((
@@ -404,6 +411,16 @@ fn soft_engine(e: SoftEngine, inputs: &Inputs) -> Translated {
         },
         |_| e.zeta,
     );
+    let targets: Vec<(f64, f64)> = (0..n).map(|i| soft_target(inputs, i)).collect();
+    let world = super::world::world_setting(
+        &targets.iter().map(|t| t.0).collect::<Vec<_>>(),
+        &targets.iter().map(|t| t.1).collect::<Vec<_>>(),
+        e.keys,
+        e.timestep,
+        e.substeps,
+        e.cap.map(|c| c * h),
+        num,
+    );
     let mut notes = e.notes;
     notes.push(e.solve_note.into());
     notes.push(RELAX.into());
@@ -428,6 +445,7 @@ fn soft_engine(e: SoftEngine, inputs: &Inputs) -> Translated {
         notes,
         lines: Vec::new(),
         contact_lines,
+        world,
     }
 }
 
@@ -554,6 +572,7 @@ pub(super) fn bullet(s: &BulletSettings, inputs: &Inputs) -> Translated {
         notes,
         lines,
         contact_lines,
+        world: None,
     }
 }
 
@@ -728,6 +747,7 @@ pub(super) fn drake(s: &DrakeSettings, inputs: &Inputs) -> Translated {
         notes,
         lines,
         contact_lines,
+        world: None,
     }
 }
 

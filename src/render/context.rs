@@ -342,6 +342,18 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
             ),
         );
     }
+    let mut naive_kinds = vec![
+        None;
+        report
+            .contacts
+            .iter()
+            .map(|c| c.index + 1)
+            .max()
+            .unwrap_or(0)
+    ];
+    for c in &report.contacts {
+        naive_kinds[c.index] = c.naive_kind;
+    }
     json!({
         "impact_eqs": report.impacts.iter().map(|i| super::impact::equations(i, digits)).collect::<Vec<_>>(),
         "engine_eqs": report.engines.iter().map(|e| super::engine_eqs::equations(e, digits)).collect::<Vec<_>>(),
@@ -358,7 +370,14 @@ pub(super) fn context(report: &Report, digits: usize, plots: bool) -> Value {
         "assumptions": super::sheet::assumptions(report),
         "notation": super::notation::view(report),
         "headline": super::headline::lines(report, digits),
-        "check_rules": crate::checks::RULES.iter().map(|(_, words)| *words).collect::<Vec<_>>(),
+        "check_rules": crate::checks::rule_words(),
+        // Per contact index: what its naive mass is (`total`, `reduced`,
+        // `either`), for the words that divide by it.
+        "naive_kinds": naive_kinds,
+        "person_notes": super::headline_person::person_notes(report, digits),
+        // An engine whose step relaxes the contact velocity: its "at the
+        // step" cells are first-order decay rates in 1/s, not ω in rad/s.
+        "engine_relaxes": report.engines.iter().map(|e| e.integrator == crate::engines::law::Step::SoftRelax.name()).collect::<Vec<_>>(),
         "references": super::sheet::references(),
         "per_block": per_block,
         "sheet_rows": SHEET_ROWS,
@@ -464,7 +483,7 @@ fn sweep_plots(report: &Report) -> Vec<Vec<String>> {
                     }];
                     if let Some(naive) = &series.naive {
                         lines.push(Series {
-                            label: "naive (total mass)".into(),
+                            label: "naive (total or reduced mass)".into(),
                             points: s
                                 .x
                                 .iter()

@@ -6,97 +6,10 @@
 //! format escapes the text its own way (`templates.rs` hands them to the
 //! HTML, Markdown and Typst templates; `text.rs` prints them).
 
-use crate::number::{pretty, sig, time};
+pub use super::headline_parts::{Segment, setting_text};
+use super::headline_parts::{bound, decided, down, n, plain, strong, t, t_at_most, up};
+use super::headline_person::{person_lines, world_segments};
 use crate::report::Report;
-use serde::Serialize;
-
-/// A piece of a headline line.
-#[derive(Clone, Debug, Serialize)]
-pub struct Segment {
-    /// Plain text.
-    pub text: String,
-    /// Set in bold.
-    pub strong: bool,
-}
-
-fn plain(s: impl Into<String>) -> Segment {
-    Segment {
-        text: s.into(),
-        strong: false,
-    }
-}
-
-fn strong(s: impl Into<String>) -> Segment {
-    Segment {
-        text: s.into(),
-        strong: true,
-    }
-}
-
-/// A time in the sheet's display unit.
-fn t(report: &Report, x: f64, d: usize) -> String {
-    match &report.display.time {
-        Some(u) => format!("{} {}", pretty(&sig(x * u.factor, d)), u.unit),
-        None => pretty(&time(x, d)),
-    }
-}
-
-/// A step limit as [`t`] prints it, rounded down (`number::at_most`) in
-/// the unit shown: the digits a reader copies never exceed the limit.
-fn t_at_most(report: &Report, x: f64, d: usize) -> String {
-    match &report.display.time {
-        Some(u) => format!(
-            "{} {}",
-            pretty(&sig(crate::number::at_most(x * u.factor, d), d)),
-            u.unit
-        ),
-        None => pretty(&time(crate::number::at_most(x, d), d)),
-    }
-}
-
-fn n(x: f64, d: usize) -> String {
-    pretty(&sig(x, d))
-}
-
-/// A limit (a permitted speed or speed factor): rounded down.
-fn down(x: f64, d: usize) -> String {
-    pretty(&crate::number::sig_round(x, d, crate::number::Round::Down))
-}
-
-/// A value that must not read low (a peak force set against its limit,
-/// an upper bound, a duration a program must at least take): rounded up.
-fn up(x: f64, d: usize) -> String {
-    pretty(&crate::number::sig_round(x, d, crate::number::Round::Up))
-}
-
-/// With tolerances, the bound of the result `id` (`tolerance::Tracked::id`).
-fn bound<'a>(report: &'a Report, id: &str) -> Option<&'a crate::tolerance::Bound> {
-    report
-        .tolerances
-        .as_ref()?
-        .results
-        .iter()
-        .find(|b| b.id == id)
-}
-
-/// Where the box decides: the bound in bold, the nominal value in brackets
-/// after it (`largest`: the highest value decides, else the lowest); each
-/// rounded as `tolerance::Kind` says, as the Tolerances table prints it.
-fn decided(b: &crate::tolerance::Bound, largest: bool, unit: &str, d: usize) -> [Segment; 2] {
-    let (x, round, which) = if largest {
-        (b.hi, b.round.hi, "largest")
-    } else {
-        (b.lo, b.round.lo, "smallest")
-    };
-    let r = |x: f64, round| pretty(&crate::number::sig_round(x, d, round));
-    [
-        strong(format!("{} {unit}", r(x, round))),
-        plain(format!(
-            ", the {which} over the inputs' tolerances (nominal {} {unit}",
-            r(b.nominal, b.round.nominal)
-        )),
-    ]
-}
 
 /// With tolerances, what the step to use is (the smallest over the box's
 /// points searched); the rest of the line explains the step at the
@@ -317,9 +230,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
         plain("Use "),
         strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
         plain(if by.starts_with("damped") {
-            format!(
-                "{own} (symplectic Euler, the dashpot force taken at the step's start velocity): "
-            )
+            format!("{own} (symplectic Euler, the dashpot force taken at the step's start velocity): ")
         } else {
             format!("{own} (symplectic Euler, velocity Verlet or central differences): ")
         }),
@@ -447,74 +358,6 @@ fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     }
 }
 
-fn person_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
-    for p in &report.persons {
-        let Some(ex) = &p.exact else { continue };
-        let mut line = vec![plain(format!(
-            "Contact with a person, {} · {}: ",
-            p.contact, p.region
-        ))];
-        let ids = format!("{}, {})", p.contact, p.region);
-        let nominal = if report.tolerances.is_some() {
-            " at the nominal inputs"
-        } else {
-            ""
-        };
-        match (ex.peak_force, p.force_limit, p.speed) {
-            (Some(f), Some(lim), Some(v)) => {
-                line.push(plain("peak force "));
-                // With tolerances the verdict is the largest force's.
-                let f = match bound(report, &format!("person_peak_force({ids}")) {
-                    Some(b) => {
-                        line.extend(decided(b, true, "N", d));
-                        line.push(plain(")"));
-                        b.hi.max(f)
-                    }
-                    None => {
-                        line.push(strong(format!("{} N", up(f, d))));
-                        f
-                    }
-                };
-                line.push(plain(format!(" at {} m/s, ", n(v, d))));
-                line.push(strong(if f <= lim { "within" } else { "above" }));
-                line.push(plain(format!(" the limit F_max = {} N", n(lim, d))));
-            }
-            _ => line.push(plain(format!(
-                "robot mass {} kg, reduced mass {} kg{nominal}",
-                n(ex.robot_mass, d),
-                n(ex.reduced_mass, d)
-            ))),
-        }
-        if let Some(vmax) = ex.max_speed {
-            line.push(plain("; speed limit "));
-            let exact = format!(" with the exact m_eff = {} kg", n(ex.robot_mass, d));
-            match bound(report, &format!("max_speed({ids}")) {
-                Some(b) => {
-                    line.extend(decided(b, false, "m/s", d));
-                    line.push(plain(format!("{exact})")));
-                }
-                None => {
-                    line.push(strong(format!("{} m/s", down(vmax, d))));
-                    line.push(plain(exact));
-                }
-            }
-        }
-        if let Some(rule) = &p.rule_of_thumb {
-            line.push(plain(format!(
-                "; the rule of thumb ({}) takes {} kg, ×{} the exact mass",
-                p.rule_of_thumb_name.unwrap_or("rule of thumb"),
-                n(rule.robot_mass, d),
-                n(rule.robot_mass / ex.robot_mass, d)
-            )));
-            if let Some(v) = rule.max_speed {
-                line.push(plain(format!(", and a speed limit of {} m/s", down(v, d))));
-            }
-        }
-        line.push(plain("."));
-        out.push(line);
-    }
-}
-
 /// Whether the case's engines all advance their contacts by a step other
 /// than symplectic Euler (implicit, or a soft step): the sheet's step for
 /// explicit integrators is then not one any of them uses, and the
@@ -525,15 +368,6 @@ fn engines_lead(report: &Report) -> bool {
             .engines
             .iter()
             .all(|e| e.integrator != crate::engines::law::Step::SemiImplicit.name())
-}
-
-/// "name = value", or "name ≤ value" for a setting given as a limit.
-pub fn setting_text(name: &str, value: &str) -> String {
-    if value.starts_with('≤') {
-        format!("{name} {value}")
-    } else {
-        format!("{name} = {value}")
-    }
 }
 
 /// The engine's own effect on the stiffness: contacts whose spring the
@@ -583,11 +417,22 @@ fn cap_segments(e: &crate::engines::EngineReport, d: usize) -> Vec<Segment> {
 
 fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
     for e in &report.engines {
-        let mut line = vec![plain(format!(
-            "{}, step {}: ",
-            e.name,
-            t(report, e.step, d)
-        ))];
+        // A substepping engine advances its contacts by the substep: say so.
+        let substeps = e
+            .settings
+            .iter()
+            .find(|(k, _)| k == "substeps")
+            .and_then(|(_, v)| v.parse::<usize>().ok())
+            .filter(|&n| n > 1);
+        let mut line = vec![plain(match substeps {
+            Some(n) => format!(
+                "{}, substep {} (its step {} in {n} substeps): ",
+                e.name,
+                t(report, e.step, d),
+                t(report, e.step * n as f64, d)
+            ),
+            None => format!("{}, step {}: ", e.name, t(report, e.step, d)),
+        })];
         // The engine's own effect first.
         line.extend(cap_segments(e, d));
         line.push(strong(match e.stable {
@@ -640,8 +485,14 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
             if !c.inverse.is_empty() {
                 let settings: Vec<String> =
                     c.inverse.iter().map(|(k, v)| setting_text(k, v)).collect();
+                let world = e.world_setting.as_ref().is_some_and(|w| w.differ);
                 s.push_str(&format!(
-                    "; for the case's k and c use {}",
+                    "; {} {}",
+                    if world {
+                        "the case's k and c alone would need"
+                    } else {
+                        "for the case's k and c use"
+                    },
                     settings.join(", ")
                 ));
             }
@@ -658,6 +509,9 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
                 "; {} more contacts in the Engines section",
                 e.contacts.len() - shown
             )));
+        }
+        if let Some(w) = &e.world_setting {
+            line.extend(world_segments(e.name, w, substeps.unwrap_or(1)));
         }
         line.push(plain("."));
         out.push(line);

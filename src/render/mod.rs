@@ -9,6 +9,8 @@ pub mod engine_text;
 mod format;
 pub use format::Format;
 pub mod headline;
+mod headline_parts;
+mod headline_person;
 pub mod impact;
 pub mod inert_md;
 pub mod layout;

@@ -319,7 +319,11 @@ fn person_section(report: &Report, d: usize, out: &mut Vec<Section>) {
                 "speed at limit (m/s)",
             ]),
             rows,
-            notes: vec!["m_H, k_H, speed and force limit are the case's own values".into()],
+            notes: std::iter::once(
+                "m_H, k_H, speed and force limit are the case's own values".into(),
+            )
+            .chain(super::headline_person::person_notes(report, d))
+            .collect(),
         });
     }
 }

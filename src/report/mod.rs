@@ -221,6 +221,19 @@ pub struct InputReport {
     pub collides_with: Option<(String, String)>,
 }
 
+/// What a contact's naive mass is (closed set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NaiveKind {
+    /// The total mass of the one moving body.
+    Total,
+    /// The reduced mass m₁m₂/(m₁ + m₂) of two bodies' total masses.
+    Reduced,
+    /// A scene's row: the total mass against a fixed body, the reduced
+    /// mass between two movable ones (the rows are not kept per contact).
+    Either,
+}
+
 /// A contact's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct ContactReport {
@@ -244,6 +257,12 @@ pub struct ContactReport {
     pub omega_naive: Option<f64>,
     /// `m_eff / naive_mass`.
     pub mass_ratio: Option<f64>,
+    /// What the naive mass is: `total` (the one moving body's total mass)
+    /// or `reduced` (two bodies' total masses in series); `null` without
+    /// a naive mass. The sheet's words divide by what they name. Not in
+    /// the JSON: a scene read as columns and as TOML give one report.
+    #[serde(skip)]
+    pub naive_kind: Option<NaiveKind>,
     /// Damping (N s/m), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub damping: Option<f64>,
@@ -590,6 +609,15 @@ fn contact_report(
         naive_mass: r.naive_mass,
         omega_naive: r.omega_naive,
         mass_ratio: r.m_eff.zip(r.naive_mass).map(|(m, n)| m / n),
+        naive_kind: r
+            .naive_mass
+            .map(|_| match case.contacts.get(i).map(|c| &c.geometry) {
+                Some(crate::case::ContactGeometry::Point { other: Some(_), .. }) => {
+                    NaiveKind::Reduced
+                }
+                Some(_) => NaiveKind::Total,
+                None => NaiveKind::Either,
+            }),
         damping: r.damping,
         zeta: r.zeta,
         a_symbolic: derivation.ok().map(|d| form(&d.contacts[i].a)),

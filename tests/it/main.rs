@@ -79,6 +79,7 @@ mod output {
     mod reports;
     mod safety;
     mod sheet;
+    mod signer48;
     mod signer_texts;
     mod snapshots;
     mod typeset;

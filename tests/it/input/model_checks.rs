@@ -292,11 +292,11 @@ fn a_zero_width_slot_a_crushing_impact_and_a_person_out_of_range_are_flagged() {
     // A 0.5 m drop of the same box compresses it by less than 10 %.
     let gentle = drop.replace("800 m", "0.5 m");
     assert!(!rules(&evaluate_str(&gentle)).contains(&"impact_compression"));
-    // A hand of 75 N/m (kN/m meant), a force limit of 140 kN, 25 m/s.
+    // A hand of 75 N/m (kN/m meant), a force limit of 280 kN, 25 m/s.
     let text = std::fs::read_to_string(root().join("cases/ur5-tool.toml")).unwrap();
     let person = text
         .replace("stiffness = \"75 kN/m\"", "stiffness = \"75 N/m\"")
-        .replace("force_limit = \"140 N\"", "force_limit = \"140 kN\"")
+        .replace("force_limit = \"280 N\"", "force_limit = \"280 kN\"")
         .replace("speed = \"0.25 m/s\"", "speed = \"25 m/s\"");
     let ev = evaluate_beside_the_models(&person);
     let inputs: Vec<&str> = ev
