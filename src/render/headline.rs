@@ -329,7 +329,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             ", the step with the scene's {} near contact{} closed ({}): the snapshot's own {} contacts give {}, which is too long once the pile settles and they close. For the snapshot alone",
             n.count,
             if n.count == 1 { "" } else { "s" },
-            near_words(n, report, d),
+            near_words(n),
             report.contacts_total,
             t_at_most(report, h, d)
         )));
@@ -394,7 +394,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             ". The scene has {} near contact{} ({}){}",
             n.count,
             if n.count == 1 { "" } else { "s" },
-            near_words(n, report, d),
+            near_words(n),
             match n.closed_dt {
                 Some(c) => format!(
                     "; with them closed the step is {}, not shorter",
@@ -409,7 +409,7 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
 }
 
 /// What a near contact is, and with them closed how many contacts there are.
-fn near_words(n: &crate::report::near::NearReport, _report: &Report, _d: usize) -> String {
+fn near_words(n: &crate::report::near::NearReport) -> String {
     let mut w = format!(
         "surfaces apart by less than {} % of the smaller radius but not within the contact tolerance",
         pretty(&sig(100.0 * n.fraction, 2))

@@ -56,7 +56,7 @@ pub struct Report {
     pub definition: Option<definition::Definition>,
     /// A `[scene]` case's files (CSV bodies and contacts, NPZ, dump) as
     /// named in the case, each with its SHA-256; empty for other cases.
-    pub scene_files: Vec<SceneFile>,
+    pub scene_files: Vec<definition::SceneFile>,
     /// The geometry of the model sketch (drawn into the sheets, not part
     /// of the JSON report).
     #[serde(skip)]
@@ -347,16 +347,6 @@ pub struct DampedModeReport {
     pub zeta: f64,
 }
 
-/// A scene file as the case names it, with its SHA-256 (lower-case hex;
-/// empty when one rank of several read only its part).
-#[derive(Clone, Debug, Serialize)]
-pub struct SceneFile {
-    /// The path as written in the case.
-    pub file: String,
-    /// SHA-256 of its bytes.
-    pub sha256: String,
-}
-
 /// Stable explicit timesteps (s).
 #[derive(Clone, Debug, Serialize)]
 pub struct StableDtReport {
@@ -551,16 +541,7 @@ pub fn build(case: &Case, results: Results) -> Report {
         coupled_to_independent_ratio: ratio,
         stable_dt: tangential::stable_dt_report(an),
         near: near::of_case(case),
-        scene_files: case.scene.as_ref().map_or_else(Vec::new, |s| {
-            s.files
-                .iter()
-                .enumerate()
-                .map(|(i, f)| SceneFile {
-                    file: f.clone(),
-                    sha256: s.sha256.get(i).cloned().unwrap_or_default(),
-                })
-                .collect()
-        }),
+        scene_files: definition::scene_files(case),
         damped_modes: an.damped_modes.as_ref().map(|ms| {
             ms.iter()
                 .map(|DampedMode { omega, zeta }| DampedModeReport {
