@@ -4,6 +4,7 @@
 //! it stops ([`Error`]). The crate root re-exports these as `meff::evaluate`,
 //! `meff::Options`, …
 
+mod near;
 mod scene;
 pub use scene::COLUMNS_ABOVE;
 
@@ -351,6 +352,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
         .ok()
         .map(|_| report.symbolic.sensitivities.as_slice());
     report.set_tolerances(tolerance::bound(&case, &analysis, exact));
+    near::closed_step(&case, &mut report);
     report.program = analysis::program::analyze(&case);
     report.map = analysis::workspace::analyze(&case);
     stage()?;

@@ -383,10 +383,12 @@ impl Reader<'_> {
         Some(Scene {
             span: run.start..run.start,
             files: Vec::new(),
+            sha256: Vec::new(),
             data,
             dump: None,
             overlap: None,
             part: None,
+            near: None,
         })
     }
 }

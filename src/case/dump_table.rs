@@ -75,10 +75,12 @@ impl Reader<'_> {
             Ok((data, summary)) => Some(Scene {
                 span,
                 files: vec![file],
+                sha256: vec![super::scene::file_sha256(&path).unwrap_or_default()],
                 data,
                 dump: Some(summary.facts),
                 overlap: Some(summary.overlap),
                 part: None,
+                near: summary.near,
             }),
             Err(DumpError::File(message)) => {
                 self.error(Diagnostic::new(

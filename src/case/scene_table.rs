@@ -146,10 +146,19 @@ impl Reader<'_> {
             Ok((data, overlap, part)) => Some(Scene {
                 span,
                 files: named.into_iter().map(|(p, _)| p).collect(),
+                sha256: if access.part.is_some() {
+                    Vec::new()
+                } else {
+                    paths
+                        .iter()
+                        .map(|p| scene::file_sha256(p).unwrap_or_default())
+                        .collect()
+                },
                 data,
                 dump: None,
                 overlap,
                 part,
+                near: None,
             }),
             Err(SceneError::File { file, message }) => {
                 self.error(Diagnostic::new(

@@ -148,10 +148,12 @@ impl Reader<'_> {
             (None, Some(data)) => Some(Box::new(super::scene::Scene {
                 span: 0..0,
                 files: Vec::new(),
+                sha256: Vec::new(),
                 data,
                 dump: None,
                 overlap: None,
                 part: None,
+                near: None,
             })),
             (None, None) => scene,
         };

@@ -10,6 +10,7 @@ pub use super::headline_parts::{Segment, setting_text};
 use super::headline_parts::{bound, decided, down, n, plain, strong, t, t_at_most, up};
 use super::headline_person::{person_lines, world_segments};
 use crate::report::Report;
+use crate::number::{pretty, sig};
 
 /// With tolerances, what the step to use is (the smallest over the box's
 /// points searched); the rest of the line explains the step at the
@@ -226,15 +227,29 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     } else {
         " for the case's own springs and dashpots as typed"
     };
+    let closed = report.near.as_ref().filter(|n| n.governs);
     let mut line = vec![
         plain("Use "),
-        strong(format!("Δt ≤ {}", t_at_most(report, h, d))),
-        plain(if by.starts_with("damped") {
-            format!("{own} (symplectic Euler, the dashpot force taken at the step's start velocity): ")
-        } else {
-            format!("{own} (symplectic Euler, velocity Verlet or central differences): ")
-        }),
+        strong(format!(
+            "Δt ≤ {}",
+            t_at_most(report, closed.and_then(|n| n.closed_dt).unwrap_or(h), d)
+        )),
     ];
+    if let Some(n) = closed {
+        line.push(plain(format!(
+            ", the step with the scene's {} near contact{} closed ({}): the snapshot's own {} contacts give {}, which is too long once the pile settles and they close. For the snapshot alone",
+            n.count,
+            if n.count == 1 { "" } else { "s" },
+            near_words(n),
+            report.contacts_total,
+            t_at_most(report, h, d)
+        )));
+    }
+    line.extend([plain(if by.starts_with("damped") {
+        format!("{own} (symplectic Euler, the dashpot force taken at the step's start velocity): ")
+    } else {
+        format!("{own} (symplectic Euler, velocity Verlet or central differences): ")
+    })]);
     line.extend(box_clause(report, d));
     let h = dt.nominal_governing.unwrap_or(h);
     // Δt = 2/ω holds in rad/s, whatever unit the sheet shows ω in.
@@ -285,8 +300,37 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             ". Each engine forms its own contact from its settings: its verdict is on its own line below",
         ));
     }
+    if let Some(n) = report.near.as_ref().filter(|n| !n.governs && n.count > 0) {
+        line.push(plain(format!(
+            ". The scene has {} near contact{} ({}){}",
+            n.count,
+            if n.count == 1 { "" } else { "s" },
+            near_words(n),
+            match n.closed_dt {
+                Some(c) => format!(
+                    "; with them closed the step is {}, not shorter",
+                    t_at_most(report, c, d)
+                ),
+                None => ": not in this analysis (a large scene is analysed once); the step of the pile as it settles and they close may be shorter".to_string(),
+            }
+        )));
+    }
     line.push(plain("."));
     Some(line)
+}
+
+/// What a near contact is, and with them closed how many contacts there are.
+fn near_words(n: &crate::report::near::NearReport) -> String {
+    let mut w = format!(
+        "surfaces apart by less than {} % of the smaller radius but not within the contact tolerance",
+        pretty(&sig(100.0 * n.fraction, 2))
+    );
+    if let Some(c) = n.closed_contacts {
+        w.push_str(&format!(
+            "; with them closed, {c} contacts with the same law"
+        ));
+    }
+    w
 }
 
 fn impact_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {

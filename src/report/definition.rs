@@ -354,3 +354,28 @@ pub fn definition(case: &Case) -> Option<Definition> {
         contacts,
     })
 }
+
+/// A scene file as the case names it, with its SHA-256 (lower-case hex;
+/// empty when one rank of several read only its part).
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneFile {
+    /// The path as written in the case.
+    pub file: String,
+    /// SHA-256 of its bytes.
+    pub sha256: String,
+}
+
+/// The scene files of `case` (CSV bodies and contacts, NPZ, dump), for
+/// the title block; empty for a case without `[scene]`.
+pub fn scene_files(case: &Case) -> Vec<SceneFile> {
+    case.scene.as_ref().map_or_else(Vec::new, |s| {
+        s.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| SceneFile {
+                file: f.clone(),
+                sha256: s.sha256.get(i).cloned().unwrap_or_default(),
+            })
+            .collect()
+    })
+}

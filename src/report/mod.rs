@@ -21,6 +21,7 @@ pub mod definition;
 pub mod hertz_state;
 mod histogram;
 pub mod impact;
+pub mod near;
 pub mod selection;
 pub mod sketch;
 pub mod tangential;
@@ -53,6 +54,9 @@ pub struct Report {
     /// The model as the case defines it (values as typed and in SI,
     /// descriptions); `null` for a scene or above 200 bodies or contacts.
     pub definition: Option<definition::Definition>,
+    /// A `[scene]` case's files (CSV bodies and contacts, NPZ, dump) as
+    /// named in the case, each with its SHA-256; empty for other cases.
+    pub scene_files: Vec<definition::SceneFile>,
     /// The geometry of the model sketch (drawn into the sheets, not part
     /// of the JSON report).
     #[serde(skip)]
@@ -111,6 +115,9 @@ pub struct Report {
     pub coupled_to_independent_ratio: Option<f64>,
     /// Stable explicit timesteps.
     pub stable_dt: StableDtReport,
+    /// A dump scene's near contacts and the step with them closed
+    /// (`null` for other cases).
+    pub near: Option<near::NearReport>,
     /// Damped coupled modes (only when damping is given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub damped_modes: Option<Vec<DampedModeReport>>,
@@ -557,6 +564,8 @@ pub fn build(case: &Case, results: Results) -> Report {
         coupled_omega_upper_bound_kind: omega_bound_kind.into(),
         coupled_to_independent_ratio: ratio,
         stable_dt: tangential::stable_dt_report(an),
+        near: near::of_case(case),
+        scene_files: definition::scene_files(case),
         damped_modes: an.damped_modes.as_ref().map(|ms| {
             ms.iter()
                 .map(|DampedMode { omega, zeta }| DampedModeReport {

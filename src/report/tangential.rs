@@ -297,7 +297,7 @@ pub(super) fn omega_figures(an: &crate::analysis::Analysis) -> (f64, f64, f64, &
 }
 
 /// The stable timesteps (over every row with tangential springs).
-pub(super) fn stable_dt_report(an: &crate::analysis::Analysis) -> super::StableDtReport {
+pub fn stable_dt_report(an: &crate::analysis::Analysis) -> super::StableDtReport {
     let dt = an
         .tangential
         .as_ref()

@@ -251,6 +251,27 @@ pub struct DumpSummary {
     /// Each contact's overlap of the surfaces (negative: a gap within the
     /// tolerance).
     pub overlap: Vec<f64>,
+    /// The near contacts: surfaces apart by at least the tolerance but by
+    /// less than [`NEAR_FRACTION`] of the smaller radius (`None` when the
+    /// wider search does not fit the periodic box).
+    pub near: Option<Near>,
+}
+
+/// A gap below this fraction of the smaller radius (of the two spheres,
+/// or of the sphere at a wall or plane) is a near contact: one a snapshot
+/// of a pile that has not settled leaves open, but that closes as it
+/// settles (a radius of 5 mm: 0.5 mm).
+pub const NEAR_FRACTION: f64 = 0.1;
+
+/// The near contacts of a dump (`DumpSummary::near`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Near {
+    /// How many (pairs and spheres at planes).
+    pub count: usize,
+    /// The scene with them closed (the same law on each), when it is small
+    /// enough for the model path (at most `limits::LARGE_PATH_ABOVE`
+    /// contacts with them) and there is at least one.
+    pub closed: Option<Box<SceneData>>,
 }
 
 /// Reads the dump at `path` (at most `max_bytes`) into a scene.
@@ -290,7 +311,7 @@ pub fn read(
         },
         (None, None, None) => (1.0, 1.0),
     };
-    match build(&text, &snap, length, mass, opts) {
+    match build(&text, &snap, length, mass, opts, None) {
         Ok((s, mut summary)) => {
             summary.facts.units_declared = declared;
             if let Some(t) = time {
@@ -299,6 +320,7 @@ pub fn read(
             }
             summary.facts.snapshot = (snap.step, snap.later.0, snap.later.1);
             summary.facts.tolerance = opts.tolerance;
+            summary.near = near(&text, &snap, (length, mass), opts, &s);
             Ok((s, summary))
         }
         Err(Built::Dump(d)) => Err(fail(text, d)),
@@ -318,6 +340,76 @@ pub fn style_list() -> String {
 enum Built {
     Dump(Vec<Diagnostic>),
     Key(&'static str, String),
+}
+
+/// The contact range for two surfaces whose smaller radius is `small`:
+/// the tolerance, or with `near` (a fraction) the near-contact reach.
+fn reach(tolerance: f64, small: f64, near: Option<f64>) -> f64 {
+    near.map_or(tolerance, |f| tolerance.max(f * small))
+}
+
+/// The near contacts of the snapshot whose scene is `snapshot`: counted by
+/// the same cell grid with the wider reach (O(n)); the scene with them
+/// closed is built only when it is small enough for the model path.
+fn near(
+    text: &str,
+    snap: &dump::Snapshot,
+    (length, mass): (f64, f64),
+    opts: &DumpOptions,
+    snapshot: &SceneData,
+) -> Option<Near> {
+    let n = snapshot.mass.len();
+    let radius: Vec<f64> = snap.atoms.radius.iter().map(|r| r * length).collect();
+    let rmax = radius.iter().copied().fold(0.0, f64::max);
+    let b = &snap.bounds;
+    let periodic: [Option<Period>; 3] = std::array::from_fn(|k| {
+        b.periodic[k].then(|| Period {
+            lo: length * b.lo[k],
+            len: length * (b.hi[k] - b.lo[k]),
+        })
+    });
+    let spheres = Spheres {
+        position: &snapshot.position,
+        radius: &radius,
+        periodic,
+    };
+    let wide = reach(opts.tolerance, rmax, Some(NEAR_FRACTION));
+    let pairs = grid::pairs(&spheres, wide).ok()?;
+    let mut count = 0;
+    for &(i, j) in &pairs {
+        let (i, j) = (i as usize, j as usize);
+        let d: [f64; 3] =
+            std::array::from_fn(|k| snapshot.position[3 * i + k] - snapshot.position[3 * j + k]);
+        let shift = grid::image_shift(d, &periodic);
+        let dist = (0..3)
+            .map(|k| (d[k] + shift[k]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let gap = dist - radius[i] - radius[j];
+        let small = radius[i].min(radius[j]);
+        if gap >= opts.tolerance && gap < reach(opts.tolerance, small, Some(NEAR_FRACTION)) {
+            count += 1;
+        }
+    }
+    let planes = planes(snap, length, opts).ok()?;
+    for i in 0..n {
+        for (p, _, _) in &planes {
+            let gap = (0..3)
+                .map(|k| (snapshot.position[3 * i + k] - p.point[k]) * p.normal[k])
+                .sum::<f64>()
+                - radius[i];
+            if gap >= opts.tolerance && gap < reach(opts.tolerance, radius[i], Some(NEAR_FRACTION))
+            {
+                count += 1;
+            }
+        }
+    }
+    let small = snapshot.body.len() + count <= crate::limits::LARGE_PATH_ABOVE;
+    let closed = (count > 0 && small)
+        .then(|| build(text, snap, length, mass, opts, Some(NEAR_FRACTION)).ok())
+        .flatten()
+        .map(|(s, _)| Box::new(s));
+    Some(Near { count, closed })
 }
 
 /// The planes of the walls asked for and of `opts.planes`, with names.
@@ -368,6 +460,7 @@ fn build(
     length: f64,
     mass_unit: f64,
     opts: &DumpOptions,
+    near: Option<f64>,
 ) -> Result<(SceneData, DumpSummary), Built> {
     let a = &snap.atoms;
     let n = a.id.len();
@@ -401,7 +494,9 @@ fn build(
         radius: &radius,
         periodic,
     };
-    let pairs = grid::pairs(&spheres, opts.tolerance).map_err(|e| grid_error(e, b))?;
+    let rmax = radius.iter().copied().fold(0.0, f64::max);
+    let pairs =
+        grid::pairs(&spheres, reach(opts.tolerance, rmax, near)).map_err(|e| grid_error(e, b))?;
     let planes = planes(snap, length, opts)?;
     let c_pairs = pairs.len();
     if c_pairs > super::MAX_ROWS {
@@ -415,7 +510,7 @@ fn build(
     let mut image: Vec<f64> = Vec::new();
     let mut overlaps: Vec<f64> = Vec::with_capacity(c_pairs);
     let mut wrapped = 0;
-    for (c, &(i, j)) in pairs.iter().enumerate() {
+    for &(i, j) in &pairs {
         let (i, j) = (i as usize, j as usize);
         let d: [f64; 3] = std::array::from_fn(|k| s.position[3 * i + k] - s.position[3 * j + k]);
         let shift = grid::image_shift(d, &periodic);
@@ -423,6 +518,9 @@ fn build(
         let dist = d.iter().map(|x| x * x).sum::<f64>().sqrt();
         let gap = dist - radius[i] - radius[j];
         let small = radius[i].min(radius[j]);
+        if near.is_some() && gap >= reach(opts.tolerance, small, near) {
+            continue;
+        }
         if -gap > small || dist == 0.0 {
             if issues.len() < super::MAX_ISSUES {
                 issues.push(overlap(text, a, i, j, -gap, small));
@@ -443,7 +541,7 @@ fn build(
             }
             wrapped += 1;
             for k in 0..3 {
-                image[3 * c + k] = -shift[k];
+                image[3 * s.body.len() + k] = -shift[k];
             }
         }
         s.body.push(i as u32);
@@ -457,7 +555,7 @@ fn build(
         &mut s,
         &radius,
         &planes,
-        opts.tolerance,
+        (opts.tolerance, near),
         &mut names,
         &mut issues,
         &at_atom,
@@ -509,6 +607,7 @@ fn build(
             planes: on_planes,
             facts: DumpFacts::of(radius, &planes, &touching),
             overlap: overlaps,
+            near: None,
         },
     ))
 }
@@ -552,7 +651,7 @@ fn plane_contacts(
     s: &mut SceneData,
     radius: &[f64],
     planes: &[(Plane, String, bool)],
-    tolerance: f64,
+    (tolerance, near): (f64, Option<f64>),
     names: &mut Vec<String>,
     issues: &mut Vec<Diagnostic>,
     at_atom: &dyn Fn(usize, String) -> Diagnostic,
@@ -564,7 +663,7 @@ fn plane_contacts(
             let x: [f64; 3] = std::array::from_fn(|k| s.position[3 * i + k]);
             let dist: f64 = (0..3).map(|k| (x[k] - p.point[k]) * p.normal[k]).sum();
             let gap = dist - radius[i];
-            if gap >= tolerance {
+            if gap >= reach(tolerance, radius[i], near) {
                 continue;
             }
             if -gap > radius[i] {

@@ -19,6 +19,25 @@ use validate::{not_finite, out_of_range};
 pub mod dump;
 pub mod from_dump;
 pub use from_dump::DumpFacts;
+
+/// Lower-case hex SHA-256 of the file at `path`, read 1 MiB at a time (a
+/// scene file the title block names); `None` when it cannot be read.
+pub fn file_sha256(path: &std::path::Path) -> Option<String> {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut h = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => h.update(&buf[..k]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
 pub mod grid;
 pub mod npy;
 pub mod part;
@@ -129,6 +148,9 @@ pub struct Scene {
     pub span: Range<usize>,
     /// The files as named in the case (NPZ, or bodies and contacts CSV).
     pub files: Vec<String>,
+    /// SHA-256 of each file in `files` (lower-case hex; empty when one
+    /// rank of several reads its part: `meff.mpi`).
+    pub sha256: Vec<String>,
     /// The columns.
     pub data: SceneData,
     /// What a dump's spheres tell beyond the columns (the model checks
@@ -142,6 +164,9 @@ pub struct Scene {
     /// When `data` is one part of the scene (`meff.mpi`), where its rows
     /// are in the whole scene ([`part::read`]).
     pub part: Option<Box<part::PartMap>>,
+    /// A dump's near contacts (gaps below `from_dump::NEAR_FRACTION` of
+    /// the smaller radius) and, when small, the scene with them closed.
+    pub near: Option<from_dump::Near>,
 }
 
 /// Which table a problem is in.
