@@ -15,7 +15,10 @@ mod dynamics;
 mod each;
 mod location;
 use location::{ContactField, at, contact_at, scene_row};
+mod claimed;
 mod laws;
+mod link_extent;
+mod program_inputs;
 mod normals;
 mod plausible;
 mod program;
@@ -24,6 +27,8 @@ mod robot_inputs;
 mod rules;
 mod scene_model;
 
+pub use claimed::{CLAIM_REL_TOL_MAX, RANGE_SPAN_MIN};
+pub use link_extent::{LINK_EXTENT_MARGIN, LINK_EXTENT_MIN, LinkExcess, link_excess};
 pub use ranges::HINGE_RANGE;
 pub use rules::RULES;
 pub use scene_model::{DUMP_DENSITY_FLOOR, FREE_FRACTION, SUPPORT_RATIO};
@@ -86,7 +91,9 @@ pub struct ModelCheck {
     /// `joint_far_from_body`, `tangential_ratio`, `hertz_geometry`,
     /// `gravity_value`, `hazard_speed`, `velocity_columns`,
     /// `duplicate_contacts`, `free_bodies`, `overlap_force`, `dump_units`,
-    /// `range_unit`,
+    /// `range_unit`, `claim_tolerance`, `tolerance_span`,
+    /// `program_angle_unit`, `program_start`, `sample_counter`,
+    /// `link_gyration_beyond_extent`, `material_density`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).

@@ -5,7 +5,8 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, dynamics, laws, normals, plausible, program, ranges, robot_inputs, scene_model,
+    Checks, claimed, dynamics, laws, link_extent, normals, plausible, program, program_inputs,
+    ranges, robot_inputs, scene_model,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -116,6 +117,11 @@ pub(super) const ORDER: &[Step] = &[
             robot_inputs::joint_beyond_range(w, out);
         }
     }),
+    // checks7b
+    Step::Case(claimed::claims),
+    Step::Case(claimed::tolerances),
+    Step::Case(program_inputs::program_file),
+    Step::Case(link_extent::links),
 ];
 
 /// The first step the columnar route runs after the analysis.

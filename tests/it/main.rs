@@ -55,6 +55,7 @@ mod input {
     mod model_checks_more;
     mod model_checks_round5;
     mod model_checks_round6;
+    mod model_checks_round7;
     mod robustness;
     mod sweeps;
     mod tolerance;
