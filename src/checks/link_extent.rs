@@ -52,7 +52,11 @@ pub fn link_excess(tree: &Tree) -> Vec<LinkExcess> {
             continue;
         }
         let mut points: Vec<Vector3<f64>> = vec![Vector3::zeros()];
-        points.extend(body.joints.iter().filter_map(|&j| Some(tree.joints.get(j)?.pos)));
+        points.extend(
+            body.joints
+                .iter()
+                .filter_map(|&j| Some(tree.joints.get(j)?.pos)),
+        );
         let mut children = 0;
         for child in tree.bodies.iter().filter(|c| c.parent == Some(b)) {
             children += 1;
@@ -72,7 +76,10 @@ pub fn link_excess(tree: &Tree) -> Vec<LinkExcess> {
             .map(|p| (p - body.com).norm())
             .fold(0.0f64, f64::max);
         let gyration = (body.inertia.trace() / (2.0 * body.mass)).sqrt();
-        if extent >= LINK_EXTENT_MIN && gyration.is_finite() && gyration > LINK_EXTENT_MARGIN * extent {
+        if extent >= LINK_EXTENT_MIN
+            && gyration.is_finite()
+            && gyration > LINK_EXTENT_MARGIN * extent
+        {
             out.push(LinkExcess {
                 body: b,
                 gyration,

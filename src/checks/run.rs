@@ -5,8 +5,8 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, claimed, dynamics, laws, link_extent, normals, plausible, program, program_inputs,
-    ranges, robot_inputs, scene_model,
+    Checks, claimed, dynamics, laws, link_extent, material, normals, plausible, program,
+    program_inputs, ranges, robot_inputs, scene_model,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -122,6 +122,10 @@ pub(super) const ORDER: &[Step] = &[
     Step::Case(claimed::tolerances),
     Step::Case(program_inputs::program_file),
     Step::Case(link_extent::links),
+    Step::Model(
+        |m, out| material::check(m.case, m.model, out),
+        Never("a scene's bodies have no shapes"),
+    ),
 ];
 
 /// The first step the columnar route runs after the analysis.

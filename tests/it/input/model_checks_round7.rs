@@ -40,7 +40,16 @@ fn no_shipped_or_test_model_has_a_link_gyrating_beyond_its_extent() {
         let flagged = meff::checks::link_excess(tree);
         if std::env::var("MEFF_SHOW_EXTENT").is_ok() {
             for x in &flagged {
-                eprintln!("RATIO {:.3} ext={:.3} tojoint={:.3} rg={:.3} m={:.3} {} {}", x.gyration / x.extent, x.extent, x.to_joint, x.gyration, tree.bodies[x.body].mass, p.file_name().unwrap().to_string_lossy(), tree.bodies[x.body].name);
+                eprintln!(
+                    "RATIO {:.3} ext={:.3} tojoint={:.3} rg={:.3} m={:.3} {} {}",
+                    x.gyration / x.extent,
+                    x.extent,
+                    x.to_joint,
+                    x.gyration,
+                    tree.bodies[x.body].mass,
+                    p.file_name().unwrap().to_string_lossy(),
+                    tree.bodies[x.body].name
+                );
             }
             continue;
         }
