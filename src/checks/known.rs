@@ -215,6 +215,18 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
         masses.extend(r.robot.tree.bodies.iter().map(|b| b.mass));
     }
     let total: f64 = masses.iter().sum();
+    // Each mass's weight, and the total's, m g (a description may give a
+    // part's weight on a scale).
+    let weights: Vec<Known> = masses
+        .iter()
+        .chain([&total])
+        .map(|m| Known {
+            value: m * super::dynamics::GRAVITY,
+            dim: Dim::FORCE,
+            what: "a weight m g".into(),
+            step: false,
+        })
+        .collect();
     let densities = shaped_densities(case, model);
     // MuJoCo's solref time constant is a time the case types without a
     // unit (the settings line cannot carry it).
@@ -246,6 +258,7 @@ pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Know
         }))
         .chain(solref)
         .chain(densities)
+        .chain(weights)
         .collect()
 }
 
