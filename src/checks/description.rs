@@ -318,7 +318,7 @@ pub fn stated(text: &str) -> Vec<Stated> {
                 // A drop word among the five words before the number or
                 // the word after its unit ("falls 80 cm", "a drop of 0.8
                 // m", "80 cm drop"; not "a 30 mm ball … dropped").
-                let before: Vec<&str> = text[..pos].split_whitespace().rev().take(5).collect();
+                let before: Vec<&str> = sentence.split_whitespace().rev().take(5).collect();
                 let after = text[span_end..].split_whitespace().next().unwrap_or("");
                 let drop = before.iter().chain([&after]).any(|w| {
                     let w = w.to_lowercase();

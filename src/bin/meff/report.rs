@@ -193,7 +193,10 @@ fn bad_case(file: &std::path::Path, e: &meff::Error) -> String {
             let first = src.diagnostics.first().map_or_else(String::new, |d| {
                 let (line, col) =
                     meff::diag::line_col(&src.source, d.span.start.min(src.source.len()));
-                format!(" at {}:{line}:{col}", meff::diag::escape_controls(&src.path))
+                format!(
+                    " at {}:{line}:{col}",
+                    meff::diag::escape_controls(&src.path)
+                )
             });
             let more = match src.diagnostics.len() {
                 0 | 1 => String::new(),
