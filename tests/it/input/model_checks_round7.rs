@@ -281,3 +281,145 @@ fn a_named_material_far_from_a_bodys_density_warns() {
         );
     }
 }
+
+/// The bundled UR5 program case in a temporary directory with its CSV
+/// rewritten by `edit` (the header line and every row's values) and
+/// `extra` added to `[motion]`; the rules that warn.
+fn program_rules(edit: &dyn Fn(&str) -> String, extra: &str) -> Vec<&'static str> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("models")).unwrap();
+    std::fs::copy(
+        root().join("cases/models/ur5_robot.urdf"),
+        dir.path().join("models/ur5_robot.urdf"),
+    )
+    .unwrap();
+    let csv = std::fs::read_to_string(root().join("cases/ur5-program.csv")).unwrap();
+    let csv: String = csv
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| edit(l) + "\n")
+        .collect();
+    std::fs::write(dir.path().join("p.csv"), csv).unwrap();
+    let case = std::fs::read_to_string(root().join("cases/ur5-program.toml"))
+        .unwrap()
+        .replace(
+            "trajectory = \"ur5-program.csv\"",
+            &format!("trajectory = \"p.csv\"\n{extra}"),
+        );
+    let path = dir.path().join("case.toml");
+    std::fs::write(&path, case).unwrap();
+    let ev = evaluate_path(&path);
+    ev.report.model_checks.iter().map(|w| w.rule).collect()
+}
+
+/// Each row's values mapped by `f(column, value)` (the header kept).
+fn map_values(f: &'static dyn Fn(usize, f64) -> f64) -> impl Fn(&str) -> String {
+    move |l: &str| {
+        if l.starts_with('t') {
+            return l.to_string();
+        }
+        l.split(',')
+            .enumerate()
+            .map(|(i, x)| format!("{}", f(i, x.parse::<f64>().unwrap())))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+#[test]
+fn a_program_in_the_wrong_angle_unit_warns() {
+    let rule = "program_angle_unit";
+    let deg = r#"angle_unit = "deg""#;
+    let same = |l: &str| l.to_string();
+    // Radians read as degrees (the planter's p22), and halved.
+    assert!(program_rules(&same, deg).contains(&rule));
+    assert!(
+        program_rules(&map_values(&|i, x| if i == 0 { x } else { x / 2.0 }), deg).contains(&rule)
+    );
+    // Degrees read as radians.
+    let to_deg = map_values(&|i, x| if i == 0 { x } else { x.to_degrees() });
+    assert!(program_rules(&to_deg, "").contains(&rule));
+    // Honest: degrees declared, radians as they are.
+    assert!(!program_rules(&to_deg, deg).contains(&rule));
+    assert!(!program_rules(&same, "").contains(&rule));
+}
+
+#[test]
+fn swapped_program_columns_and_a_sample_counter_warn() {
+    let swap = |a: &'static str, b: &'static str| {
+        move |l: &str| {
+            if l.starts_with('t') {
+                l.replace(a, "@").replace(b, a).replace('@', b)
+            } else {
+                l.to_string()
+            }
+        }
+    };
+    let rules = program_rules(&swap("shoulder_lift_joint", "elbow_joint"), "");
+    assert!(rules.contains(&"program_start"), "{rules:?}");
+    let rules = program_rules(&swap("shoulder_lift_joint", "wrist_3_joint"), "");
+    assert!(rules.contains(&"program_start"), "{rules:?}");
+    // Two columns of equal first values cannot show a swap; the case as
+    // bundled starts at its configuration.
+    assert!(!program_rules(&swap("wrist_1_joint", "wrist_2_joint"), "").contains(&"program_start"));
+    assert!(!program_rules(&|l: &str| l.to_string(), "").contains(&"program_start"));
+    // The time column as a sample index (p24), and at 1 Hz from 1.
+    let index = map_values(&|i, x| if i == 0 { (x / 0.02).round() } else { x });
+    assert!(program_rules(&index, "").contains(&"sample_counter"));
+    let from_one = map_values(&|i, x| if i == 0 { (x / 0.02).round() + 1.0 } else { x });
+    assert!(!program_rules(&from_one, "").contains(&"sample_counter"));
+}
+
+#[test]
+fn a_link_inertia_about_its_joint_warns_and_names_the_link() {
+    // The planter's p27: the upper arm's ixx and iyy about the shoulder
+    // (0.2268 + m·0.28² = 0.885), and the forearm's about the elbow.
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = std::fs::read_to_string(root().join("cases/models/ur5_robot.urdf")).unwrap();
+    for (link, joint) in [("upper_arm_link", 0.28f64), ("forearm_link", 0.25)] {
+        let start = urdf.find(&format!("<link name=\"{link}\"")).unwrap();
+        let at = start + urdf[start..].find("<inertia ").unwrap();
+        let end = at + urdf[at..].find("/>").unwrap();
+        let tag = &urdf[at..end];
+        let mass_at = start + urdf[start..].find("<mass value=\"").unwrap() + 13;
+        let mass: f64 = urdf[mass_at..mass_at + urdf[mass_at..].find('"').unwrap()]
+            .parse()
+            .unwrap();
+        let get = |k: &str| -> f64 {
+            let i = tag.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+            tag[i..i + tag[i..].find('"').unwrap()].parse().unwrap()
+        };
+        let (ixx, iyy) = (
+            get("ixx") + mass * joint * joint,
+            get("iyy") + mass * joint * joint,
+        );
+        let new_tag = format!(
+            "<inertia ixx=\"{ixx}\" ixy=\"0\" ixz=\"0\" iyy=\"{iyy}\" iyz=\"0\" izz=\"{}\"",
+            get("izz")
+        );
+        let edited = format!("{}{}{}", &urdf[..at], new_tag, &urdf[end..]);
+        std::fs::write(dir.path().join("ur5.urdf"), edited).unwrap();
+        let case = std::fs::read_to_string(root().join("cases/ur5-tool.toml"))
+            .unwrap()
+            .replace("models/ur5_robot.urdf", "ur5.urdf");
+        let path = dir.path().join("case.toml");
+        std::fs::write(&path, case).unwrap();
+        let ev = evaluate_path(&path);
+        let w: Vec<_> = ev
+            .report
+            .model_checks
+            .iter()
+            .filter(|w| w.rule == "link_gyration_beyond_extent")
+            .collect();
+        assert_eq!(w.len(), 1, "{link}");
+        assert!(w[0].input.contains(link), "{}", w[0].input);
+    }
+    // The bundled arm as it is: silent.
+    let ev = crate::support::bundled("ur5-tool.toml");
+    assert!(
+        ev.report
+            .model_checks
+            .iter()
+            .all(|w| w.rule != "link_gyration_beyond_extent")
+    );
+}
