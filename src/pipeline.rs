@@ -380,7 +380,7 @@ fn evaluate_scoped(case: case::Case, options: Options) -> Result<Evaluated, Erro
     }
     let mut checks = checks::run(&case, &model, &analysis);
     if checks::description::any_stated(&case) {
-        let known = checks::description::known(&case, &model, serde_json::to_value(&report).ok());
+        let known = checks::known::known(&case, &model, serde_json::to_value(&report).ok());
         checks::description::check(&case, &known, &mut checks);
     }
     report.set_checks(checks);

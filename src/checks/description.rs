@@ -22,15 +22,21 @@ pub const RULE: &str = "description_contradicts_result";
 
 /// kg/m³: a density the words state is held against the shaped bodies'
 /// m/V (not in a scene's words: a scene's bodies have no shape).
-const DENSITY: Dim = Dim([1, -3, 0]);
+pub(super) const DENSITY: Dim = Dim([1, -3, 0]);
 
-/// The dimensions checked.
-const DIMS: [(Dim, &str); 5] = [
+/// m/s.
+pub(super) const SPEED: Dim = Dim([0, 1, -1]);
+
+/// The dimensions checked (lengths and speeds not in a scene's words:
+/// [`stated_in`]).
+const DIMS: [(Dim, &str); 7] = [
     (Dim::MASS, "mass"),
     (Dim::FREQUENCY, "frequency"),
     (Dim::TIME, "time"),
     (Dim::FORCE, "force"),
     (DENSITY, "density"),
+    (Dim::LENGTH, "length"),
+    (SPEED, "speed"),
 ];
 
 /// Words before a number that make it approximate or a bound.
@@ -90,7 +96,18 @@ pub struct Stated {
     /// A time in a sentence about the step (`stable`, `step`, `Δt`): it
     /// is held against the steps and the inputs only.
     pub step: bool,
+    /// A length in a sentence about a drop or a fall (`falls`, `height`):
+    /// the only lengths the check reads (a sentence's other lengths are
+    /// sizes and distances of things the case need not hold: a ball's
+    /// diameter, a part of the model file).
+    pub drop: bool,
 }
+
+/// Words that make a length in their sentence a drop height.
+const DROP_WORDS: &[&str] = &["drop", "fall", "fell", "height", "lifted", "raised"];
+
+/// Speeds written in words (SI m/s each).
+const WORD_SPEEDS: &[(&str, f64)] = &[("km/h", 1.0 / 3.6), ("mph", 0.44704)];
 
 /// Words that make a time in their sentence a step.
 const STEP_WORDS: &[&str] = &["stable", "step", "Δt", "dt ="];
@@ -159,7 +176,20 @@ fn number(b: &[(usize, char)], i: usize) -> Number {
 
 /// The unit written from `b[k]`: the longest run of words that parses
 /// as one unit (`N s/m`, `rad/s`), and where it ends.
-fn unit_at(text: &str, b: &[(usize, char)], k: usize) -> Option<(crate::units::Unit, usize)> {
+fn unit_at(text: &str, b: &[(usize, char)], k: usize) -> Option<((f64, Dim), usize)> {
+    // Speeds written in words the case's units do not take (an input in
+    // km/h is an error; a sentence may say it).
+    for (word, scale) in WORD_SPEEDS {
+        let n = word.chars().count();
+        let end = k + n;
+        let here: String = b[k.min(b.len())..end.min(b.len())]
+            .iter()
+            .map(|x| x.1)
+            .collect();
+        if here == *word && b.get(end).is_none_or(|x| !is_unit_char(x.1)) {
+            return Some(((*scale, SPEED), end));
+        }
+    }
     let mut end = k;
     let mut unit_end = k;
     let mut unit = None;
@@ -197,7 +227,7 @@ fn unit_at(text: &str, b: &[(usize, char)], k: usize) -> Option<(crate::units::U
             break;
         }
     }
-    unit.map(|u| (u, unit_end))
+    unit.map(|u: crate::units::Unit| ((u.scale.to_f64(), u.dim), unit_end))
 }
 
 /// Whether the word before `pos` makes the number approximate.
@@ -254,7 +284,7 @@ pub fn stated(text: &str) -> Vec<Stated> {
             i = j.max(i + 1);
             continue;
         }
-        let Some((u, unit_end)) = unit_at(text, &b, k) else {
+        let Some(((scale, udim), unit_end)) = unit_at(text, &b, k) else {
             i = j.max(i + 1);
             continue;
         };
@@ -265,7 +295,9 @@ pub fn stated(text: &str) -> Vec<Stated> {
             i = unit_end;
             continue;
         }
-        if DIMS.iter().any(|(d, _)| *d == u.dim) {
+        // A number glued to `m` is a product with the mass m (`(2m)`).
+        let glued_m = k == j && &text[b[k].0..b.get(unit_end).map_or(text.len(), |x| x.0)] == "m";
+        if !glued_m && DIMS.iter().any(|(d, _)| *d == udim) {
             let hedged = hedged(text, pos);
             if let (false, Ok(m)) = (hedged, digits.parse::<f64>()) {
                 let d = decimals.unwrap_or(0) as i32;
@@ -275,7 +307,6 @@ pub fn stated(text: &str) -> Vec<Stated> {
                 } else {
                     0
                 } as i32;
-                let scale = u.scale.to_f64();
                 let value = m * 10f64.powi(exponent - d) * scale;
                 let precision = 0.5 * 10f64.powi(exponent - d + trailing) * scale;
                 let span_end = b.get(unit_end).map_or(text.len(), |x| x.0);
@@ -284,7 +315,16 @@ pub fn stated(text: &str) -> Vec<Stated> {
                     .filter_map(|e| text[..pos].rfind(e).map(|p| p + e.len()))
                     .max()
                     .map_or(&text[..pos], |p| &text[p..pos]);
-                let step = u.dim == Dim::TIME
+                // A drop word among the five words before the number or
+                // the word after its unit ("falls 80 cm", "a drop of 0.8
+                // m", "80 cm drop"; not "a 30 mm ball … dropped").
+                let before: Vec<&str> = sentence.split_whitespace().rev().take(5).collect();
+                let after = text[span_end..].split_whitespace().next().unwrap_or("");
+                let drop = before.iter().chain([&after]).any(|w| {
+                    let w = w.to_lowercase();
+                    DROP_WORDS.iter().any(|d| w.starts_with(d))
+                });
+                let step = udim == Dim::TIME
                     && STEP_WORDS
                         .iter()
                         .any(|w| sentence.to_lowercase().contains(&w.to_lowercase()));
@@ -292,8 +332,9 @@ pub fn stated(text: &str) -> Vec<Stated> {
                     span: b[start].0..span_end,
                     value,
                     precision,
-                    dim: u.dim,
+                    dim: udim,
                     step,
+                    drop,
                 });
             }
         }
@@ -302,331 +343,16 @@ pub fn stated(text: &str) -> Vec<Stated> {
     out
 }
 
-/// JSON keys of a report whose numbers are masses, frequencies, times or
-/// forces (every key of that dimension the JSON has; a key not listed only
-/// makes the check warn where it need not).
-const KEYS: &[(Dim, &[&str])] = &[
-    (
-        Dim::MASS,
-        &[
-            "m_eff",
-            "m_eff_with_armature",
-            "m_eff_without_armature",
-            "m_engine",
-            "m_together",
-            "mass",
-            "masses",
-            "naive_mass",
-            "rule_mass",
-            "payload_mass",
-            "moving_mass",
-            "reduced_mass",
-            "robot_mass",
-            "total_mass",
-        ],
-    ),
-    (
-        Dim::FREQUENCY,
-        &[
-            "omega",
-            "omega_naive",
-            "omega_d",
-            "omega_measured",
-            "omega_predicted",
-            "omega_d_measured",
-            "omega_d_predicted",
-            "coupled_omega_max",
-            "coupled_omega_upper_bound",
-            "independent_omega_max",
-            "decay_rates",
-            "decay_measured",
-            "decay_predicted",
-            "case_order",
-            "min",
-            "max",
-            "frequency",
-        ],
-    ),
-    (
-        Dim::TIME,
-        // And every key of `STEP_KEYS`.
-        &[
-            "duration",
-            "time_to_peak",
-            "time_to_compression",
-            "start",
-            "end",
-        ],
-    ),
-    (Dim::FORCE, &["peak_force", "force_limit", "preload"]),
-    (DENSITY, &["density"]),
-];
-
-/// Subtrees of the JSON that hold matrices or sampled histories.
-const SKIP: &[&str] = &["model", "gap_history", "stability", "history", "jacobian"];
-
-/// Keys whose numbers are times that are steps.
-const STEP_KEYS: &[&str] = &[
-    "dt",
-    "dt0",
-    "dt_coupled",
-    "dt_independent",
-    "dt_run_coupled",
-    "dt_run_independent",
-    "coupled",
-    "independent",
-    "coupled_damped",
-    "independent_damped",
-    "guaranteed",
-    "governing",
-    "step",
-];
-
-/// The values a report's JSON holds, by key.
-pub fn known_in_json(v: &serde_json::Value) -> Vec<Known> {
-    fn walk(v: &serde_json::Value, key: &str, out: &mut Vec<Known>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                // An input: its SI value and unit.
-                if let (Some(x), Some(u)) = (
-                    m.get("si").and_then(|x| x.as_f64()),
-                    m.get("si_unit").and_then(|x| x.as_str()),
-                ) && let Ok(unit) = parse_unit(u, false)
-                {
-                    out.push(Known {
-                        value: x,
-                        dim: unit.dim,
-                        what: m
-                            .get("name")
-                            .and_then(|n| n.as_str())
-                            .unwrap_or("an input")
-                            .to_string(),
-                        step: true,
-                    });
-                }
-                // Struck contacts' peaks summed (the headline's total).
-                if let Some(cs) = m.get("contacts").and_then(|c| c.as_array()) {
-                    let sum: f64 = cs
-                        .iter()
-                        .filter(|c| c.get("role").and_then(|r| r.as_str()) == Some("struck"))
-                        .filter_map(|c| c.get("peak_force").and_then(|f| f.as_f64()))
-                        .sum();
-                    if sum > 0.0 {
-                        out.push(Known {
-                            value: sum,
-                            dim: Dim::FORCE,
-                            what: "struck contacts' peaks summed".into(),
-                            step: false,
-                        });
-                    }
-                }
-                for (k, x) in m {
-                    // The matrices (a mass matrix's entries are not all
-                    // masses) and sampled histories name no result.
-                    if !SKIP.contains(&k.as_str()) {
-                        walk(x, k, out);
-                    }
-                }
-            }
-            serde_json::Value::Array(a) => {
-                for x in a {
-                    walk(x, key, out);
-                }
-            }
-            serde_json::Value::Number(n) => {
-                let step = STEP_KEYS.contains(&key);
-                let dim = KEYS
-                    .iter()
-                    .find(|(_, ks)| ks.contains(&key))
-                    .map(|(d, _)| *d)
-                    .or(step.then_some(Dim::TIME));
-                if let (Some(x), Some(dim)) = (n.as_f64(), dim) {
-                    out.push(Known {
-                        value: x,
-                        dim,
-                        what: key.to_string(),
-                        step,
-                    });
-                }
-            }
-            serde_json::Value::String(s) if key == "settings" => {
-                // An engine's settings written with their units (its
-                // step); not the case's own words, which would match
-                // themselves.
-                for st in stated(s) {
-                    out.push(Known {
-                        value: st.value,
-                        dim: st.dim,
-                        what: key.to_string(),
-                        step: true,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(v, "", &mut out);
-    out
-}
-
-/// Body and link masses of the model, their total, and their weights m g.
-pub fn known_in_model(case: &Case, model: &crate::model::Model<f64>) -> Vec<Known> {
-    let mut masses: Vec<f64> = Vec::new();
-    if let crate::model::Kind::Bodies { bodies, .. } = &model.kind {
-        masses.extend(bodies.iter().filter_map(|b| b.mass()));
-    }
-    if let crate::case::Form::Robot(r) = &case.form {
-        masses.extend(r.robot.tree.bodies.iter().map(|b| b.mass));
-    }
-    let total: f64 = masses.iter().sum();
-    let densities = shaped_densities(case, model);
-    // MuJoCo's solref time constant is a time the case types without a
-    // unit (the settings line cannot carry it).
-    let solref = case
-        .engines
-        .mujoco
-        .as_ref()
-        .map(|m| m.solref[0])
-        .filter(|t| *t > 0.0)
-        .map(|t| Known {
-            value: t,
-            dim: Dim::TIME,
-            what: "solref's time constant".into(),
-            step: true,
-        });
-    // checks7c: a body's weight m g is a force its words may state ("weighs
-    // 19.6 N" on a force gauge), with standard gravity or a rounded one.
-    let weights: Vec<Known> = masses
-        .iter()
-        .chain(std::iter::once(&total))
-        .flat_map(|m| {
-            [super::dynamics::GRAVITY, 9.81, 9.8].map(|g| Known {
-                value: m * g,
-                dim: Dim::FORCE,
-                what: "a body's weight m g".into(),
-                step: false,
-            })
-        })
-        .collect();
-    masses
-        .into_iter()
-        .map(|m| Known {
-            value: m,
-            dim: Dim::MASS,
-            what: "a body's mass".into(),
-            step: false,
-        })
-        .chain(weights)
-        .chain(std::iter::once(Known {
-            value: total,
-            dim: Dim::MASS,
-            what: "the bodies' total mass".into(),
-            step: false,
-        }))
-        .chain(solref)
-        .chain(densities)
-        .collect()
-}
-
-/// Every quantity typed as a value in the case file (any string that is
-/// not a title or a description, at any depth: a contact's Hertz `load`, a
-/// drop height, an engine setting), and a program's sampling interval and
-/// rate: the case's own inputs, which its words may restate.
-pub fn known_in_source(case: &Case) -> Vec<Known> {
-    fn walk(v: &toml::Value, key: &str, out: &mut Vec<Known>) {
-        match v {
-            toml::Value::String(s) if key != "description" && key != "title" => {
-                for st in stated(s) {
-                    out.push(Known {
-                        value: st.value,
-                        dim: st.dim,
-                        what: format!("`{key}` as typed"),
-                        step: true,
-                    });
-                }
-            }
-            toml::Value::Array(a) => a.iter().for_each(|x| walk(x, key, out)),
-            toml::Value::Table(t) => t.iter().for_each(|(k, x)| walk(x, k, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    // The reader has parsed this text already; a failure here only means
-    // fewer known values.
-    if let Ok(table) = case.source.parse::<toml::Table>() {
-        table.iter().for_each(|(k, x)| walk(x, k, &mut out));
-    }
-    if let Some(m) = &case.motion
-        && m.time.len() > 1
-    {
-        let mut dt: Vec<f64> = m.time.windows(2).map(|w| w[1] - w[0]).collect();
-        dt.sort_by(f64::total_cmp);
-        let median = dt[dt.len() / 2];
-        if median > 0.0 {
-            out.push(Known {
-                value: median,
-                dim: Dim::TIME,
-                what: "the program's sampling interval".into(),
-                step: true,
-            });
-            out.push(Known {
-                value: 1.0 / median,
-                dim: Dim::FREQUENCY,
-                what: "the program's sampling rate".into(),
-                step: true,
-            });
-        }
-    }
-    out
-}
-
-/// Every value the case's words may restate: the model's masses, the
-/// values typed in the file, and the report's (`json`).
-pub fn known(
-    case: &Case,
-    model: &crate::model::Model<f64>,
-    json: Option<serde_json::Value>,
-) -> Vec<Known> {
-    let mut known = known_in_model(case, model);
-    known.extend(known_in_source(case));
-    if let Some(v) = json {
-        known.extend(known_in_json(&v));
-    }
-    known
-}
-
-/// Each shaped body's m/V.
-fn shaped_densities(case: &Case, model: &crate::model::Model<f64>) -> Vec<Known> {
-    let (crate::case::Form::Bodies { bodies, .. }, crate::model::Kind::Bodies { bodies: mb, .. }) =
-        (&case.form, &model.kind)
-    else {
-        return Vec::new();
-    };
-    bodies
-        .iter()
-        .zip(mb)
-        .filter_map(|(b, m)| {
-            let s = b.shape.as_ref()?;
-            let v = s.kind.volume(&s.size)?;
-            Some(Known {
-                value: m.mass()? / v,
-                dim: DENSITY,
-                what: format!("m/V of body {}'s {}", b.name, s.kind.name()),
-                step: false,
-            })
-        })
-        .collect()
-}
-
 /// The quantities of `text` this case's check reads: a scene's words'
 /// densities are not (its bodies have no shape to hold them against, and
-/// a large scene's route must not change for them).
+/// a large scene's route must not change for them); nor its lengths
+/// and speeds (a scene's geometry is its files').
 fn stated_in(case: &Case, text: &str) -> Vec<Stated> {
     let mut s = stated(text);
     if case.scene.is_some() {
-        s.retain(|x| x.dim != DENSITY);
+        s.retain(|x| ![DENSITY, Dim::LENGTH, SPEED].contains(&x.dim));
     }
+    s.retain(|x| x.dim != Dim::LENGTH || x.drop);
     s
 }
 
@@ -677,7 +403,7 @@ fn nearest<'a>(s: &Stated, known: &'a [Known]) -> Option<&'a Known> {
 
 /// The texts of a case a signer reads as statements, with the place each
 /// is written in the case file (searched for in the source).
-fn texts(case: &Case) -> Vec<(String, &str)> {
+pub(super) fn texts(case: &Case) -> Vec<(String, &str)> {
     let mut out = vec![
         ("title".to_string(), case.title.as_str()),
         ("description".to_string(), case.description.as_str()),
@@ -715,9 +441,11 @@ pub fn check(case: &Case, known: &[Known], out: &mut Checks) {
             let written = &text[s.span.clone()];
             // Where it is written: the first place in the file with that
             // text (the case's own words, so it is there).
-            let location = match case.source.find(written) {
-                Some(p) => at(case, &(p..p + written.len())),
-                None => at(case, &(0..0)),
+            // (within the text itself where the file holds it verbatim).
+            let location = match (case.source.find(text), case.source.find(written)) {
+                (Some(t), _) if !text.is_empty() => at(case, &(t + s.span.start..t + s.span.end)),
+                (_, Some(p)) => at(case, &(p..p + written.len())),
+                _ => at(case, &(0..0)),
             };
             let near = nearest(&s, known).map_or_else(String::new, |k| {
                 format!(

@@ -15,10 +15,15 @@ mod dynamics;
 mod each;
 mod location;
 use location::{ContactField, at, contact_at, scene_row};
+mod claimed;
+pub mod known;
 mod laws;
+mod link_extent;
+mod material;
 mod normals;
 mod plausible;
 mod program;
+mod program_inputs;
 mod ranges;
 mod robot_inputs;
 mod rules;
@@ -38,6 +43,9 @@ mod hertz_bodies;
 mod payload;
 mod preload;
 
+pub use claimed::{CLAIM_REL_TOL_MAX, RANGE_SPAN_MIN};
+pub use link_extent::{LINK_EXTENT_MARGIN, LINK_EXTENT_MIN, LinkExcess, link_excess};
+pub use material::MATERIAL_BAND;
 pub use ranges::HINGE_RANGE;
 pub use rules::{RULE_RATIO, RULES, rule_words};
 pub use scene_model::{DUMP_DENSITY_FLOOR, FREE_FRACTION, SUPPORT_RATIO};
@@ -96,6 +104,9 @@ pub struct ModelCheck {
     /// `range_unit`, `contact_on_other_body`, `hertz_load`, `wave_speed`,
     /// `solimp_width`, `duplicate_bodies`, `scene_unsupported`,
     /// `dump_snapshot`,
+    /// `range_unit`, `claim_tolerance`, `tolerance_span`,
+    /// `program_angle_unit`, `program_start`, `sample_counter`,
+    /// `link_gyration_beyond_extent`, `material_density`,
     /// `description_contradicts_result` (the list: [`RULES`]).
     pub rule: &'static str,
     /// The input it is about (`body block: inertia`, `contact tip: normal`).

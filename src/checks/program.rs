@@ -46,7 +46,7 @@ pub(super) fn program(case: &Case, out: &mut Checks) {
 }
 
 /// Where `[motion]`'s program is named (its `trajectory`, else the table).
-fn motion_at(case: &Case, motion: &crate::case::Motion) -> String {
+pub(super) fn motion_at(case: &Case, motion: &crate::case::Motion) -> String {
     at(
         case,
         &super::laws::key_in_table(case, motion.span.start, "trajectory"),

@@ -209,6 +209,35 @@ pub const RULES: &[(&str, &str)] = &[
         "payload_inputs",
         "a payload's centre of mass (in its link's frame, 0.2 m out or more) is not within a quarter of its offset of where the link's frame is in the world",
     ),
+    // checks7b
+    (
+        "claim_tolerance",
+        "a claim's rel_tol is below 0.5 (rel_tol = 5 accepts anything from 0 to 6 times the claimed value; 5 % is 0.05)",
+    ),
+    (
+        "tolerance_span",
+        "a parameter's range tolerance spans at most 10× (its ends' ratio at least 0.1), and a ± tolerance is smaller than its nonzero nominal value (the value keeps its sign)",
+    ),
+    (
+        "program_angle_unit",
+        "a program read in degrees has some hinge value beyond a turn (±6.28, radians typed under angle_unit = \"deg\" stay within it), and one read in radians has at most half its hinges beyond a turn",
+    ),
+    (
+        "program_start",
+        "a program's first sample is not the [model] configuration with two joint columns exchanged (swapped headers)",
+    ),
+    (
+        "sample_counter",
+        "a program's time column is not 0, 1, 2, … (a sample index read as seconds)",
+    ),
+    (
+        "link_gyration_beyond_extent",
+        "a model link's radius of gyration about its centre of mass, √(ΣI/2m), is at most 1.05 times the farthest of its frames, joint anchors and children's frames from its centre of mass, for a link whose farthest frame is 0.15 m or more from it (an inertia about the joint exceeds it)",
+    ),
+    (
+        "material_density",
+        "a body whose material the description names (aluminium, steel, nylon, PA12, glass, …) has m/V within 0.6–1.6 times that material's density",
+    ),
 ];
 
 #[cfg(test)]

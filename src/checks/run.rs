@@ -5,8 +5,9 @@
 
 use super::scene::{Geometry, Results};
 use super::{
-    Checks, dump_tolerance, dynamics, hertz_bodies, hertz_inputs, laws, normals, payload, plausible,
-    preload, program, ranges, robot_inputs, scene_model, world_contacts,
+    Checks, claimed, dump_tolerance, dynamics, hertz_bodies, hertz_inputs, laws, link_extent,
+    material, normals, payload, plausible, preload, program, program_inputs, ranges, robot_inputs,
+    scene_model, world_contacts,
 };
 use crate::case::Case;
 use crate::model::Model;
@@ -139,6 +140,15 @@ pub(super) const ORDER: &[Step] = &[
     ),
     Step::Case(dump_tolerance::dump_tolerance),
     Step::Case(payload::payloads),
+    // checks7b
+    Step::Case(claimed::claims),
+    Step::Case(claimed::tolerances),
+    Step::Case(program_inputs::program_file),
+    Step::Case(link_extent::links),
+    Step::Model(
+        |m, out| material::check(m.case, m.model, out),
+        Never("a scene's bodies have no shapes"),
+    ),
 ];
 
 /// The first step the columnar route runs after the analysis.

@@ -141,25 +141,71 @@ fn evaluate_all(
     options: &ReportOptions,
 ) -> Result<Vec<meff::Evaluated>, ExitCode> {
     let mut evaluated = Vec::with_capacity(files.len());
-    let mut bad_input = false;
+    let mut bad: Vec<String> = Vec::new();
+    let mut good: Vec<String> = Vec::new();
     for file in files {
         let listing = Listing {
             digits: Some(options.digits),
             ..Listing::default()
         };
         match load_and_evaluate_listing(file, options.verify, options.limit, listing) {
-            Ok(e) => evaluated.push(e),
+            Ok(e) => {
+                good.push(shown(file));
+                evaluated.push(e);
+            }
             Err(e) => {
                 print_error(&e);
-                bad_input = true;
+                bad.push(bad_case(file, &e));
             }
         }
     }
-    if bad_input {
-        error("bad input: nothing was written");
+    if !bad.is_empty() {
+        let mut message = format!(
+            "bad input in {} of {} case(s), nothing was written (a report run writes every \
+             sheet or none):\n{}",
+            bad.len(),
+            files.len(),
+            bad.iter()
+                .map(|b| format!("  {b}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        if !good.is_empty() {
+            message.push_str(&format!(
+                "\nthe other {} case(s) are good; for their sheets, report them on their own: \
+                 meff report {} -o DIR",
+                good.len(),
+                good.join(" ")
+            ));
+        }
+        error(&message);
         return Err(ExitCode::from(EXIT_BAD_INPUT));
     }
     Ok(evaluated)
+}
+
+/// A bad case as the batch's closing list names it: the case file and
+/// where its first error is (`file:line:col`, which may be a file the case
+/// names), with the count of its errors.
+fn bad_case(file: &std::path::Path, e: &meff::Error) -> String {
+    match e {
+        meff::Error::Input(src) => {
+            let first = src.diagnostics.first().map_or_else(String::new, |d| {
+                let (line, col) =
+                    meff::diag::line_col(&src.source, d.span.start.min(src.source.len()));
+                format!(
+                    " at {}:{line}:{col}",
+                    meff::diag::escape_controls(&src.path)
+                )
+            });
+            let more = match src.diagnostics.len() {
+                0 | 1 => String::new(),
+                k => format!(" ({k} errors)"),
+            };
+            format!("{}{first}{more}", shown(file))
+        }
+        other => format!("{}: {other}", shown(file)),
+    }
 }
 
 /// Files to write: target path and bytes.
