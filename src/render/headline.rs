@@ -9,8 +9,8 @@
 pub use super::headline_parts::{Segment, setting_text};
 use super::headline_parts::{bound, decided, down, n, plain, strong, t, t_at_most, up};
 use super::headline_person::{person_lines, world_segments};
-use crate::report::Report;
 use crate::number::{pretty, sig};
+use crate::report::Report;
 
 /// With tolerances, what the step to use is (the smallest over the box's
 /// points searched); the rest of the line explains the step at the

@@ -57,9 +57,9 @@ mod input {
     mod model_checks_more;
     mod model_checks_round5;
     mod model_checks_round6;
+    mod model_checks_round7;
     mod model_checks_round7a;
     mod model_checks_round7b;
-    mod model_checks_round7;
     mod robustness;
     mod sweeps;
     mod tolerance;

@@ -556,8 +556,7 @@ fn build(
         &radius,
         &planes,
         (opts.tolerance, near),
-        &mut names,
-        &mut issues,
+        (&mut names, &mut issues),
         &at_atom,
         (&a.id, &mut overlaps, &mut touching),
     );
@@ -652,8 +651,7 @@ fn plane_contacts(
     radius: &[f64],
     planes: &[(Plane, String, bool)],
     (tolerance, near): (f64, Option<f64>),
-    names: &mut Vec<String>,
-    issues: &mut Vec<Diagnostic>,
+    (names, issues): (&mut Vec<String>, &mut Vec<Diagnostic>),
     at_atom: &dyn Fn(usize, String) -> Diagnostic,
     (ids, overlaps, touching): (&[i64], &mut Vec<f64>, &mut [usize]),
 ) -> usize {
