@@ -471,21 +471,7 @@ fn build(
             len: length * (b.hi[k] - b.lo[k]),
         })
     });
-    let mut s = SceneData {
-        mass: a.mass.iter().map(|m| m * mass_unit).collect(),
-        position: (0..3 * n)
-            .map(|i| grid::wrap(length * a.position[i], periodic[i % 3]))
-            .collect(),
-        fixed: vec![false; n],
-        body_names: Some(a.id.iter().map(|id| format!("a{id}")).collect()),
-        ..SceneData::default()
-    };
-    let radius: Vec<f64> = a.radius.iter().map(|r| r * length).collect();
-    s.inertia = Vec::with_capacity(6 * n);
-    for i in 0..n {
-        let moment = 0.4 * s.mass[i] * radius[i] * radius[i];
-        s.inertia.extend([moment, moment, moment, 0.0, 0.0, 0.0]);
-    }
+    let (mut s, radius) = spheres_as_bodies(a, (length, mass_unit), &periodic);
     let at_atom = |i: usize, message: String| {
         Diagnostic::new(dump::field_span(text, a.line[i], a.x_field), message)
     };
@@ -577,13 +563,7 @@ fn build(
         image.resize(3 * c, 0.0);
         s.image = Some(image);
     }
-    s.stiffness = vec![opts.law.stiffness; c];
-    s.damping = opts.law.damping.map(|d| vec![d; c]);
-    s.tangential = opts.law.tangential.map(|t| super::TangentialColumns {
-        stiffness: vec![t.stiffness; c],
-        ratio: t.ratio,
-        damping: t.damping.map(|d| vec![d; c]),
-    });
+    with_law(&mut s, opts, c);
     s.contact_names = Some(names);
     let issues = super::validate(&s, crate::case::types::Space::ThreeD);
     if let Some(i) = issues.first() {
@@ -609,6 +589,43 @@ fn build(
             near: None,
         },
     ))
+}
+
+/// The dump's atoms as solid spheres (SI; positions wrapped into a
+/// periodic box), and their radii.
+fn spheres_as_bodies(
+    a: &dump::Atoms,
+    (length, mass_unit): (f64, f64),
+    periodic: &[Option<Period>; 3],
+) -> (SceneData, Vec<f64>) {
+    let n = a.id.len();
+    let mut s = SceneData {
+        mass: a.mass.iter().map(|m| m * mass_unit).collect(),
+        position: (0..3 * n)
+            .map(|i| grid::wrap(length * a.position[i], periodic[i % 3]))
+            .collect(),
+        fixed: vec![false; n],
+        body_names: Some(a.id.iter().map(|id| format!("a{id}")).collect()),
+        ..SceneData::default()
+    };
+    let radius: Vec<f64> = a.radius.iter().map(|r| r * length).collect();
+    s.inertia = Vec::with_capacity(6 * n);
+    for i in 0..n {
+        let moment = 0.4 * s.mass[i] * radius[i] * radius[i];
+        s.inertia.extend([moment, moment, moment, 0.0, 0.0, 0.0]);
+    }
+    (s, radius)
+}
+
+/// The case's contact law on every one of the `c` contacts.
+fn with_law(s: &mut SceneData, opts: &DumpOptions, c: usize) {
+    s.stiffness = vec![opts.law.stiffness; c];
+    s.damping = opts.law.damping.map(|d| vec![d; c]);
+    s.tangential = opts.law.tangential.map(|t| super::TangentialColumns {
+        stiffness: vec![t.stiffness; c],
+        ratio: t.ratio,
+        damping: t.damping.map(|d| vec![d; c]),
+    });
 }
 
 /// Each sphere against each plane: contacts into `s` and `names`, overlaps
