@@ -267,6 +267,16 @@ pub fn stated(text: &str) -> Vec<Stated> {
             i += 1;
             continue;
         }
+        // The last factor of a product or the end of a range (`400 × 300 ×
+        // 200 mm`, `3 – 4 kg`): not one quantity either.
+        let mut back = i;
+        while back > 0 && matches!(b[back - 1].1, ' ' | '\u{a0}' | '\u{2009}') {
+            back -= 1;
+        }
+        if back < i && back > 0 && matches!(b[back - 1].1, '×' | '*' | '–' | '−' | 'x') {
+            i += 1;
+            continue;
+        }
         let start = i;
         let Number {
             digits,
@@ -500,7 +510,6 @@ mod tests {
         for t in [
             "400 × 300 × 200 mm",
             "a step of 1/240 s",
-            "falls 0.5 m",
             "40 N s/m",
             "A = 0.7075 kg⁻¹",
             "about 3 kg",
