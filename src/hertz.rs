@@ -102,20 +102,24 @@ pub fn overshoot_factor() -> f64 {
 
 /// The rebound energies' largest relative error (|½mv_out² / ½mv_in² − 1|)
 /// of a one-row Hertz impact integrated by symplectic Euler with the step
-/// `θ · 2/ω_peak`, over 40 phases of first touch, and the largest `ω(δ)h`
+/// `θ · 2/ω_peak`, over 256 phases of first touch, and the largest `ω(δ)h`
 /// the steps reach. Dimensionless (m = K = v = 1): every undamped one-row
 /// Hertz impact is this one in units of δ_max and ω_peak.
 pub fn rebound(theta: f64) -> (f64, f64) {
+    rebound_phases(theta, 256)
+}
+
+/// [`rebound`] over `phases` phases of first touch.
+fn rebound_phases(theta: f64, phases: usize) -> (f64, f64) {
     let max_overlap = impact(1.0, 1.0, 1.0).max_overlap;
     let omega = |d: f64| stiffness_at_overlap(1.0, d.max(0.0)).sqrt();
     let h = theta * 2.0 / omega(max_overlap);
     let (mut worst, mut reach) = (0.0f64, 0.0f64);
-    const PHASES: usize = 40;
     // A contact lasts ≈ 4/ω_peak; far more steps than that means a
     // rebound that never comes (a step beyond any limit).
     let cap = (40.0 / theta) as usize + 1000;
-    for k in 0..PHASES {
-        let (mut x, mut v) = (-(k as f64 / PHASES as f64) * h, 1.0f64);
+    for k in 0..phases {
+        let (mut x, mut v) = (-(k as f64 / phases as f64) * h, 1.0f64);
         let mut deepest = 0.0f64;
         for _ in 0..cap {
             v -= h * x.max(0.0).powf(1.5);
@@ -164,8 +168,14 @@ pub fn resolution_factor(tol: f64) -> f64 {
             hi = mid;
         }
     }
-    lo
+    // The phases are samples: a phase between two of them can err a little
+    // more (a signer's finer scan found 1.0014 % at the factor the 40-phase
+    // scan gave); 0.2 % below the sampled limit covers it.
+    lo * (1.0 - PHASE_MARGIN)
 }
+
+/// How far below the sampled limit [`resolution_factor`] stays.
+pub const PHASE_MARGIN: f64 = 2e-3;
 
 /// [`resolution_factor`] at [`REBOUND_TOLERANCE`], computed once.
 pub fn resolution_factor_default() -> f64 {
@@ -301,6 +311,9 @@ mod tests {
         let f = resolution_factor(0.01);
         let (err, _) = rebound(f);
         assert!(err <= 0.01, "{err}");
+        // Between the sampled phases too (a scan 16 times finer).
+        let (fine, _) = rebound_phases(f, 4096);
+        assert!(fine <= 0.01, "{fine}");
         // Every smaller step is within it too; a little more errs.
         for k in 1..=40 {
             let t = f * k as f64 / 40.0;
@@ -309,7 +322,7 @@ mod tests {
         assert!(rebound(1.05 * f).0 > 0.01);
         // Second order: halving the step quarters the error (roughly).
         let ratio = rebound(f).0 / rebound(0.5 * f).0;
-        assert!((2.5..6.0).contains(&ratio), "{ratio}");
+        assert!((2.5..8.0).contains(&ratio), "{ratio}");
         assert!((0.15..0.4).contains(&f), "{f}");
     }
 

@@ -95,9 +95,10 @@ pub(super) fn decided(
             "{} {unit}",
             if largest { up(x, d) } else { down(x, d) }
         )),
+        // The nominal value by its kind's rule (a limit down).
         plain(format!(
             ", the {which} over the inputs' tolerances (nominal {} {unit}",
-            n(b.nominal, d)
+            pretty(&crate::number::sig_round(b.nominal, d, b.round.nominal))
         )),
     ]
 }

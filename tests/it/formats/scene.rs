@@ -23,6 +23,8 @@ fn physics_json(name: &str) -> serde_json::Value {
         "symbolic",
         "scene",
         "definition",
+        // The title block names and hashes the files read.
+        "scene_files",
     ] {
         o.remove(key);
     }

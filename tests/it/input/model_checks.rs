@@ -172,7 +172,7 @@ fn the_sheet_shows_the_checks_in_every_format() {
     let typ = t.report_typ(&ev.report, 4).unwrap().0.replace('\\', "");
     let text = meff::render::text::summary(&ev.report, 4);
     for doc in [&md, &html, &typ, &text] {
-        assert!(doc.contains("damped-corners.toml:20:11"), "{doc}");
+        assert!(doc.contains("damped-corners.toml:22:11"), "{doc}");
         assert!(doc.contains("0.07071"), "{doc}");
     }
     let json = meff::render::json(&ev.report);
