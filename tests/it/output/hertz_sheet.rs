@@ -104,7 +104,7 @@ fn check_step_table(ev: &meff::Evaluated) -> usize {
         } else if label.starts_with("upper bound") {
             // At the peak the bound's own 2/ω̄ is printed, and the step
             // through the impact has its own row.
-            let h = if cell.contains("2/ω̄ at the peak") {
+            let h = if label.contains("its 2/ω̄") {
                 Some(2.0 / fig.omega_upper_bound)
             } else {
                 fig.guaranteed
