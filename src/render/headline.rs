@@ -237,11 +237,12 @@ fn step_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
     ];
     if let Some(n) = closed {
         line.push(plain(format!(
-            ", the step with the scene's {} near contact{} closed ({}): the snapshot's own {} contacts give {}, which is too long once the pile settles and they close. For the snapshot alone",
+            ", the step with the scene's {} near contact{} closed ({}): the snapshot's own {} contacts give {}, which is too long once the pile settles and they close. For the snapshot alone, {}",
             n.count,
             if n.count == 1 { "" } else { "s" },
             near_words(n),
             report.contacts_total,
+            t_at_most(report, h, d),
             t_at_most(report, h, d)
         )));
     }

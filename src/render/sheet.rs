@@ -69,7 +69,7 @@ pub fn assumptions(report: &Report) -> Vec<String> {
         out.push("Impacts: the contacts an impact names start at zero penetration, the struck ones closing at the given speed (from a drop, v = √(2gh)); every other contact stays open throughout (the case's pose is taken as touching only at the named contacts, e.g. tilted slightly onto one corner); a contact pushes with kδ + cδ̇ while its penetration and that force are positive, and never pulls, so it may open and close again; gravity's impulse during the contact and friction are left out; the pose and J stay those of the case, so the results hold while the body turns little during the contact. The body's later motion (a second strike on other contacts) is not followed; impacts are not part of the verification by simulation.".to_string());
     }
     if !report.persons.is_empty() {
-        out.push("Contact with a person: the body region's mass, stiffness, force limit and speed are the case's values (no standard's table is built in); robot and person meet as two masses and one linear spring.".to_string());
+        out.push("Contact with a person: the body region's mass, stiffness, force limit and speed are the case's values (meff holds them against its bundled ISO/TS 15066 Annex A table in the model checks, but takes no value from it); robot and person meet as two masses and one linear spring.".to_string());
     }
     if !report.engines.is_empty() {
         out.push("Engines: each engine's settings are turned into a spring and dashpot by the formulas of its source code, as cited in the engines section and docs/engines.md.".to_string());
