@@ -82,7 +82,8 @@ pub struct Report {
     /// The parameters as typed, with their SI values.
     pub inputs: Vec<InputReport>,
     /// A scene's `[scene]` settings as typed, with their SI values and
-    /// where they are written; empty for other cases.
+    /// where they are written; absent from the JSON for other cases.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scene_inputs: Vec<SceneInputReport>,
     /// Per contact: every contact, or the selection `contacts_selection`
     /// names (`--contacts`).
