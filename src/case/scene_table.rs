@@ -246,7 +246,6 @@ fn npz_array(i: &scene::Issue) -> &str {
         "name" => "contact_name",
         other => other,
     }
-
 }
 
 impl Reader<'_> {
@@ -270,10 +269,17 @@ impl Reader<'_> {
                 continue;
             }
             let span = node.span();
-            let typed = self.source.get(span.clone()).unwrap_or("").trim().to_string();
+            let typed = self
+                .source
+                .get(span.clone())
+                .unwrap_or("")
+                .trim()
+                .to_string();
             // Names, snapshot numbers, lists and unit words are as typed.
-            let quantity = !matches!(k.get_ref().as_ref(), "dump" | "file" | "bodies" | "contacts" | "timestep")
-                && !key.starts_with("units");
+            let quantity = !matches!(
+                k.get_ref().as_ref(),
+                "dump" | "file" | "bodies" | "contacts" | "timestep"
+            ) && !key.starts_with("units");
             let value = match node.get_ref() {
                 DeValue::String(s) if quantity => self.quantity(s),
                 DeValue::Integer(_) | DeValue::Float(_) if quantity => self.quantity(&typed),

@@ -63,7 +63,10 @@ fn a_dump_sheet_lists_its_scene_settings_as_typed_and_in_si() {
     let section = |doc: &str, head: &str, next: &str| {
         let from = doc.find(head).unwrap_or_else(|| panic!("no {head}"));
         let rest = &doc[from..];
-        rest[..rest[head.len()..].find(next).map_or(rest.len(), |i| i + head.len())].to_string()
+        rest[..rest[head.len()..]
+            .find(next)
+            .map_or(rest.len(), |i| i + head.len())]
+            .to_string()
     };
     let md = section(&md, "## Inputs", "\n## ");
     let html = section(&html, "<h2>Inputs</h2>", "<h2>")
@@ -77,7 +80,14 @@ fn a_dump_sheet_lists_its_scene_settings_as_typed_and_in_si() {
         ("typ", &typ, "3000 N/m", "7.000 × 10⁻⁶ m"),
         ("text", &text, "3000 N/m", "7.000e-06 m"),
     ] {
-        for typed in ["3 N/mm", "7 um", "zlo", "case.toml:5:25", "case.toml:6:13", "case.toml:7:9"] {
+        for typed in [
+            "3 N/mm",
+            "7 um",
+            "zlo",
+            "case.toml:5:25",
+            "case.toml:6:13",
+            "case.toml:7:9",
+        ] {
             assert!(doc.contains(typed), "{name}: no {typed} in\n{doc}");
         }
         for key in ["contact.stiffness", "tolerance", "walls"] {
