@@ -278,7 +278,7 @@ impl Reader<'_> {
             // Names, snapshot numbers, lists and unit words are as typed.
             let quantity = !matches!(
                 k.get_ref().as_ref(),
-                "dump" | "file" | "bodies" | "contacts" | "timestep"
+                "dump" | "file" | "bodies" | "contacts" | "timestep" | "walls"
             ) && !key.starts_with("units");
             let value = match node.get_ref() {
                 DeValue::String(s) if quantity => self.quantity(s),
