@@ -389,6 +389,7 @@ impl Reader<'_> {
             overlap: None,
             part: None,
             near: None,
+            settings: Vec::new(),
         })
     }
 }

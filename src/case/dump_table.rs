@@ -35,6 +35,7 @@ impl Reader<'_> {
         dump: &Node,
         span: std::ops::Range<usize>,
         space: Space,
+        settings: Vec<super::scene::SceneSetting>,
     ) -> Option<Scene> {
         for key in ["file", "bodies", "contacts"] {
             if let Some(n) = get(t, key) {
@@ -81,6 +82,7 @@ impl Reader<'_> {
                 overlap: Some(summary.overlap),
                 part: None,
                 near: summary.near,
+                settings,
             }),
             Err(DumpError::File(message)) => {
                 self.error(Diagnostic::new(

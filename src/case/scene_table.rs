@@ -2,7 +2,7 @@
 //! units. The files themselves are read by [`super::scene`].
 
 use super::read::{Reader, get};
-use super::scene::{self, Scene, SceneError, Source, Units};
+use super::scene::{self, Scene, SceneError, SceneSetting, Source, Units};
 use super::types::Space;
 use crate::diag::Diagnostic;
 use crate::units::Dim;
@@ -64,8 +64,9 @@ impl Reader<'_> {
         let t: &DeTable = self.table(node, "`[scene]`")?;
         self.keys(t, SCENE_KEYS, "`[scene]`");
         let span = node.span();
+        let settings = self.scene_settings(t);
         if let Some(d) = get(t, "dump") {
-            return self.dump_scene(t, d, span, space);
+            return self.dump_scene(t, d, span, space, settings);
         }
         for key in DUMP_ONLY_KEYS {
             if let Some(n) = get(t, key) {
@@ -159,6 +160,7 @@ impl Reader<'_> {
                 overlap,
                 part,
                 near: None,
+                settings,
             }),
             Err(SceneError::File { file, message }) => {
                 self.error(Diagnostic::new(
@@ -243,5 +245,62 @@ fn npz_array(i: &scene::Issue) -> &str {
         "name" if i.table == scene::Table::Bodies => "body_name",
         "name" => "contact_name",
         other => other,
+    }
+}
+
+impl Reader<'_> {
+    /// The settings of `[scene]` as typed, in file order: each key, and
+    /// each key of an inline table (`contact.stiffness`, `units.length`)
+    /// with its SI value when it is a quantity. Lists (`walls`, `planes`)
+    /// and file names are kept as typed. Read before the files, after the
+    /// keys are checked; reports nothing (the readers report bad values).
+    fn scene_settings(&self, t: &DeTable) -> Vec<SceneSetting> {
+        let mut out = Vec::new();
+        self.settings_of(t, "", &mut out);
+        out.sort_by_key(|s| s.span.start);
+        out
+    }
+
+    fn settings_of(&self, t: &DeTable, prefix: &str, out: &mut Vec<SceneSetting>) {
+        for (k, node) in t.iter() {
+            let key = format!("{prefix}{}", k.get_ref());
+            if let DeValue::Table(inner) = node.get_ref() {
+                self.settings_of(inner, &format!("{key}."), out);
+                continue;
+            }
+            let span = node.span();
+            let typed = self
+                .source
+                .get(span.clone())
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            // Names, snapshot numbers, lists and unit words are as typed.
+            let quantity = !matches!(
+                k.get_ref().as_ref(),
+                "dump" | "file" | "bodies" | "contacts" | "timestep" | "walls"
+            ) && !key.starts_with("units");
+            let value = match node.get_ref() {
+                DeValue::String(s) if quantity => self.quantity(s),
+                DeValue::Integer(_) | DeValue::Float(_) if quantity => self.quantity(&typed),
+                _ => None,
+            };
+            out.push(SceneSetting {
+                key,
+                typed,
+                si: value.map(|v| v.si),
+                si_unit: value
+                    .and_then(|v| v.dim)
+                    .filter(|d| !d.is_none())
+                    .map_or_else(String::new, |d| d.to_string()),
+                span,
+            });
+        }
+    }
+
+    /// A typed value's SI value, or `None` when it is not a quantity.
+    fn quantity(&self, text: &str) -> Option<crate::expr::Value> {
+        let e = crate::expr::parse(text.replace('_', "").as_str()).ok()?;
+        self.env.eval(&e).ok().filter(|v| v.si.is_finite())
     }
 }

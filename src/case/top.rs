@@ -154,6 +154,7 @@ impl Reader<'_> {
                 overlap: None,
                 part: None,
                 near: None,
+                settings: Vec::new(),
             })),
             (None, None) => scene,
         };

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 /// `file:line:col` with the case file's name (not the path it was run
 /// with: the same case gives the same sheet from any directory).
-pub(super) fn at(case: &Case, span: &Range<usize>) -> String {
+pub(crate) fn at(case: &Case, span: &Range<usize>) -> String {
     let (line, col) = crate::diag::line_col(&case.source, span.start.min(case.source.len()));
     let name = std::path::Path::new(&case.path)
         .file_name()

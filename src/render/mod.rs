@@ -28,6 +28,7 @@ pub mod sketch;
 pub mod tangential;
 pub mod templates;
 pub mod text;
+mod text_inputs;
 mod text_verify;
 pub mod tolerance;
 pub mod typ;

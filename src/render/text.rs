@@ -75,6 +75,7 @@ pub fn sections(report: &Report, digits: usize) -> Vec<Section> {
     summary_section(report, d, &mut out);
     checks_section(report, &mut out);
     out.extend(super::tolerance::changes(report, d));
+    out.extend(super::text_inputs::scene_section(report, d));
     contacts_section(report, d, &mut out);
     damping_section(report, d, &mut out);
     super::tangential::sections(report, d, &mut out);

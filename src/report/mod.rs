@@ -81,6 +81,10 @@ pub struct Report {
     pub case_sha256: String,
     /// The parameters as typed, with their SI values.
     pub inputs: Vec<InputReport>,
+    /// A scene's `[scene]` settings as typed, with their SI values and
+    /// where they are written; absent from the JSON for other cases.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scene_inputs: Vec<SceneInputReport>,
     /// Per contact: every contact, or the selection `contacts_selection`
     /// names (`--contacts`).
     pub contacts: Vec<ContactReport>,
@@ -228,6 +232,21 @@ pub struct InputReport {
     pub symbol_latex: String,
     /// The reserved symbol it collides with and that symbol's meaning.
     pub collides_with: Option<(String, String)>,
+}
+
+/// One `[scene]` setting as typed (a key, or a key of an inline table).
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneInputReport {
+    /// The key: `tolerance`, `contact.stiffness`, `walls`.
+    pub key: String,
+    /// The value as typed.
+    pub typed: String,
+    /// Its SI value; `null` for a name, a list or a snapshot number.
+    pub si: Option<f64>,
+    /// The SI unit of `si` (empty when dimensionless).
+    pub si_unit: String,
+    /// Where it is written: `case.toml:line:col`.
+    pub location: String,
 }
 
 /// What a contact's naive mass is (closed set).
@@ -471,6 +490,7 @@ pub fn build(case: &Case, results: Results) -> Report {
                 .collect()
         },
         inputs: inputs(case),
+        scene_inputs: scene_inputs(case),
         contacts,
         contacts_total: c,
         contacts_selection: selection.to_string(),
@@ -638,6 +658,22 @@ fn model_report(
             _ => Vec::new(),
         },
     }
+}
+
+/// A scene's settings as typed, with their SI values and locations.
+fn scene_inputs(case: &Case) -> Vec<SceneInputReport> {
+    case.scene.as_ref().map_or_else(Vec::new, |sc| {
+        sc.settings
+            .iter()
+            .map(|s| SceneInputReport {
+                key: s.key.clone(),
+                typed: s.typed.clone(),
+                si: s.si,
+                si_unit: s.si_unit.clone(),
+                location: crate::checks::at(case, &s.span),
+            })
+            .collect()
+    })
 }
 
 /// The parameters as typed, with their SI values and symbols.

@@ -35,6 +35,7 @@ mod engines {
 mod formats {
     mod columnar;
     mod dump;
+    mod dump_inputs;
     mod dump_near;
     mod scene;
     mod scene_tangential;

@@ -167,6 +167,25 @@ pub struct Scene {
     /// A dump's near contacts (gaps below `from_dump::NEAR_FRACTION` of
     /// the smaller radius) and, when small, the scene with them closed.
     pub near: Option<from_dump::Near>,
+    /// The `[scene]` table's settings as typed, in file order (the report's
+    /// Inputs section for a scene; empty for a scene given in code).
+    pub settings: Vec<SceneSetting>,
+}
+
+/// One setting of `[scene]` (a key, or a key of an inline table such as
+/// `contact.stiffness`), as typed, with its SI value when it is a quantity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneSetting {
+    /// The key: `tolerance`, `contact.stiffness`, `units.length`.
+    pub key: String,
+    /// The value as typed (the TOML source text).
+    pub typed: String,
+    /// The SI value, when the setting is a quantity (or a plain number).
+    pub si: Option<f64>,
+    /// The SI unit of `si` (empty when dimensionless).
+    pub si_unit: String,
+    /// Where the value is written in the case file.
+    pub span: Range<usize>,
 }
 
 /// Which table a problem is in.

@@ -23,8 +23,10 @@ fn physics_json(name: &str) -> serde_json::Value {
         "symbolic",
         "scene",
         "definition",
-        // The title block names and hashes the files read.
+        // The `[scene]` files and settings as typed differ by form (`file`
+        // or `bodies` and `contacts`; none in TOML tables).
         "scene_files",
+        "scene_inputs",
     ] {
         o.remove(key);
     }
