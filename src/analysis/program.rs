@@ -20,12 +20,19 @@
 //! infinite (a direction the point cannot move in, or M not factorable at
 //! a sample) gives `μ = m_H`, the most cautious value.
 //!
+//! The verdict (`factor_verdict`, `within`, the worst samples, the time
+//! over) rests at each sample on the exact mass, or — where the model has no
+//! armature in M, so the exact mass is only a lower bound — on the larger of
+//! it and the rule's, by [`super::robot::governing`], the person verdict's
+//! rule; the exact-mass figures are then the lower bound's.
+//!
 //! Program answers: the worst sample, the fraction of the program's time
 //! over the limit, and the largest uniform speed factor keeping every
 //! sample within its limit: speeds scale linearly with a uniform time
 //! scaling and the direction (so every mass) does not change, so it is
 //! `min v_max/v` over the samples.
 
+use super::robot::Governing;
 use crate::case::{Case, Form, Motion, Program, RobotForm, SERIES_POINTS, SeriesMode};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use serde::Serialize;
@@ -105,6 +112,8 @@ pub struct SampleRow {
     pub worst_direction: Transfer,
     /// With the rule M/2 + m_L.
     pub rule: Transfer,
+    /// Which of `exact` and `rule` the verdict rests on here.
+    pub governing: Governing,
 }
 
 /// A hazard point along the program.
@@ -138,8 +147,10 @@ pub struct PairReport {
     pub hazard: String,
     /// Body region.
     pub region: String,
-    /// The sample with the smallest exact factor.
+    /// The sample with the smallest verdict factor.
     pub worst: Option<SampleRow>,
+    /// min v_max/v with the mass the verdict rests on at each sample.
+    pub factor_verdict: Option<f64>,
     /// min v_max/v with the exact mass.
     pub factor_exact: Option<f64>,
     /// min v_max/v with the worst-direction mass.
@@ -197,22 +208,34 @@ pub struct ProgramReport {
     pub regions: Vec<RegionReport>,
     /// Every hazard point against each of its regions.
     pub pairs: Vec<PairReport>,
-    /// Every sample within its limit (exact mass).
-    pub within: bool,
+    /// The exact mass is a lower bound on the real machine's: M has no
+    /// joint armature (as the person verdict's `exact_is_lower_bound`).
+    pub exact_is_lower_bound: bool,
+    /// The mass the verdict rests on at its worst sample: `exact`, or
+    /// `rule_of_thumb` where the exact mass is a lower bound and the rule's
+    /// is larger.
+    pub governing: Governing,
     /// The largest uniform speed factor keeping every sample within its
-    /// limit, exact mass (`null`: the hazard points never move).
+    /// limit, with the mass the verdict rests on at each sample (`null`:
+    /// the hazard points never move).
+    pub factor_verdict: Option<f64>,
+    /// Every sample within its limit (the verdict's masses).
+    pub within: bool,
+    /// The same with the exact mass alone (a lower bound on the real
+    /// machine's mass when `exact_is_lower_bound`, so an upper bound).
     pub factor: Option<f64>,
     /// The same with the worst-direction mass.
     pub factor_worst_direction: Option<f64>,
     /// The same with the rule.
     pub factor_rule: Option<f64>,
-    /// Fraction of the program's time with some pair over its limit.
+    /// Fraction of the program's time with some pair over its limit (the
+    /// verdict's masses).
     pub fraction_over: f64,
-    /// The first time a sample is over its limit (s).
+    /// The first time a sample is over its limit (s; the verdict's masses).
     pub first_over: Option<f64>,
-    /// The sample with the smallest exact factor.
+    /// The sample with the smallest verdict factor.
     pub worst: Option<SampleRow>,
-    /// The worst moments (local minima of the exact factor), smallest first.
+    /// The worst moments (local minima of the verdict factor), smallest first.
     pub worst_samples: Vec<SampleRow>,
     /// Smallest and largest exact mass over the rule's, over the moving samples.
     pub mass_ratio: Option<[f64; 2]>,
@@ -495,6 +518,11 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
     let per_sample = all_points(r, motion);
     let (moving_mass, payload_mass) = super::robot::rule_masses(r);
     let rule_mass = moving_mass / 2.0 + payload_mass;
+    let lower = super::robot::exact_is_lower_bound(r.armature, super::robot::armature_total(tree));
+    let rules = Rules {
+        mass: rule_mass,
+        lower,
+    };
     let series = SeriesInfo::new(n, motion.series);
     let hazards: Vec<HazardReport> = motion
         .hazards
@@ -524,7 +552,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
                 per_sample: &per_sample,
                 k,
                 ri,
-                rule_mass,
+                rules,
                 series,
             };
             pairs.push(at.report(&w, duration, &mut over_any, &mut minima));
@@ -534,7 +562,7 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
     let worst_samples: Vec<SampleRow> = minima
         .iter()
         .take(WORST_ROWS)
-        .map(|&(_, s, k, ri)| sample_row(motion, &per_sample, k, ri, s, rule_mass))
+        .map(|&(_, s, k, ri)| sample_row(motion, &per_sample, k, ri, s, rules))
         .collect();
     let smallest = |f: fn(&PairReport) -> Option<f64>| {
         pairs
@@ -542,14 +570,14 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
             .filter_map(f)
             .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))
     };
-    let factor = smallest(|p| p.factor_exact);
+    let factor_verdict = smallest(|p| p.factor_verdict);
     let worst = pairs
         .iter()
-        .filter(|p| p.factor_exact.is_some())
+        .filter(|p| p.factor_verdict.is_some())
         .min_by(|a, b| {
-            a.factor_exact
+            a.factor_verdict
                 .unwrap_or(f64::INFINITY)
-                .total_cmp(&b.factor_exact.unwrap_or(f64::INFINITY))
+                .total_cmp(&b.factor_verdict.unwrap_or(f64::INFINITY))
         })
         .and_then(|p| p.worst.clone());
     let ratios = per_sample
@@ -600,8 +628,11 @@ pub fn analyze(case: &Case) -> Option<ProgramReport> {
         rule_mass,
         hazards,
         regions: motion.regions.clone(),
-        within: factor.is_none_or(|f| f >= 1.0),
-        factor,
+        exact_is_lower_bound: lower,
+        governing: worst.as_ref().map_or(Governing::Exact, |w| w.governing),
+        within: factor_verdict.is_none_or(|f| f >= 1.0),
+        factor_verdict,
+        factor: smallest(|p| p.factor_exact),
         factor_worst_direction: smallest(|p| p.factor_worst_direction),
         factor_rule: smallest(|p| p.factor_rule),
         fraction_over,
@@ -620,13 +651,38 @@ struct Pair<'a> {
     per_sample: &'a [Vec<Point>],
     k: usize,
     ri: usize,
-    rule_mass: f64,
+    rules: Rules,
     series: SeriesInfo,
 }
 
+/// The rule's mass and whether the exact mass is only a lower bound.
+#[derive(Clone, Copy)]
+struct Rules {
+    mass: f64,
+    lower: bool,
+}
+
+impl Rules {
+    /// Which mass the verdict rests on for a point of exact mass `exact`.
+    fn governing(self, exact: Option<f64>) -> Governing {
+        super::robot::governing(exact, Some(self.mass), self.lower)
+    }
+
+    /// The verdict's mass for a point of exact mass `exact`.
+    fn verdict(self, exact: Option<f64>) -> Option<f64> {
+        match self.governing(exact) {
+            Governing::Exact => exact,
+            Governing::RuleOfThumb => Some(self.mass),
+        }
+    }
+}
+
+/// `masses`' index of the verdict's mass.
+const VERDICT: usize = 3;
+
 impl Pair<'_> {
     /// The pair's report; marks the samples over the limit in `over_any`
-    /// and adds the local minima of the exact factor to `minima`.
+    /// and adds the local minima of the verdict factor to `minima`.
     fn report(
         &self,
         w: &[f64],
@@ -639,20 +695,20 @@ impl Pair<'_> {
             per_sample,
             k,
             ri,
-            rule_mass,
+            rules,
             series,
         } = *self;
         let n = motion.time.len();
         let region = &motion.regions[ri];
         let masses = |s: usize| {
             let p = &per_sample[s][k];
-            [p.exact, p.worst, Some(rule_mass)]
+            [p.exact, p.worst, Some(rules.mass), rules.verdict(p.exact)]
         };
         // v_max/v per sample and mass model (∞ at rest): v_max depends on
         // the mass alone, so one transfer per sample and model.
-        let mut min_factor = [None::<f64>; 3];
-        let mut over_time = [0.0; 3];
-        let mut exact_factor = vec![f64::INFINITY; n];
+        let mut min_factor = [None::<f64>; 4];
+        let mut over_time = [0.0; 4];
+        let mut verdict_factor = vec![f64::INFINITY; n];
         for s in 0..n {
             let v = per_sample[s][k].v.norm();
             if v <= AT_REST {
@@ -663,12 +719,12 @@ impl Pair<'_> {
                 min_factor[i] = Some(min_factor[i].map_or(t.factor, |a| a.min(t.factor)));
                 if !t.within {
                     over_time[i] += w[s];
-                    if i == 0 {
+                    if i == VERDICT {
                         over_any[s] = true;
                     }
                 }
-                if i == 0 {
-                    exact_factor[s] = t.factor;
+                if i == VERDICT {
+                    verdict_factor[s] = t.factor;
                 }
             }
         }
@@ -680,27 +736,28 @@ impl Pair<'_> {
             }
         };
         for s in 0..n {
-            let f = exact_factor[s];
+            let f = verdict_factor[s];
             let left = if s > 0 {
-                exact_factor[s - 1]
+                verdict_factor[s - 1]
             } else {
                 f64::INFINITY
             };
-            let right = exact_factor.get(s + 1).copied().unwrap_or(f64::INFINITY);
+            let right = verdict_factor.get(s + 1).copied().unwrap_or(f64::INFINITY);
             if f.is_finite() && f <= left && f < right {
                 minima.push((f, s, k, ri));
             }
         }
         let worst = (0..n)
-            .filter(|&s| exact_factor[s].is_finite())
-            .min_by(|&a, &b| exact_factor[a].total_cmp(&exact_factor[b]))
-            .map(|s| sample_row(motion, per_sample, k, ri, s, rule_mass));
+            .filter(|&s| verdict_factor[s].is_finite())
+            .min_by(|&a, &b| verdict_factor[a].total_cmp(&verdict_factor[b]))
+            .map(|s| sample_row(motion, per_sample, k, ri, s, rules));
         let v_max = |s: usize, i: usize| transfer(masses(s)[i], region, 1.0).max_speed;
         let moving = |s: usize| per_sample[s][k].v.norm() > AT_REST;
         PairReport {
             hazard: motion.hazards[k].name.clone(),
             region: region.name.clone(),
             worst,
+            factor_verdict: min_factor[VERDICT],
             factor_exact: min_factor[0],
             factor_worst_direction: min_factor[1],
             factor_rule: min_factor[2],
@@ -719,7 +776,7 @@ fn sample_row(
     k: usize,
     ri: usize,
     s: usize,
-    rule_mass: f64,
+    rules: Rules,
 ) -> SampleRow {
     let p = &per_sample[s][k];
     let region = &motion.regions[ri];
@@ -734,6 +791,7 @@ fn sample_row(
         direction: [u.x, u.y, u.z],
         exact: transfer(p.exact, region, speed),
         worst_direction: transfer(p.worst, region, speed),
-        rule: transfer(Some(rule_mass), region, speed),
+        rule: transfer(Some(rules.mass), region, speed),
+        governing: rules.governing(p.exact),
     }
 }

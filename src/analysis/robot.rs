@@ -181,11 +181,7 @@ pub fn analyze(case: &Case, m_eff: &[Option<f64>]) -> Option<RobotReport> {
     // One rule of thumb on the sheet: the program's M/2 + m_L.
     let (moving_mass, payload_mass) = rule_masses(r);
     let rule_mass = moving_mass / 2.0 + payload_mass;
-    let armature_total: f64 = tree
-        .joints
-        .iter()
-        .map(|j| j.armature * j.kind.nv() as f64)
-        .sum();
+    let armature_total = armature_total(tree);
     let m_used = if r.armature { &with } else { &without };
     let contacts = case
         .contacts
@@ -456,6 +452,34 @@ impl PersonReport {
     }
 }
 
+/// The joints' armature in M (kg m² or kg, summed over velocities).
+pub fn armature_total(tree: &crate::kinematics::Tree) -> f64 {
+    tree.joints
+        .iter()
+        .map(|j| j.armature * j.kind.nv() as f64)
+        .sum()
+}
+
+/// Whether a `[model]`'s exact m_eff is only a lower bound on the real
+/// machine's: its M has no joint armature (rotor and gearbox inertia),
+/// left out (`armature = false`) or absent from the model.
+pub fn exact_is_lower_bound(armature_included: bool, armature_total: f64) -> bool {
+    !(armature_included && armature_total > 0.0)
+}
+
+/// Which robot mass a verdict rests on — the person verdict and the
+/// program's speed factors alike (docs/physics.md): the exact m_eff, or,
+/// where it is a lower bound (`lower`), the rule mass when that is larger
+/// (the larger μ: the larger force, the smaller permitted speed). `exact`
+/// `None` is no finite mass (an immobile direction, the most cautious): the
+/// exact one governs.
+pub fn governing(exact: Option<f64>, rule: Option<f64>, lower: bool) -> Governing {
+    match (exact, rule) {
+        (Some(e), Some(r)) if lower && r > e => Governing::RuleOfThumb,
+        _ => Governing::Exact,
+    }
+}
+
 pub(crate) fn transient(
     m_r: f64,
     m_h: f64,
@@ -501,7 +525,8 @@ pub fn persons(
             };
             let rule = rule.filter(|m| *m > 0.0);
             // A model without armature in M: m_eff is a lower bound.
-            let lower = robot.is_some_and(|r| !(r.armature_included && r.armature_total > 0.0));
+            let lower =
+                robot.is_some_and(|r| exact_is_lower_bound(r.armature_included, r.armature_total));
             let exact = m_eff
                 .get(p.contact)
                 .copied()
@@ -511,12 +536,7 @@ pub fn persons(
             // The verdict on the larger of the two masses where the exact
             // one is a lower bound (the larger μ: the larger force, the
             // smaller permitted speed).
-            let governing = match (&exact, &rule_of_thumb) {
-                (Some(e), Some(r)) if lower && r.reduced_mass > e.reduced_mass => {
-                    Governing::RuleOfThumb
-                }
-                _ => Governing::Exact,
-            };
+            let governing = governing(exact.as_ref().map(|e| e.robot_mass), rule, lower);
             PersonReport {
                 contact: case.contact_name(p.contact).into_owned(),
                 region: p.region.clone(),

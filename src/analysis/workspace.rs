@@ -6,10 +6,13 @@
 //! `1/λ_min(Λ⁻¹)`; then ISO/TS 15066 Annex A as in `analysis::program`
 //! (`μ = (1/m_R + 1/m_H)⁻¹`, v_max by force, energy and pressure, the
 //! smallest governing). The rule's v_max (M/2 + m_L) is one number per
-//! region: it does not depend on the pose.
+//! region: it does not depend on the pose. Where the model has no joint
+//! armature the map's mass is a lower bound, and each pose's v_max rests on
+//! the larger of it and the rule's (`super::robot::governing`, the person
+//! and program verdicts' rule); `min_speed_exact` keeps the mass's own.
 
 use super::program::{block, hazard_points, mass_along, point_responses, transfer, worst_mass};
-use super::robot::rule_masses;
+use super::robot::{Governing, rule_masses};
 use crate::case::{Case, Form};
 use nalgebra::Vector3;
 use serde::Serialize;
@@ -24,8 +27,13 @@ pub struct MapGrid {
     /// The point's mass at each grid pose (kg), `[i][j]` at the first
     /// joint's i-th and the second joint's j-th value; `null`: infinite.
     pub mass: Vec<Vec<Option<f64>>>,
-    /// v_max at each grid pose (m/s), same layout.
+    /// v_max at each grid pose (m/s), same layout, with the mass the
+    /// verdict rests on there (`mass`, or the rule's where `mass` is a
+    /// lower bound and smaller).
     pub max_speed: Vec<Vec<f64>>,
+    /// The smallest v_max over the grid with `mass` alone (m/s): an upper
+    /// bound, not a limit, when the map's `exact_is_lower_bound`.
+    pub min_speed_exact: f64,
     /// The smallest v_max over the grid (m/s).
     pub min_speed: f64,
     /// The largest v_max over the grid (m/s).
@@ -49,6 +57,9 @@ pub struct MapReport {
     pub direction: Option<[f64; 3]>,
     /// The rule's m_R = M/2 + m_L (kg).
     pub rule_mass: f64,
+    /// The model's M has no joint armature: the map's masses are lower
+    /// bounds on the real arm's.
+    pub exact_is_lower_bound: bool,
     /// Every hazard point against each of its regions.
     pub grids: Vec<MapGrid>,
 }
@@ -63,6 +74,11 @@ pub fn analyze(case: &Case) -> Option<MapReport> {
     let (na, nb) = (map.axes[0].len(), map.axes[1].len());
     let (moving, payload) = rule_masses(r);
     let rule_mass = moving / 2.0 + payload;
+    let lower = super::robot::exact_is_lower_bound(r.armature, super::robot::armature_total(tree));
+    let verdict = |m: Option<f64>| match super::robot::governing(m, Some(rule_mass), lower) {
+        Governing::Exact => m,
+        Governing::RuleOfThumb => Some(rule_mass),
+    };
     let points = hazard_points(&map.hazards);
     // masses[i][j][k]: hazard k at grid pose (i, j).
     let masses: Vec<Vec<Vec<Option<f64>>>> = {
@@ -101,10 +117,15 @@ pub fn analyze(case: &Case) -> Option<MapReport> {
                 .iter()
                 .map(|row| {
                     row.iter()
-                        .map(|&m| transfer(m, region, 1.0).max_speed)
+                        .map(|&m| transfer(verdict(m), region, 1.0).max_speed)
                         .collect()
                 })
                 .collect();
+            let min_speed_exact = mass
+                .iter()
+                .flatten()
+                .map(|&m| transfer(m, region, 1.0).max_speed)
+                .fold(f64::INFINITY, f64::min);
             let mut lo = (f64::INFINITY, [map.axes[0][0], map.axes[1][0]]);
             let mut hi = f64::NEG_INFINITY;
             for (i, row) in max_speed.iter().enumerate() {
@@ -120,6 +141,7 @@ pub fn analyze(case: &Case) -> Option<MapReport> {
                 region: region.name.clone(),
                 mass,
                 max_speed,
+                min_speed_exact,
                 min_speed: lo.0,
                 max_speed_largest: hi,
                 at_min: lo.1,
@@ -137,6 +159,7 @@ pub fn analyze(case: &Case) -> Option<MapReport> {
         axes: map.axes.clone(),
         direction: map.direction,
         rule_mass,
+        exact_is_lower_bound: lower,
         grids,
     })
 }

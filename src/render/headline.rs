@@ -564,29 +564,40 @@ fn engine_lines(report: &Report, d: usize, out: &mut Vec<Vec<Segment>>) {
 }
 
 /// The headline line: within limits by a factor, or where it first exceeds.
+/// The factor is the verdict's (`factor_verdict`): on the exact mass, or
+/// on the rule mass where the exact one is a lower bound and smaller.
 fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
+    use crate::analysis::robot::Governing;
     let p = report.program.as_ref()?;
     let mut line = vec![seg(
         format!("Program ({} samples, {} s): ", p.samples, n(p.duration, d)),
         false,
     )];
-    match (p.factor, p.first_over) {
+    let on_rule = p.governing == Governing::RuleOfThumb;
+    let mass = if on_rule {
+        format!(
+            " on the rule mass m_mov/2 + m_L = {} kg where it exceeds the exact mass along the motion (the model has no joint armature, so the exact mass is a lower bound)",
+            n(p.rule_mass, d)
+        )
+    } else if p.exact_is_lower_bound {
+        " with each contact along the point's velocity (the exact mass along the motion, above the rule mass where it governs; the model has no joint armature, so it is a lower bound)".to_string()
+    } else {
+        " with each contact along the point's velocity (the exact mass along the motion; its speeds may grow that much)".to_string()
+    };
+    match (p.factor_verdict, p.first_over) {
         (None, _) => line.push(seg("the hazard points never move", true)),
         (Some(f), None) => {
             line.push(seg(
                 format!("within limits by factor {}", down(f, 3.min(d))),
                 true,
             ));
-            line.push(seg(
-                " with each contact along the point's velocity (the exact mass along the motion; its speeds may grow that much)",
-                false,
-            ));
+            line.push(seg(mass, false));
         }
         (Some(f), Some(t)) => {
             line.push(seg(format!("exceeds at t = {} s", n(t, d)), true));
             line.push(seg(
                 format!(
-                    " ({} % of its time over a limit); run it at ≤ {} of its speed (durations × {})",
+                    " ({} % of its time over a limit); run it at ≤ {} of its speed (durations × {}){mass}",
                     n(100.0 * p.fraction_over, 3),
                     down(f, 3.min(d)),
                     up(1.0 / f, 3.min(d))
@@ -627,15 +638,23 @@ fn program_line(report: &Report, d: usize) -> Option<Vec<Segment>> {
             false,
         ));
     }
-    if let Some(r) = p.factor_rule {
-        line.push(seg(
+    match (on_rule, p.factor, p.factor_rule) {
+        (true, Some(e), _) => line.push(seg(
+            format!(
+                ". The exact mass alone gives factor {} — an upper bound, not the verdict (no rotor or gearbox inertia in M)",
+                down(e, 3.min(d))
+            ),
+            false,
+        )),
+        (false, _, Some(r)) => line.push(seg(
             format!(
                 ". The rule m_mov/2 + m_L = {} kg gives factor {}",
                 n(p.rule_mass, d),
                 down(r, 3.min(d))
             ),
             false,
-        ));
+        )),
+        _ => {}
     }
     line.push(seg(".", false));
     Some(line)

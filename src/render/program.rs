@@ -5,6 +5,7 @@
 
 use super::plot::{self, Scale, Series};
 use crate::analysis::program::{LimitKind, ProgramReport, SampleRow, SeriesKind, Transfer};
+use crate::analysis::robot::Governing;
 use crate::number::{Round, pretty, sig, sig_round};
 use crate::report::Report;
 use serde::Serialize;
@@ -127,6 +128,7 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
         n(p.payload_mass, d),
         n(p.rule_mass, d)
     ));
+    out.push(verdict_mass(p, d));
     out.push("Each meets the body region as two masses and a spring (ISO/TS 15066 Annex A): μ = (1/m_R + 1/m_H)⁻¹, peak force v√(μ k_H), permissible speed v_max = F_max/√(μ k_H) by force, √(2 E_max/μ) by energy and, for a region with a contact area A_c, p_max A_c/√(μ k_H) by pressure (peak pressure p = F/A_c), the smallest governing; the factor is v_max/v. A uniform time scaling of the program scales every speed and leaves every mass, so the program's factor is the smallest over its samples.".into());
     let regions: Vec<String> = p
         .regions
@@ -173,6 +175,28 @@ fn summary(p: &ProgramReport, d: usize) -> Vec<String> {
     out
 }
 
+/// Which mass the verdict rests on, and why (the person verdict's rule,
+/// `analysis::robot::governing`).
+fn verdict_mass(p: &ProgramReport, d: usize) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "—".to_string(), |v| lim(v, 3.min(d)));
+    if !p.exact_is_lower_bound {
+        return format!(
+            "The model's M includes joint armature (rotor and gearbox inertia), so the verdict rests on the exact mass: factor {}.",
+            f(p.factor_verdict)
+        );
+    }
+    format!(
+        "The model's M has no joint armature (rotor and gearbox inertia), so the exact mass is a lower bound on the real arm's and its permissible speeds and factors upper bounds: the verdict rests at each sample on the larger of the exact mass and the rule's {} kg, as the person verdict does — factor {} ({} at the worst sample). The exact mass alone gives factor {}, a lower bound's, not the verdict.",
+        n(p.rule_mass, d),
+        f(p.factor_verdict),
+        match p.governing {
+            Governing::Exact => "the exact mass",
+            Governing::RuleOfThumb => "the rule mass",
+        },
+        f(p.factor)
+    )
+}
+
 fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
     let Some(w) = &p.worst else {
         return Vec::new();
@@ -190,10 +214,14 @@ fn worked(p: &ProgramReport, d: usize) -> Vec<String> {
         n(w.direction[1], 3),
         n(w.direction[2], 3)
     )];
+    let (on_exact, on_rule) = match w.governing {
+        Governing::Exact => (" (the verdict's)", ""),
+        Governing::RuleOfThumb => (" (a lower bound: not the verdict)", " (the verdict's)"),
+    };
     for (name, t) in [
-        ("exact", &w.exact),
-        ("worst direction", &w.worst_direction),
-        ("rule", &w.rule),
+        (format!("exact{on_exact}"), &w.exact),
+        ("worst direction".to_string(), &w.worst_direction),
+        (format!("rule{on_rule}"), &w.rule),
     ] {
         let mut s = format!(
             "{name}: m_R = {} kg, μ = (1/{} + 1/{})⁻¹ = {} kg",
@@ -284,6 +312,7 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
         pairs_header: [
             "point",
             "region",
+            "factor (verdict)",
             "factor (exact)",
             "factor (worst direction)",
             "factor (rule)",
@@ -300,6 +329,7 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
                 vec![
                     q.hazard.clone(),
                     q.region.clone(),
+                    f(q.factor_verdict),
                     f(q.factor_exact),
                     f(q.factor_worst_direction),
                     f(q.factor_rule),
@@ -372,8 +402,8 @@ pub fn section(report: &Report, d: usize) -> Option<super::text::Section> {
     let mut notes = v.summary.clone();
     notes.extend(v.pairs.iter().map(|r| {
         format!(
-            "{} · {}: factor {} exact, {} worst direction, {} rule; over the limit {} (exact), {} (rule) of the time",
-            r[0], r[1], r[2], r[3], r[4], r[5], r[6]
+            "{} · {}: factor {} verdict, {} exact, {} worst direction, {} rule; over the limit {} (exact), {} (rule) of the time",
+            r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
         )
     }));
     notes.extend(v.worked.iter().cloned());

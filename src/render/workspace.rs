@@ -102,6 +102,12 @@ pub fn view(report: &Report, d: usize) -> Option<View> {
                 lim(g.max_speed_largest, d),
                 lim(g.rule_speed, d)
             );
+            if m.exact_is_lower_bound && g.min_speed_exact > g.min_speed {
+                note.push_str(&format!(
+                    " The model has no joint armature, so the map's mass is a lower bound on the real arm's: each pose's v_max rests on the larger of it and the rule's, as the program's and person verdicts do; with the map's mass alone the smallest would be {} m/s, an upper bound, not a limit.",
+                    lim(g.min_speed_exact, d)
+                ));
+            }
             note.push_str(&infinite_note(m, g, d));
             GridView {
                 title: format!("{} · {}", g.hazard, g.region),

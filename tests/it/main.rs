@@ -116,6 +116,7 @@ mod robots {
     mod cobot;
     mod cobot_more;
     mod models;
+    mod program_verdict;
     mod references;
     mod signer_rounding;
     mod sketch;
