@@ -8,26 +8,7 @@ use meff::render::templates::Templates;
 
 /// A printed number: `9.901 × 10⁴`, `−0.5`, `2218`.
 fn num(s: &str) -> f64 {
-    let s = s.trim().replace('−', "-");
-    let (m, e) = match s.split_once(" × 10") {
-        Some((m, e)) => {
-            let e: String = e
-                .chars()
-                .map(|c| match c {
-                    '⁻' => '-',
-                    c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
-                        .chars()
-                        .position(|d| d == c)
-                        .map_or(c, |d| char::from(b'0' + d as u8)),
-                })
-                .collect();
-            (m.to_string(), e.parse::<i32>().unwrap())
-        }
-        None => (s.clone(), 0),
-    };
-    m.parse::<f64>()
-        .unwrap_or_else(|_| panic!("not a number: {s}"))
-        * 10f64.powi(e)
+    crate::support::printed_number(s).unwrap_or_else(|| panic!("not a number: {s}"))
 }
 
 /// A printed step (`84.68 µs`), the note after it ignored (s).

@@ -306,28 +306,6 @@ fn meff_diff_prints_steps_in_the_sheets_unit_rounded_down_with_labels() {
     );
 }
 
-/// A number as the sheets print it: `316.2`, `2.366 × 10⁴`, `−0.5`.
-fn parse_printed(s: &str) -> Option<f64> {
-    let s = s.trim().replace('−', "-");
-    let (m, e) = match s.split_once(" × 10") {
-        Some((m, e)) => {
-            let e: String = e
-                .chars()
-                .map(|c| match c {
-                    '⁻' => '-',
-                    c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
-                        .chars()
-                        .position(|d| d == c)
-                        .map_or(c, |i| char::from(b'0' + i as u8)),
-                })
-                .collect();
-            (m.to_string(), e.parse::<i32>().ok()?)
-        }
-        None => (s, 0),
-    };
-    Some(m.parse::<f64>().ok()? * 10f64.powi(e))
-}
-
 /// A step as printed, in s: `6.324 ms`, `84.52 µs` (with any words after).
 fn parse_step(s: &str) -> Option<f64> {
     let mut it = s.split_whitespace();
@@ -360,7 +338,7 @@ fn every_row_stating_an_omega_and_a_step_states_the_step_of_that_omega() {
         for line in md[at..].lines().skip(2).take_while(|l| l.starts_with('|')) {
             let cells: Vec<&str> = line.split(" | ").collect();
             let (Some(w), Some(h)) = (
-                cells.get(1).and_then(|c| parse_printed(c)),
+                cells.get(1).and_then(|c| crate::support::printed_number(c)),
                 cells.get(2).and_then(|c| parse_step(c)),
             ) else {
                 continue;

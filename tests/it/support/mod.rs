@@ -397,3 +397,25 @@ radius = "r"
 "#
     )
 }
+
+/// A number as the sheets print it: `316.2`, `2.366 × 10⁴`, `−0.5`.
+pub fn printed_number(s: &str) -> Option<f64> {
+    let s = s.trim().replace('−', "-");
+    let (m, e) = match s.split_once(" × 10") {
+        Some((m, e)) => {
+            let e: String = e
+                .chars()
+                .map(|c| match c {
+                    '⁻' => '-',
+                    c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
+                        .chars()
+                        .position(|d| d == c)
+                        .map_or(c, |i| char::from(b'0' + i as u8)),
+                })
+                .collect();
+            (m.to_string(), e.parse::<i32>().ok()?)
+        }
+        None => (s, 0),
+    };
+    Some(m.parse::<f64>().ok()? * 10f64.powi(e))
+}
